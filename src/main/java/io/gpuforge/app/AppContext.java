@@ -1,0 +1,128 @@
+package io.gpuforge.app;
+
+import io.gpuforge.settings.SettingsStore;
+import io.gpuforge.store.Database;
+import io.gpuforge.store.EventRepository;
+import io.gpuforge.store.StoreException;
+import io.gpuforge.store.secret.SecretServiceKeyring;
+import io.gpuforge.store.secret.SecretStore;
+import io.gpuforge.store.secret.VaultSecretStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The composition root: every long-lived service is created here, once, and handed to whoever needs it
+ * through constructors. No static singletons. Blocking (opens the database, asks the OS); create it off
+ * the FX thread.
+ */
+public final class AppContext implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AppContext.class);
+
+    private final AppPaths paths;
+    private final AppExecutors executors;
+    private final SettingsStore settings;
+    private final Database database;
+    private final EventLog events;
+    private final SecretsService secrets;
+    private final HostService hosts;
+    private final Optional<Boolean> osPrefersDark;
+
+    private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
+                       EventLog events, SecretsService secrets, HostService hosts, Optional<Boolean> osPrefersDark) {
+        this.paths = paths;
+        this.executors = executors;
+        this.settings = settings;
+        this.database = database;
+        this.events = events;
+        this.secrets = secrets;
+        this.hosts = hosts;
+        this.osPrefersDark = osPrefersDark;
+    }
+
+    /** What differs between a real start and a test. */
+    public record Options(Optional<Path> sysroot, Map<String, String> environment, boolean detectOsAppearance,
+                          int vaultIterations) {
+        public static Options production() {
+            return new Options(Optional.empty(), System.getenv(), true, VaultSecretStore.DEFAULT_ITERATIONS);
+        }
+    }
+
+    public static AppContext create(AppPaths paths, Options options, Thread.UncaughtExceptionHandler handler)
+            throws IOException, StoreException {
+        paths.createAll();
+        AppExecutors executors = new AppExecutors(handler);
+        Database db = null;
+        try {
+            SettingsStore settings = new SettingsStore(paths.settingsFile(), executors.scheduler(),
+                    SettingsStore.DEFAULT_DEBOUNCE);
+            db = Database.open(paths.databaseFile());
+            EventLog events = new EventLog(new EventRepository(db), executors.background());
+            Optional<SecretStore> keyring = OsFamily.current() == OsFamily.LINUX
+                    ? SecretServiceKeyring.detect(options.environment()).map(k -> (SecretStore) k)
+                    : Optional.empty();
+            SecretsService secrets = new SecretsService(keyring,
+                    new VaultSecretStore(paths.vaultFile(), options.vaultIterations()));
+            Optional<Boolean> dark = options.detectOsAppearance()
+                    ? new OsAppearance(OsFamily.current(), options.environment(), OsAppearance::run).prefersDark()
+                    : Optional.empty();
+            LOG.info("GPUForge context ready: config {}, data {}, logs {}, secrets in {}", paths.configDir(),
+                    paths.dataDir(), paths.logDir(), secrets.store().backendName());
+            return new AppContext(paths, executors, settings, db, events, secrets, new HostService(options.sysroot()),
+                    dark);
+        } catch (StoreException | RuntimeException e) {
+            if (db != null) {
+                db.close();
+            }
+            executors.close();
+            throw e;
+        }
+    }
+
+    public AppPaths paths() {
+        return paths;
+    }
+
+    public AppExecutors executors() {
+        return executors;
+    }
+
+    public SettingsStore settings() {
+        return settings;
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    public EventLog events() {
+        return events;
+    }
+
+    public SecretsService secrets() {
+        return secrets;
+    }
+
+    public HostService hosts() {
+        return hosts;
+    }
+
+    public Optional<Boolean> osPrefersDark() {
+        return osPrefersDark;
+    }
+
+    @Override
+    public void close() {
+        try {
+            settings.close();
+        } catch (IOException e) {
+            LOG.error("Settings could not be saved at exit", e);
+        }
+        executors.close();
+        database.close();
+    }
+}

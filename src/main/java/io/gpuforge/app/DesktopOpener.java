@@ -1,0 +1,46 @@
+package io.gpuforge.app;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Opens a folder in the desktop's file manager. Blocking for a moment; call off the FX thread. */
+public final class DesktopOpener {
+
+    private final OsFamily os;
+
+    public DesktopOpener() {
+        this(OsFamily.current());
+    }
+
+    DesktopOpener(OsFamily os) {
+        this.os = os;
+    }
+
+    List<String> command(Path folder) {
+        String p = folder.toAbsolutePath().toString();
+        switch (os) {
+            case WINDOWS:
+                return List.of("explorer.exe", p);
+            case MAC:
+                return List.of("open", p);
+            default:
+                return List.of("xdg-open", p);
+        }
+    }
+
+    public void open(Path folder) throws IOException {
+        Files.createDirectories(folder);
+        Process p = new ProcessBuilder(command(folder)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            // xdg-open returns quickly once the file manager is asked; a non-zero exit means nobody could.
+            if (p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() != 0 && os != OsFamily.WINDOWS) {
+                throw new IOException(command(folder).get(0) + " exited with " + p.exitValue());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

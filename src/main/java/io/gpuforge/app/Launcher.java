@@ -1,0 +1,24 @@
+package io.gpuforge.app;
+
+import io.gpuforge.cli.GpuForgeCli;
+import javafx.application.Application;
+
+/**
+ * The one entry point. With arguments it is the {@code gpuforge} command; without, the desktop app.
+ * Not an {@link Application} subclass, so a plain {@code java -jar} works with JavaFX on the class path.
+ */
+public final class Launcher {
+
+    private Launcher() {
+    }
+
+    public static void main(String[] args) {
+        AppPaths paths = AppPaths.resolve();
+        // Before the first logger is created: logback.xml reads the log directory from this property.
+        System.setProperty("gpuforge.logdir", paths.logDir().toString());
+        if (args.length > 0) {
+            System.exit(GpuForgeCli.run(args, paths));
+        }
+        Application.launch(GpuForgeApp.class, args);
+    }
+}

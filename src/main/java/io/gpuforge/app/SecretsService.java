@@ -1,0 +1,65 @@
+package io.gpuforge.app;
+
+import io.gpuforge.store.secret.SecretStore;
+import io.gpuforge.store.secret.SecretStoreException;
+import io.gpuforge.store.secret.VaultSecretStore;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * The secret store in use and its state, for the preferences window and for backends that need a
+ * password. The OS keyring when one answers, else the encrypted vault, which the user sets up with a
+ * master passphrase and unlocks once per run.
+ */
+public final class SecretsService {
+
+    public enum State { KEYRING, VAULT_NOT_SET_UP, VAULT_LOCKED, VAULT_UNLOCKED }
+
+    private final Optional<SecretStore> keyring;
+    private final VaultSecretStore vault;
+
+    public SecretsService(Optional<SecretStore> keyring, VaultSecretStore vault) {
+        this.keyring = keyring;
+        this.vault = vault;
+    }
+
+    public State state() {
+        if (keyring.isPresent()) {
+            return State.KEYRING;
+        }
+        if (!vault.exists()) {
+            return State.VAULT_NOT_SET_UP;
+        }
+        return vault.isUnlocked() ? State.VAULT_UNLOCKED : State.VAULT_LOCKED;
+    }
+
+    /** User-facing name of the store in use. */
+    public String backendName() {
+        return store().backendName();
+    }
+
+    public SecretStore store() {
+        return keyring.orElse(vault);
+    }
+
+    /** Sets up the vault; the passphrase array is wiped afterwards. */
+    public void createVault(char[] passphrase) throws SecretStoreException {
+        try {
+            vault.create(passphrase);
+        } finally {
+            Arrays.fill(passphrase, '\0');
+        }
+    }
+
+    public void unlockVault(char[] passphrase) throws SecretStoreException {
+        try {
+            vault.unlock(passphrase);
+        } finally {
+            Arrays.fill(passphrase, '\0');
+        }
+    }
+
+    public void lockVault() {
+        vault.lock();
+    }
+}

@@ -1,0 +1,30 @@
+package io.gpuforge.app;
+
+import java.lang.management.ManagementFactory;
+
+/** Measures JVM start → first frame (the first pulse after the main window is shown). */
+public final class StartupClock {
+
+    private final long jvmStartMillis;
+    private volatile long firstFrameMillis = -1;
+
+    public StartupClock() {
+        this(ManagementFactory.getRuntimeMXBean().getStartTime());
+    }
+
+    StartupClock(long jvmStartMillis) {
+        this.jvmStartMillis = jvmStartMillis;
+    }
+
+    /** Records the first frame; later calls are ignored. Returns the elapsed milliseconds. */
+    public long markFirstFrame(long nowMillis) {
+        if (firstFrameMillis < 0) {
+            firstFrameMillis = nowMillis;
+        }
+        return firstFrameMillis - jvmStartMillis;
+    }
+
+    public long firstFrameAfterMillis() {
+        return firstFrameMillis < 0 ? -1 : firstFrameMillis - jvmStartMillis;
+    }
+}

@@ -1,0 +1,44 @@
+package io.gpuforge.cli;
+
+import io.gpuforge.app.AppPaths;
+import picocli.CommandLine;
+
+/** Builds and runs the {@code gpuforge} command line. */
+public final class GpuForgeCli {
+
+    /** Exit code of a command whose feature this build does not have yet. */
+    public static final int EXIT_NOT_AVAILABLE = 3;
+
+    private GpuForgeCli() {
+    }
+
+    public static int run(String[] args, AppPaths paths) {
+        return run(args, paths, CliOutput.system());
+    }
+
+    public static int run(String[] args, AppPaths paths, CliOutput output) {
+        CommandLine cli = commandLine(paths, output);
+        return cli.execute(args);
+    }
+
+    public static CommandLine commandLine(AppPaths paths, CliOutput output) {
+        CliServices services = new CliServices(paths, output);
+        CommandLine cli = new CommandLine(new RootCommand(), new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> cls) throws Exception {
+                try {
+                    return cls.getDeclaredConstructor(CliServices.class).newInstance(services);
+                } catch (NoSuchMethodException e) {
+                    return CommandLine.defaultFactory().create(cls);
+                }
+            }
+        });
+        cli.setOut(output.out());
+        cli.setErr(output.err());
+        cli.setExecutionExceptionHandler((e, cmd, parseResult) -> {
+            output.error("gpuforge: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            return 1;
+        });
+        return cli;
+    }
+}

@@ -1,0 +1,88 @@
+package io.gpuforge.cli;
+
+import io.gpuforge.domain.HostSummary;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code gpuforge inventory}: hosts, VMs and GPUs of a connection. This build knows "This computer". */
+@Command(name = "inventory", mixinStandardHelpOptions = true,
+        description = "Show the hosts, VMs and GPUs of a connection (this build: the local computer).")
+final class InventoryCommand implements Callable<Integer> {
+
+    static final class Source {
+        @Option(names = "--local", description = "This computer (the default).")
+        boolean local;
+
+        @Option(names = "--sysroot", paramLabel = "DIR", description = "A directory that mirrors a host's /.")
+        Path sysroot;
+
+        @Option(names = "--pve", paramLabel = "URL", description = "A Proxmox VE cluster (not in this build yet).")
+        String pve;
+
+        @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (not in this build yet).")
+        String libvirt;
+    }
+
+    @ArgGroup(exclusive = true)
+    Source source = new Source();
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
+
+    InventoryCommand(CliServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() {
+        if (source.pve != null || source.libvirt != null) {
+            services.output().error("gpuforge inventory: " + (source.pve != null ? "Proxmox VE" : "libvirt")
+                    + " connections are not available in this build yet.");
+            return GpuForgeCli.EXIT_NOT_AVAILABLE;
+        }
+        HostSummary s = services.hosts(Optional.ofNullable(source.sysroot)).thisComputer();
+        if (json.enabled()) {
+            services.output().json(toJson(s, source.sysroot == null ? "local" : "sysroot:" + source.sysroot));
+        } else {
+            CliOutput o = services.output();
+            o.line("This computer: " + s.hostname());
+            o.line("  OS:      " + s.operatingSystem().orElse("unknown"));
+            o.line("  Kernel:  " + s.kernel().orElse("unknown") + " (" + s.architecture() + ")");
+            o.line("  CPU:     " + s.cpuModel().orElse("unknown")
+                    + (s.logicalCpus() > 0 ? ", " + s.logicalCpus() + " threads" : ""));
+            o.line("  Memory:  " + s.memoryBytes().map(b -> String.format("%.1f GiB", b / 1073741824.0)).orElse("unknown"));
+            o.line("  IOMMU:   " + s.iommu().json() + (s.iommuGroups() > 0 ? " (" + s.iommuGroups() + " groups)" : ""));
+        }
+        return 0;
+    }
+
+    static Map<String, Object> toJson(HostSummary s, String sourceName) {
+        Map<String, Object> node = new LinkedHashMap<>();
+        node.put("name", s.hostname());
+        node.put("os", s.operatingSystem().orElse(null));
+        node.put("kernel", s.kernel().orElse(null));
+        node.put("arch", s.architecture());
+        node.put("cpu", s.cpuModel().orElse(null));
+        node.put("cpu_vendor", s.cpuVendor().orElse(null));
+        node.put("logical_cpus", s.logicalCpus());
+        node.put("memory_bytes", s.memoryBytes().orElse(null));
+        node.put("iommu", s.iommu().json());
+        node.put("iommu_groups", s.iommuGroups());
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("source", sourceName);
+        root.put("nodes", List.of(node));
+        root.put("vms", List.of());
+        root.put("gpus", List.of());
+        return root;
+    }
+}

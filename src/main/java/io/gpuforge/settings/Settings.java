@@ -1,0 +1,44 @@
+package io.gpuforge.settings;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * User preferences, stored as JSON in the per-user config directory. Immutable: change with the
+ * {@code with…} methods and hand the result to {@link SettingsStore#update}. No secrets here, ever.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Settings(int version, ThemeChoice theme, LanguageChoice language, WindowBounds window,
+                       Double navigationDivider) {
+
+    public static final int CURRENT_VERSION = 1;
+
+    public Settings {
+        theme = theme == null ? ThemeChoice.SYSTEM : theme;
+        language = language == null ? LanguageChoice.SYSTEM : language;
+        if (navigationDivider != null && !(navigationDivider > 0.05 && navigationDivider < 0.95)) {
+            navigationDivider = null;
+        }
+    }
+
+    public static Settings defaults() {
+        return new Settings(CURRENT_VERSION, ThemeChoice.SYSTEM, LanguageChoice.SYSTEM, null, null);
+    }
+
+    public Settings withTheme(ThemeChoice t) {
+        return new Settings(version, t, language, window, navigationDivider);
+    }
+
+    public Settings withLanguage(LanguageChoice l) {
+        return new Settings(version, theme, l, window, navigationDivider);
+    }
+
+    public Settings withWindow(WindowBounds w) {
+        return new Settings(version, theme, language, w, navigationDivider);
+    }
+
+    public Settings withNavigationDivider(double d) {
+        return new Settings(version, theme, language, window, d);
+    }
+}

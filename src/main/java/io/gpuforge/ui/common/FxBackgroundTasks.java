@@ -1,0 +1,124 @@
+package io.gpuforge.ui.common;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import javafx.concurrent.Task;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link BackgroundTasks} on the shared background executor; handlers run on the FX thread. An error
+ * with no {@code onError} handler goes to the fallback handler, which logs it and shows it to the user.
+ */
+public final class FxBackgroundTasks implements BackgroundTasks {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FxBackgroundTasks.class);
+
+    private final ExecutorService executor;
+    private final Consumer<Throwable> unhandled;
+    private final TaskMonitor monitor;
+
+    public FxBackgroundTasks(ExecutorService executor, Consumer<Throwable> unhandled, TaskMonitor monitor) {
+        this.executor = executor;
+        this.unhandled = unhandled;
+        this.monitor = monitor;
+    }
+
+    @Override
+    public <T> Builder<T> supply(String name, Callable<T> work) {
+        return new FxBuilder<>(name, work);
+    }
+
+    private final class FxBuilder<T> implements Builder<T> {
+        private final String name;
+        private final Callable<T> work;
+        private Consumer<? super T> success = v -> { };
+        private Consumer<? super Throwable> error;
+        private Runnable fin = () -> { };
+
+        FxBuilder(String name, Callable<T> work) {
+            this.name = name;
+            this.work = work;
+        }
+
+        @Override
+        public Builder<T> onSuccess(Consumer<? super T> handler) {
+            success = handler;
+            return this;
+        }
+
+        @Override
+        public Builder<T> onError(Consumer<? super Throwable> handler) {
+            error = handler;
+            return this;
+        }
+
+        @Override
+        public Builder<T> andFinally(Runnable handler) {
+            fin = handler;
+            return this;
+        }
+
+        /** Call on the FX thread: the task appears in the tasks panel at once. */
+        @Override
+        public Cancellable start() {
+            TaskMonitor.Entry entry = monitor.begin(name);
+            Task<T> task = new Task<>() {
+                @Override
+                protected T call() throws Exception {
+                    return work.call();
+                }
+            };
+            task.setOnSucceeded(e -> {
+                entry.finish(TaskMonitor.State.SUCCEEDED);
+                try {
+                    success.accept(task.getValue());
+                } finally {
+                    fin.run();
+                }
+            });
+            task.setOnFailed(e -> {
+                entry.finish(TaskMonitor.State.FAILED);
+                try {
+                    Throwable t = task.getException();
+                    if (error != null) {
+                        error.accept(t);
+                    } else {
+                        LOG.debug("Task {} failed with no error handler", name);
+                        unhandled.accept(t);
+                    }
+                } finally {
+                    fin.run();
+                }
+            });
+            task.setOnCancelled(e -> {
+                entry.finish(TaskMonitor.State.CANCELLED);
+                fin.run();
+            });
+            executor.execute(task);
+            return new Cancellable() {
+                @Override
+                public void cancel() {
+                    task.cancel(true);
+                }
+
+                @Override
+                public boolean isDone() {
+                    return task.isDone();
+                }
+            };
+        }
+    }
+
+    /** Runs on the FX thread now if already there, else later. */
+    public static void onFx(Runnable r) {
+        if (Platform.isFxApplicationThread()) {
+            r.run();
+        } else {
+            Platform.runLater(r);
+        }
+    }
+
+}

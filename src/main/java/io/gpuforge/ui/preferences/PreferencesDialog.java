@@ -1,0 +1,161 @@
+package io.gpuforge.ui.preferences;
+
+import io.gpuforge.app.SecretsService;
+import io.gpuforge.settings.LanguageChoice;
+import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.ui.common.DialogService;
+import io.gpuforge.ui.common.I18n;
+import java.util.Locale;
+import java.util.function.Function;
+import javafx.beans.binding.Bindings;
+import javafx.collections.FXCollections;
+import javafx.geometry.Insets;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.Separator;
+import javafx.scene.layout.ColumnConstraints;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.stage.Window;
+import javafx.util.StringConverter;
+
+/** The preferences window: appearance (theme, language) and where secrets are kept. */
+public final class PreferencesDialog {
+
+    private final Dialog<Void> dialog = new Dialog<>();
+    private final PreferencesViewModel model;
+    private final I18n i18n;
+    private final DialogService dialogs;
+
+    public PreferencesDialog(PreferencesViewModel model, I18n i18n, DialogService dialogs, Window owner) {
+        this.model = model;
+        this.i18n = i18n;
+        this.dialogs = dialogs;
+        if (owner != null) {
+            dialog.initOwner(owner);
+        }
+        dialog.titleProperty().bind(i18n.text("prefs.title"));
+        dialog.getDialogPane().setId("preferences");
+        Runnable closeButton = () -> dialog.getDialogPane().getButtonTypes().setAll(
+                new ButtonType(i18n.get("dialog.close"), ButtonBar.ButtonData.CANCEL_CLOSE));
+        closeButton.run();
+        i18n.localeProperty().addListener((o, a, b) -> closeButton.run());
+        dialog.setResizable(true);
+
+        ChoiceBox<ThemeChoice> theme = choice(ThemeChoice.values(),
+                t -> i18n.get("prefs.theme." + t.name().toLowerCase(Locale.ROOT)));
+        theme.setId("prefs-theme");
+        theme.valueProperty().bindBidirectional(model.themeProperty());
+        ChoiceBox<LanguageChoice> language = choice(LanguageChoice.values(),
+                l -> l == LanguageChoice.CHINESE_SIMPLIFIED ? "简体中文"
+                        : l == LanguageChoice.ENGLISH ? "English" : i18n.get("prefs.language.system"));
+        language.setId("prefs-language");
+        language.valueProperty().bindBidirectional(model.languageProperty());
+
+        GridPane grid = new GridPane();
+        grid.setHgap(14);
+        grid.setVgap(12);
+        grid.setPadding(new Insets(16));
+        ColumnConstraints labels = new ColumnConstraints();
+        labels.setMinWidth(Region.USE_PREF_SIZE);
+        ColumnConstraints values = new ColumnConstraints();
+        values.setHgrow(Priority.ALWAYS);
+        grid.getColumnConstraints().setAll(labels, values);
+        grid.add(header("prefs.section.appearance"), 0, 0, 2, 1);
+        grid.addRow(1, label("prefs.theme"), theme);
+        grid.addRow(2, label("prefs.language"), language);
+        grid.add(new Separator(), 0, 3, 2, 1);
+        grid.add(header("prefs.section.secrets"), 0, 4, 2, 1);
+        Label state = new Label();
+        state.setId("prefs-secrets-state");
+        state.setWrapText(true);
+        state.textProperty().bind(Bindings.createStringBinding(this::stateText, model.secretsStateProperty(),
+                i18n.localeProperty()));
+        grid.addRow(5, label("prefs.secrets.store"), state);
+        Label message = new Label();
+        message.setId("prefs-secrets-message");
+        message.textProperty().bind(Bindings.createStringBinding(
+                () -> model.secretsMessageProperty().get() == null ? "" : i18n.get(model.secretsMessageProperty().get()),
+                model.secretsMessageProperty(), i18n.localeProperty()));
+        grid.add(secretButtons(), 1, 6);
+        grid.add(message, 1, 7);
+        dialog.getDialogPane().setContent(grid);
+        dialog.getDialogPane().setPrefWidth(560);
+    }
+
+    private String stateText() {
+        SecretsService.State s = model.secretsStateProperty().get();
+        String key = "prefs.secrets.state." + s.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return i18n.get(key, model.secretBackendName());
+    }
+
+    private HBox secretButtons() {
+        Button setUp = new Button();
+        setUp.setId("prefs-vault-setup");
+        setUp.textProperty().bind(i18n.text("prefs.secrets.setup"));
+        setUp.setOnAction(e -> dialogs.askSecret("prefs.secrets.setup", i18n.get("prefs.secrets.enter"))
+                .ifPresent(p -> dialogs.askSecret("prefs.secrets.setup", i18n.get("prefs.secrets.repeat"))
+                        .ifPresent(c -> model.setUpVault(p, c))));
+        Button unlock = new Button();
+        unlock.setId("prefs-vault-unlock");
+        unlock.textProperty().bind(i18n.text("prefs.secrets.unlock"));
+        unlock.setOnAction(e -> dialogs.askSecret("prefs.secrets.unlock", i18n.get("prefs.secrets.enter"))
+                .ifPresent(model::unlockVault));
+        Button lock = new Button();
+        lock.setId("prefs-vault-lock");
+        lock.textProperty().bind(i18n.text("prefs.secrets.lock"));
+        lock.setOnAction(e -> model.lockVault());
+        setUp.visibleProperty().bind(model.secretsStateProperty().isEqualTo(SecretsService.State.VAULT_NOT_SET_UP));
+        unlock.visibleProperty().bind(model.secretsStateProperty().isEqualTo(SecretsService.State.VAULT_LOCKED));
+        lock.visibleProperty().bind(model.secretsStateProperty().isEqualTo(SecretsService.State.VAULT_UNLOCKED));
+        for (Button b : new Button[] {setUp, unlock, lock}) {
+            b.managedProperty().bind(b.visibleProperty());
+            b.disableProperty().bind(model.busyProperty());
+        }
+        return new HBox(8, setUp, unlock, lock);
+    }
+
+    private <T> ChoiceBox<T> choice(T[] values, Function<T, String> text) {
+        ChoiceBox<T> box = new ChoiceBox<>(FXCollections.observableArrayList(values));
+        Runnable setConverter = () -> box.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(T v) {
+                return v == null ? "" : text.apply(v);
+            }
+
+            @Override
+            public T fromString(String s) {
+                throw new UnsupportedOperationException();
+            }
+        });
+        setConverter.run();
+        i18n.localeProperty().addListener((o, a, b) -> setConverter.run());
+        return box;
+    }
+
+    private Label label(String key) {
+        Label l = new Label();
+        l.textProperty().bind(i18n.text(key));
+        return l;
+    }
+
+    private Label header(String key) {
+        Label l = label(key);
+        l.getStyleClass().add("title-4");
+        return l;
+    }
+
+    public Dialog<Void> dialog() {
+        return dialog;
+    }
+
+    public void show() {
+        dialog.show();
+    }
+}

@@ -1,0 +1,126 @@
+package io.gpuforge.ui.preferences;
+
+import io.gpuforge.app.SecretsService;
+import io.gpuforge.settings.LanguageChoice;
+import io.gpuforge.settings.SettingsStore;
+import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.ui.common.BackgroundTasks;
+import java.util.Arrays;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Preferences: theme and language take effect as soon as they are picked (and are saved); the secret
+ * store section sets up, unlocks and locks the vault. Messages are bundle keys; the view localises them.
+ */
+public final class PreferencesViewModel {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PreferencesViewModel.class);
+
+    private final ObjectProperty<ThemeChoice> theme = new SimpleObjectProperty<>();
+    private final ObjectProperty<LanguageChoice> language = new SimpleObjectProperty<>();
+    private final ReadOnlyObjectWrapper<SecretsService.State> secretsState = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper secretsMessage = new ReadOnlyStringWrapper();
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private final SecretsService secrets;
+    private final BackgroundTasks tasks;
+
+    public PreferencesViewModel(SettingsStore settings, SecretsService secrets, BackgroundTasks tasks) {
+        this.secrets = secrets;
+        this.tasks = tasks;
+        theme.set(settings.current().theme());
+        language.set(settings.current().language());
+        theme.addListener((o, old, now) -> {
+            if (now != null) {
+                settings.update(s -> s.withTheme(now));
+            }
+        });
+        language.addListener((o, old, now) -> {
+            if (now != null) {
+                settings.update(s -> s.withLanguage(now));
+            }
+        });
+        secretsState.set(secrets.state());
+    }
+
+    public ObjectProperty<ThemeChoice> themeProperty() {
+        return theme;
+    }
+
+    public ObjectProperty<LanguageChoice> languageProperty() {
+        return language;
+    }
+
+    public ReadOnlyObjectProperty<SecretsService.State> secretsStateProperty() {
+        return secretsState.getReadOnlyProperty();
+    }
+
+    /** Bundle key of the last outcome of a vault action, or null. */
+    public ReadOnlyStringProperty secretsMessageProperty() {
+        return secretsMessage.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy.getReadOnlyProperty();
+    }
+
+    public String secretBackendName() {
+        return secrets.backendName();
+    }
+
+    /** Creates the vault; both arrays are wiped. */
+    public void setUpVault(char[] passphrase, char[] confirmation) {
+        boolean same = Arrays.equals(passphrase, confirmation);
+        Arrays.fill(confirmation, '\0');
+        if (!same) {
+            Arrays.fill(passphrase, '\0');
+            secretsMessage.set("prefs.secrets.mismatch");
+            return;
+        }
+        if (passphrase.length < 8) {
+            Arrays.fill(passphrase, '\0');
+            secretsMessage.set("prefs.secrets.tooShort");
+            return;
+        }
+        run(() -> secrets.createVault(passphrase), "prefs.secrets.created");
+    }
+
+    public void unlockVault(char[] passphrase) {
+        run(() -> secrets.unlockVault(passphrase), "prefs.secrets.unlocked");
+    }
+
+    public void lockVault() {
+        secrets.lockVault();
+        secretsState.set(secrets.state());
+        secretsMessage.set("prefs.secrets.locked");
+    }
+
+    private interface VaultAction {
+        void run() throws Exception;
+    }
+
+    private void run(VaultAction action, String successKey) {
+        busy.set(true);
+        tasks.supply("vault", () -> {
+            action.run();
+            return Boolean.TRUE;
+        }).onSuccess(ok -> secretsMessage.set(successKey))
+                .onError(t -> {
+                    LOG.warn("Vault action failed: {}", t.getMessage());
+                    secretsMessage.set("prefs.secrets.failed");
+                })
+                .andFinally(() -> {
+                    busy.set(false);
+                    secretsState.set(secrets.state());
+                })
+                .start();
+    }
+}

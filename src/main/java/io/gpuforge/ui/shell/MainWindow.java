@@ -1,0 +1,172 @@
+package io.gpuforge.ui.shell;
+
+import io.gpuforge.app.AppContext;
+import io.gpuforge.domain.HostSummary;
+import io.gpuforge.settings.Settings;
+import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.Icons;
+import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.inventory.HostSummaryView;
+import io.gpuforge.ui.inventory.HostSummaryViewModel;
+import io.gpuforge.ui.preferences.PreferencesDialog;
+import io.gpuforge.ui.preferences.PreferencesViewModel;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import javafx.geometry.Orientation;
+import javafx.scene.Scene;
+import javafx.scene.control.SplitPane;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.Stage;
+import org.kordamp.ikonli.feather.Feather;
+
+/**
+ * The main window: menu bar and toolbar on top, navigation tree on the left, tabs of the opened items
+ * in the centre, tasks and events at the bottom.
+ */
+public final class MainWindow {
+
+    private final UiContext ui;
+    private final NavigationTree navigation;
+    private final ContentArea content = new ContentArea();
+    private final ActivityPanel activity;
+    private final HostSummaryViewModel localHost;
+    private final BorderPane root = new BorderPane();
+    private final SplitPane vertical;
+    private final SplitPane horizontal;
+    private final Consumer<Settings> settingsListener;
+    private Stage stage;
+    private WindowGeometry geometry;
+    private PreferencesDialog preferences;
+
+    public MainWindow(UiContext ui) {
+        this.ui = ui;
+        I18n i18n = ui.i18n();
+        AppContext app = ui.app();
+        navigation = new NavigationTree(i18n);
+        activity = new ActivityPanel(i18n, ui.taskMonitor(), app.events(), ui.tasks());
+        localHost = new HostSummaryViewModel(ui.tasks(), app.hosts()::thisComputer, i18n.get("task.readLocalHost"));
+        localHost.summaryProperty().addListener((o, old, now) -> onLocalSummary(now));
+
+        ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(
+                this::refresh, this::showPreferences, this::quit, this::openLogFolder, this::showAbout));
+        root.setTop(new VBox(actions.menuBar(), actions.toolBar()));
+        horizontal = new SplitPane(navigation.view(), content.view());
+        horizontal.setId("main-split");
+        SplitPane.setResizableWithParent(navigation.view(), false);
+        horizontal.setDividerPositions(app.settings().current().navigationDivider() == null ? 0.24
+                : app.settings().current().navigationDivider());
+        vertical = new SplitPane(horizontal, activity.view());
+        vertical.setOrientation(Orientation.VERTICAL);
+        vertical.setDividerPositions(0.74);
+        SplitPane.setResizableWithParent(activity.view(), false);
+        root.setCenter(vertical);
+        root.setId("main-root");
+        root.getStyleClass().add("main-window");
+
+        navigation.selectedItemProperty().addListener((o, old, now) -> {
+            if (now != null) {
+                open(now.getValue());
+            }
+        });
+        settingsListener = s -> Platform.runLater(() -> applySettings(s));
+        app.settings().addListener(settingsListener);
+    }
+
+    /** Puts the window on {@code stage}, restores its geometry and starts loading "This computer". */
+    public void show(Stage target) {
+        this.stage = target;
+        Scene scene = new Scene(root);
+        ui.theme().style(scene);
+        target.setScene(scene);
+        target.titleProperty().bind(ui.i18n().text("app.title"));
+        WindowGeometry.restore(target, ui.app().settings().current().window());
+        geometry = new WindowGeometry(target, ui.app().settings());
+        geometry.track();
+        horizontal.getDividers().get(0).positionProperty().addListener((o, a, b) ->
+                ui.app().settings().update(s -> s.withNavigationDivider(b.doubleValue())));
+        target.show();
+        navigation.selectThisComputer();
+        localHost.refresh();
+        ui.app().events().info("app", "GPUForge started");
+    }
+
+    private void applySettings(Settings s) {
+        ui.theme().apply(s.theme());
+        ui.i18n().setLocale(s.language().resolve(java.util.Locale.getDefault()));
+    }
+
+    private void open(NavItem item) {
+        if (item.kind() == NavItem.Kind.CONNECTION || item.kind() == NavItem.Kind.NODE) {
+            if (item.id().startsWith("local")) {
+                content.open(item, new ContentArea.Page("tab-local", ui.i18n().text("connection.local"),
+                        Icons.of(Feather.MONITOR), i -> new HostSummaryView(localHost, ui.i18n(), "connection.local")));
+            }
+        }
+    }
+
+    private void onLocalSummary(HostSummary s) {
+        if (s != null) {
+            navigation.showLocalHost(s);
+            ui.app().events().info("This computer", "Read host facts of " + s.hostname() + ": IOMMU "
+                    + s.iommu().json() + (s.iommuGroups() > 0 ? " (" + s.iommuGroups() + " groups)" : ""));
+        }
+    }
+
+    public void refresh() {
+        localHost.refresh();
+    }
+
+    public void showPreferences() {
+        if (preferences == null) {
+            preferences = new PreferencesDialog(new PreferencesViewModel(ui.app().settings(), ui.app().secrets(),
+                    ui.tasks()), ui.i18n(), ui.dialogs(), stage);
+            ui.theme().style(preferences.dialog().getDialogPane().getScene());
+        }
+        preferences.show();
+    }
+
+    private void showAbout() {
+        ui.dialogs().showInfo("about.title", ui.i18n().get("about.text", ui.app().paths().configDir(),
+                ui.app().paths().dataDir(), ui.app().paths().logDir()));
+    }
+
+    private void openLogFolder() {
+        ui.tasks().supply(ui.i18n().get("task.openLogFolder"), () -> {
+            new io.gpuforge.app.DesktopOpener().open(ui.app().paths().logDir());
+            return Boolean.TRUE;
+        }).onError(t -> ui.dialogs().showError("dialog.error.title",
+                ui.i18n().get("logs.openFailed", ui.app().paths().logDir()), t)).start();
+    }
+
+    private void quit() {
+        if (stage != null) {
+            stage.close();
+        }
+        Platform.exit();
+    }
+
+    public PreferencesDialog preferencesDialog() {
+        return preferences;
+    }
+
+    public BorderPane root() {
+        return root;
+    }
+
+    public HostSummaryViewModel localHost() {
+        return localHost;
+    }
+
+    /** Detaches listeners from the long-lived services; call when the window closes. */
+    public void dispose() {
+        activity.dispose();
+        ui.app().settings().removeListener(settingsListener);
+        if (geometry != null) {
+            geometry.detach();
+        }
+        if (stage != null) {
+            stage.titleProperty().unbind();
+        }
+    }
+}

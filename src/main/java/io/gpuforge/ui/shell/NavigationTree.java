@@ -1,0 +1,84 @@
+package io.gpuforge.ui.shell;
+
+import io.gpuforge.domain.HostSummary;
+import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.Icons;
+import java.util.Optional;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.scene.control.TreeCell;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeView;
+import org.kordamp.ikonli.feather.Feather;
+
+/** The left-hand tree: connections, their nodes, and under those the VMs and GPUs. */
+final class NavigationTree {
+
+    private final TreeView<NavItem> view = new TreeView<>();
+    private final TreeItem<NavItem> local = new TreeItem<>(NavItem.thisComputer());
+
+    NavigationTree(I18n i18n) {
+        TreeItem<NavItem> root = new TreeItem<>(new NavItem(NavItem.Kind.CONNECTION, "root", "", false));
+        root.getChildren().add(local);
+        local.setExpanded(true);
+        view.setRoot(root);
+        view.setShowRoot(false);
+        view.setId("navigation");
+        view.getStyleClass().add("navigation");
+        view.setCellFactory(tv -> new TreeCell<>() {
+            @Override
+            protected void updateItem(NavItem item, boolean empty) {
+                super.updateItem(item, empty);
+                textProperty().unbind();
+                if (empty || item == null) {
+                    setText(null);
+                    setGraphic(null);
+                    return;
+                }
+                if (item.localized()) {
+                    textProperty().bind(i18n.text(item.label()));
+                } else {
+                    setText(item.label());
+                }
+                setGraphic(Icons.of(icon(item.kind())));
+            }
+        });
+    }
+
+    private static Feather icon(NavItem.Kind kind) {
+        switch (kind) {
+            case CONNECTION:
+                return Feather.MONITOR;
+            case NODE:
+                return Feather.SERVER;
+            case VM:
+                return Feather.BOX;
+            default:
+                return Feather.CPU;
+        }
+    }
+
+    /** Shows the local host's node under "This computer" once its facts are known. */
+    void showLocalHost(HostSummary summary) {
+        NavItem node = new NavItem(NavItem.Kind.NODE, "local/" + summary.hostname(), summary.hostname(), false);
+        Optional<TreeItem<NavItem>> existing = local.getChildren().stream()
+                .filter(t -> t.getValue().kind() == NavItem.Kind.NODE).findFirst();
+        if (existing.isPresent()) {
+            existing.get().setValue(node);
+        } else {
+            local.getChildren().add(new TreeItem<>(node));
+        }
+    }
+
+    void selectThisComputer() {
+        view.getSelectionModel().select(local);
+    }
+
+    ReadOnlyObjectProperty<TreeItem<NavItem>> selectedItemProperty() {
+        return view.getSelectionModel().selectedItemProperty();
+    }
+
+    TreeView<NavItem> view() {
+        return view;
+    }
+
+}

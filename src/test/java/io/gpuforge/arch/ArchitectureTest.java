@@ -1,0 +1,71 @@
+package io.gpuforge.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The layer rules of DESIGN.md, enforced. */
+class ArchitectureTest {
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.gpuforge");
+    }
+
+    @Test
+    void domainAndPassthroughArePureLogic() {
+        noClasses().that().resideInAnyPackage("io.gpuforge.domain..", "io.gpuforge.passthrough..")
+                .should().dependOnClassesThat().resideInAnyPackage("javafx..", "okhttp3..", "org.libvirt..",
+                        "java.sql..", "org.sqlite..", "com.sun.jna..", "org.apache.sshd..", "com.fasterxml..")
+                .allowEmptyShould(true)
+                .check(classes);
+    }
+
+    @Test
+    void domainDependsOnNothingOfOurs() {
+        noClasses().that().resideInAPackage("io.gpuforge.domain..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.gpuforge.app..", "io.gpuforge.ui..",
+                        "io.gpuforge.cli..", "io.gpuforge.host..", "io.gpuforge.store..", "io.gpuforge.hypervisor..",
+                        "io.gpuforge.telemetry..", "io.gpuforge.settings..", "io.gpuforge.demo..")
+                .check(classes);
+    }
+
+    @Test
+    void uiUsesNoBackendInternals() {
+        noClasses().that().resideInAPackage("io.gpuforge.ui..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.gpuforge.host..", "io.gpuforge.store..",
+                        "io.gpuforge.hypervisor..", "io.gpuforge.telemetry..", "io.gpuforge.cli..",
+                        "okhttp3..", "org.libvirt..", "java.sql..", "org.apache.sshd..")
+                .check(classes);
+    }
+
+    @Test
+    void backendsDoNotKnowTheUi() {
+        noClasses().that().resideInAnyPackage("io.gpuforge.host..", "io.gpuforge.store..", "io.gpuforge.hypervisor..",
+                        "io.gpuforge.telemetry..", "io.gpuforge.settings..", "io.gpuforge.cli..", "io.gpuforge.domain..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.gpuforge.ui..", "javafx..")
+                .check(classes);
+    }
+
+    @Test
+    void onlyTheCliOutputWriterPrints() {
+        noClasses().that().doNotHaveFullyQualifiedName("io.gpuforge.cli.CliOutput")
+                .should().accessField(System.class, "out")
+                .orShould().accessField(System.class, "err")
+                .check(classes);
+        noClasses().should().callMethod(Throwable.class, "printStackTrace").check(classes);
+    }
+
+    @Test
+    void noJavaUtilLoggingOrOtherLoggers() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("java.util.logging..", "org.apache.log4j..",
+                "org.apache.logging.log4j..", "org.apache.commons.logging..").check(classes);
+    }
+}

@@ -1,0 +1,84 @@
+package io.gpuforge.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpuforge.app.AppPaths;
+import io.gpuforge.testing.Sysroots;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class CliTest {
+
+    @TempDir
+    Path home;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        return GpuForgeCli.run(args, AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)));
+    }
+
+    @Test
+    void helpListsEverySubcommand() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString()).contains("Usage: gpuforge").contains("inventory", "iommu", "check", "plan", "apply",
+                "rollback", "verify", "vm", "gpu");
+    }
+
+    @Test
+    void versionNamesTheProgram() {
+        assertThat(run("--version")).isZero();
+        assertThat(out.toString()).startsWith("gpuforge ");
+    }
+
+    @Test
+    void inventoryJsonOfASysroot(@TempDir Path root) throws Exception {
+        Sysroots.intelHost(root, 7);
+        assertThat(run("inventory", "--sysroot", root.toString(), "--json")).isZero();
+        JsonNode json = new ObjectMapper().readTree(out.toString());
+        assertThat(json.get("source").asText()).startsWith("sysroot:");
+        JsonNode node = json.get("nodes").get(0);
+        assertThat(node.get("name").asText()).isEqualTo("pve-lab1");
+        assertThat(node.get("kernel").asText()).isEqualTo("6.8.12-4-pve");
+        assertThat(node.get("iommu").asText()).isEqualTo("enabled");
+        assertThat(node.get("iommu_groups").asInt()).isEqualTo(7);
+        assertThat(node.get("cpu_vendor").asText()).isEqualTo("Intel");
+    }
+
+    @Test
+    void inventoryTextOfTheLocalComputer() {
+        assertThat(run("inventory")).isZero();
+        assertThat(out.toString()).startsWith("This computer: ").contains("Kernel:").contains("IOMMU:");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"check", "plan", "apply", "rollback", "verify", "vm", "gpu", "iommu"})
+    void commandsNotInThisBuildSaySoWithExitCode3(String command) throws Exception {
+        assertThat(run(command)).isEqualTo(GpuForgeCli.EXIT_NOT_AVAILABLE);
+        assertThat(err.toString()).contains("not available in this build");
+        out.getBuffer().setLength(0);
+        assertThat(run(command, "--json")).isEqualTo(GpuForgeCli.EXIT_NOT_AVAILABLE);
+        assertThat(new ObjectMapper().readTree(out.toString()).get("error").asText()).isEqualTo("not-available");
+    }
+
+    @Test
+    void proxmoxInventoryIsNotPretended() {
+        assertThat(run("inventory", "--pve", "https://pve:8006")).isEqualTo(GpuForgeCli.EXIT_NOT_AVAILABLE);
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void usageErrorsExitWith2() {
+        assertThat(run("frobnicate")).isEqualTo(2);
+        assertThat(run("inventory", "--local", "--sysroot", "/x")).isEqualTo(2);
+        assertThat(err.toString()).contains("mutually exclusive");
+    }
+}

@@ -1,0 +1,25 @@
+package io.gpuforge.testing;
+
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.AppPaths;
+import io.gpuforge.settings.LanguageChoice;
+import io.gpuforge.settings.ThemeChoice;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/** An application context in a temp home, reading "This computer" from a sysroot. */
+public final class TestContexts {
+
+    private TestContexts() {
+    }
+
+    public static AppContext create(Path home, Path sysroot, ThemeChoice theme, LanguageChoice language)
+            throws Exception {
+        AppContext ctx = AppContext.create(AppPaths.underHome(home),
+                new AppContext.Options(Optional.of(sysroot), Map.of(), false, 1000),
+                (t, e) -> { throw new AssertionError("uncaught in " + t.getName(), e); });
+        ctx.settings().update(s -> s.withTheme(theme).withLanguage(language));
+        return ctx;
+    }
+}

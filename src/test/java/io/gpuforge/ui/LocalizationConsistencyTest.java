@@ -1,0 +1,109 @@
+package io.gpuforge.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.SecretsService;
+import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.TaskMonitor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.ResourceBundle;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every key the UI uses exists in English and Simplified Chinese, and the two bundles hold the same keys.
+ * Keys are found as string literals in {@code ui/} sources (and {@code %key} in FXML); keys built at run
+ * time from enums are enumerated here.
+ */
+class LocalizationConsistencyTest {
+
+    private static final Path UI_SOURCES = Path.of("src/main/java/io/gpuforge/ui");
+    private static final Pattern LITERAL = Pattern.compile("\"([a-z][A-Za-z0-9]*(?:\\.[A-Za-z0-9-]+)+)\"");
+    private static final Pattern FXML_KEY = Pattern.compile("\"%([a-zA-Z0-9.-]+)\"");
+    private static final Set<String> NOT_KEYS = Set.of("i18n.messages");
+
+    static Set<String> usedKeys() throws IOException {
+        Set<String> keys = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/main"))) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                String name = p.getFileName().toString();
+                if (name.endsWith(".java") && p.startsWith(UI_SOURCES)) {
+                    Matcher m = LITERAL.matcher(Files.readString(p));
+                    while (m.find()) {
+                        if (!NOT_KEYS.contains(m.group(1)) && !m.group(1).endsWith(".")) {
+                            keys.add(m.group(1));
+                        }
+                    }
+                } else if (name.endsWith(".fxml")) {
+                    Matcher m = FXML_KEY.matcher(Files.readString(p));
+                    while (m.find()) {
+                        keys.add(m.group(1));
+                    }
+                }
+            }
+        }
+        for (ThemeChoice t : ThemeChoice.values()) {
+            keys.add("prefs.theme." + t.name().toLowerCase(Locale.ROOT));
+        }
+        for (TaskMonitor.State s : TaskMonitor.State.values()) {
+            keys.add("tasks.state." + s.name().toLowerCase(Locale.ROOT));
+        }
+        for (SecretsService.State s : SecretsService.State.values()) {
+            keys.add("prefs.secrets.state." + s.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        }
+        // toolbar buttons show the ".short" form of their menu item's key
+        for (String k : new HashSet<>(keys)) {
+            if (k.startsWith("action.") && !k.endsWith(".short")) {
+                keys.add(k + ".short");
+            }
+        }
+        return keys;
+    }
+
+    @Test
+    void everyUsedKeyExistsInBothLanguages() throws IOException {
+        Set<String> used = usedKeys();
+        assertThat(used).hasSizeGreaterThan(60).contains("connection.local", "prefs.theme.dark", "action.refresh.short");
+        for (Locale l : new Locale[] {Locale.ENGLISH, Locale.SIMPLIFIED_CHINESE}) {
+            Set<String> present = I18n.load(l).keySet();
+            assertThat(used).as("keys missing for %s", l).allMatch(present::contains, "present in " + l);
+        }
+    }
+
+    @Test
+    void bothBundlesHoldTheSameKeysAndTheChineseOneIsTranslated() {
+        ResourceBundle en = I18n.load(Locale.ENGLISH);
+        ResourceBundle zh = I18n.load(Locale.SIMPLIFIED_CHINESE);
+        assertThat(new TreeSet<>(zh.keySet())).isEqualTo(new TreeSet<>(en.keySet()));
+        assertThat(zh.getLocale()).isEqualTo(Locale.SIMPLIFIED_CHINESE);
+        long untranslated = en.keySet().stream().filter(k -> !k.equals("app.title"))
+                .filter(k -> en.getString(k).equals(zh.getString(k))).count();
+        assertThat(untranslated).as("strings identical in both languages").isZero();
+    }
+
+    @Test
+    void unusedKeysAreNotLeftBehind() throws IOException {
+        Set<String> used = usedKeys();
+        Set<String> unused = new TreeSet<>(I18n.load(Locale.ENGLISH).keySet());
+        unused.removeAll(used);
+        assertThat(unused).isEmpty();
+    }
+
+    @Test
+    void missingKeyIsVisibleNotACrash() {
+        I18n i18n = new I18n(Locale.ENGLISH);
+        assertThat(i18n.get("no.such.key")).isEqualTo("!no.such.key!");
+        assertThat(i18n.get("host.cpu.threads", 16)).isEqualTo("16 threads");
+        i18n.setLocale(Locale.SIMPLIFIED_CHINESE);
+        assertThat(i18n.get("connection.local")).isEqualTo("本机");
+    }
+}

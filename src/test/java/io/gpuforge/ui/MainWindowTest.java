@@ -1,0 +1,177 @@
+package io.gpuforge.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.settings.LanguageChoice;
+import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.ui.common.TaskMonitor;
+import java.util.concurrent.TimeUnit;
+import javafx.application.Application;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.DialogPane;
+import javafx.scene.control.Label;
+import javafx.scene.control.MenuBar;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TreeView;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class MainWindowTest {
+
+    private GuiFixture fx;
+    private Stage stage;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        this.stage = stage;
+        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        fx.close();
+    }
+
+    private static void waitUntil(java.util.concurrent.Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, condition);
+    }
+
+    private static String text(FxRobot robot, String id) {
+        return robot.lookup(id).queryAs(Label.class).getText();
+    }
+
+    @Test
+    void showsThisComputerWithItsFacts(FxRobot robot) throws Exception {
+        waitUntil(() -> text(robot, "#fact-kernel").startsWith("6.8"));
+        assertThat(stage.getTitle()).isEqualTo("GPUForge");
+        assertThat(text(robot, "#host-title")).isEqualTo("This computer");
+        assertThat(text(robot, "#host-hostname")).isEqualTo("pve-lab1");
+        assertThat(text(robot, "#fact-os")).isEqualTo("Debian GNU/Linux 12 (bookworm)");
+        assertThat(text(robot, "#fact-kernel")).isEqualTo("6.8.12-4-pve (x86_64)");
+        assertThat(text(robot, "#fact-cpu")).isEqualTo("13th Gen Intel(R) Core(TM) i7-13700K · 4 threads");
+        assertThat(text(robot, "#fact-memory")).isEqualTo("62.6 GiB");
+        assertThat(text(robot, "#fact-iommu")).startsWith("Populated: 23 groups");
+        assertThat(robot.lookup("#fact-iommu").queryAs(Label.class).getStyleClass()).contains("badge-ok");
+
+        @SuppressWarnings("unchecked")
+        TreeView<io.gpuforge.ui.shell.NavItem> tree = robot.lookup("#navigation").queryAs(TreeView.class);
+        waitUntil(() -> tree.getRoot().getChildren().get(0).getChildren().size() == 1);
+        assertThat(tree.getRoot().getChildren().get(0).getChildren().get(0).getValue().label()).isEqualTo("pve-lab1");
+        waitUntil(() -> fx.ui.taskMonitor().entries().stream()
+                .anyMatch(e -> e.name().equals("Read the facts of this computer")
+                        && e.state() == TaskMonitor.State.SUCCEEDED));
+    }
+
+    @Test
+    void menusCarryTheShortcuts(FxRobot robot) {
+        MenuBar bar = robot.lookup("#menu-bar").queryAs(MenuBar.class);
+        assertThat(bar.getMenus()).extracting(m -> m.getText()).containsExactly("File", "View", "Tools", "Help");
+        var items = bar.getMenus().stream().flatMap(m -> m.getItems().stream())
+                .filter(i -> i.getId() != null).collect(java.util.stream.Collectors.toMap(i -> i.getId(), i -> i));
+        assertThat(items.get("action.refresh").getAccelerator().getName()).isEqualTo("F5");
+        assertThat(items.get("action.quit").getAccelerator().getDisplayText()).contains("Q");
+        assertThat(items.get("action.preferences").getAccelerator()).isNotNull();
+        assertThat(items.get("action.passthrough").getAccelerator()).isNotNull();
+        assertThat(items.get("action.createVm").getAccelerator()).isNotNull();
+        assertThat(items.get("action.gpuMonitor").getAccelerator()).isNotNull();
+        assertThat(items.get("action.addConnection").getAccelerator()).isNotNull();
+    }
+
+    @Test
+    void f5ReadsTheHostAgain(FxRobot robot) throws Exception {
+        waitUntil(() -> fx.ui.taskMonitor().running() == 0 && !fx.ui.taskMonitor().entries().isEmpty());
+        long before = fx.ui.taskMonitor().entries().stream().filter(e -> e.name().startsWith("Read the facts")).count();
+        robot.clickOn("#navigation");
+        robot.type(KeyCode.F5);
+        waitUntil(() -> fx.ui.taskMonitor().entries().stream().filter(e -> e.name().startsWith("Read the facts"))
+                .count() == before + 1);
+    }
+
+    @Test
+    void preferencesSwitchThemeAndLanguageLive(FxRobot robot) throws Exception {
+        waitUntil(() -> text(robot, "#fact-kernel").startsWith("6.8"));
+        robot.interact(() -> fx.window.showPreferences());
+        DialogPane prefs = robot.lookup("#preferences").queryAs(DialogPane.class);
+        assertThat(prefs.getScene().getWindow().isShowing()).isTrue();
+        assertThat(Application.getUserAgentStylesheet()).contains("primer-light");
+
+        @SuppressWarnings("unchecked")
+        ChoiceBox<ThemeChoice> theme = robot.lookup("#prefs-theme").queryAs(ChoiceBox.class);
+        robot.interact(() -> theme.setValue(ThemeChoice.DARK));
+        waitUntil(() -> Application.getUserAgentStylesheet().contains("primer-dark"));
+        assertThat(fx.ui.theme().isDark()).isTrue();
+
+        @SuppressWarnings("unchecked")
+        ChoiceBox<LanguageChoice> language = robot.lookup("#prefs-language").queryAs(ChoiceBox.class);
+        robot.interact(() -> language.setValue(LanguageChoice.CHINESE_SIMPLIFIED));
+        waitUntil(() -> text(robot, "#host-title").equals("本机"));
+        MenuBar bar = robot.lookup("#menu-bar").queryAs(MenuBar.class);
+        assertThat(bar.getMenus()).extracting(m -> m.getText()).containsExactly("文件", "视图", "工具", "帮助");
+        assertThat(text(robot, "#fact-iommu")).startsWith("已填充");
+        assertThat(((javafx.stage.Stage) prefs.getScene().getWindow()).getTitle()).isEqualTo("首选项");
+
+        robot.interact(() -> prefs.getScene().getWindow().hide());
+        fx.app.settings().flush();
+        String saved = java.nio.file.Files.readString(fx.app.paths().settingsFile());
+        assertThat(saved).contains("\"DARK\"").contains("\"CHINESE_SIMPLIFIED\"");
+    }
+
+    @Test
+    void vaultCanBeSetUpFromPreferences(FxRobot robot) throws Exception {
+        robot.interact(() -> fx.window.showPreferences());
+        assertThat(text(robot, "#prefs-secrets-state")).contains("not set up");
+        robot.clickOn("#prefs-vault-setup");
+        robot.clickOn("#secret-field").write("a long passphrase").type(KeyCode.ENTER);
+        robot.clickOn("#secret-field").write("a long passphrase").type(KeyCode.ENTER);
+        waitUntil(() -> text(robot, "#prefs-secrets-state").contains("unlocked"));
+        assertThat(text(robot, "#prefs-secrets-message")).isEqualTo("The vault is set up and unlocked.");
+        assertThat(fx.app.paths().vaultFile()).exists();
+        robot.clickOn("#prefs-vault-lock");
+        assertThat(text(robot, "#prefs-secrets-state")).isEqualTo("Encrypted vault: locked");
+    }
+
+    @Test
+    void windowGeometryIsRemembered(FxRobot robot) throws Exception {
+        robot.interact(() -> {
+            stage.setX(40);
+            stage.setY(30);
+            stage.setWidth(1000);
+            stage.setHeight(700);
+        });
+        var w = fx.app.settings().current().window();
+        assertThat(w).isNotNull();
+        assertThat(w.x()).isEqualTo(40);
+        assertThat(w.width()).isEqualTo(1000);
+        assertThat(w.height()).isEqualTo(700);
+    }
+
+    @Test
+    void anUnhandledTaskErrorShowsAShortMessageWithCopyableDetails(FxRobot robot) throws Exception {
+        robot.interact(() -> fx.ui.tasks().supply("failing", () -> {
+            throw new IllegalStateException("disk on fire");
+        }).start());
+        waitUntil(() -> robot.lookup("#error-dialog").tryQuery().isPresent());
+        DialogPane pane = robot.lookup("#error-dialog").queryAs(DialogPane.class);
+        assertThat(pane.getContentText()).isEqualTo("GPUForge hit an unexpected error: disk on fire");
+        TextArea details = (TextArea) pane.getExpandableContent().lookup("#error-details");
+        assertThat(details.getText()).contains("java.lang.IllegalStateException: disk on fire")
+                .contains("MainWindowTest");
+        Window w = pane.getScene().getWindow();
+        robot.interact(w::hide);
+        waitUntil(() -> fx.ui.taskMonitor().entries().stream()
+                .anyMatch(e -> e.name().equals("failing") && e.state() == TaskMonitor.State.FAILED));
+    }
+}

@@ -1,0 +1,74 @@
+package io.gpuforge.ui.preferences;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.SecretsService;
+import io.gpuforge.settings.LanguageChoice;
+import io.gpuforge.settings.SettingsStore;
+import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.store.secret.VaultSecretStore;
+import io.gpuforge.ui.common.BackgroundTasks;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PreferencesViewModelTest {
+
+    @TempDir
+    Path dir;
+
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private SettingsStore settings;
+    private VaultSecretStore vault;
+    private PreferencesViewModel vm;
+
+    @BeforeEach
+    void setUp() {
+        settings = new SettingsStore(dir.resolve("settings.json"), scheduler, Duration.ofMillis(10));
+        vault = new VaultSecretStore(dir.resolve("secrets.vault"), 2000);
+        vm = new PreferencesViewModel(settings, new SecretsService(Optional.empty(), vault), BackgroundTasks.sameThread());
+    }
+
+    @AfterEach
+    void tearDown() {
+        scheduler.shutdownNow();
+    }
+
+    @Test
+    void pickingAThemeOrLanguageChangesTheSettings() {
+        vm.themeProperty().set(ThemeChoice.DARK);
+        vm.languageProperty().set(LanguageChoice.CHINESE_SIMPLIFIED);
+        assertThat(settings.current().theme()).isEqualTo(ThemeChoice.DARK);
+        assertThat(settings.current().language()).isEqualTo(LanguageChoice.CHINESE_SIMPLIFIED);
+    }
+
+    @Test
+    void mismatchedOrShortPassphrasesCreateNothing() {
+        vm.setUpVault("long enough 1".toCharArray(), "long enough 2".toCharArray());
+        assertThat(vm.secretsMessageProperty().get()).isEqualTo("prefs.secrets.mismatch");
+        vm.setUpVault("short".toCharArray(), "short".toCharArray());
+        assertThat(vm.secretsMessageProperty().get()).isEqualTo("prefs.secrets.tooShort");
+        assertThat(vault.exists()).isFalse();
+        assertThat(vm.secretsStateProperty().get()).isEqualTo(SecretsService.State.VAULT_NOT_SET_UP);
+    }
+
+    @Test
+    void setUpLockAndUnlockTheVault() {
+        vm.setUpVault("long enough".toCharArray(), "long enough".toCharArray());
+        assertThat(vm.secretsStateProperty().get()).isEqualTo(SecretsService.State.VAULT_UNLOCKED);
+        vm.lockVault();
+        assertThat(vm.secretsStateProperty().get()).isEqualTo(SecretsService.State.VAULT_LOCKED);
+        vm.unlockVault("wrong passphrase".toCharArray());
+        assertThat(vm.secretsMessageProperty().get()).isEqualTo("prefs.secrets.failed");
+        assertThat(vm.secretsStateProperty().get()).isEqualTo(SecretsService.State.VAULT_LOCKED);
+        vm.unlockVault("long enough".toCharArray());
+        assertThat(vm.secretsStateProperty().get()).isEqualTo(SecretsService.State.VAULT_UNLOCKED);
+        assertThat(vm.busyProperty().get()).isFalse();
+    }
+}
