@@ -10,10 +10,12 @@ public final class CliServices {
 
     private final AppPaths paths;
     private final CliOutput output;
+    private final java.io.InputStream stdin;
 
-    public CliServices(AppPaths paths, CliOutput output) {
+    public CliServices(AppPaths paths, CliOutput output, java.io.InputStream stdin) {
         this.paths = paths;
         this.output = output;
+        this.stdin = stdin;
     }
 
     public AppPaths paths() {
@@ -22,6 +24,11 @@ public final class CliServices {
 
     public CliOutput output() {
         return output;
+    }
+
+    /** Standard input (passwords, listings from a pipe). */
+    public java.io.InputStream stdin() {
+        return stdin;
     }
 
     public HostService hosts(Optional<Path> sysroot) {

@@ -22,7 +22,7 @@ public final class GpuForgeCli {
     }
 
     public static CommandLine commandLine(AppPaths paths, CliOutput output) {
-        CliServices services = new CliServices(paths, output);
+        CliServices services = new CliServices(paths, output, System.in);
         CommandLine cli = new CommandLine(new RootCommand(), new CommandLine.IFactory() {
             @Override
             public <K> K create(Class<K> cls) throws Exception {

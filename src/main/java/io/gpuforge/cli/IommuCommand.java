@@ -1,13 +1,79 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.GpuPlacement;
+import io.gpuforge.domain.IommuGroup;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.PciDevice;
+import io.gpuforge.host.ProbeException;
+import java.io.IOException;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
-/** {@code gpuforge iommu}. */
+/** {@code gpuforge iommu}: IOMMU groups, their devices and drivers, and how isolated each GPU is. */
 @Command(name = "iommu", mixinStandardHelpOptions = true,
-        description = "List IOMMU groups with their devices and GPU isolation (not in this build yet).")
-final class IommuCommand extends NotInThisBuild {
+        description = "List IOMMU groups with their devices and drivers, and how isolated each GPU is.")
+final class IommuCommand implements Callable<Integer> {
+
+    @Mixin
+    HostSource source = new HostSource();
+
+    @Option(names = "--pve", paramLabel = "URL", description = "A Proxmox VE node (not in this build yet).")
+    String pve;
+
+    @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (not in this build yet).")
+    String libvirt;
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
 
     IommuCommand(CliServices services) {
-        super(services, "iommu", "listing IOMMU groups");
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        if (pve != null || libvirt != null) {
+            services.output().error("gpuforge iommu: " + (pve != null ? "Proxmox VE" : "libvirt")
+                    + " sources are not available in this build yet.");
+            return GpuForgeCli.EXIT_NOT_AVAILABLE;
+        }
+        HostSource.Loaded loaded;
+        try {
+            loaded = source.load(services);
+        } catch (ProbeException e) {
+            services.output().error("gpuforge iommu: " + e.getMessage());
+            return 1;
+        }
+        if (json.enabled()) {
+            services.output().json(IommuJson.of(loaded.source(), loaded.iommu(), loaded.pci()));
+            return 0;
+        }
+        CliOutput o = services.output();
+        o.line("Source: " + loaded.source() + "   IOMMU: " + loaded.iommu().json()
+                + loaded.facts().map(f -> " (" + f.iommuReason().name().toLowerCase(java.util.Locale.ROOT) + ")").orElse(""));
+        for (IommuGroup g : loaded.pci().groups()) {
+            o.line("IOMMU group " + g.id() + ":");
+            for (PciAddress a : g.members()) {
+                loaded.pci().device(a).ifPresent(d -> o.line("  " + line(d)));
+            }
+        }
+        if (loaded.pci().groups().isEmpty()) {
+            o.line("No IOMMU groups.");
+        }
+        for (GpuPlacement p : loaded.pci().gpus()) {
+            o.line("GPU " + p.address() + " in group " + p.group() + ": " + p.isolation().json()
+                    + (p.sharedWith().isEmpty() ? "" : " with " + p.sharedWith()));
+        }
+        return 0;
+    }
+
+    private static String line(PciDevice d) {
+        return d.address() + " [" + (d.classCode() == null ? "????" : d.classCode()) + "] "
+                + (d.vendorId() == null ? "????:????" : d.vendorId() + ":" + d.deviceId()) + " "
+                + d.name().orElse("") + d.driver().map(x -> "  (driver: " + x + ")").orElse("");
     }
 }

@@ -42,22 +42,6 @@ public final class HostSummaryReader {
     }
 
     public HostSummary read() {
-        String hostname = text("etc/hostname").map(String::strip).filter(s -> !s.isEmpty())
-                .or(() -> text("proc/sys/kernel/hostname").map(String::strip))
-                .orElseGet(HostSummaryReader::localHostname);
-        Optional<String> os = text("etc/os-release").or(() -> text("usr/lib/os-release"))
-                .flatMap(HostSummaryReader::prettyName);
-        Optional<String> kernel = text("proc/sys/kernel/osrelease").map(String::strip).filter(s -> !s.isEmpty())
-                .or(() -> text("proc/version").flatMap(HostSummaryReader::kernelFromProcVersion));
-        Optional<String> cpuinfo = text("proc/cpuinfo");
-        Optional<String> model = cpuinfo.flatMap(c -> firstField(c, "model name", "Model", "Hardware", "cpu model"));
-        Optional<String> vendor = cpuinfo.flatMap(c -> firstField(c, "vendor_id", "CPU implementer"))
-                .map(HostSummaryReader::vendorName);
-        int cpus = cpuinfo.map(HostSummaryReader::countProcessors).orElse(0);
-        Optional<Long> mem = text("proc/meminfo").flatMap(m -> {
-            Matcher x = MEMTOTAL.matcher(m);
-            return x.find() ? Optional.of(Long.parseLong(x.group(1)) * 1024) : Optional.empty();
-        });
         Path groups = root.resolve("sys/kernel/iommu_groups");
         IommuState iommu;
         int groupCount = 0;
@@ -70,8 +54,34 @@ public final class HostSummaryReader {
         } else {
             iommu = IommuState.UNKNOWN;
         }
-        String arch = text("proc/sys/kernel/arch").map(String::strip).filter(s -> !s.isEmpty())
-                .orElse(System.getProperty("os.arch", "unknown"));
+        Optional<String> cpuinfo = text("proc/cpuinfo");
+        int cpus = cpuinfo.map(HostSummaryReader::countProcessors).orElse(0);
+        return summarize(rel -> text(rel), cpus, iommu, groupCount, HostSummaryReader::localHostname);
+    }
+
+    /**
+     * Builds a summary from file contents, keyed by path relative to / ("etc/os-release"); shared by the
+     * local reader and the probe, so both describe a host the same way.
+     */
+    static HostSummary summarize(java.util.function.Function<String, Optional<String>> text, int cpus,
+                                 IommuState iommu, int groupCount, java.util.function.Supplier<String> fallbackName) {
+        String hostname = text.apply("etc/hostname").map(String::strip).filter(s -> !s.isEmpty())
+                .or(() -> text.apply("proc/sys/kernel/hostname").map(String::strip).filter(s -> !s.isEmpty()))
+                .orElseGet(fallbackName);
+        Optional<String> os = text.apply("etc/os-release").or(() -> text.apply("usr/lib/os-release"))
+                .flatMap(HostSummaryReader::prettyName);
+        Optional<String> kernel = text.apply("proc/sys/kernel/osrelease").map(String::strip).filter(s -> !s.isEmpty())
+                .or(() -> text.apply("proc/version").flatMap(HostSummaryReader::kernelFromProcVersion));
+        Optional<String> cpuinfo = text.apply("proc/cpuinfo");
+        Optional<String> model = cpuinfo.flatMap(c -> firstField(c, "model name", "Model", "Hardware", "cpu model"));
+        Optional<String> vendor = cpuinfo.flatMap(c -> firstField(c, "vendor_id", "CPU implementer"))
+                .map(HostSummaryReader::vendorName);
+        Optional<Long> mem = text.apply("proc/meminfo").flatMap(m -> {
+            Matcher x = MEMTOTAL.matcher(m);
+            return x.find() ? Optional.of(Long.parseLong(x.group(1)) * 1024) : Optional.empty();
+        });
+        String arch = text.apply("proc/sys/kernel/arch").map(String::strip).filter(s -> !s.isEmpty())
+                .orElseGet(() -> cpuinfo.map(c -> c.contains("vendor_id") ? "x86_64" : "unknown").orElse("unknown"));
         return new HostSummary(hostname, os, kernel, arch, model, vendor, cpus, mem, iommu, groupCount);
     }
 

@@ -1,0 +1,88 @@
+package io.gpuforge.cli;
+
+import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.IommuState;
+import io.gpuforge.domain.PciInventory;
+import io.gpuforge.host.HostKeyPolicy;
+import io.gpuforge.host.HostProbe;
+import io.gpuforge.host.ListingParser;
+import io.gpuforge.host.ProbeException;
+import io.gpuforge.host.SshShell;
+import io.gpuforge.host.SshTarget;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Option;
+
+/** Where host facts come from: {@code --local | --ssh | --sysroot | --listing} (plus the SSH options). */
+final class HostSource {
+
+    static final class Which {
+        @Option(names = "--local", description = "This computer (the default).")
+        boolean local;
+
+        @Option(names = "--ssh", paramLabel = "USER@HOST[:PORT]", description = "A host over SSH.")
+        String ssh;
+
+        @Option(names = "--sysroot", paramLabel = "DIR", description = "A directory that mirrors a host's /.")
+        Path sysroot;
+
+        @Option(names = "--listing", paramLabel = "FILE",
+                description = "A pasted IOMMU group listing (optionally followed by lspci -nnk output); - for stdin.")
+        String listing;
+    }
+
+    @ArgGroup(exclusive = true)
+    Which which = new Which();
+
+    @Option(names = "--known-hosts", paramLabel = "FILE", description = "OpenSSH known_hosts file (default ~/.ssh/known_hosts).")
+    Path knownHosts;
+
+    @Option(names = "--accept-new-host-key",
+            description = "Accept and remember a host key never seen before; a changed key is still refused.")
+    boolean acceptNew;
+
+    @Option(names = "--identity", paramLabel = "FILE", description = "Private key file (passphrase from GPUFORGE_SSH_KEY_PASSPHRASE).")
+    Path identity;
+
+    @Option(names = "--password-stdin", description = "Read the SSH password from the first line of stdin.")
+    boolean passwordStdin;
+
+    /** Facts, or for a listing only its inventory. */
+    record Loaded(String source, IommuState iommu, PciInventory pci, Optional<HostFacts> facts) {
+    }
+
+    Loaded load(CliServices services) throws ProbeException, IOException {
+        if (which.listing != null) {
+            byte[] data = which.listing.equals("-") ? services.stdin().readAllBytes()
+                    : Files.readAllBytes(Path.of(which.listing));
+            PciInventory inv = ListingParser.parse(data);
+            return new Loaded("listing:" + which.listing, inv.groups().isEmpty() ? IommuState.DISABLED
+                    : IommuState.ENABLED, inv, Optional.empty());
+        }
+        HostFacts facts;
+        if (which.ssh != null) {
+            SshTarget target = SshTarget.parse(which.ssh, System.getProperty("user.name"));
+            Optional<char[]> password = Optional.empty();
+            if (passwordStdin) {
+                String line = new java.io.BufferedReader(new java.io.InputStreamReader(services.stdin(),
+                        java.nio.charset.StandardCharsets.UTF_8)).readLine();
+                password = Optional.ofNullable(line).map(String::toCharArray);
+            }
+            Optional<char[]> passphrase = Optional.ofNullable(System.getenv("GPUFORGE_SSH_KEY_PASSPHRASE"))
+                    .map(String::toCharArray);
+            Path kh = knownHosts != null ? knownHosts : Path.of(System.getProperty("user.home"), ".ssh", "known_hosts");
+            try (SshShell shell = SshShell.connect(target, new SshShell.Credentials(password, Optional.ofNullable(identity),
+                    passphrase), kh, acceptNew ? HostKeyPolicy.acceptNew() : HostKeyPolicy.refuseUnknown(),
+                    Duration.ofSeconds(20))) {
+                facts = new HostProbe().probe(shell, !"root".equals(target.user()));
+            }
+        } else {
+            facts = new HostProbe().probeLocal(Optional.ofNullable(which.sysroot));
+        }
+        return new Loaded(facts.source(), facts.iommu(), facts.pci(), Optional.of(facts));
+    }
+}

@@ -1,0 +1,64 @@
+package io.gpuforge.cli;
+
+import io.gpuforge.domain.GpuPlacement;
+import io.gpuforge.domain.IommuGroup;
+import io.gpuforge.domain.IommuState;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.PciInventory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code gpuforge iommu --json} document, a contract other tools read:
+ * {@code {source, iommu, groups:[{group, devices:[{address, vendor, device, class, name, driver}]}],
+ * gpus:[{address, group, functions, isolation, shared_with}]}}.
+ */
+final class IommuJson {
+
+    private IommuJson() {
+    }
+
+    static Map<String, Object> of(String source, IommuState state, PciInventory inv) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("source", source);
+        root.put("iommu", state.json());
+        List<Object> groups = new ArrayList<>();
+        for (IommuGroup g : inv.groups()) {
+            Map<String, Object> jg = new LinkedHashMap<>();
+            jg.put("group", g.id());
+            List<Object> devices = new ArrayList<>();
+            for (PciAddress a : g.members()) {
+                inv.device(a).ifPresent(d -> devices.add(device(d)));
+            }
+            jg.put("devices", devices);
+            groups.add(jg);
+        }
+        root.put("groups", groups);
+        List<Object> gpus = new ArrayList<>();
+        for (GpuPlacement p : inv.gpus()) {
+            Map<String, Object> jp = new LinkedHashMap<>();
+            jp.put("address", p.address().toString());
+            jp.put("group", p.group());
+            jp.put("functions", p.functions().stream().map(PciAddress::toString).toList());
+            jp.put("isolation", p.isolation().json());
+            jp.put("shared_with", p.sharedWith().stream().map(PciAddress::toString).toList());
+            gpus.add(jp);
+        }
+        root.put("gpus", gpus);
+        return root;
+    }
+
+    static Map<String, Object> device(PciDevice d) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("address", d.address().toString());
+        m.put("vendor", d.vendorId());
+        m.put("device", d.deviceId());
+        m.put("class", d.classCode());
+        m.put("name", d.name().orElse(null));
+        m.put("driver", d.driver().orElse(null));
+        return m;
+    }
+}

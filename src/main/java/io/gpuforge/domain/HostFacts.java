@@ -1,0 +1,49 @@
+package io.gpuforge.domain;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything GPU passthrough depends on, read from one host in one go. Facts that could not be read are
+ * empty and named in {@code unknowns}; nothing here is guessed.
+ *
+ * @param source where the facts came from ("local", "ssh:root@pve1", "sysroot:/path", "listing:file")
+ * @param iommuReason why the IOMMU is in its state, in a few words ("firmware", "kernel", "active", …)
+ * @param managementDevices PCI functions behind the default route's interface (the management NIC)
+ * @param rootDevices PCI functions behind the root file system (its storage controller)
+ */
+public record HostFacts(String source, HostSummary summary, Optional<String> cmdline, BootSetup boot,
+                        Optional<Boolean> acpiDmar, Optional<Boolean> acpiIvrs, IommuState iommu,
+                        IommuReason iommuReason, Optional<Boolean> interruptRemapping, PciInventory pci,
+                        List<String> loadedModules, ModprobeConfig modprobe, Initramfs initramfs,
+                        List<String> dmesg, List<PciAddress> managementDevices, List<PciAddress> rootDevices,
+                        boolean proxmox, List<String> unknowns) {
+
+    /** Why the IOMMU is or is not active. */
+    public enum IommuReason {
+        /** groups are populated */
+        ACTIVE,
+        /** no DMAR/IVRS ACPI table: VT-d / AMD-Vi is off in the firmware setup */
+        FIRMWARE,
+        /** the firmware has it, the kernel does not use it (not requested, or turned off on the command line) */
+        KERNEL,
+        UNKNOWN
+    }
+
+    /** The initramfs generator in use and whether vfio is in the current image. */
+    public record Initramfs(Tool tool, Optional<Boolean> vfioInImage) {
+        public enum Tool { INITRAMFS_TOOLS, DRACUT, MKINITCPIO, UNKNOWN }
+    }
+
+    public HostFacts {
+        Objects.requireNonNull(source);
+        Objects.requireNonNull(summary);
+        Objects.requireNonNull(pci);
+        loadedModules = List.copyOf(loadedModules);
+        dmesg = List.copyOf(dmesg);
+        managementDevices = List.copyOf(managementDevices);
+        rootDevices = List.copyOf(rootDevices);
+        unknowns = List.copyOf(unknowns);
+    }
+}

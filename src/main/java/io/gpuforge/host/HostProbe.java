@@ -1,0 +1,88 @@
+package io.gpuforge.host;
+
+import io.gpuforge.domain.HostFacts;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads a host's {@link HostFacts} in ONE round trip: the POSIX-sh probe script is sent over one exec
+ * channel (or one local process) and prints everything in one stream. With a sysroot the same script
+ * reads a directory that mirrors a host's {@code /}.
+ */
+public final class HostProbe {
+
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    private static final String SCRIPT = loadScript();
+
+    private static String loadScript() {
+        try (InputStream in = HostProbe.class.getResourceAsStream("/host/probe.sh")) {
+            if (in == null) {
+                throw new IllegalStateException("probe.sh is missing from the application");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("probe.sh cannot be read", e);
+        }
+    }
+
+    public static String script() {
+        return SCRIPT;
+    }
+
+    /** This machine, or a sysroot read on this machine. */
+    public HostFacts probeLocal(Optional<Path> sysroot) throws ProbeException {
+        if (sysroot.isPresent() && !Files.isDirectory(sysroot.get())) {
+            throw new ProbeException("The sysroot " + sysroot.get() + " is not a directory");
+        }
+        try (LocalShell shell = new LocalShell()) {
+            String source = sysroot.map(p -> "sysroot:" + p).orElse("local");
+            Path namesRoot = sysroot.orElse(Path.of("/"));
+            return probe(shell, sysroot.map(p -> p.toAbsolutePath().toString()), false, source,
+                    ids -> PciIds.find(namesRoot).map(f -> PciIds.lookup(f, ids)).orElse(Map.of()));
+        }
+    }
+
+    /** A host over SSH; not root → {@code sudo -n}, and without sudo the facts root can read are "unknown". */
+    public HostFacts probe(HostShell shell, boolean useSudo) throws ProbeException {
+        return probe(shell, Optional.empty(), useSudo, shell.describe(), ids -> Map.of());
+    }
+
+    private HostFacts probe(HostShell shell, Optional<String> root, boolean useSudo, String source,
+                            java.util.function.Function<Set<String>, Map<String, String>> names) throws ProbeException {
+        String script = root.map(r -> "GPUFORGE_ROOT='" + r.replace("'", "'\\''") + "'\n").orElse("") + SCRIPT;
+        byte[] stdin = script.getBytes(StandardCharsets.UTF_8);
+        HostShell.Result r = shell.run(useSudo ? "sudo -n sh -s" : "sh -s", stdin, DEFAULT_TIMEOUT);
+        boolean sudoFailed = useSudo && r.exitCode() != 0 && r.stdout().length == 0;
+        if (sudoFailed) {
+            r = shell.run("sh -s", stdin, DEFAULT_TIMEOUT);
+        }
+        if (r.exitCode() != 0 && r.stdout().length == 0) {
+            throw new ProbeException("The probe failed on " + shell.describe() + " (exit " + r.exitCode() + "): "
+                    + r.stderr().strip());
+        }
+        ProbeStream stream = ProbeStream.parse(new String(r.stdout(), StandardCharsets.UTF_8));
+        HostFacts facts = new FactsAssembler(stream).assemble(source, names);
+        if (sudoFailed) {
+            java.util.List<String> unknowns = new java.util.ArrayList<>(facts.unknowns());
+            unknowns.add(0, "not run as root: sudo -n needs a password on " + shell.describe()
+                    + "; facts only root can read are unknown");
+            facts = new HostFacts(facts.source(), facts.summary(), facts.cmdline(), facts.boot(), facts.acpiDmar(),
+                    facts.acpiIvrs(), facts.iommu(), facts.iommuReason(), facts.interruptRemapping(), facts.pci(),
+                    facts.loadedModules(), facts.modprobe(), facts.initramfs(), facts.dmesg(),
+                    facts.managementDevices(), facts.rootDevices(), facts.proxmox(), unknowns);
+        }
+        return facts;
+    }
+
+    /** Parses saved probe output (a support bundle): the same facts as a live probe. */
+    public static HostFacts fromOutput(String output, String source) throws ProbeException {
+        return new FactsAssembler(ProbeStream.parse(output)).assemble(source, ids -> Map.of());
+    }
+}

@@ -1,0 +1,108 @@
+# GPUForge host probe, format 1. Read-only: it prints every fact GPU passthrough depends on in one
+# stream and changes nothing. POSIX sh (dash, busybox ash, bash); only sh builtins in the loops, so a
+# 120-device host costs a handful of processes. GPUFORGE_ROOT=DIR reads a copy of a host's / instead.
+R="${GPUFORGE_ROOT:-}"
+echo "@@gpuforge-probe 1"
+echo "@@meta uid=$(id -u 2>/dev/null || echo unknown) root=${R:-/}"
+
+emit() { # a file, each line prefixed with |
+  if [ -f "$R$1" ] && [ -r "$R$1" ]; then
+    echo "@@file $1"
+    while IFS= read -r line || [ -n "$line" ]; do printf '|%s\n' "$line"; done < "$R$1"
+    echo "@@end"
+  fi
+}
+flag() { # a path that exists
+  if [ -e "$R$1" ]; then echo "@@exists $1"; fi
+}
+
+for p in /etc/hostname /etc/os-release /usr/lib/os-release /proc/cmdline /proc/sys/kernel/osrelease \
+         /proc/meminfo /etc/default/grub /etc/kernel/cmdline /proc/modules /etc/modules /proc/net/route \
+         /proc/mounts /etc/initramfs-tools/modules /etc/mkinitcpio.conf /gpuforge/dmesg.txt \
+         /gpuforge/proxmox-boot-tool-status.txt /gpuforge/zpool-status.txt; do
+  emit "$p"
+done
+for d in /etc/modprobe.d /etc/modules-load.d /etc/dracut.conf.d /etc/default/grub.d; do
+  for p in "$R$d"/*.conf "$R$d"/*.cfg; do
+    [ -f "$p" ] && emit "${p#"$R"}"
+  done
+done
+if [ -r "$R/proc/cpuinfo" ]; then
+  echo "@@file /proc/cpuinfo"
+  n=0
+  while IFS= read -r line; do
+    case "$line" in processor*) n=$((n + 1)) ;; esac
+    if [ "$n" -le 1 ]; then printf '|%s\n' "$line"; fi
+  done < "$R/proc/cpuinfo"
+  echo "@@end"
+  echo "@@cpus $n"
+fi
+for p in /sys/firmware/efi /sys/firmware/acpi/tables /sys/firmware/acpi/tables/DMAR \
+         /sys/firmware/acpi/tables/IVRS /sys/kernel/iommu_groups /etc/pve /usr/sbin/update-initramfs \
+         /etc/initramfs-tools /usr/bin/dracut /usr/sbin/dracut /usr/bin/mkinitcpio /usr/sbin/proxmox-boot-tool \
+         /usr/sbin/update-grub /usr/sbin/grub-mkconfig /usr/sbin/grub2-mkconfig /usr/sbin/grubby /boot/grub \
+         /boot/grub2 /boot/efi/loader/loader.conf /boot/loader/loader.conf /usr/share/misc/pci.ids \
+         /usr/share/hwdata/pci.ids /dev/vfio/vfio; do
+  flag "$p"
+done
+if [ -d "$R/sys/kernel/iommu_groups" ]; then
+  for g in "$R"/sys/kernel/iommu_groups/*; do
+    [ -d "$g/devices" ] || continue
+    printf '@@group %s' "${g##*/}"
+    for m in "$g"/devices/*; do [ -e "$m" ] && printf ' %s' "${m##*/}"; done
+    echo
+  done
+fi
+for d in "$R"/sys/bus/pci/devices/*; do
+  [ -d "$d" ] || continue
+  echo "@@dev ${d##*/}"
+  for k in vendor device subsystem_vendor subsystem_device class boot_vga reset_method power_state \
+           sriov_totalvfs sriov_numvfs numa_node current_link_speed current_link_width max_link_speed \
+           max_link_width d3cold_allowed driver_override; do
+    if [ -r "$d/$k" ] && IFS= read -r v < "$d/$k" 2>/dev/null; then printf '%s=%s\n' "$k" "$v"; fi
+  done
+  if [ -r "$d/resource" ]; then
+    while IFS= read -r v; do printf 'resource=%s\n' "$v"; done < "$d/resource"
+  fi
+  for p in "$d"/resource*_resize; do [ -e "$p" ] && echo "rebar=1" && break; done
+  [ -e "$d/rom" ] && echo "rom=1"
+  echo "@@end"
+done
+# symbolic links (driver, IOMMU group, SR-IOV parent, network and block devices), one process for all
+echo "@@links"
+ls -ld "$R"/sys/bus/pci/devices/*/driver "$R"/sys/bus/pci/devices/*/iommu_group \
+       "$R"/sys/bus/pci/devices/*/physfn "$R"/sys/class/net/*/device "$R"/sys/class/net/*/brif/* \
+       "$R"/sys/class/net/*/lower_* "$R"/sys/class/block/* "$R"/sys/class/block/*/slaves/* \
+       "$R"/sys/firmware/efi 2>/dev/null | while IFS= read -r line; do printf '|%s\n' "$line"; done
+echo "@@end"
+for dm in "$R"/sys/class/block/dm-*; do
+  if [ -r "$dm/dm/name" ] && IFS= read -r v < "$dm/dm/name"; then echo "@@dm ${dm##*/} $v"; fi
+done
+if [ -z "$R" ]; then
+  if command -v lspci >/dev/null 2>&1; then
+    echo "@@cmd lspci -Dnnmm"
+    lspci -Dnnmm 2>/dev/null | while IFS= read -r line; do printf '|%s\n' "$line"; done
+    echo "@@end"
+  fi
+  echo "@@cmd dmesg"
+  dmesg 2>/dev/null | grep -iE 'DMAR|AMD-Vi|IOMMU|vfio|remapping|x2apic|BAR [0-9]+: .*(can.t|fail)|reset' \
+    | while IFS= read -r line; do printf '|%s\n' "$line"; done
+  echo "@@end"
+  if command -v proxmox-boot-tool >/dev/null 2>&1; then
+    echo "@@cmd proxmox-boot-tool status"
+    proxmox-boot-tool status 2>&1 | while IFS= read -r line; do printf '|%s\n' "$line"; done
+    echo "@@end"
+  fi
+  if command -v zpool >/dev/null 2>&1; then
+    echo "@@cmd zpool status -PL"
+    zpool status -PL 2>/dev/null | while IFS= read -r line; do printf '|%s\n' "$line"; done
+    echo "@@end"
+  fi
+  if command -v lsinitramfs >/dev/null 2>&1 && [ -r "/boot/initrd.img-$(uname -r)" ]; then
+    echo "@@cmd lsinitramfs"
+    lsinitramfs "/boot/initrd.img-$(uname -r)" 2>/dev/null | grep -E '/vfio' | while IFS= read -r line; do
+      printf '|%s\n' "$line"; done
+    echo "@@end"
+  fi
+fi
+echo "@@done"
