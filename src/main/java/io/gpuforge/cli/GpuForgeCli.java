@@ -17,12 +17,15 @@ public final class GpuForgeCli {
     }
 
     public static int run(String[] args, AppPaths paths, CliOutput output) {
-        CommandLine cli = commandLine(paths, output);
-        return cli.execute(args);
+        return run(args, paths, output, System.in);
     }
 
-    public static CommandLine commandLine(AppPaths paths, CliOutput output) {
-        CliServices services = new CliServices(paths, output, System.in);
+    public static int run(String[] args, AppPaths paths, CliOutput output, java.io.InputStream stdin) {
+        return commandLine(paths, output, stdin).execute(args);
+    }
+
+    public static CommandLine commandLine(AppPaths paths, CliOutput output, java.io.InputStream stdin) {
+        CliServices services = new CliServices(paths, output, stdin);
         CommandLine cli = new CommandLine(new RootCommand(), new CommandLine.IFactory() {
             @Override
             public <K> K create(Class<K> cls) throws Exception {

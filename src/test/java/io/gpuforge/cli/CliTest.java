@@ -60,7 +60,7 @@ class CliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"check", "plan", "apply", "rollback", "verify", "vm", "gpu", "iommu"})
+    @ValueSource(strings = {"check", "plan", "apply", "rollback", "verify", "vm", "gpu"})
     void commandsNotInThisBuildSaySoWithExitCode3(String command) throws Exception {
         assertThat(run(command)).isEqualTo(GpuForgeCli.EXIT_NOT_AVAILABLE);
         assertThat(err.toString()).contains("not available in this build");
