@@ -53,9 +53,13 @@ if [ -d "$R/sys/kernel/iommu_groups" ]; then
     echo
   done
 fi
+ids=""
 for d in "$R"/sys/bus/pci/devices/*; do
   [ -d "$d" ] || continue
   echo "@@dev ${d##*/}"
+  if IFS= read -r v < "$d/vendor" 2>/dev/null && IFS= read -r w < "$d/device" 2>/dev/null; then
+    ids="$ids ${v#0x}:${w#0x}"
+  fi
   for k in vendor device subsystem_vendor subsystem_device class boot_vga reset_method power_state \
            sriov_totalvfs sriov_numvfs numa_node current_link_speed current_link_width max_link_speed \
            max_link_width d3cold_allowed driver_override; do
@@ -78,6 +82,21 @@ echo "@@end"
 for dm in "$R"/sys/class/block/dm-*; do
   if [ -r "$dm/dm/name" ] && IFS= read -r v < "$dm/dm/name"; then echo "@@dm ${dm##*/} $v"; fi
 done
+# device names: lspci on a live host, else the host's pci.ids read once by awk for just these ids
+if [ -n "$R" ] || ! command -v lspci >/dev/null 2>&1; then
+  for f in "$R/usr/share/misc/pci.ids" "$R/usr/share/hwdata/pci.ids"; do
+    if [ -r "$f" ]; then
+      echo "@@cmd pciids"
+      awk -v want="$ids" 'BEGIN { n = split(want, a, " "); for (i = 1; i <= n; i++) { w[a[i]] = 1; v[substr(a[i], 1, 4)] = 1 } }
+        /^C / { exit }
+        /^[0-9a-f][0-9a-f][0-9a-f][0-9a-f]  / { vid = substr($0, 1, 4); vname = substr($0, 7); next }
+        /^	[0-9a-f][0-9a-f][0-9a-f][0-9a-f]  / { if (vid in v) { id = vid ":" substr($0, 2, 4); if (id in w) print id " " vname " " substr($0, 8) } }' \
+        "$f" 2>/dev/null | while IFS= read -r line; do printf '|%s\n' "$line"; done
+      echo "@@end"
+      break
+    fi
+  done
+fi
 if [ -z "$R" ]; then
   if command -v lspci >/dev/null 2>&1; then
     echo "@@cmd lspci -Dnnmm"

@@ -1,6 +1,7 @@
 package io.gpuforge.app;
 
 import io.gpuforge.settings.SettingsStore;
+import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.EventRepository;
 import io.gpuforge.store.StoreException;
@@ -30,10 +31,12 @@ public final class AppContext implements AutoCloseable {
     private final EventLog events;
     private final SecretsService secrets;
     private final HostService hosts;
+    private final ConnectionsService connections;
     private final Optional<Boolean> osPrefersDark;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
-                       EventLog events, SecretsService secrets, HostService hosts, Optional<Boolean> osPrefersDark) {
+                       EventLog events, SecretsService secrets, HostService hosts, ConnectionsService connections,
+                       Optional<Boolean> osPrefersDark) {
         this.paths = paths;
         this.executors = executors;
         this.settings = settings;
@@ -41,6 +44,7 @@ public final class AppContext implements AutoCloseable {
         this.events = events;
         this.secrets = secrets;
         this.hosts = hosts;
+        this.connections = connections;
         this.osPrefersDark = osPrefersDark;
     }
 
@@ -72,8 +76,9 @@ public final class AppContext implements AutoCloseable {
                     : Optional.empty();
             LOG.info("GPUForge context ready: config {}, data {}, logs {}, secrets in {}", paths.configDir(),
                     paths.dataDir(), paths.logDir(), secrets.store().backendName());
-            return new AppContext(paths, executors, settings, db, events, secrets, new HostService(options.sysroot()),
-                    dark);
+            HostService hosts = new HostService(options.sysroot(), paths.configDir().resolve("known_hosts"), secrets);
+            return new AppContext(paths, executors, settings, db, events, secrets, hosts,
+                    new ConnectionsService(new ConnectionRepository(db), secrets), dark);
         } catch (StoreException | RuntimeException e) {
             if (db != null) {
                 db.close();
@@ -109,6 +114,10 @@ public final class AppContext implements AutoCloseable {
 
     public HostService hosts() {
         return hosts;
+    }
+
+    public ConnectionsService connections() {
+        return connections;
     }
 
     public Optional<Boolean> osPrefersDark() {

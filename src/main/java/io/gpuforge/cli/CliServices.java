@@ -32,6 +32,6 @@ public final class CliServices {
     }
 
     public HostService hosts(Optional<Path> sysroot) {
-        return new HostService(sysroot);
+        return new HostService(sysroot, paths.configDir().resolve("known_hosts"), null);
     }
 }

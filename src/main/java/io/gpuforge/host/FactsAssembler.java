@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,9 +36,9 @@ final class FactsAssembler {
         this.s = s;
     }
 
-    HostFacts assemble(String source, Function<Set<String>, Map<String, String>> namesFromPciIds) {
+    HostFacts assemble(String source) {
         Map<String, String> links = links();
-        PciInventory pci = inventory(links, namesFromPciIds);
+        PciInventory pci = inventory(links);
         int groups = s.groups.size();
         boolean groupsDir = s.exists.contains("/sys/kernel/iommu_groups");
         IommuState iommu = groups > 0 ? IommuState.ENABLED
@@ -107,17 +106,9 @@ final class FactsAssembler {
         return t.substring(t.lastIndexOf('/') + 1);
     }
 
-    private PciInventory inventory(Map<String, String> links, Function<Set<String>, Map<String, String>> pciIds) {
+    private PciInventory inventory(Map<String, String> links) {
         Map<String, String> lspciNames = lspciNames();
-        Set<String> wanted = new LinkedHashSet<>();
-        for (Map<String, List<String>> attrs : s.devices.values()) {
-            String v = hex(one(attrs, "vendor"));
-            String d = hex(one(attrs, "device"));
-            if (v != null && d != null) {
-                wanted.add(v + ":" + d);
-            }
-        }
-        Map<String, String> idNames = lspciNames.isEmpty() ? pciIds.apply(wanted) : Map.of();
+        Map<String, String> idNames = pciIdsNames();
         Map<String, Integer> groupOf = new LinkedHashMap<>();
         s.groups.forEach((g, members) -> members.forEach(m -> groupOf.put(m, g)));
         List<PciDevice> out = new ArrayList<>();
@@ -180,6 +171,20 @@ final class FactsAssembler {
             }
         }
         return PciInventory.fromDevices(out);
+    }
+
+    /** Names the probe looked up in the host's pci.ids: "vvvv:dddd Vendor Device". */
+    private Map<String, String> pciIdsNames() {
+        Map<String, String> names = new LinkedHashMap<>();
+        String out = s.commands.get("pciids");
+        if (out != null) {
+            for (String line : out.split("\n")) {
+                if (line.length() > 10 && line.charAt(9) == ' ') {
+                    names.put(line.substring(0, 9), line.substring(10).strip());
+                }
+            }
+        }
+        return names;
     }
 
     /** Names from {@code lspci -Dnnmm}: "Vendor Device" with the bracketed ids removed. */

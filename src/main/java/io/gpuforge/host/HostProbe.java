@@ -7,9 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Reads a host's {@link HostFacts} in ONE round trip: the POSIX-sh probe script is sent over one exec
@@ -43,19 +41,17 @@ public final class HostProbe {
         }
         try (LocalShell shell = new LocalShell()) {
             String source = sysroot.map(p -> "sysroot:" + p).orElse("local");
-            Path namesRoot = sysroot.orElse(Path.of("/"));
-            return probe(shell, sysroot.map(p -> p.toAbsolutePath().toString()), false, source,
-                    ids -> PciIds.find(namesRoot).map(f -> PciIds.lookup(f, ids)).orElse(Map.of()));
+            return probe(shell, sysroot.map(p -> p.toAbsolutePath().toString()), false, source);
         }
     }
 
     /** A host over SSH; not root → {@code sudo -n}, and without sudo the facts root can read are "unknown". */
     public HostFacts probe(HostShell shell, boolean useSudo) throws ProbeException {
-        return probe(shell, Optional.empty(), useSudo, shell.describe(), ids -> Map.of());
+        return probe(shell, Optional.empty(), useSudo, shell.describe());
     }
 
-    private HostFacts probe(HostShell shell, Optional<String> root, boolean useSudo, String source,
-                            java.util.function.Function<Set<String>, Map<String, String>> names) throws ProbeException {
+    private HostFacts probe(HostShell shell, Optional<String> root, boolean useSudo, String source)
+            throws ProbeException {
         String script = root.map(r -> "GPUFORGE_ROOT='" + r.replace("'", "'\\''") + "'\n").orElse("") + SCRIPT;
         byte[] stdin = script.getBytes(StandardCharsets.UTF_8);
         HostShell.Result r = shell.run(useSudo ? "sudo -n sh -s" : "sh -s", stdin, DEFAULT_TIMEOUT);
@@ -68,7 +64,7 @@ public final class HostProbe {
                     + r.stderr().strip());
         }
         ProbeStream stream = ProbeStream.parse(new String(r.stdout(), StandardCharsets.UTF_8));
-        HostFacts facts = new FactsAssembler(stream).assemble(source, names);
+        HostFacts facts = new FactsAssembler(stream).assemble(source);
         if (sudoFailed) {
             java.util.List<String> unknowns = new java.util.ArrayList<>(facts.unknowns());
             unknowns.add(0, "not run as root: sudo -n needs a password on " + shell.describe()
@@ -83,6 +79,6 @@ public final class HostProbe {
 
     /** Parses saved probe output (a support bundle): the same facts as a live probe. */
     public static HostFacts fromOutput(String output, String source) throws ProbeException {
-        return new FactsAssembler(ProbeStream.parse(output)).assemble(source, ids -> Map.of());
+        return new FactsAssembler(ProbeStream.parse(output)).assemble(source);
     }
 }

@@ -17,6 +17,9 @@ public final class HostTrees {
             + "10de  NVIDIA Corporation\n\t2204  GA102 [GeForce RTX 3090]\n\t1aef  GA102 High Definition Audio Controller\n"
             + "\t2786  AD104 [GeForce RTX 4070]\n\t22bc  AD104 High Definition Audio Controller\n"
             + "1002  Advanced Micro Devices, Inc. [AMD/ATI]\n\t67df  Ellesmere [Radeon RX 470/480/570/570X/580/580X/590]\n"
+            + "1022  Advanced Micro Devices, Inc. [AMD]\n\t1480  Starship/Matisse Root Complex\n"
+            + "144d  Samsung Electronics Co Ltd\n\ta80a  NVMe SSD Controller PM9A1/PM9A3/980PRO\n"
+            + "14e4  Broadcom Inc. and subsidiaries\n\t165f  NetXtreme BCM5720 Gigabit Ethernet PCIe\n"
             + "8086  Intel Corporation\n\ta70d  Raptor Lake PCI Express 5.0 Graphics Port (PEG010)\n"
             + "C 00  Unclassified device\n";
 
@@ -55,7 +58,7 @@ public final class HostTrees {
                         "AMD EPYC 7443P 24-Core Processor",
                         "initrd=\\EFI\\proxmox\\6.8.12-4-pve\\initrd.img-6.8.12-4-pve root=ZFS=rpool/ROOT/pve-1 boot=zfs")
                 .acpi(false, true).uefi()
-                .dir("etc/pve").dir("etc/initramfs-tools").file("usr/sbin/proxmox-boot-tool", "#!/bin/sh\n")
+                .dir("etc/pve").dir("etc/initramfs-tools").file("usr/share/misc/pci.ids", PCI_IDS).file("usr/sbin/proxmox-boot-tool", "#!/bin/sh\n")
                 .file("etc/kernel/cmdline", "root=ZFS=rpool/ROOT/pve-1 boot=zfs\n")
                 .file("gpuforge/proxmox-boot-tool-status.txt", "Re-executing '/usr/sbin/proxmox-boot-tool' in new private mount namespace..\n"
                         + "System currently booted with uefi\n"

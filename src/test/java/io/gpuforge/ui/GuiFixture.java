@@ -4,7 +4,7 @@ import io.gpuforge.app.AppContext;
 import io.gpuforge.app.GpuForgeApp;
 import io.gpuforge.settings.LanguageChoice;
 import io.gpuforge.settings.ThemeChoice;
-import io.gpuforge.testing.Sysroots;
+import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.TestContexts;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.shell.MainWindow;
@@ -15,17 +15,18 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 import javafx.stage.Stage;
 
-/** The real main window over a temp home and a sysroot host ("pve-lab1", 23 IOMMU groups). */
+/** The real main window over a temp home and a sysroot host ("pve-gpu1": Proxmox VE, 4× RTX 3090). */
 final class GuiFixture implements AutoCloseable {
 
     final Path home;
+    final Path sysroot;
     final AppContext app;
     final UiContext ui;
     final MainWindow window;
 
     GuiFixture(Stage stage, ThemeChoice theme, LanguageChoice language) throws Exception {
         home = Files.createTempDirectory("gpuforge-gui-");
-        Path sysroot = Sysroots.intelHost(home.resolve("sysroot"), 23);
+        sysroot = HostTrees.proxmoxSystemdBoot(home.resolve("sysroot"));
         app = TestContexts.create(home.resolve("home"), sysroot, theme, language);
         ui = GpuForgeApp.createUi(app, () -> stage);
         window = new MainWindow(ui);

@@ -60,6 +60,12 @@ class LocalizationConsistencyTest {
         for (SecretsService.State s : SecretsService.State.values()) {
             keys.add("prefs.secrets.state." + s.name().toLowerCase(Locale.ROOT).replace('_', '-'));
         }
+        for (io.gpuforge.domain.HostFacts.IommuReason r : io.gpuforge.domain.HostFacts.IommuReason.values()) {
+            keys.add("iommu.reason." + r.name().toLowerCase(Locale.ROOT));
+        }
+        for (io.gpuforge.domain.Isolation i : io.gpuforge.domain.Isolation.values()) {
+            keys.add("iommu.group.gpu." + io.gpuforge.ui.iommu.IommuGroupsView.styleOf(i));
+        }
         // toolbar buttons show the ".short" form of their menu item's key
         for (String k : new HashSet<>(keys)) {
             if (k.startsWith("action.") && !k.endsWith(".short")) {

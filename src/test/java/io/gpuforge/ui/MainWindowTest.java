@@ -58,21 +58,42 @@ class MainWindowTest {
         waitUntil(() -> text(robot, "#fact-kernel").startsWith("6.8"));
         assertThat(stage.getTitle()).isEqualTo("GPUForge");
         assertThat(text(robot, "#host-title")).isEqualTo("This computer");
-        assertThat(text(robot, "#host-hostname")).isEqualTo("pve-lab1");
+        assertThat(text(robot, "#host-hostname")).isEqualTo("pve-gpu1");
         assertThat(text(robot, "#fact-os")).isEqualTo("Debian GNU/Linux 12 (bookworm)");
         assertThat(text(robot, "#fact-kernel")).isEqualTo("6.8.12-4-pve (x86_64)");
-        assertThat(text(robot, "#fact-cpu")).isEqualTo("13th Gen Intel(R) Core(TM) i7-13700K · 4 threads");
-        assertThat(text(robot, "#fact-memory")).isEqualTo("62.6 GiB");
-        assertThat(text(robot, "#fact-iommu")).startsWith("Populated: 23 groups");
+        assertThat(text(robot, "#fact-cpu")).isEqualTo("AMD EPYC 7443P 24-Core Processor · 8 threads");
+        assertThat(text(robot, "#fact-memory")).isEqualTo("125.0 GiB");
+        assertThat(text(robot, "#fact-iommu")).startsWith("Populated: 8 groups");
         assertThat(robot.lookup("#fact-iommu").queryAs(Label.class).getStyleClass()).contains("badge-ok");
 
         @SuppressWarnings("unchecked")
         TreeView<io.gpuforge.ui.shell.NavItem> tree = robot.lookup("#navigation").queryAs(TreeView.class);
         waitUntil(() -> tree.getRoot().getChildren().get(0).getChildren().size() == 1);
-        assertThat(tree.getRoot().getChildren().get(0).getChildren().get(0).getValue().label()).isEqualTo("pve-lab1");
+        assertThat(tree.getRoot().getChildren().get(0).getChildren().get(0).getValue().label()).isEqualTo("pve-gpu1");
         waitUntil(() -> fx.ui.taskMonitor().entries().stream()
                 .anyMatch(e -> e.name().equals("Read the facts of this computer")
                         && e.state() == TaskMonitor.State.SUCCEEDED));
+    }
+
+    @Test
+    void theIommuTabShowsGroupsColouredByIsolation(FxRobot robot) throws Exception {
+        robot.interact(() -> robot.lookup(".host-page").queryAs(io.gpuforge.ui.inventory.HostPage.class).showIommu());
+        waitUntil(() -> text(robot, "#iommu-state").startsWith("8 IOMMU groups, 4 GPUs"));
+        assertThat(text(robot, "#iommu-state")).endsWith("IOMMU: active");
+        @SuppressWarnings("unchecked")
+        javafx.scene.control.TreeTableView<Object> table = robot.lookup("#iommu-table").queryAs(javafx.scene.control.TreeTableView.class);
+        assertThat(table.getRoot().getChildren()).hasSize(8);
+        var gpuGroup = table.getRoot().getChildren().get(4);
+        assertThat(table.getColumns().get(0).getCellData(gpuGroup)).isEqualTo("Group 40");
+        assertThat(table.getColumns().get(3).getCellData(gpuGroup)).isEqualTo("GPU, isolated");
+        var gpu = gpuGroup.getChildren().get(0);
+        assertThat(table.getColumns().get(0).getCellData(gpu)).isEqualTo("0000:81:00.0");
+        assertThat(table.getColumns().get(2).getCellData(gpu)).isEqualTo("10de:2204");
+        assertThat(table.getColumns().get(4).getCellData(gpu)).isEqualTo("vfio-pci");
+        robot.interact(() -> table.scrollTo(table.getRow(gpuGroup)));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup(".iso-isolated").queryAll()).isNotEmpty();
+        assertThat(robot.lookup(".iso-shared").queryAll()).isEmpty();
     }
 
     @Test

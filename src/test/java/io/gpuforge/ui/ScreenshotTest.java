@@ -63,6 +63,12 @@ class ScreenshotTest {
         BufferedImage main = snapshot(stage.getScene());
         write(main, "main-" + suffix + ".png");
 
+        robot.interact(() -> robot.lookup(".host-page").queryAs(io.gpuforge.ui.inventory.HostPage.class).showIommu());
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0
+                && robot.lookup("#iommu-state").queryAs(Label.class).getText().contains("GPU"));
+        WaitForAsyncUtils.waitForFxEvents();
+        write(snapshot(stage.getScene()), "iommu-" + suffix + ".png");
+
         robot.interact(() -> fx.window.showPreferences());
         WaitForAsyncUtils.waitForFxEvents();
         DialogPane prefs = robot.lookup("#preferences").queryAs(DialogPane.class);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.Function;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.StringBinding;
+import javafx.beans.value.ObservableValue;
 import javafx.geometry.Insets;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
@@ -21,19 +22,25 @@ import org.kordamp.ikonli.feather.Feather;
 /** The summary card of a host: OS, kernel, CPU, memory and the IOMMU state. */
 public final class HostSummaryView extends ScrollPane {
 
-    private final HostSummaryViewModel model;
+    private final ObservableValue<HostSummary> summary;
     private final I18n i18n;
     private final HostFactsFormat format;
 
     public HostSummaryView(HostSummaryViewModel model, I18n i18n, String titleKey) {
-        this.model = model;
+        this(model.summaryProperty(), model.loadingProperty(), model.errorProperty(), i18n, i18n.text(titleKey));
+    }
+
+    /** For any source of a summary (a probe's facts, say). */
+    public HostSummaryView(ObservableValue<HostSummary> summary, ObservableValue<Boolean> loading,
+                           ObservableValue<String> errorText, I18n i18n, ObservableValue<String> titleText) {
+        this.summary = summary;
         this.i18n = i18n;
         this.format = new HostFactsFormat(i18n);
         setFitToWidth(true);
         getStyleClass().add("host-summary");
 
         Label title = new Label();
-        title.textProperty().bind(i18n.text(titleKey));
+        title.textProperty().bind(titleText);
         title.getStyleClass().add("title-2");
         title.setId("host-title");
         title.setGraphic(Icons.of(Feather.MONITOR, 22));
@@ -43,7 +50,7 @@ public final class HostSummaryView extends ScrollPane {
         hostname.textProperty().bind(fact(HostSummary::hostname));
         ProgressIndicator busy = new ProgressIndicator();
         busy.setPrefSize(18, 18);
-        busy.visibleProperty().bind(model.loadingProperty());
+        busy.visibleProperty().bind(Bindings.createBooleanBinding(() -> Boolean.TRUE.equals(loading.getValue()), loading));
         HBox header = new HBox(12, title, busy);
 
         GridPane grid = new GridPane();
@@ -60,16 +67,16 @@ public final class HostSummaryView extends ScrollPane {
         addRow(grid, 2, "host.cpu", "fact-cpu", fact(format::cpu));
         addRow(grid, 3, "host.memory", "fact-memory", fact(format::memory));
         Label iommu = addRow(grid, 4, "host.iommu", "fact-iommu", fact(format::iommu));
-        model.summaryProperty().addListener((o, old, now) -> styleIommu(iommu, now));
-        styleIommu(iommu, model.summaryProperty().get());
+        summary.addListener((o, old, now) -> styleIommu(iommu, now));
+        styleIommu(iommu, summary.getValue());
 
         Label error = new Label();
         error.setId("host-error");
         error.getStyleClass().add("danger");
         error.setWrapText(true);
-        error.textProperty().bind(Bindings.createStringBinding(() -> model.errorProperty().get() == null ? ""
-                : i18n.get("host.error", model.errorProperty().get()), model.errorProperty(), i18n.localeProperty()));
-        error.visibleProperty().bind(model.errorProperty().isNotNull());
+        error.textProperty().bind(Bindings.createStringBinding(() -> errorText.getValue() == null ? ""
+                : i18n.get("host.error", errorText.getValue()), errorText, i18n.localeProperty()));
+        error.visibleProperty().bind(Bindings.createBooleanBinding(() -> errorText.getValue() != null, errorText));
         error.managedProperty().bind(error.visibleProperty());
 
         VBox card = new VBox(14, header, hostname, grid, error);
@@ -87,9 +94,9 @@ public final class HostSummaryView extends ScrollPane {
 
     private StringBinding fact(Function<HostSummary, String> f) {
         return Bindings.createStringBinding(() -> {
-            HostSummary s = model.summaryProperty().get();
+            HostSummary s = summary.getValue();
             return s == null ? "…" : f.apply(s);
-        }, model.summaryProperty(), i18n.localeProperty());
+        }, summary, i18n.localeProperty());
     }
 
     private Label addRow(GridPane grid, int row, String labelKey, String id, StringBinding value) {
@@ -103,9 +110,5 @@ public final class HostSummaryView extends ScrollPane {
         grid.add(name, 0, row);
         grid.add(v, 1, row);
         return v;
-    }
-
-    public HostSummaryViewModel model() {
-        return model;
     }
 }

@@ -4,9 +4,9 @@ import io.gpuforge.app.AppContext;
 import io.gpuforge.domain.HostSummary;
 import io.gpuforge.settings.Settings;
 import io.gpuforge.ui.common.I18n;
-import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.UiContext;
-import io.gpuforge.ui.inventory.HostSummaryView;
+import io.gpuforge.ui.connections.AddConnectionDialog;
+import io.gpuforge.ui.connections.AddConnectionViewModel;
 import io.gpuforge.ui.inventory.HostSummaryViewModel;
 import io.gpuforge.ui.preferences.PreferencesDialog;
 import io.gpuforge.ui.preferences.PreferencesViewModel;
@@ -18,7 +18,6 @@ import javafx.scene.control.SplitPane;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
-import org.kordamp.ikonli.feather.Feather;
 
 /**
  * The main window: menu bar and toolbar on top, navigation tree on the left, tabs of the opened items
@@ -31,6 +30,7 @@ public final class MainWindow {
     private final ContentArea content = new ContentArea();
     private final ActivityPanel activity;
     private final HostSummaryViewModel localHost;
+    private final HostPages pages;
     private final BorderPane root = new BorderPane();
     private final SplitPane vertical;
     private final SplitPane horizontal;
@@ -47,8 +47,9 @@ public final class MainWindow {
         activity = new ActivityPanel(i18n, ui.taskMonitor(), app.events(), ui.tasks());
         localHost = new HostSummaryViewModel(ui.tasks(), app.hosts()::thisComputer, i18n.get("task.readLocalHost"));
         localHost.summaryProperty().addListener((o, old, now) -> onLocalSummary(now));
+        pages = new HostPages(ui, localHost);
 
-        ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(
+        ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(this::addConnection,
                 this::refresh, this::showPreferences, this::quit, this::openLogFolder, this::showAbout));
         root.setTop(new VBox(actions.menuBar(), actions.toolBar()));
         horizontal = new SplitPane(navigation.view(), content.view());
@@ -58,7 +59,7 @@ public final class MainWindow {
                 : app.settings().current().navigationDivider());
         vertical = new SplitPane(horizontal, activity.view());
         vertical.setOrientation(Orientation.VERTICAL);
-        vertical.setDividerPositions(0.74);
+        vertical.setDividerPositions(0.8);
         SplitPane.setResizableWithParent(activity.view(), false);
         root.setCenter(vertical);
         root.setId("main-root");
@@ -88,6 +89,11 @@ public final class MainWindow {
         target.show();
         navigation.selectThisComputer();
         localHost.refresh();
+        ui.tasks().supply(ui.i18n().get("task.loadConnections"), ui.app().connections()::all)
+                .onSuccess(list -> list.forEach(navigation::addConnection))
+                .onError(t -> ui.app().events().error("connections", "Saved connections could not be read: "
+                        + t.getMessage()))
+                .start();
         ui.app().events().info("app", "GPUForge started");
     }
 
@@ -97,12 +103,20 @@ public final class MainWindow {
     }
 
     private void open(NavItem item) {
-        if (item.kind() == NavItem.Kind.CONNECTION || item.kind() == NavItem.Kind.NODE) {
-            if (item.id().startsWith("local")) {
-                content.open(item, new ContentArea.Page("tab-local", ui.i18n().text("connection.local"),
-                        Icons.of(Feather.MONITOR), i -> new HostSummaryView(localHost, ui.i18n(), "connection.local")));
-            }
+        if (item.id().startsWith("local")) {
+            content.open(item, pages.local());
+        } else if (item.connection().isPresent()) {
+            content.open(item, pages.ssh(item.connection().get()));
         }
+    }
+
+    private void addConnection() {
+        new AddConnectionDialog(new AddConnectionViewModel(ui.app().connections(), ui.tasks()), ui.i18n(), stage, c -> {
+            navigation.addConnection(c);
+            navigation.select(c);
+            ui.app().events().info("connections", "Added SSH host " + c.name() + " (" + c.username() + "@"
+                    + c.address() + ")");
+        }).show();
     }
 
     private void onLocalSummary(HostSummary s) {
@@ -114,7 +128,7 @@ public final class MainWindow {
     }
 
     public void refresh() {
-        localHost.refresh();
+        pages.refresh();
     }
 
     public void showPreferences() {

@@ -1,12 +1,14 @@
 package io.gpuforge.ui.shell;
 
+import io.gpuforge.domain.ConnectionInfo;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One entry of the navigation tree. {@code labelKey} is a bundle key when {@code localized}, otherwise the
  * literal label (a host name, a VM name).
  */
-public record NavItem(Kind kind, String id, String label, boolean localized) {
+public record NavItem(Kind kind, String id, String label, boolean localized, Optional<ConnectionInfo> connection) {
 
     public enum Kind { CONNECTION, NODE, VM, GPU }
 
@@ -14,9 +16,18 @@ public record NavItem(Kind kind, String id, String label, boolean localized) {
         Objects.requireNonNull(kind);
         Objects.requireNonNull(id);
         Objects.requireNonNull(label);
+        Objects.requireNonNull(connection);
+    }
+
+    public NavItem(Kind kind, String id, String label, boolean localized) {
+        this(kind, id, label, localized, Optional.empty());
     }
 
     public static NavItem thisComputer() {
         return new NavItem(Kind.CONNECTION, "local", "connection.local", true);
+    }
+
+    public static NavItem of(ConnectionInfo c) {
+        return new NavItem(Kind.CONNECTION, "conn:" + c.id(), c.name(), false, Optional.of(c));
     }
 }

@@ -1,5 +1,6 @@
 package io.gpuforge.ui.shell;
 
+import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostSummary;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
@@ -39,17 +40,17 @@ final class NavigationTree {
                 } else {
                     setText(item.label());
                 }
-                setGraphic(Icons.of(icon(item.kind())));
+                setGraphic(Icons.of(icon(item)));
             }
         });
     }
 
-    private static Feather icon(NavItem.Kind kind) {
-        switch (kind) {
+    private static Feather icon(NavItem item) {
+        switch (item.kind()) {
             case CONNECTION:
-                return Feather.MONITOR;
+                return item.connection().isPresent() ? Feather.SERVER : Feather.MONITOR;
             case NODE:
-                return Feather.SERVER;
+                return Feather.HARD_DRIVE;
             case VM:
                 return Feather.BOX;
             default:
@@ -67,6 +68,15 @@ final class NavigationTree {
         } else {
             local.getChildren().add(new TreeItem<>(node));
         }
+    }
+
+    void addConnection(ConnectionInfo c) {
+        view.getRoot().getChildren().add(new TreeItem<>(NavItem.of(c)));
+    }
+
+    void select(ConnectionInfo c) {
+        view.getRoot().getChildren().stream().filter(t -> t.getValue().id().equals("conn:" + c.id())).findFirst()
+                .ifPresent(t -> view.getSelectionModel().select(t));
     }
 
     void selectThisComputer() {

@@ -25,7 +25,8 @@ import org.kordamp.ikonli.feather.Feather;
 final class ShellActions {
 
     /** What the enabled commands do. */
-    record Handlers(Runnable refresh, Runnable preferences, Runnable quit, Runnable openLogs, Runnable about) {
+    record Handlers(Runnable addConnection, Runnable refresh, Runnable preferences, Runnable quit, Runnable openLogs,
+                    Runnable about) {
     }
 
     private final I18n i18n;
@@ -37,7 +38,7 @@ final class ShellActions {
         menuBar.setId("menu-bar");
         toolBar.setId("tool-bar");
 
-        MenuItem addConnection = item("action.addConnection", "Shortcut+Shift+A", Feather.PLUS_CIRCLE, null);
+        MenuItem addConnection = item("action.addConnection", "Shortcut+Shift+A", Feather.PLUS_CIRCLE, h.addConnection());
         MenuItem prefs = item("action.preferences", "Shortcut+Comma", Feather.SETTINGS, h.preferences());
         MenuItem quit = item("action.quit", "Shortcut+Q", Feather.LOG_OUT, h.quit());
         MenuItem refresh = item("action.refresh", "F5", Feather.REFRESH_CW, h.refresh());

@@ -1,0 +1,44 @@
+package io.gpuforge.ui.common;
+
+import io.gpuforge.app.HostKeyPrompt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import javafx.application.Platform;
+
+/**
+ * Asks on the FX thread whether to trust a host key seen for the first time, showing its fingerprint;
+ * called from a background thread, which waits for the answer.
+ */
+public final class FxHostKeyPrompt implements HostKeyPrompt {
+
+    private final DialogService dialogs;
+    private final I18n i18n;
+
+    public FxHostKeyPrompt(DialogService dialogs, I18n i18n) {
+        this.dialogs = dialogs;
+        this.i18n = i18n;
+    }
+
+    @Override
+    public boolean trust(String host, String keyType, String fingerprint) {
+        if (Platform.isFxApplicationThread()) {
+            throw new IllegalStateException("host key prompt called on the FX thread");
+        }
+        CompletableFuture<Boolean> answer = new CompletableFuture<>();
+        Platform.runLater(() -> {
+            try {
+                answer.complete(dialogs.confirm("hostkey.title", i18n.get("hostkey.text", host, keyType, fingerprint)));
+            } catch (RuntimeException e) {
+                answer.completeExceptionally(e);
+            }
+        });
+        try {
+            return answer.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException e) {
+            return false;
+        }
+    }
+}

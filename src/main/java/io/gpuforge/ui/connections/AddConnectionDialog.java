@@ -1,0 +1,94 @@
+package io.gpuforge.ui.connections;
+
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.ui.common.I18n;
+import java.util.function.Consumer;
+import javafx.event.ActionEvent;
+import javafx.geometry.Insets;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.PasswordField;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.GridPane;
+import javafx.stage.Window;
+import org.controlsfx.validation.ValidationSupport;
+import org.controlsfx.validation.Validator;
+import org.controlsfx.validation.decoration.StyleClassValidationDecoration;
+
+/** Adds an SSH host (user@host[:port], optional password kept in the secret store). */
+public final class AddConnectionDialog {
+
+    private final Dialog<ButtonType> dialog = new Dialog<>();
+
+    public AddConnectionDialog(AddConnectionViewModel model, I18n i18n, Window owner, Consumer<ConnectionInfo> added) {
+        if (owner != null) {
+            dialog.initOwner(owner);
+        }
+        dialog.setTitle(i18n.get("connection.add.title"));
+        dialog.getDialogPane().setId("add-connection");
+        TextField name = new TextField();
+        name.setId("conn-name");
+        name.setPromptText("pve-gpu1");
+        name.textProperty().bindBidirectional(model.nameProperty());
+        TextField target = new TextField();
+        target.setId("conn-target");
+        target.setPromptText("root@192.0.2.10:22");
+        target.textProperty().bindBidirectional(model.targetProperty());
+        PasswordField password = new PasswordField();
+        password.setId("conn-password");
+        password.textProperty().bindBidirectional(model.passwordProperty());
+        Label hint = new Label(i18n.get("connection.add.hint"));
+        hint.setWrapText(true);
+        hint.getStyleClass().add("text-muted");
+        Label error = new Label();
+        error.setId("conn-error");
+        error.getStyleClass().add("danger");
+        error.setWrapText(true);
+        error.textProperty().bind(model.errorProperty());
+
+        GridPane grid = new GridPane();
+        grid.setHgap(12);
+        grid.setVgap(10);
+        grid.setPadding(new Insets(14));
+        grid.addRow(0, new Label(i18n.get("connection.add.name")), name);
+        grid.addRow(1, new Label(i18n.get("connection.add.target")), target);
+        grid.addRow(2, new Label(i18n.get("connection.add.password")), password);
+        grid.add(hint, 0, 3, 2, 1);
+        grid.add(error, 0, 4, 2, 1);
+        dialog.getDialogPane().setContent(grid);
+        dialog.getDialogPane().setPrefWidth(520);
+
+        ValidationSupport validation = new ValidationSupport();
+        // style classes, not graphic decorations: those re-parent the dialog's root and break Dialog.show()
+        validation.setValidationDecorator(new StyleClassValidationDecoration());
+        validation.registerValidator(name, Validator.createEmptyValidator(i18n.get("connection.add.nameRequired")));
+        validation.registerValidator(target, Validator.<String>createPredicateValidator(
+                AddConnectionViewModel::validTarget, i18n.get("connection.add.targetInvalid")));
+
+        ButtonType save = new ButtonType(i18n.get("connection.add.save"), ButtonBar.ButtonData.OK_DONE);
+        dialog.getDialogPane().getButtonTypes().setAll(save, new ButtonType(i18n.get("dialog.cancel"),
+                ButtonBar.ButtonData.CANCEL_CLOSE));
+        Button saveButton = (Button) dialog.getDialogPane().lookupButton(save);
+        saveButton.setId("conn-save");
+        saveButton.disableProperty().bind(model.validProperty().not());
+        // keep the dialog open until the save worked; close it from the success handler
+        saveButton.addEventFilter(ActionEvent.ACTION, e -> {
+            e.consume();
+            model.save(c -> {
+                dialog.close();
+                added.accept(c);
+            });
+        });
+    }
+
+    public Dialog<ButtonType> dialog() {
+        return dialog;
+    }
+
+    public void show() {
+        dialog.show();
+    }
+}
