@@ -83,7 +83,11 @@ for dm in "$R"/sys/class/block/dm-*; do
   if [ -r "$dm/dm/name" ] && IFS= read -r v < "$dm/dm/name"; then echo "@@dm ${dm##*/} $v"; fi
 done
 # device names: lspci on a live host, else the host's pci.ids read once by awk for just these ids
-if [ -n "$R" ] || ! command -v lspci >/dev/null 2>&1; then
+if [ -r "$R/gpuforge/names.txt" ]; then
+  echo "@@cmd pciids"
+  while IFS= read -r line; do printf '|%s\n' "$line"; done < "$R/gpuforge/names.txt"
+  echo "@@end"
+elif [ -n "$R" ] || ! command -v lspci >/dev/null 2>&1; then
   for f in "$R/usr/share/misc/pci.ids" "$R/usr/share/hwdata/pci.ids"; do
     if [ -r "$f" ]; then
       echo "@@cmd pciids"

@@ -7,6 +7,7 @@ import io.gpuforge.host.HostKeyPolicy;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.ListingParser;
 import io.gpuforge.host.ProbeException;
+import io.gpuforge.host.Snapshot;
 import io.gpuforge.host.SshShell;
 import io.gpuforge.host.SshTarget;
 import java.io.IOException;
@@ -27,7 +28,8 @@ final class HostSource {
         @Option(names = "--ssh", paramLabel = "USER@HOST[:PORT]", description = "A host over SSH.")
         String ssh;
 
-        @Option(names = "--sysroot", paramLabel = "DIR", description = "A directory that mirrors a host's /.")
+        @Option(names = "--sysroot", paramLabel = "DIR|FILE.tar.gz",
+                description = "A directory that mirrors a host's /, or a snapshot made by gpuforge snapshot.")
         Path sysroot;
 
         @Option(names = "--listing", paramLabel = "FILE",
@@ -55,6 +57,22 @@ final class HostSource {
     record Loaded(String source, IommuState iommu, PciInventory pci, Optional<HostFacts> facts) {
     }
 
+    /** Opens the SSH session named by --ssh with the SSH options. */
+    SshShell ssh(CliServices services) throws ProbeException, IOException {
+        SshTarget target = SshTarget.parse(which.ssh, System.getProperty("user.name"));
+        Optional<char[]> password = Optional.empty();
+        if (passwordStdin) {
+            String line = new java.io.BufferedReader(new java.io.InputStreamReader(services.stdin(),
+                    java.nio.charset.StandardCharsets.UTF_8)).readLine();
+            password = Optional.ofNullable(line).map(String::toCharArray);
+        }
+        Optional<char[]> passphrase = Optional.ofNullable(System.getenv("GPUFORGE_SSH_KEY_PASSPHRASE"))
+                .map(String::toCharArray);
+        Path kh = knownHosts != null ? knownHosts : Path.of(System.getProperty("user.home"), ".ssh", "known_hosts");
+        return SshShell.connect(target, new SshShell.Credentials(password, Optional.ofNullable(identity), passphrase),
+                kh, acceptNew ? HostKeyPolicy.acceptNew() : HostKeyPolicy.refuseUnknown(), Duration.ofSeconds(20));
+    }
+
     Loaded load(CliServices services) throws ProbeException, IOException {
         if (which.listing != null) {
             byte[] data = which.listing.equals("-") ? services.stdin().readAllBytes()
@@ -65,20 +83,19 @@ final class HostSource {
         }
         HostFacts facts;
         if (which.ssh != null) {
-            SshTarget target = SshTarget.parse(which.ssh, System.getProperty("user.name"));
-            Optional<char[]> password = Optional.empty();
-            if (passwordStdin) {
-                String line = new java.io.BufferedReader(new java.io.InputStreamReader(services.stdin(),
-                        java.nio.charset.StandardCharsets.UTF_8)).readLine();
-                password = Optional.ofNullable(line).map(String::toCharArray);
+            try (SshShell shell = ssh(services)) {
+                facts = new HostProbe().probe(shell, !"root".equals(shell.user()));
             }
-            Optional<char[]> passphrase = Optional.ofNullable(System.getenv("GPUFORGE_SSH_KEY_PASSPHRASE"))
-                    .map(String::toCharArray);
-            Path kh = knownHosts != null ? knownHosts : Path.of(System.getProperty("user.home"), ".ssh", "known_hosts");
-            try (SshShell shell = SshShell.connect(target, new SshShell.Credentials(password, Optional.ofNullable(identity),
-                    passphrase), kh, acceptNew ? HostKeyPolicy.acceptNew() : HostKeyPolicy.refuseUnknown(),
-                    Duration.ofSeconds(20))) {
-                facts = new HostProbe().probe(shell, !"root".equals(target.user()));
+        } else if (which.sysroot != null && Files.isRegularFile(which.sysroot)) {
+            Path dir = Snapshot.unpack(which.sysroot);
+            try {
+                HostFacts read = new HostProbe().probeLocal(Optional.of(dir));
+                facts = new HostFacts("snapshot:" + which.sysroot, read.summary(), read.cmdline(), read.boot(),
+                        read.acpiDmar(), read.acpiIvrs(), read.iommu(), read.iommuReason(), read.interruptRemapping(),
+                        read.pci(), read.loadedModules(), read.modprobe(), read.initramfs(), read.dmesg(),
+                        read.managementDevices(), read.rootDevices(), read.proxmox(), read.unknowns());
+            } finally {
+                Snapshot.deleteTree(dir);
             }
         } else {
             facts = new HostProbe().probeLocal(Optional.ofNullable(which.sysroot));

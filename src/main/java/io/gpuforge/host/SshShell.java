@@ -105,6 +105,10 @@ public final class SshShell implements HostShell {
         return "ssh:" + target;
     }
 
+    public String user() {
+        return target.user();
+    }
+
     @Override
     public Result run(String command, byte[] stdin, Duration timeout) throws ProbeException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

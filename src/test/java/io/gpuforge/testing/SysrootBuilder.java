@@ -112,6 +112,26 @@ public final class SysrootBuilder {
         return this;
     }
 
+    /** The first 64 bytes of config space, for tools (lspci) that read it instead of the attributes. */
+    public SysrootBuilder config(String addr, String vendor, String device, String cls) throws IOException {
+        byte[] c = new byte[64];
+        int v = Integer.parseInt(vendor, 16);
+        int d = Integer.parseInt(device, 16);
+        int k = Integer.parseInt(cls, 16);
+        c[0] = (byte) v;
+        c[1] = (byte) (v >> 8);
+        c[2] = (byte) d;
+        c[3] = (byte) (d >> 8);
+        c[9] = (byte) k;
+        c[10] = (byte) (k >> 8);
+        c[11] = (byte) (k >> 16);
+        c[14] = (byte) (cls.startsWith("0604") ? 1 : 0);
+        Path p = root.resolve("sys/devices/pci0000:00/" + addr + "/config");
+        Files.createDirectories(p.getParent());
+        Files.write(p, c);
+        return this;
+    }
+
     public SysrootBuilder attr(String addr, String name, String value) throws IOException {
         return file("sys/devices/pci0000:00/" + addr + "/" + name, value + "\n");
     }

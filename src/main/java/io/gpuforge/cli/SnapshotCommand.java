@@ -1,0 +1,71 @@
+package io.gpuforge.cli;
+
+import io.gpuforge.host.HostShell;
+import io.gpuforge.host.LocalShell;
+import io.gpuforge.host.ProbeException;
+import io.gpuforge.host.Snapshot;
+import io.gpuforge.host.SshShell;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code gpuforge snapshot}: a host's relevant files as a sysroot archive, for support and for --sysroot. */
+@Command(name = "snapshot", mixinStandardHelpOptions = true,
+        description = "Capture a host's passthrough-relevant files into a .tar.gz that --sysroot reads back.")
+final class SnapshotCommand implements Callable<Integer> {
+
+    @Mixin
+    HostSource source = new HostSource();
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE.tar.gz", description = "Where to write it.")
+    Path output;
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
+
+    SnapshotCommand(CliServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        if (source.which.listing != null || source.which.sysroot != null) {
+            services.output().error("gpuforge snapshot: take it from --local or --ssh USER@HOST");
+            return 2;
+        }
+        String from;
+        try {
+            if (source.which.ssh != null) {
+                try (SshShell shell = source.ssh(services)) {
+                    from = shell.describe();
+                    Snapshot.capture(shell, !"root".equals(shell.user()), output);
+                }
+            } else {
+                try (HostShell shell = new LocalShell()) {
+                    from = shell.describe();
+                    Snapshot.capture(shell, false, output);
+                }
+            }
+        } catch (ProbeException e) {
+            services.output().error("gpuforge snapshot: " + e.getMessage());
+            return 1;
+        }
+        if (json.enabled()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("source", from);
+            m.put("snapshot", output.toAbsolutePath().toString());
+            services.output().json(m);
+        } else {
+            services.output().line("Snapshot of " + from + " written to " + output.toAbsolutePath()
+                    + " (read it back with --sysroot " + output + ")");
+        }
+        return 0;
+    }
+}
