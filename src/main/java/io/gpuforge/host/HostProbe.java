@@ -52,12 +52,18 @@ public final class HostProbe {
 
     private HostFacts probe(HostShell shell, Optional<String> root, boolean useSudo, String source)
             throws ProbeException {
+        return probe(shell, root, useSudo, source, "sh");
+    }
+
+    /** With a given POSIX shell ({@code sh}, {@code dash}, {@code busybox sh}); tests run every one. */
+    HostFacts probe(HostShell shell, Optional<String> root, boolean useSudo, String source, String interpreter)
+            throws ProbeException {
         String script = root.map(r -> "GPUFORGE_ROOT='" + r.replace("'", "'\\''") + "'\n").orElse("") + SCRIPT;
         byte[] stdin = script.getBytes(StandardCharsets.UTF_8);
-        HostShell.Result r = shell.run(useSudo ? "sudo -n sh -s" : "sh -s", stdin, DEFAULT_TIMEOUT);
+        HostShell.Result r = shell.run((useSudo ? "sudo -n " : "") + interpreter + " -s", stdin, DEFAULT_TIMEOUT);
         boolean sudoFailed = useSudo && r.exitCode() != 0 && r.stdout().length == 0;
         if (sudoFailed) {
-            r = shell.run("sh -s", stdin, DEFAULT_TIMEOUT);
+            r = shell.run(interpreter + " -s", stdin, DEFAULT_TIMEOUT);
         }
         if (r.exitCode() != 0 && r.stdout().length == 0) {
             throw new ProbeException("The probe failed on " + shell.describe() + " (exit " + r.exitCode() + "): "

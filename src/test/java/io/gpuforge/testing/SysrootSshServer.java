@@ -25,11 +25,20 @@ public final class SysrootSshServer implements AutoCloseable {
     private final AtomicInteger execs = new AtomicInteger();
 
     public SysrootSshServer(Path sysroot, Path hostKey) throws IOException {
+        this(sysroot, hostKey, null);
+    }
+
+    /** Also accepts public-key login with {@code userKey} (when not null). */
+    public SysrootSshServer(Path sysroot, Path hostKey, java.security.PublicKey userKey) throws IOException {
         server = SshServer.setUpDefaultServer();
         server.setHost("127.0.0.1");
         server.setPort(0);
         server.setKeyPairProvider(new SimpleGeneratorHostKeyProvider(hostKey));
         server.setPasswordAuthenticator((user, password, session) -> PASSWORD.equals(password));
+        if (userKey != null) {
+            server.setPublickeyAuthenticator((user, key, session) ->
+                    org.apache.sshd.common.config.keys.KeyUtils.compareKeys(key, userKey));
+        }
         server.setCommandFactory((channel, command) -> {
             execs.incrementAndGet();
             return new ShellCommand(command, sysroot);
