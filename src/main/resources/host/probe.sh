@@ -19,7 +19,8 @@ flag() { # a path that exists
 for p in /etc/hostname /etc/os-release /usr/lib/os-release /proc/cmdline /proc/sys/kernel/osrelease \
          /proc/meminfo /etc/default/grub /etc/kernel/cmdline /proc/modules /etc/modules /proc/net/route \
          /proc/mounts /etc/initramfs-tools/modules /etc/mkinitcpio.conf /gpuforge/dmesg.txt \
-         /gpuforge/proxmox-boot-tool-status.txt /gpuforge/zpool-status.txt; do
+         /gpuforge/proxmox-boot-tool-status.txt /gpuforge/zpool-status.txt \
+         /etc/udev/rules.d/80-gpuforge-vfio.rules /var/lib/gpuforge/journal.json; do
   emit "$p"
 done
 for d in /etc/modprobe.d /etc/modules-load.d /etc/dracut.conf.d /etc/default/grub.d; do

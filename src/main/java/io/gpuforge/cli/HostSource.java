@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -89,11 +90,7 @@ final class HostSource {
         } else if (which.sysroot != null && Files.isRegularFile(which.sysroot)) {
             Path dir = Snapshot.unpack(which.sysroot);
             try {
-                HostFacts read = new HostProbe().probeLocal(Optional.of(dir));
-                facts = new HostFacts("snapshot:" + which.sysroot, read.summary(), read.cmdline(), read.boot(),
-                        read.acpiDmar(), read.acpiIvrs(), read.iommu(), read.iommuReason(), read.interruptRemapping(),
-                        read.pci(), read.loadedModules(), read.modprobe(), read.initramfs(), read.dmesg(),
-                        read.managementDevices(), read.rootDevices(), read.proxmox(), read.unknowns());
+                facts = new HostProbe().probeLocal(Optional.of(dir)).withSource("snapshot:" + which.sysroot, List.of());
             } finally {
                 Snapshot.deleteTree(dir);
             }

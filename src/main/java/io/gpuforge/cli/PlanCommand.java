@@ -1,12 +1,127 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.host.ProbeException;
+import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.passthrough.Planner;
+import io.gpuforge.passthrough.Readiness;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
-/** {@code gpuforge plan}. */
-@Command(name = "plan", mixinStandardHelpOptions = true, description = "Passthrough planning (not in this build yet).")
-final class PlanCommand extends NotInThisBuild {
+/** {@code gpuforge plan}: what passthrough of a device would change, as diffs and commands. Changes nothing. */
+@Command(name = "plan", mixinStandardHelpOptions = true,
+        description = "Show the passthrough plan for a device: file diffs, commands, reboot, VM changes.")
+final class PlanCommand implements Callable<Integer> {
+
+    @Mixin
+    HostSource source = new HostSource();
+
+    @Option(names = "--device", required = true, paramLabel = "BDF", description = "The GPU, e.g. 0000:01:00.0.")
+    String device;
+
+    @Option(names = "--vm", paramLabel = "ID", description = "The VM that gets the GPU (Proxmox VMID or libvirt domain).")
+    String vm;
+
+    @Option(names = "--allow-shared-group", description = "Also pass the other devices of a shared IOMMU group.")
+    boolean allowShared;
+
+    @Option(names = "--allow-host-critical", description = "Accept a group holding the boot GPU, management NIC or root disk.")
+    boolean allowCritical;
+
+    @Option(names = "--blacklist", description = "Also blacklist the host drivers of the card.")
+    boolean blacklist;
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
 
     PlanCommand(CliServices services) {
-        super(services, "plan", "passthrough planning");
+        this.services = services;
+    }
+
+    Planner.Options options() {
+        return new Planner.Options(new Readiness.Overrides(allowShared, allowCritical), blacklist, Optional.ofNullable(vm));
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PassthroughPlan plan;
+        try {
+            HostSource.Loaded loaded = source.load(services);
+            if (loaded.facts().isEmpty()) {
+                services.output().error("gpuforge plan: a plan needs a host (--local, --ssh or --sysroot), not a listing");
+                return 2;
+            }
+            plan = Planner.plan(loaded.facts().get(), PciAddress.parse(device), options());
+        } catch (ProbeException e) {
+            services.output().error("gpuforge plan: " + e.getMessage());
+            return 1;
+        } catch (Planner.BlockedException e) {
+            services.output().error("gpuforge plan: " + e.getMessage() + " (see gpuforge check --device " + device + ")");
+            return 1;
+        } catch (IllegalArgumentException e) {
+            services.output().error("gpuforge plan: " + e.getMessage());
+            return 2;
+        }
+        print(services.output(), plan, json.enabled());
+        return 0;
+    }
+
+    static void print(CliOutput o, PassthroughPlan plan, boolean json) {
+        if (json) {
+            o.json(toJson(plan));
+            return;
+        }
+        o.line("Plan " + plan.id() + " for " + plan.functions() + " on " + plan.host());
+        if (plan.hostChangesNothing()) {
+            o.line("The host is already set up for this card: nothing to change.");
+        }
+        for (PassthroughPlan.FileEdit e : plan.edits()) {
+            o.out().print(e.diff());
+        }
+        for (String c : plan.commands()) {
+            o.line("$ " + c);
+        }
+        o.line(plan.rebootNeeded() ? "A reboot is needed afterwards." : "No reboot needed.");
+        for (PassthroughPlan.VmChange v : plan.vmChanges()) {
+            o.line("[" + v.hypervisor() + "] " + v.description() + ":\n" + v.snippet());
+        }
+        plan.notes().forEach(n -> o.line("Note: " + n));
+        o.out().flush();
+    }
+
+    static Map<String, Object> toJson(PassthroughPlan plan) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", plan.id());
+        m.put("host", plan.host());
+        m.put("functions", plan.functions().stream().map(PciAddress::toString).toList());
+        List<Object> edits = new ArrayList<>();
+        for (PassthroughPlan.FileEdit e : plan.edits()) {
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("path", e.path());
+            j.put("before", e.before().orElse(null));
+            j.put("after", e.after());
+            j.put("diff", e.diff());
+            edits.add(j);
+        }
+        m.put("edits", edits);
+        m.put("commands", plan.commands());
+        m.put("reboot", plan.rebootNeeded());
+        List<Object> vm = new ArrayList<>();
+        for (PassthroughPlan.VmChange v : plan.vmChanges()) {
+            vm.add(Map.of("hypervisor", v.hypervisor(), "description", v.description(), "snippet", v.snippet()));
+        }
+        m.put("vm_changes", vm);
+        m.put("notes", plan.notes());
+        return m;
     }
 }

@@ -1,8 +1,10 @@
 package io.gpuforge.domain;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Everything GPU passthrough depends on, read from one host in one go. Facts that could not be read are
@@ -12,13 +14,15 @@ import java.util.Optional;
  * @param iommuReason why the IOMMU is in its state, in a few words ("firmware", "kernel", "active", …)
  * @param managementDevices PCI functions behind the default route's interface (the management NIC)
  * @param rootDevices PCI functions behind the root file system (its storage controller)
+ * @param files every configuration file read, path → content (what a plan edits starts from these)
+ * @param present paths found to exist (tools such as {@code /usr/sbin/update-grub}, firmware nodes)
  */
 public record HostFacts(String source, HostSummary summary, Optional<String> cmdline, BootSetup boot,
                         Optional<Boolean> acpiDmar, Optional<Boolean> acpiIvrs, IommuState iommu,
                         IommuReason iommuReason, Optional<Boolean> interruptRemapping, PciInventory pci,
                         List<String> loadedModules, ModprobeConfig modprobe, Initramfs initramfs,
                         List<String> dmesg, List<PciAddress> managementDevices, List<PciAddress> rootDevices,
-                        boolean proxmox, List<String> unknowns) {
+                        boolean proxmox, Map<String, String> files, Set<String> present, List<String> unknowns) {
 
     /** Why the IOMMU is or is not active. */
     public enum IommuReason {
@@ -44,6 +48,17 @@ public record HostFacts(String source, HostSummary summary, Optional<String> cmd
         dmesg = List.copyOf(dmesg);
         managementDevices = List.copyOf(managementDevices);
         rootDevices = List.copyOf(rootDevices);
+        files = Map.copyOf(files);
+        present = Set.copyOf(present);
         unknowns = List.copyOf(unknowns);
+    }
+
+    /** The same facts with another source name and a note added first to the unknowns. */
+    public HostFacts withSource(String newSource, List<String> extraUnknowns) {
+        List<String> u = new java.util.ArrayList<>(extraUnknowns);
+        u.addAll(unknowns);
+        return new HostFacts(newSource, summary, cmdline, boot, acpiDmar, acpiIvrs, iommu, iommuReason,
+                interruptRemapping, pci, loadedModules, modprobe, initramfs, dmesg, managementDevices, rootDevices,
+                proxmox, files, present, u);
     }
 }

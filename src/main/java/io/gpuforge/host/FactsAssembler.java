@@ -71,7 +71,8 @@ final class FactsAssembler {
         ModprobeConfig modprobe = ModprobeParser.parse(configFiles);
         return new HostFacts(source, summary, file("/proc/cmdline").map(String::strip), boot(),
                 dmar, ivrs, iommu, reason, interruptRemapping(dmesg), pci, loadedModules(), modprobe, initramfs(),
-                dmesg, managementDevices(links), rootDevices(links), s.exists.contains("/etc/pve"), unknowns);
+                dmesg, managementDevices(links), rootDevices(links), s.exists.contains("/etc/pve"), s.files, s.exists,
+                unknowns);
     }
 
     private Optional<String> file(String path) {

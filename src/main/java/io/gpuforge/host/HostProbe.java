@@ -72,13 +72,8 @@ public final class HostProbe {
         ProbeStream stream = ProbeStream.parse(new String(r.stdout(), StandardCharsets.UTF_8));
         HostFacts facts = new FactsAssembler(stream).assemble(source);
         if (sudoFailed) {
-            java.util.List<String> unknowns = new java.util.ArrayList<>(facts.unknowns());
-            unknowns.add(0, "not run as root: sudo -n needs a password on " + shell.describe()
-                    + "; facts only root can read are unknown");
-            facts = new HostFacts(facts.source(), facts.summary(), facts.cmdline(), facts.boot(), facts.acpiDmar(),
-                    facts.acpiIvrs(), facts.iommu(), facts.iommuReason(), facts.interruptRemapping(), facts.pci(),
-                    facts.loadedModules(), facts.modprobe(), facts.initramfs(), facts.dmesg(),
-                    facts.managementDevices(), facts.rootDevices(), facts.proxmox(), unknowns);
+            facts = facts.withSource(facts.source(), java.util.List.of("not run as root: sudo -n needs a password on "
+                    + shell.describe() + "; facts only root can read are unknown"));
         }
         return facts;
     }
