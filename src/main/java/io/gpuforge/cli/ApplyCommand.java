@@ -1,12 +1,134 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.host.ApplyException;
+import io.gpuforge.host.HostConfigurator;
+import io.gpuforge.host.HostProbe;
+import io.gpuforge.host.ProbeException;
+import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.passthrough.Planner;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
-/** {@code gpuforge apply}. */
-@Command(name = "apply", mixinStandardHelpOptions = true, description = "Applying a passthrough plan (not in this build yet).")
-final class ApplyCommand extends NotInThisBuild {
+/** {@code gpuforge apply}: plans, shows the plan, and applies it after confirmation (or --yes). */
+@Command(name = "apply", mixinStandardHelpOptions = true,
+        description = "Apply the passthrough plan for a device on the host (backups, journal, rollback).")
+final class ApplyCommand implements Callable<Integer> {
+
+    @Mixin
+    HostSource source = new HostSource();
+
+    @ArgGroup(exclusive = false, heading = "Plan options%n")
+    PlanOptions plan = new PlanOptions();
+
+    static final class PlanOptions {
+        @Option(names = "--device", required = true, paramLabel = "BDF", description = "The GPU, e.g. 0000:01:00.0.")
+        String device;
+
+        @Option(names = "--vm", paramLabel = "ID", description = "The VM that gets the GPU.")
+        String vm;
+
+        @Option(names = "--allow-shared-group", description = "Also pass the other devices of a shared IOMMU group.")
+        boolean allowShared;
+
+        @Option(names = "--allow-host-critical", description = "Accept a group holding the boot GPU, management NIC or root disk.")
+        boolean allowCritical;
+
+        @Option(names = "--blacklist", description = "Also blacklist the host drivers of the card.")
+        boolean blacklist;
+    }
+
+    @Option(names = "--yes", description = "Do not ask for confirmation.")
+    boolean yes;
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
 
     ApplyCommand(CliServices services) {
-        super(services, "apply", "applying a passthrough plan");
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        CliOutput o = services.output();
+        try {
+            HostSource.Target t = source.target(services);
+            try (var shell = t.shell()) {
+                HostFacts facts = t.sysroot().isPresent()
+                        ? new HostProbe().probeLocal(t.sysroot().map(java.nio.file.Path::of))
+                        : new HostProbe().probe(shell, t.sudo());
+                PassthroughPlan p = Planner.plan(facts, PciAddress.parse(plan.device), new Planner.Options(
+                        new io.gpuforge.passthrough.Readiness.Overrides(plan.allowShared, plan.allowCritical),
+                        plan.blacklist, java.util.Optional.ofNullable(plan.vm)));
+                if (!json.enabled()) {
+                    PlanCommand.print(o, p, false);
+                }
+                if (!p.hostChangesNothing() && !yes) {
+                    o.out().print("Apply these changes to " + shell.describe() + "? [y/N] ");
+                    o.out().flush();
+                    String answer = new BufferedReader(new InputStreamReader(services.stdin(), StandardCharsets.UTF_8)).readLine();
+                    if (answer == null || !answer.strip().equalsIgnoreCase("y")) {
+                        o.error("gpuforge apply: not applied.");
+                        return 1;
+                    }
+                }
+                HostConfigurator.Outcome r = new HostConfigurator(shell, t.sysroot(), t.sudo(), Clock.systemUTC()).apply(p);
+                report(o, r, json.enabled(), p.rebootNeeded());
+                return 0;
+            }
+        } catch (ProbeException | ApplyException e) {
+            o.error("gpuforge apply: " + e.getMessage());
+            return 1;
+        } catch (Planner.BlockedException e) {
+            o.error("gpuforge apply: " + e.getMessage() + " (see gpuforge check --device " + plan.device + ")");
+            return 1;
+        } catch (IllegalArgumentException e) {
+            o.error("gpuforge apply: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    static void report(CliOutput o, HostConfigurator.Outcome r, boolean json, boolean reboot) {
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("journal", r.journalId());
+            m.put("status", r.status().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+            m.put("files", r.filesChanged());
+            m.put("commands_run", r.commandsRun());
+            m.put("commands_not_run", r.commandsNotRun());
+            m.put("backup_dir", r.backupDir().orElse(null));
+            m.put("reboot", reboot && r.status() == HostConfigurator.Outcome.Status.APPLIED);
+            o.json(m);
+            return;
+        }
+        switch (r.status()) {
+            case NOTHING_TO_DO:
+                o.line("Nothing to do: the host already matches the plan (" + r.journalId() + ").");
+                break;
+            case APPLIED:
+                o.line("Applied " + r.journalId() + ": " + r.filesChanged().size() + " files changed; backups in "
+                        + r.backupDir().orElse("?"));
+                break;
+            default:
+                o.line("Rolled back " + r.journalId() + ": " + r.filesChanged().size() + " files restored.");
+        }
+        r.commandsRun().forEach(c -> o.line("ran: " + c));
+        r.commandsNotRun().forEach(c -> o.line("to run on the host (sysroot, not run): " + c));
+        if (reboot && r.status() == HostConfigurator.Outcome.Status.APPLIED) {
+            o.line("Reboot the host, then run: gpuforge verify");
+        }
     }
 }

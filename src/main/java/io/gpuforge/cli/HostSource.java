@@ -58,6 +58,27 @@ final class HostSource {
     record Loaded(String source, IommuState iommu, PciInventory pci, Optional<HostFacts> facts) {
     }
 
+    /** A shell to change the host with, and the sysroot it stands for (empty for a real host). */
+    record Target(io.gpuforge.host.HostShell shell, Optional<String> sysroot, boolean sudo) {
+    }
+
+    Target target(CliServices services) throws ProbeException, IOException {
+        if (which.listing != null) {
+            throw new ProbeException("a listing cannot be changed; use --local, --ssh or --sysroot DIR");
+        }
+        if (which.ssh != null) {
+            SshShell shell = ssh(services);
+            return new Target(shell, Optional.empty(), !"root".equals(shell.user()));
+        }
+        if (which.sysroot != null) {
+            if (!Files.isDirectory(which.sysroot)) {
+                throw new ProbeException("--sysroot for changes must be a directory: " + which.sysroot);
+            }
+            return new Target(new io.gpuforge.host.LocalShell(), Optional.of(which.sysroot.toAbsolutePath().toString()), false);
+        }
+        return new Target(new io.gpuforge.host.LocalShell(), Optional.empty(), false);
+    }
+
     /** Opens the SSH session named by --ssh with the SSH options. */
     SshShell ssh(CliServices services) throws ProbeException, IOException {
         SshTarget target = SshTarget.parse(which.ssh, System.getProperty("user.name"));

@@ -1,12 +1,49 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.host.ApplyException;
+import io.gpuforge.host.HostConfigurator;
+import io.gpuforge.host.ProbeException;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
-/** {@code gpuforge rollback}. */
-@Command(name = "rollback", mixinStandardHelpOptions = true, description = "Rolling back an applied plan (not in this build yet).")
-final class RollbackCommand extends NotInThisBuild {
+/** {@code gpuforge rollback}: restores every file of the last apply byte for byte and re-runs its refresh commands. */
+@Command(name = "rollback", mixinStandardHelpOptions = true,
+        description = "Undo the last apply (or an interrupted one): files restored byte for byte.")
+final class RollbackCommand implements Callable<Integer> {
+
+    @Mixin
+    HostSource source = new HostSource();
+
+    @Option(names = "--id", paramLabel = "ID", description = "The journal or plan id to roll back (default: the last).")
+    String id;
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
 
     RollbackCommand(CliServices services) {
-        super(services, "rollback", "rolling back an applied plan");
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        try {
+            HostSource.Target t = source.target(services);
+            try (var shell = t.shell()) {
+                HostConfigurator.Outcome r = new HostConfigurator(shell, t.sysroot(), t.sudo(), Clock.systemUTC())
+                        .rollback(Optional.ofNullable(id));
+                ApplyCommand.report(services.output(), r, json.enabled(), false);
+                return 0;
+            }
+        } catch (ProbeException | ApplyException e) {
+            services.output().error("gpuforge rollback: " + e.getMessage());
+            return 1;
+        }
     }
 }

@@ -1,0 +1,44 @@
+package io.gpuforge.host;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The record of an apply, kept on the host in {@code /var/lib/gpuforge/journal.json} (and as the
+ * manifest of its backup directory): which files it touches, whether each existed before, which were
+ * written, and how far it got. Mutable only while an apply or rollback runs.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public final class Journal {
+
+    public static final String PATH = "/var/lib/gpuforge/journal.json";
+
+    public enum State { APPLYING, APPLIED, ROLLING_BACK, ROLLED_BACK }
+
+    /** One file of the apply. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public static final class FileEntry {
+        public String path;
+        public boolean existed;
+        public boolean written;
+
+        public FileEntry() {
+        }
+
+        FileEntry(String path, boolean existed) {
+            this.path = path;
+            this.existed = existed;
+        }
+    }
+
+    public String id;
+    public String planId;
+    public State state;
+    public String backupDir;
+    public List<FileEntry> files = new ArrayList<>();
+    public List<String> commands = new ArrayList<>();
+    public List<String> functions = new ArrayList<>();
+    public List<String> kernelArgs = new ArrayList<>();
+    public long createdAtMillis;
+}

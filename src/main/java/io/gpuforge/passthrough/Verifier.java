@@ -1,0 +1,50 @@
+package io.gpuforge.passthrough;
+
+import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.PciDevice;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** After the reboot: is the running host what the apply intended? Each item passes or fails on its own. */
+public final class Verifier {
+
+    /** One verified item. */
+    public record Item(String id, boolean ok, String detail) {
+    }
+
+    private Verifier() {
+    }
+
+    public static List<Item> verify(HostFacts f, List<PciAddress> functions, List<String> kernelArgs) {
+        List<Item> out = new ArrayList<>();
+        String cmdline = " " + f.cmdline().orElse("") + " ";
+        for (String arg : kernelArgs) {
+            boolean ok = cmdline.contains(" " + arg + " ");
+            out.add(new Item("cmdline." + arg, ok, ok ? "/proc/cmdline has " + arg
+                    : "/proc/cmdline lacks " + arg + ": the boot loader was not refreshed, or the host has not rebooted"));
+        }
+        boolean groups = !f.pci().groups().isEmpty();
+        out.add(new Item("iommu.groups", groups, groups ? f.pci().groups().size() + " IOMMU groups"
+                : "no IOMMU groups: the IOMMU is still off"));
+        for (PciAddress a : functions) {
+            Optional<PciDevice> d = f.pci().device(a);
+            Optional<String> driver = d.flatMap(PciDevice::driver);
+            boolean ok = driver.map("vfio-pci"::equals).orElse(false);
+            out.add(new Item("driver." + a, ok, d.isEmpty() ? a + " is not on the host any more"
+                    : ok ? a + " is bound to vfio-pci" : a + " is bound to " + driver.orElse("no driver") + ", not vfio-pci"));
+        }
+        List<String> errors = new ArrayList<>();
+        for (String line : f.dmesg()) {
+            String l = line.toLowerCase(Locale.ROOT);
+            if (l.contains("vfio") && (l.contains("error") || l.contains("fail") || l.contains("can't") || l.contains("cannot"))) {
+                errors.add(line);
+            }
+        }
+        out.add(new Item("dmesg.vfio", errors.isEmpty(), errors.isEmpty() ? "no vfio errors in the kernel log"
+                : String.join("\n", errors)));
+        return out;
+    }
+}
