@@ -54,11 +54,8 @@ final class CheckCommand implements Callable<Integer> {
             services.output().error("gpuforge check: " + e.getMessage());
             return 1;
         }
-        if (loaded.facts().isEmpty()) {
-            services.output().error("gpuforge check: a listing holds only IOMMU groups; checks need a host"
-                    + " (--local, --ssh or --sysroot)");
-            return 2;
-        }
+        io.gpuforge.domain.HostFacts facts = loaded.facts()
+                .orElseGet(() -> io.gpuforge.domain.HostFacts.fromListing(loaded.source(), loaded.pci()));
         Optional<PciAddress> dev;
         try {
             dev = Optional.ofNullable(device).map(PciAddress::parse);
@@ -66,7 +63,7 @@ final class CheckCommand implements Callable<Integer> {
             services.output().error("gpuforge check: " + e.getMessage());
             return 2;
         }
-        Readiness.Report r = Readiness.evaluate(loaded.facts().get(), dev,
+        Readiness.Report r = Readiness.evaluate(facts, dev,
                 new Readiness.Overrides(allowShared, allowCritical));
         Messages en = new Messages(Locale.ENGLISH);
         Messages zh = new Messages(Locale.SIMPLIFIED_CHINESE);

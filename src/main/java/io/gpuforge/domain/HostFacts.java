@@ -53,6 +53,26 @@ public record HostFacts(String source, HostSummary summary, Optional<String> cmd
         unknowns = List.copyOf(unknowns);
     }
 
+    /**
+     * What a pasted listing tells about a host: its PCI inventory and groups; everything else unknown.
+     * A device bound to vfio-pci means the vfio-pci module is loaded.
+     */
+    public static HostFacts fromListing(String source, PciInventory pci) {
+        IommuState state = pci.groups().isEmpty() ? IommuState.UNKNOWN : IommuState.ENABLED;
+        HostSummary summary = new HostSummary("listing", Optional.empty(), Optional.empty(), "unknown", Optional.empty(),
+                Optional.empty(), 0, Optional.empty(), state, pci.groups().size());
+        BootSetup boot = new BootSetup(BootSetup.Mode.UNKNOWN, BootSetup.Loader.UNKNOWN, Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty());
+        List<String> loaded = pci.devices().stream().anyMatch(d -> d.driver().equals(Optional.of("vfio-pci")))
+                ? List.of("vfio_pci") : List.of();
+        return new HostFacts(source, summary, Optional.empty(), boot, Optional.empty(), Optional.empty(), state,
+                pci.groups().isEmpty() ? IommuReason.UNKNOWN : IommuReason.ACTIVE, Optional.empty(), pci, loaded,
+                new ModprobeConfig(List.of(), Map.of(), List.of(), List.of(), List.of(), Map.of()),
+                new Initramfs(Initramfs.Tool.UNKNOWN, Optional.empty()), List.of(), List.of(), List.of(), false, Map.of(),
+                Set.of(), List.of("only a pasted IOMMU listing: firmware, kernel command line, modules and the host's"
+                        + " own devices are unknown"));
+    }
+
     /** The same facts with another source name and a note added first to the unknowns. */
     public HostFacts withSource(String newSource, List<String> extraUnknowns) {
         List<String> u = new java.util.ArrayList<>(extraUnknowns);

@@ -117,18 +117,21 @@ public final class Readiness {
     }
 
     private static Check modules(HostFacts f) {
+        boolean virqfd = f.modprobe().modulesLoaded().contains("vfio_virqfd");
+        if (virqfd && KernelVersion.atLeast(f.summary().kernel().orElse(""), 6, 2)) {
+            return Check.of("modules.vfio", Check.Status.WARN, "check.modules.virqfd", f.summary().kernel().orElse(""));
+        }
         if (!f.modprobe().problems().isEmpty()) {
             var p = f.modprobe().problems().get(0);
             return Check.of("modules.vfio", Check.Status.WARN, "check.modules.malformed", p.file(), String.valueOf(p.line()),
                     p.text(), p.reason());
         }
-        boolean virqfd = f.modprobe().modulesLoaded().contains("vfio_virqfd");
-        if (virqfd && KernelVersion.atLeast(f.summary().kernel().orElse(""), 6, 2)) {
-            return Check.of("modules.vfio", Check.Status.WARN, "check.modules.virqfd", f.summary().kernel().orElse(""));
-        }
         boolean configured = f.modprobe().modulesLoaded().contains("vfio_pci") || f.loadedModules().contains("vfio_pci")
                 || f.cmdline().orElse("").contains("vfio-pci.ids") || f.cmdline().orElse("").contains("vfio_pci.ids");
-        return configured ? Check.of("modules.vfio", Check.Status.PASS, "check.modules.pass")
+        if (configured) {
+            return Check.of("modules.vfio", Check.Status.PASS, "check.modules.pass");
+        }
+        return f.files().isEmpty() ? Check.of("modules.vfio", Check.Status.UNKNOWN, "check.modules.unknown")
                 : Check.of("modules.vfio", Check.Status.WARN, "check.modules.missing");
     }
 
@@ -190,6 +193,11 @@ public final class Readiness {
             f.pci().device(a).flatMap(PciDevice::driver).filter(d -> !d.equals("vfio-pci"))
                     .ifPresent(d -> held.add(a + " → " + d));
         }
+        boolean unknown = functions.stream().allMatch(a -> f.pci().device(a).map(d -> d.driver().isEmpty()
+                && d.details().equals(PciDevice.Details.NONE)).orElse(true));
+        if (held.isEmpty() && unknown) {
+            return Check.of("driver.binding", Check.Status.UNKNOWN, "check.binding.unknown");
+        }
         return held.isEmpty() ? Check.of("driver.binding", Check.Status.PASS, "check.binding.vfio")
                 : Check.of("driver.binding", Check.Status.WARN, "check.binding.held", String.join(", ", held));
     }
@@ -230,7 +238,8 @@ public final class Readiness {
                 case "iommu.kernel":
                 case "driver.binding":
                 case "modules.vfio":
-                    if (bad || c.status() == Check.Status.WARN) {
+                    // a setup that cannot be confirmed is a setup to do
+                    if (c.status() != Check.Status.PASS) {
                         setup.add(c.id());
                     }
                     break;
