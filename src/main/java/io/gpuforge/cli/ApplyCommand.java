@@ -8,10 +8,7 @@ import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.ProbeException;
 import io.gpuforge.passthrough.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -79,7 +76,7 @@ final class ApplyCommand implements Callable<Integer> {
                 if (!p.hostChangesNothing() && !yes) {
                     o.out().print("Apply these changes to " + shell.describe() + "? [y/N] ");
                     o.out().flush();
-                    String answer = new BufferedReader(new InputStreamReader(services.stdin(), StandardCharsets.UTF_8)).readLine();
+                    String answer = services.readLine();
                     if (answer == null || !answer.strip().equalsIgnoreCase("y")) {
                         o.error("gpuforge apply: not applied.");
                         return 1;

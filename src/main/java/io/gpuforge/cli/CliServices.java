@@ -31,6 +31,21 @@ public final class CliServices {
         return stdin;
     }
 
+    /**
+     * One line of standard input, read byte by byte so nothing after it is swallowed by a buffer
+     * (a password line may be followed by a confirmation). Null at end of input.
+     */
+    public String readLine() throws java.io.IOException {
+        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        int b;
+        while ((b = stdin.read()) >= 0 && b != '\n') {
+            if (b != '\r') {
+                line.write(b);
+            }
+        }
+        return b < 0 && line.size() == 0 ? null : line.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     public HostService hosts(Optional<Path> sysroot) {
         return new HostService(sysroot, paths.configDir().resolve("known_hosts"), null);
     }

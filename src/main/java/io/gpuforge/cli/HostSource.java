@@ -84,9 +84,7 @@ final class HostSource {
         SshTarget target = SshTarget.parse(which.ssh, System.getProperty("user.name"));
         Optional<char[]> password = Optional.empty();
         if (passwordStdin) {
-            String line = new java.io.BufferedReader(new java.io.InputStreamReader(services.stdin(),
-                    java.nio.charset.StandardCharsets.UTF_8)).readLine();
-            password = Optional.ofNullable(line).map(String::toCharArray);
+            password = Optional.ofNullable(services.readLine()).map(String::toCharArray);
         }
         Optional<char[]> passphrase = Optional.ofNullable(System.getenv("GPUFORGE_SSH_KEY_PASSPHRASE"))
                 .map(String::toCharArray);
