@@ -13,7 +13,6 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,25 +25,8 @@ final class ApplyCommand implements Callable<Integer> {
     @Mixin
     HostSource source = new HostSource();
 
-    @ArgGroup(exclusive = false, heading = "Plan options%n")
+    @Mixin
     PlanOptions plan = new PlanOptions();
-
-    static final class PlanOptions {
-        @Option(names = "--device", required = true, paramLabel = "BDF", description = "The GPU, e.g. 0000:01:00.0.")
-        String device;
-
-        @Option(names = "--vm", paramLabel = "ID", description = "The VM that gets the GPU.")
-        String vm;
-
-        @Option(names = "--allow-shared-group", description = "Also pass the other devices of a shared IOMMU group.")
-        boolean allowShared;
-
-        @Option(names = "--allow-host-critical", description = "Accept a group holding the boot GPU, management NIC or root disk.")
-        boolean allowCritical;
-
-        @Option(names = "--blacklist", description = "Also blacklist the host drivers of the card.")
-        boolean blacklist;
-    }
 
     @Option(names = "--yes", description = "Do not ask for confirmation.")
     boolean yes;
@@ -67,9 +49,7 @@ final class ApplyCommand implements Callable<Integer> {
                 HostFacts facts = t.sysroot().isPresent()
                         ? new HostProbe().probeLocal(t.sysroot().map(java.nio.file.Path::of))
                         : new HostProbe().probe(shell, t.sudo());
-                PassthroughPlan p = Planner.plan(facts, PciAddress.parse(plan.device), new Planner.Options(
-                        new io.gpuforge.passthrough.Readiness.Overrides(plan.allowShared, plan.allowCritical),
-                        plan.blacklist, java.util.Optional.ofNullable(plan.vm)));
+                PassthroughPlan p = Planner.plan(facts, PciAddress.parse(plan.device), plan.options());
                 if (!json.enabled()) {
                     PlanCommand.print(o, p, false);
                 }

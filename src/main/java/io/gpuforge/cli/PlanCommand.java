@@ -4,17 +4,14 @@ import io.gpuforge.domain.PciAddress;
 import io.gpuforge.host.ProbeException;
 import io.gpuforge.passthrough.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
-import io.gpuforge.passthrough.Readiness;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** {@code gpuforge plan}: what passthrough of a device would change, as diffs and commands. Changes nothing. */
 @Command(name = "plan", mixinStandardHelpOptions = true,
@@ -24,20 +21,8 @@ final class PlanCommand implements Callable<Integer> {
     @Mixin
     HostSource source = new HostSource();
 
-    @Option(names = "--device", required = true, paramLabel = "BDF", description = "The GPU, e.g. 0000:01:00.0.")
-    String device;
-
-    @Option(names = "--vm", paramLabel = "ID", description = "The VM that gets the GPU (Proxmox VMID or libvirt domain).")
-    String vm;
-
-    @Option(names = "--allow-shared-group", description = "Also pass the other devices of a shared IOMMU group.")
-    boolean allowShared;
-
-    @Option(names = "--allow-host-critical", description = "Accept a group holding the boot GPU, management NIC or root disk.")
-    boolean allowCritical;
-
-    @Option(names = "--blacklist", description = "Also blacklist the host drivers of the card.")
-    boolean blacklist;
+    @Mixin
+    PlanOptions plan = new PlanOptions();
 
     @Mixin
     JsonOption json = new JsonOption();
@@ -48,31 +33,27 @@ final class PlanCommand implements Callable<Integer> {
         this.services = services;
     }
 
-    Planner.Options options() {
-        return new Planner.Options(new Readiness.Overrides(allowShared, allowCritical), blacklist, Optional.ofNullable(vm));
-    }
-
     @Override
     public Integer call() throws IOException {
-        PassthroughPlan plan;
+        PassthroughPlan result;
         try {
             HostSource.Loaded loaded = source.load(services);
             if (loaded.facts().isEmpty()) {
                 services.output().error("gpuforge plan: a plan needs a host (--local, --ssh or --sysroot), not a listing");
                 return 2;
             }
-            plan = Planner.plan(loaded.facts().get(), PciAddress.parse(device), options());
+            result = Planner.plan(loaded.facts().get(), PciAddress.parse(plan.device), plan.options());
         } catch (ProbeException e) {
             services.output().error("gpuforge plan: " + e.getMessage());
             return 1;
         } catch (Planner.BlockedException e) {
-            services.output().error("gpuforge plan: " + e.getMessage() + " (see gpuforge check --device " + device + ")");
+            services.output().error("gpuforge plan: " + e.getMessage() + " (see gpuforge check --device " + plan.device + ")");
             return 1;
         } catch (IllegalArgumentException e) {
             services.output().error("gpuforge plan: " + e.getMessage());
             return 2;
         }
-        print(services.output(), plan, json.enabled());
+        print(services.output(), result, json.enabled());
         return 0;
     }
 
