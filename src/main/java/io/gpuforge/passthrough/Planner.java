@@ -154,6 +154,9 @@ public final class Planner {
         if (f.present().contains("/usr/sbin/grub2-mkconfig")) {
             return "grub2-mkconfig -o /boot/grub2/grub.cfg";
         }
+        if (f.present().contains("/usr/sbin/grub-mkconfig")) {
+            return "grub-mkconfig -o /boot/grub/grub.cfg";
+        }
         return f.present().contains("/boot/grub2") ? "grub2-mkconfig -o /boot/grub2/grub.cfg" : "update-grub";
     }
 

@@ -116,6 +116,17 @@ class PlannerTest {
     }
 
     @Test
+    void mkinitcpioHost() throws Exception {
+        PassthroughPlan p = Planner.plan(facts(HostTrees.archMkinitcpio(dir)), a("0000:09:00.0"), Planner.Options.defaults());
+        assertThat(edit(p, "/etc/mkinitcpio.conf").after())
+                .contains("MODULES=(vfio vfio_iommu_type1 vfio_pci btrfs)").contains("HOOKS=(base udev autodetect)");
+        assertThat(edit(p, "/etc/default/grub").after()).contains("GRUB_CMDLINE_LINUX_DEFAULT=\"loglevel=3 quiet iommu=pt\"");
+        assertThat(edit(p, Planner.MODPROBE_FILE).after()).contains("softdep nouveau pre: vfio-pci");
+        assertThat(p.commands()).contains("mkinitcpio -P");
+        assertThat(p.commands().get(0)).as("GRUB on Arch is refreshed with grub-mkconfig").startsWith("grub-mkconfig");
+    }
+
+    @Test
     void identicalCardsSplitBetweenHostAndVm() throws Exception {
         PassthroughPlan p = Planner.plan(facts(HostTrees.twoIdenticalGpus(dir)), a("0000:0b:00.0"),
                 Planner.Options.defaults());

@@ -104,6 +104,21 @@ public final class HostTrees {
                 .root();
     }
 
+    /** Arch Linux with mkinitcpio and GRUB, AMD, IOMMU on: GTX 1070 alone in group 24. */
+    public static Path archMkinitcpio(Path dir) throws IOException {
+        return new SysrootBuilder(dir)
+                .linux("arch", "Arch Linux", "6.12.1-arch1-1", "AuthenticAMD", "AMD Ryzen 9 3900X 12-Core Processor",
+                        "BOOT_IMAGE=/vmlinuz-linux root=UUID=1 rw loglevel=3")
+                .acpi(false, true).uefi()
+                .file("etc/mkinitcpio.conf", "# vim:set ft=sh\nMODULES=(btrfs)\nBINARIES=()\nHOOKS=(base udev autodetect)\n")
+                .file("usr/bin/mkinitcpio", "#!/bin/sh\n").file("usr/sbin/grub-mkconfig", "#!/bin/sh\n")
+                .file("etc/default/grub", "GRUB_CMDLINE_LINUX_DEFAULT=\"loglevel=3 quiet\"\n")
+                .pci("0000:00:01.0", "1022", "1482", "060000", 0, null, 0x1000)
+                .pci("0000:09:00.0", "10de", "1b81", "030000", 24, "nouveau", 256L << 20)
+                .pci("0000:09:00.1", "10de", "10f0", "040300", 24, "snd_hda_intel", 0x4000)
+                .root();
+    }
+
     /** IOMMU on, interrupt remapping turned off by the kernel (a chipset erratum), dracut. */
     public static Path noInterruptRemapping(Path dir) throws IOException {
         return new SysrootBuilder(dir)

@@ -12,6 +12,7 @@ import io.gpuforge.ui.inventory.HostSummaryViewModel;
 import io.gpuforge.ui.iommu.HostFactsViewModel;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.ObjectBinding;
 import org.kordamp.ikonli.feather.Feather;
@@ -24,11 +25,21 @@ final class HostPages {
     private final HostFactsViewModel localFacts;
     private final Map<Long, HostFactsViewModel> remote = new LinkedHashMap<>();
 
-    HostPages(UiContext ui, HostSummaryViewModel localSummary) {
+    private final java.util.function.BiConsumer<Optional<ConnectionInfo>, HostFacts> onFacts;
+
+    /** @param onFacts told each time a host's facts arrive (empty connection = this computer) */
+    HostPages(UiContext ui, HostSummaryViewModel localSummary,
+              java.util.function.BiConsumer<Optional<ConnectionInfo>, HostFacts> onFacts) {
         this.ui = ui;
         this.localSummary = localSummary;
+        this.onFacts = onFacts;
         this.localFacts = new HostFactsViewModel(ui.tasks(), ui.app().hosts()::probeThisComputer,
                 ui.i18n().get("task.probeLocalHost"));
+        localFacts.factsProperty().addListener((o, a, f) -> {
+            if (f != null) {
+                onFacts.accept(Optional.empty(), f);
+            }
+        });
     }
 
     ContentArea.Page local() {
@@ -38,9 +49,17 @@ final class HostPages {
     }
 
     ContentArea.Page ssh(ConnectionInfo c) {
-        HostFactsViewModel facts = remote.computeIfAbsent(c.id(), id -> new HostFactsViewModel(ui.tasks(),
-                () -> ui.app().hosts().probe(c, new FxHostKeyPrompt(ui.dialogs(), ui.i18n())),
-                ui.i18n().get("task.probeHost", c.name())));
+        HostFactsViewModel facts = remote.computeIfAbsent(c.id(), id -> {
+            HostFactsViewModel vm = new HostFactsViewModel(ui.tasks(),
+                    () -> ui.app().hosts().probe(c, new FxHostKeyPrompt(ui.dialogs(), ui.i18n())),
+                    ui.i18n().get("task.probeHost", c.name()));
+            vm.factsProperty().addListener((o, a, f) -> {
+                if (f != null) {
+                    onFacts.accept(Optional.of(c), f);
+                }
+            });
+            return vm;
+        });
         ObjectBinding<HostSummary> summary = Bindings.createObjectBinding(() -> {
             HostFacts f = facts.factsProperty().get();
             return f == null ? null : f.summary();

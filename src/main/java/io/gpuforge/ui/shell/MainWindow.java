@@ -47,7 +47,7 @@ public final class MainWindow {
         activity = new ActivityPanel(i18n, ui.taskMonitor(), app.events(), ui.tasks());
         localHost = new HostSummaryViewModel(ui.tasks(), app.hosts()::thisComputer, i18n.get("task.readLocalHost"));
         localHost.summaryProperty().addListener((o, old, now) -> onLocalSummary(now));
-        pages = new HostPages(ui, localHost);
+        pages = new HostPages(ui, localHost, (conn, facts) -> navigation.showGpus(conn.isEmpty(), conn, facts));
 
         ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(this::addConnection,
                 this::refresh, this::showPreferences, this::quit, this::openLogFolder, this::showAbout));
@@ -105,8 +105,21 @@ public final class MainWindow {
     private void open(NavItem item) {
         if (item.id().startsWith("local")) {
             content.open(item, pages.local());
+            if (item.kind() == NavItem.Kind.GPU) {
+                showIommuOfSelectedTab();
+            }
         } else if (item.connection().isPresent()) {
             content.open(item, pages.ssh(item.connection().get()));
+            if (item.kind() == NavItem.Kind.GPU) {
+                showIommuOfSelectedTab();
+            }
+        }
+    }
+
+    private void showIommuOfSelectedTab() {
+        javafx.scene.control.Tab t = content.view().getSelectionModel().getSelectedItem();
+        if (t != null && t.getContent() instanceof io.gpuforge.ui.inventory.HostPage) {
+            ((io.gpuforge.ui.inventory.HostPage) t.getContent()).showIommu();
         }
     }
 

@@ -1,7 +1,10 @@
 package io.gpuforge.ui.shell;
 
 import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.GpuPlacement;
+import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.HostSummary;
+import io.gpuforge.domain.PciDevice;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import java.util.Optional;
@@ -68,6 +71,29 @@ final class NavigationTree {
         } else {
             local.getChildren().add(new TreeItem<>(node));
         }
+    }
+
+    /** Lists a host's GPUs under its tree entry (the node of this computer, or the SSH connection). */
+    void showGpus(boolean thisComputer, Optional<ConnectionInfo> connection, HostFacts facts) {
+        TreeItem<NavItem> parent;
+        if (thisComputer) {
+            parent = local.getChildren().stream().filter(t -> t.getValue().kind() == NavItem.Kind.NODE).findFirst()
+                    .orElse(local);
+        } else {
+            parent = view.getRoot().getChildren().stream()
+                    .filter(t -> t.getValue().connection().map(c -> c.id() == connection.get().id()).orElse(false))
+                    .findFirst().orElse(null);
+        }
+        if (parent == null) {
+            return;
+        }
+        parent.getChildren().removeIf(t -> t.getValue().kind() == NavItem.Kind.GPU);
+        for (GpuPlacement g : facts.pci().gpus()) {
+            String name = facts.pci().device(g.address()).flatMap(PciDevice::name).orElse("");
+            parent.getChildren().add(new TreeItem<>(new NavItem(NavItem.Kind.GPU, parent.getValue().id() + "/gpu/"
+                    + g.address(), (g.address() + " " + name).strip(), false, connection)));
+        }
+        parent.setExpanded(true);
     }
 
     void addConnection(ConnectionInfo c) {
