@@ -98,8 +98,8 @@ class MainWindowTest {
         TreeView<io.gpuforge.ui.shell.NavItem> tree = robot.lookup("#navigation").queryAs(TreeView.class);
         var node = tree.getRoot().getChildren().get(0).getChildren().get(0);
         assertThat(node.getChildren()).extracting(t -> t.getValue().label()).containsExactly(
-                "0000:81:00.0 NVIDIA Corporation GA102 [GeForce RTX 3090]", "0000:82:00.0 NVIDIA Corporation GA102 [GeForce RTX 3090]",
-                "0000:c1:00.0 NVIDIA Corporation GA102 [GeForce RTX 3090]", "0000:c2:00.0 NVIDIA Corporation GA102 [GeForce RTX 3090]");
+                "GeForce RTX 3090 · 81:00.0", "GeForce RTX 3090 · 82:00.0",
+                "GeForce RTX 3090 · c1:00.0", "GeForce RTX 3090 · c2:00.0");
     }
 
     @Test

@@ -55,7 +55,7 @@ public final class MainWindow {
         horizontal = new SplitPane(navigation.view(), content.view());
         horizontal.setId("main-split");
         SplitPane.setResizableWithParent(navigation.view(), false);
-        horizontal.setDividerPositions(app.settings().current().navigationDivider() == null ? 0.24
+        horizontal.setDividerPositions(app.settings().current().navigationDivider() == null ? 0.26
                 : app.settings().current().navigationDivider());
         vertical = new SplitPane(horizontal, activity.view());
         vertical.setOrientation(Orientation.VERTICAL);

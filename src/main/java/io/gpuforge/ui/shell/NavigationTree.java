@@ -89,11 +89,18 @@ final class NavigationTree {
         }
         parent.getChildren().removeIf(t -> t.getValue().kind() == NavItem.Kind.GPU);
         for (GpuPlacement g : facts.pci().gpus()) {
-            String name = facts.pci().device(g.address()).flatMap(PciDevice::name).orElse("");
+            String name = facts.pci().device(g.address()).flatMap(PciDevice::name).map(NavigationTree::shortName).orElse("GPU");
             parent.getChildren().add(new TreeItem<>(new NavItem(NavItem.Kind.GPU, parent.getValue().id() + "/gpu/"
-                    + g.address(), (g.address() + " " + name).strip(), false, connection)));
+                    + g.address(), name + " · " + g.address().toString().substring(5), false, connection)));
         }
         parent.setExpanded(true);
+    }
+
+    /** "NVIDIA Corporation GA102 [GeForce RTX 3090]" → "GeForce RTX 3090": the marketing name when there is one. */
+    static String shortName(String name) {
+        int open = name.lastIndexOf('[');
+        int close = name.lastIndexOf(']');
+        return open >= 0 && close > open + 1 ? name.substring(open + 1, close) : name;
     }
 
     void addConnection(ConnectionInfo c) {
