@@ -1,0 +1,91 @@
+package io.gpuforge.hypervisor.libvirt;
+
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.VmSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Builds libvirt domain XML from a {@link VmSpec}: q35, OVMF with secure boot off (when UEFI), virtio disk
+ * and NIC, a cloud-init seed as CD-ROM, and a managed {@code <hostdev>} for every passed-through function.
+ * The functions of one card share a guest slot on their own PCIe root port, multifunction on.
+ */
+public final class DomainXmlBuilder {
+
+    static final int FIRST_ROOT_PORT = 10;
+
+    private DomainXmlBuilder() {
+    }
+
+    public static String build(VmSpec s) {
+        StringBuilder x = new StringBuilder();
+        x.append("<domain type='").append(s.accelerated() ? "kvm" : "qemu").append("'>\n");
+        x.append("  <name>").append(escape(s.name())).append("</name>\n");
+        x.append("  <memory unit='MiB'>").append(s.memoryMiB()).append("</memory>\n");
+        x.append("  <vcpu>").append(s.vcpus()).append("</vcpu>\n");
+        x.append(s.uefi() ? "  <os firmware='efi'>\n" : "  <os>\n");
+        x.append("    <type arch='x86_64' machine='q35'>hvm</type>\n");
+        if (s.uefi()) {
+            x.append("    <firmware>\n      <feature enabled='no' name='secure-boot'/>\n    </firmware>\n");
+        }
+        x.append("  </os>\n  <features>\n    <acpi/>\n    <apic/>\n  </features>\n");
+        x.append(s.accelerated() ? "  <cpu mode='host-passthrough'/>\n" : "");
+        x.append("  <devices>\n");
+        s.diskPath().ifPresent(d -> x.append("    <disk type='file' device='disk'>\n      <driver name='qemu' type='")
+                .append(d.endsWith(".raw") || d.endsWith(".img") ? "raw" : "qcow2").append("'/>\n      <source file='")
+                .append(escape(d)).append("'/>\n      <target dev='vda' bus='virtio'/>\n    </disk>\n"));
+        s.cloudInitSeed().ifPresent(seed -> x.append("    <disk type='file' device='cdrom'>\n      <driver name='qemu'"
+                + " type='raw'/>\n      <source file='").append(escape(seed)).append("'/>\n      <target dev='sda' bus='sata'/>\n"
+                + "      <readonly/>\n    </disk>\n"));
+        x.append("    <interface type='network'>\n      <source network='").append(escape(s.network()))
+                .append("'/>\n      <model type='virtio'/>\n    </interface>\n");
+        x.append("    <console type='pty'/>\n");
+        Map<String, List<PciAddress>> cards = new LinkedHashMap<>();
+        for (PciAddress a : s.hostDevices()) {
+            cards.computeIfAbsent(slot(a), k -> new ArrayList<>()).add(a);
+        }
+        int port = FIRST_ROOT_PORT;
+        for (List<PciAddress> functions : cards.values()) {
+            x.append("    <controller type='pci' model='pcie-root-port' index='").append(port).append("'/>\n");
+            boolean multi = functions.size() > 1;
+            for (PciAddress a : functions) {
+                x.append("    <hostdev mode='subsystem' type='pci' managed='yes'>\n      <source>\n        ")
+                        .append(address(a, null, false)).append("\n      </source>\n      ")
+                        .append(address(new PciAddress(0, port, 0, a.function()), "pci", multi && a.function() == functions.get(0).function()))
+                        .append("\n    </hostdev>\n");
+            }
+            port++;
+        }
+        x.append("  </devices>\n</domain>\n");
+        return x.toString();
+    }
+
+    private static String slot(PciAddress a) {
+        return String.format(Locale.ROOT, "%04x:%02x:%02x", a.domain(), a.bus(), a.slot());
+    }
+
+    static String address(PciAddress a, String type, boolean multifunction) {
+        return String.format(Locale.ROOT, "<address %sdomain='0x%04x' bus='0x%02x' slot='0x%02x' function='0x%x'%s/>",
+                type == null ? "" : "type='" + type + "' ", a.domain(), a.bus(), a.slot(), a.function(),
+                multifunction ? " multifunction='on'" : "");
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&apos;").replace("\"", "&quot;");
+    }
+
+    /** The host functions of every {@code <hostdev type='pci'>} in a domain (or devices) XML. */
+    public static List<PciAddress> hostdevSources(String xml) throws LibvirtBackendException {
+        List<PciAddress> out = new ArrayList<>();
+        for (org.w3c.dom.Element h : Xml.all(Xml.parse(xml), "hostdev")) {
+            if (!"pci".equals(h.getAttribute("type"))) {
+                continue;
+            }
+            Xml.child(h, "source").flatMap(src -> Xml.child(src, "address")).map(NodeDeviceXml::address).ifPresent(out::add);
+        }
+        return out;
+    }
+}
