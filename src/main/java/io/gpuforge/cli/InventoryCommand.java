@@ -27,7 +27,7 @@ final class InventoryCommand implements Callable<Integer> {
         @Option(names = "--pve", paramLabel = "URL", description = "A Proxmox VE cluster (not in this build yet).")
         String pve;
 
-        @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (not in this build yet).")
+        @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (qemu:///system, qemu+ssh://…).")
         String libvirt;
     }
 
@@ -45,10 +45,12 @@ final class InventoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (source.pve != null || source.libvirt != null) {
-            services.output().error("gpuforge inventory: " + (source.pve != null ? "Proxmox VE" : "libvirt")
-                    + " connections are not available in this build yet.");
+        if (source.pve != null) {
+            services.output().error("gpuforge inventory: Proxmox VE connections are not available in this build yet.");
             return GpuForgeCli.EXIT_NOT_AVAILABLE;
+        }
+        if (source.libvirt != null) {
+            return libvirt(source.libvirt);
         }
         HostSummary s = services.hosts(Optional.ofNullable(source.sysroot)).thisComputer();
         if (json.enabled()) {
@@ -64,6 +66,52 @@ final class InventoryCommand implements Callable<Integer> {
             o.line("  IOMMU:   " + s.iommu().json() + (s.iommuGroups() > 0 ? " (" + s.iommuGroups() + " groups)" : ""));
         }
         return 0;
+    }
+
+    private int libvirt(String uri) {
+        try (io.gpuforge.hypervisor.libvirt.LibvirtConnection c = io.gpuforge.hypervisor.libvirt.LibvirtConnection.open(uri)) {
+            io.gpuforge.domain.PciInventory inv = c.pciInventory();
+            List<io.gpuforge.domain.VmInfo> vms = c.domains();
+            Map<String, Object> node = new LinkedHashMap<>();
+            node.put("name", c.hostname());
+            node.put("versions", c.versions());
+            node.put("iommu_support", c.iommuSupport().orElse(null));
+            node.put("pci_devices", inv.devices().size());
+            node.put("iommu_groups", inv.groups().size());
+            java.util.List<Object> vmList = new java.util.ArrayList<>();
+            for (io.gpuforge.domain.VmInfo v : vms) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("id", v.id());
+                m.put("name", v.name());
+                m.put("state", v.state());
+                m.put("vcpus", v.vcpus());
+                m.put("memory_kib", v.memoryKiB());
+                m.put("machine", v.machine());
+                m.put("firmware", v.firmware());
+                m.put("host_devices", v.hostDevices().stream().map(Object::toString).toList());
+                vmList.add(m);
+            }
+            Map<String, Object> root = new LinkedHashMap<>();
+            root.put("source", "libvirt:" + uri);
+            root.put("nodes", List.of(node));
+            root.put("vms", vmList);
+            root.put("gpus", IommuJson.of("libvirt:" + uri, io.gpuforge.domain.IommuState.UNKNOWN, inv).get("gpus"));
+            if (json.enabled()) {
+                services.output().json(root);
+            } else {
+                services.output().line(node.get("name") + " (" + node.get("versions") + "): " + inv.devices().size()
+                        + " PCI devices, " + inv.groups().size() + " IOMMU groups, " + vms.size() + " domains");
+                for (io.gpuforge.domain.VmInfo v : vms) {
+                    services.output().line("  " + v.name() + "  " + v.state() + "  " + v.vcpus() + " vCPU  "
+                            + v.memoryKiB() / 1024 + " MiB  " + v.machine() + "  " + v.firmware()
+                            + (v.hostDevices().isEmpty() ? "" : "  GPU/PCI: " + v.hostDevices()));
+                }
+            }
+            return 0;
+        } catch (io.gpuforge.hypervisor.libvirt.LibvirtBackendException e) {
+            services.output().error("gpuforge inventory: " + e.getMessage());
+            return 1;
+        }
     }
 
     static Map<String, Object> toJson(HostSummary s, String sourceName) {

@@ -22,7 +22,7 @@ final class IommuCommand implements Callable<Integer> {
     @Option(names = "--pve", paramLabel = "URL", description = "A Proxmox VE node (not in this build yet).")
     String pve;
 
-    @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (not in this build yet).")
+    @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (qemu:///system, qemu+ssh://…).")
     String libvirt;
 
     @Mixin
@@ -36,15 +36,14 @@ final class IommuCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (pve != null || libvirt != null) {
-            services.output().error("gpuforge iommu: " + (pve != null ? "Proxmox VE" : "libvirt")
-                    + " sources are not available in this build yet.");
+        if (pve != null) {
+            services.output().error("gpuforge iommu: Proxmox VE sources are not available in this build yet.");
             return GpuForgeCli.EXIT_NOT_AVAILABLE;
         }
         HostSource.Loaded loaded;
         try {
-            loaded = source.load(services);
-        } catch (ProbeException e) {
+            loaded = libvirt != null ? LibvirtSource.load(libvirt) : source.load(services);
+        } catch (ProbeException | io.gpuforge.hypervisor.libvirt.LibvirtBackendException e) {
             services.output().error("gpuforge iommu: " + e.getMessage());
             return 1;
         }

@@ -151,6 +151,27 @@ class IommuCommandTest {
     }
 
     @Test
+    void overLibvirtsTestDriver() throws Exception {
+        String uri = "test://" + Path.of("src/test/resources/libvirt/gpu-host.xml").toAbsolutePath();
+        try {
+            io.gpuforge.hypervisor.libvirt.LibvirtConnection.open(uri).close();
+        } catch (io.gpuforge.hypervisor.libvirt.LibvirtBackendException e) {
+            org.assertj.core.api.Assumptions.assumeThat(System.getenv("CI")).as(e.getMessage()).isNotEqualTo("true");
+            org.junit.jupiter.api.Assumptions.abort(e.getMessage());
+        }
+        JsonNode doc = run("", "iommu", "--libvirt", uri, "--json");
+        assertContract(doc);
+        assertThat(doc.get("source").asText()).isEqualTo("libvirt:" + uri);
+        assertThat(doc.get("gpus")).hasSize(3);
+        assertThat(doc.get("gpus").get(0).get("isolation").asText()).isEqualTo("shares-with-bridges");
+        out.getBuffer().setLength(0);
+        JsonNode inv = run("", "inventory", "--libvirt", uri, "--json");
+        assertThat(inv.get("vms")).hasSize(2);
+        assertThat(inv.get("vms").toString()).contains("win10-gpu").contains("0000:02:00.1");
+        assertThat(inv.get("gpus")).hasSize(3);
+    }
+
+    @Test
     void textOutputNamesGroupsAndIsolation(@TempDir Path dir) throws Exception {
         Path root = HostTrees.bootVga(dir);
         int code = GpuForgeCli.run(new String[] {"iommu", "--sysroot", root.toString()}, AppPaths.underHome(home),
