@@ -8,10 +8,13 @@ import java.util.Optional;
  * A VM to create: resources, disk, network, optional cloud-init seed, and the PCI functions passed through.
  *
  * @param accelerated KVM when true, else QEMU's TCG emulation
- * @param network a libvirt network name ("default") used for the virtio NIC
+ * @param network a libvirt network name ("default") for the virtio NIC, or {@link #USER_NETWORK} for QEMU's
+ *                user-mode networking (no host network needed)
  */
 public record VmSpec(String name, int vcpus, int memoryMiB, Optional<String> diskPath, String network,
                      Optional<String> cloudInitSeed, List<PciAddress> hostDevices, boolean uefi, boolean accelerated) {
+
+    public static final String USER_NETWORK = "user-mode";
 
     public VmSpec {
         Objects.requireNonNull(name);

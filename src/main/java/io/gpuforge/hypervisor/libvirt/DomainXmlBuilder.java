@@ -40,8 +40,12 @@ public final class DomainXmlBuilder {
         s.cloudInitSeed().ifPresent(seed -> x.append("    <disk type='file' device='cdrom'>\n      <driver name='qemu'"
                 + " type='raw'/>\n      <source file='").append(escape(seed)).append("'/>\n      <target dev='sda' bus='sata'/>\n"
                 + "      <readonly/>\n    </disk>\n"));
-        x.append("    <interface type='network'>\n      <source network='").append(escape(s.network()))
-                .append("'/>\n      <model type='virtio'/>\n    </interface>\n");
+        if (s.network().equals(VmSpec.USER_NETWORK)) {
+            x.append("    <interface type='user'>\n      <model type='virtio'/>\n    </interface>\n");
+        } else {
+            x.append("    <interface type='network'>\n      <source network='").append(escape(s.network()))
+                    .append("'/>\n      <model type='virtio'/>\n    </interface>\n");
+        }
         x.append("    <console type='pty'/>\n");
         Map<String, List<PciAddress>> cards = new LinkedHashMap<>();
         for (PciAddress a : s.hostDevices()) {
