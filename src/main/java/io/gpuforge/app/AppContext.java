@@ -32,6 +32,7 @@ public final class AppContext implements AutoCloseable {
     private final SecretsService secrets;
     private final HostService hosts;
     private final ConnectionsService connections;
+    private final LibvirtService libvirt = new LibvirtService();
     private final Optional<Boolean> osPrefersDark;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
@@ -114,6 +115,10 @@ public final class AppContext implements AutoCloseable {
 
     public HostService hosts() {
         return hosts;
+    }
+
+    public LibvirtService libvirt() {
+        return libvirt;
     }
 
     public ConnectionsService connections() {

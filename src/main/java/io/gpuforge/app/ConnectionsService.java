@@ -48,6 +48,15 @@ public final class ConnectionsService {
         return repository.add(new ConnectionInfo(0, name.strip(), ConnectionInfo.Kind.SSH, address, t.user(), ref));
     }
 
+    /** Saves a libvirt connection (any URI libvirt accepts); it has no secret of its own. */
+    public ConnectionInfo addLibvirt(String name, String uri) throws StoreException {
+        if (uri == null || !uri.matches("[a-z0-9+]+://.*")) {
+            throw new IllegalArgumentException("Not a libvirt URI: '" + uri + "' (e.g. qemu:///system, qemu+ssh://root@host/system)");
+        }
+        return repository.add(new ConnectionInfo(0, name.strip(), ConnectionInfo.Kind.LIBVIRT, uri.strip(), "",
+                Optional.empty()));
+    }
+
     public void delete(ConnectionInfo c) throws StoreException, SecretStoreException {
         repository.delete(c.id());
         if (c.secretRef().isPresent() && secrets.store().isUnlocked()) {

@@ -66,6 +66,9 @@ class LocalizationConsistencyTest {
         for (io.gpuforge.domain.Isolation i : io.gpuforge.domain.Isolation.values()) {
             keys.add("iommu.group.gpu." + io.gpuforge.ui.iommu.IommuGroupsView.styleOf(i));
         }
+        for (io.gpuforge.ui.connections.AddConnectionViewModel.Kind k : io.gpuforge.ui.connections.AddConnectionViewModel.Kind.values()) {
+            keys.add("connection.add.kind." + k.name().toLowerCase(Locale.ROOT));
+        }
         // toolbar buttons show the ".short" form of their menu item's key
         for (String k : new HashSet<>(keys)) {
             if (k.startsWith("action.") && !k.endsWith(".short")) {

@@ -27,7 +27,7 @@ public final class AddConnectionDialog {
         if (owner != null) {
             dialog.initOwner(owner);
         }
-        dialog.setTitle(i18n.get("connection.add.title"));
+        dialog.setTitle(i18n.get("connection.add.title.any"));
         dialog.getDialogPane().setId("add-connection");
         TextField name = new TextField();
         name.setId("conn-name");
@@ -49,15 +49,58 @@ public final class AddConnectionDialog {
         error.setWrapText(true);
         error.textProperty().bind(model.errorProperty());
 
+        javafx.scene.control.ChoiceBox<AddConnectionViewModel.Kind> kind = new javafx.scene.control.ChoiceBox<>(
+                javafx.collections.FXCollections.observableArrayList(AddConnectionViewModel.Kind.values()));
+        kind.setId("conn-kind");
+        kind.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(AddConnectionViewModel.Kind k) {
+                return k == null ? "" : i18n.get("connection.add.kind." + k.name().toLowerCase(java.util.Locale.ROOT));
+            }
+
+            @Override
+            public AddConnectionViewModel.Kind fromString(String s) {
+                throw new UnsupportedOperationException();
+            }
+        });
+        kind.valueProperty().bindBidirectional(model.kindProperty());
+        TextField uri = new TextField();
+        uri.setId("conn-uri");
+        uri.setPromptText("qemu+ssh://root@192.0.2.10/system");
+        uri.textProperty().bindBidirectional(model.uriProperty());
+        Button test = new Button(i18n.get("connection.add.test"));
+        test.setId("conn-test");
+        test.setOnAction(e -> model.testConnection());
+        Label tested = new Label();
+        tested.setId("conn-test-result");
+        tested.setWrapText(true);
+        tested.textProperty().bind(model.testResultProperty());
+        Label uriLabel = new Label(i18n.get("connection.add.uri"));
+        Label targetLabel = new Label(i18n.get("connection.add.target"));
+        Label passwordLabel = new Label(i18n.get("connection.add.password"));
+        javafx.scene.layout.HBox testRow = new javafx.scene.layout.HBox(10, test, tested);
+
         GridPane grid = new GridPane();
         grid.setHgap(12);
         grid.setVgap(10);
         grid.setPadding(new Insets(14));
-        grid.addRow(0, new Label(i18n.get("connection.add.name")), name);
-        grid.addRow(1, new Label(i18n.get("connection.add.target")), target);
-        grid.addRow(2, new Label(i18n.get("connection.add.password")), password);
-        grid.add(hint, 0, 3, 2, 1);
-        grid.add(error, 0, 4, 2, 1);
+        grid.addRow(0, new Label(i18n.get("connection.add.kind")), kind);
+        grid.addRow(1, new Label(i18n.get("connection.add.name")), name);
+        grid.addRow(2, targetLabel, target);
+        grid.addRow(3, passwordLabel, password);
+        grid.addRow(4, uriLabel, uri);
+        grid.add(testRow, 1, 5);
+        grid.add(hint, 0, 6, 2, 1);
+        grid.add(error, 0, 7, 2, 1);
+        var ssh = model.kindProperty().isEqualTo(AddConnectionViewModel.Kind.SSH);
+        for (javafx.scene.Node n : new javafx.scene.Node[] {targetLabel, target, passwordLabel, password, hint}) {
+            n.visibleProperty().bind(ssh);
+            n.managedProperty().bind(ssh);
+        }
+        for (javafx.scene.Node n : new javafx.scene.Node[] {uriLabel, uri, testRow}) {
+            n.visibleProperty().bind(ssh.not());
+            n.managedProperty().bind(ssh.not());
+        }
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().setPrefWidth(520);
 

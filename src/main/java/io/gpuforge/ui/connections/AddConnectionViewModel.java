@@ -18,16 +18,50 @@ public final class AddConnectionViewModel {
 
     static final Pattern TARGET = Pattern.compile("^(?:[^@\\s]+@)?(?:\\[[0-9a-fA-F:.]+\\]|[^:@\\s\\[\\]]+)(?::\\d{1,5})?$");
 
+    public enum Kind { SSH, LIBVIRT }
+
+    private final javafx.beans.property.ObjectProperty<Kind> kind = new javafx.beans.property.SimpleObjectProperty<>(Kind.SSH);
+    private final StringProperty uri = new SimpleStringProperty("qemu:///system");
+    private final ReadOnlyStringWrapper testResult = new ReadOnlyStringWrapper();
     private final StringProperty name = new SimpleStringProperty("");
     private final StringProperty target = new SimpleStringProperty("");
     private final StringProperty password = new SimpleStringProperty("");
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper();
     private final ConnectionsService connections;
     private final BackgroundTasks tasks;
+    private final io.gpuforge.app.LibvirtService libvirt;
 
-    public AddConnectionViewModel(ConnectionsService connections, BackgroundTasks tasks) {
+    public AddConnectionViewModel(ConnectionsService connections, io.gpuforge.app.LibvirtService libvirt,
+                                  BackgroundTasks tasks) {
         this.connections = connections;
+        this.libvirt = libvirt;
         this.tasks = tasks;
+    }
+
+    public javafx.beans.property.ObjectProperty<Kind> kindProperty() {
+        return kind;
+    }
+
+    public StringProperty uriProperty() {
+        return uri;
+    }
+
+    /** The outcome of "test connection": libvirt and hypervisor versions, or the error. */
+    public ReadOnlyStringProperty testResultProperty() {
+        return testResult.getReadOnlyProperty();
+    }
+
+    public static boolean validUri(String u) {
+        return u != null && u.strip().matches("[a-z0-9+]+://.*");
+    }
+
+    public void testConnection() {
+        String u = uri.get().strip();
+        testResult.set("…");
+        tasks.supply("test " + u, () -> libvirt.test(u))
+                .onSuccess(testResult::set)
+                .onError(e -> testResult.set(e.getMessage()))
+                .start();
     }
 
     public StringProperty nameProperty() {
@@ -51,7 +85,8 @@ public final class AddConnectionViewModel {
     }
 
     public BooleanBinding validProperty() {
-        return Bindings.createBooleanBinding(() -> !name.get().isBlank() && validTarget(target.get()), name, target);
+        return Bindings.createBooleanBinding(() -> !name.get().isBlank()
+                && (kind.get() == Kind.SSH ? validTarget(target.get()) : validUri(uri.get())), name, target, uri, kind);
     }
 
     /** Saves; {@code done} gets the new connection on the UI thread, errors land in {@link #errorProperty()}. */
@@ -60,7 +95,10 @@ public final class AddConnectionViewModel {
         password.set("");
         String n = name.get().strip();
         String t = target.get().strip();
-        tasks.supply("save connection", () -> connections.addSsh(n, t, pw.length == 0 ? Optional.empty() : Optional.of(pw)))
+        String u = uri.get().strip();
+        Kind k = kind.get();
+        tasks.supply("save connection", () -> k == Kind.LIBVIRT ? connections.addLibvirt(n, u)
+                : connections.addSsh(n, t, pw.length == 0 ? Optional.empty() : Optional.of(pw)))
                 .onSuccess(c -> {
                     error.set(null);
                     done.accept(c);

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.value.ObservableValue;
 import javafx.geometry.Insets;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
@@ -37,10 +38,18 @@ public final class IommuGroupsView extends VBox {
 
     private final TreeTableView<Row> table = new TreeTableView<>();
     private final I18n i18n;
-    private final HostFactsViewModel model;
+    private final ObservableValue<HostFacts> facts;
+    private final ObservableValue<String> error;
 
     public IommuGroupsView(HostFactsViewModel model, I18n i18n) {
-        this.model = model;
+        this(model.factsProperty(), model.loadingProperty(), model.errorProperty(), i18n);
+    }
+
+    /** For any source of facts (a probe, or what libvirt reports). */
+    public IommuGroupsView(ObservableValue<HostFacts> facts, ObservableValue<Boolean> loading, ObservableValue<String> error,
+                           I18n i18n) {
+        this.facts = facts;
+        this.error = error;
         this.i18n = i18n;
         getStyleClass().add("iommu-view");
         setPadding(new Insets(12));
@@ -48,11 +57,10 @@ public final class IommuGroupsView extends VBox {
         Label state = new Label();
         state.setId("iommu-state");
         state.setWrapText(true);
-        state.textProperty().bind(Bindings.createStringBinding(this::stateText, model.factsProperty(),
-                model.errorProperty(), i18n.localeProperty()));
+        state.textProperty().bind(Bindings.createStringBinding(this::stateText, facts, error, i18n.localeProperty()));
         ProgressIndicator busy = new ProgressIndicator();
         busy.setPrefSize(18, 18);
-        busy.visibleProperty().bind(model.loadingProperty());
+        busy.visibleProperty().bind(Bindings.createBooleanBinding(() -> Boolean.TRUE.equals(loading.getValue()), loading));
         HBox header = new HBox(10, state, busy);
         Label legend = new Label();
         legend.textProperty().bind(i18n.text("iommu.legend"));
@@ -90,9 +98,9 @@ public final class IommuGroupsView extends VBox {
         table.setPlaceholder(empty);
         VBox.setVgrow(table, Priority.ALWAYS);
         getChildren().setAll(header, legend, table);
-        model.factsProperty().addListener((o, a, f) -> fill(f));
-        i18n.localeProperty().addListener((o, a, b) -> fill(model.factsProperty().get()));
-        fill(model.factsProperty().get());
+        facts.addListener((o, a, f) -> fill(f));
+        i18n.localeProperty().addListener((o, a, b) -> fill(facts.getValue()));
+        fill(facts.getValue());
     }
 
     public static String styleOf(Isolation i) {
@@ -120,11 +128,11 @@ public final class IommuGroupsView extends VBox {
     }
 
     private String stateText() {
-        String err = model.errorProperty().get();
+        String err = error.getValue();
         if (err != null) {
             return i18n.get("iommu.error", err);
         }
-        HostFacts f = model.factsProperty().get();
+        HostFacts f = facts.getValue();
         if (f == null) {
             return i18n.get("iommu.loading");
         }

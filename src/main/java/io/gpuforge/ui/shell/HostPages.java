@@ -1,10 +1,14 @@
 package io.gpuforge.ui.shell;
 
+import io.gpuforge.app.LibvirtService;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.HostSummary;
 import io.gpuforge.ui.common.FxHostKeyPrompt;
 import io.gpuforge.ui.common.Icons;
+import io.gpuforge.ui.common.Loadable;
+import io.gpuforge.ui.inventory.DomainsView;
+import io.gpuforge.ui.iommu.IommuGroupsView;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.inventory.HostPage;
 import io.gpuforge.ui.inventory.HostSummaryView;
@@ -24,6 +28,7 @@ final class HostPages {
     private final HostSummaryViewModel localSummary;
     private final HostFactsViewModel localFacts;
     private final Map<Long, HostFactsViewModel> remote = new LinkedHashMap<>();
+    private final Map<Long, Loadable<LibvirtService.Inventory>> libvirtPages = new LinkedHashMap<>();
 
     private final java.util.function.BiConsumer<Optional<ConnectionInfo>, HostFacts> onFacts;
 
@@ -76,6 +81,49 @@ final class HostPages {
                 });
     }
 
+    ContentArea.Page libvirt(ConnectionInfo c) {
+        Loadable<LibvirtService.Inventory> inv = libvirtPages.computeIfAbsent(c.id(), id -> {
+            Loadable<LibvirtService.Inventory> l = new Loadable<>(ui.tasks(), () -> ui.app().libvirt().inventory(c),
+                    ui.i18n().get("task.libvirtInventory", c.name()));
+            l.valueProperty().addListener((o, a, v) -> {
+                if (v != null) {
+                    onFacts.accept(Optional.of(c), v.facts());
+                }
+            });
+            return l;
+        });
+        ObjectBinding<HostFacts> facts = Bindings.createObjectBinding(
+                () -> inv.valueProperty().get() == null ? null : inv.valueProperty().get().facts(), inv.valueProperty());
+        ObjectBinding<java.util.List<io.gpuforge.domain.VmInfo>> domains = Bindings.createObjectBinding(
+                () -> inv.valueProperty().get() == null ? java.util.List.of() : inv.valueProperty().get().domains(),
+                inv.valueProperty());
+        javafx.beans.binding.StringBinding header = Bindings.createStringBinding(() -> {
+            LibvirtService.Inventory v = inv.valueProperty().get();
+            if (inv.errorProperty().get() != null) {
+                return ui.i18n().get("iommu.error", inv.errorProperty().get());
+            }
+            return v == null ? ui.i18n().get("iommu.loading") : ui.i18n().get("libvirt.header", v.hostname(), v.versions(),
+                    v.domains().size(), v.iommuSupport().map(b -> b ? "yes" : "no").orElse("?"));
+        }, inv.valueProperty(), inv.errorProperty(), ui.i18n().localeProperty());
+        return new ContentArea.Page("tab-libvirt-" + c.id(), Bindings.createStringBinding(c::name), Icons.of(Feather.SERVER),
+                i -> {
+                    javafx.scene.control.TabPane tabs = new javafx.scene.control.TabPane();
+                    tabs.getStyleClass().add("host-page");
+                    javafx.scene.control.Tab d = new javafx.scene.control.Tab();
+                    d.textProperty().bind(ui.i18n().text("host.tab.domains"));
+                    d.setContent(new DomainsView(domains, header, ui.i18n()));
+                    javafx.scene.control.Tab g = new javafx.scene.control.Tab();
+                    g.textProperty().bind(ui.i18n().text("host.tab.iommu"));
+                    g.setContent(new IommuGroupsView(facts, inv.loadingProperty(), inv.errorProperty(), ui.i18n()));
+                    tabs.getTabs().setAll(d, g);
+                    tabs.setTabClosingPolicy(javafx.scene.control.TabPane.TabClosingPolicy.UNAVAILABLE);
+                    if (inv.valueProperty().get() == null && !inv.loadingProperty().get()) {
+                        inv.refresh();
+                    }
+                    return tabs;
+                });
+    }
+
     HostFactsViewModel localFacts() {
         return localFacts;
     }
@@ -85,6 +133,11 @@ final class HostPages {
         localSummary.refresh();
         if (localFacts.factsProperty().get() != null || localFacts.errorProperty().get() != null) {
             localFacts.refresh();
+        }
+        for (Loadable<LibvirtService.Inventory> l : libvirtPages.values()) {
+            if (l.valueProperty().get() != null || l.errorProperty().get() != null) {
+                l.refresh();
+            }
         }
         for (HostFactsViewModel f : remote.values()) {
             if (f.factsProperty().get() != null || f.errorProperty().get() != null) {

@@ -1,6 +1,7 @@
 package io.gpuforge.ui.shell;
 
 import io.gpuforge.app.AppContext;
+import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostSummary;
 import io.gpuforge.settings.Settings;
 import io.gpuforge.ui.common.I18n;
@@ -109,7 +110,8 @@ public final class MainWindow {
                 showIommuOfSelectedTab();
             }
         } else if (item.connection().isPresent()) {
-            content.open(item, pages.ssh(item.connection().get()));
+            ConnectionInfo c = item.connection().get();
+            content.open(item, c.kind() == ConnectionInfo.Kind.LIBVIRT ? pages.libvirt(c) : pages.ssh(c));
             if (item.kind() == NavItem.Kind.GPU) {
                 showIommuOfSelectedTab();
             }
@@ -124,11 +126,11 @@ public final class MainWindow {
     }
 
     private void addConnection() {
-        new AddConnectionDialog(new AddConnectionViewModel(ui.app().connections(), ui.tasks()), ui.i18n(), stage, c -> {
+        new AddConnectionDialog(new AddConnectionViewModel(ui.app().connections(), ui.app().libvirt(), ui.tasks()), ui.i18n(), stage, c -> {
             navigation.addConnection(c);
             navigation.select(c);
-            ui.app().events().info("connections", "Added SSH host " + c.name() + " (" + c.username() + "@"
-                    + c.address() + ")");
+            ui.app().events().info("connections", "Added " + c.kind().db() + " connection " + c.name() + " ("
+                    + (c.username().isEmpty() ? "" : c.username() + "@") + c.address() + ")");
         }).show();
     }
 

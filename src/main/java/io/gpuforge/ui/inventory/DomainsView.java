@@ -1,0 +1,55 @@
+package io.gpuforge.ui.inventory;
+
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.ui.common.I18n;
+import java.util.List;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.value.ObservableValue;
+import javafx.collections.FXCollections;
+import javafx.geometry.Insets;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+
+/** The VMs of a hypervisor connection: state, vCPUs, memory, machine, firmware and passed-through devices. */
+public final class DomainsView extends VBox {
+
+    private final TableView<VmInfo> table = new TableView<>();
+
+    public DomainsView(ObservableValue<List<VmInfo>> domains, ObservableValue<String> header, I18n i18n) {
+        setPadding(new Insets(12));
+        setSpacing(10);
+        Label title = new Label();
+        title.setId("domains-header");
+        title.textProperty().bind(header);
+        table.setId("domains-table");
+        table.getColumns().setAll(List.of(
+                col(i18n, "domains.column.name", 200, VmInfo::name),
+                col(i18n, "domains.column.state", 90, VmInfo::state),
+                col(i18n, "domains.column.vcpus", 60, v -> String.valueOf(v.vcpus())),
+                col(i18n, "domains.column.memory", 90, v -> v.memoryKiB() / 1024 + " MiB"),
+                col(i18n, "domains.column.machine", 130, VmInfo::machine),
+                col(i18n, "domains.column.firmware", 80, VmInfo::firmware),
+                col(i18n, "domains.column.devices", 260, v -> v.hostDevices().toString().replaceAll("[\\[\\]]", ""))));
+        Label empty = new Label();
+        empty.textProperty().bind(i18n.text("domains.empty"));
+        table.setPlaceholder(empty);
+        VBox.setVgrow(table, Priority.ALWAYS);
+        getChildren().setAll(title, table);
+        domains.addListener((o, a, list) -> table.setItems(FXCollections.observableArrayList(list == null ? List.of() : list)));
+        if (domains.getValue() != null) {
+            table.setItems(FXCollections.observableArrayList(domains.getValue()));
+        }
+    }
+
+    private static TableColumn<VmInfo, String> col(I18n i18n, String key, double width, Function<VmInfo, String> f) {
+        TableColumn<VmInfo, String> c = new TableColumn<>();
+        c.textProperty().bind(i18n.text(key));
+        c.setPrefWidth(width);
+        c.setCellValueFactory(p -> new ReadOnlyStringWrapper(f.apply(p.getValue())));
+        return c;
+    }
+}

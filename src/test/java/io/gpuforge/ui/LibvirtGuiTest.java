@@ -1,0 +1,68 @@
+package io.gpuforge.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.settings.LanguageChoice;
+import io.gpuforge.settings.ThemeChoice;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** A libvirt connection in the window (libvirt's test driver): test, add, see its VMs and PCI devices. */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class LibvirtGuiTest {
+
+    private GuiFixture fx;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        fx.close();
+    }
+
+    @Test
+    void addALibvirtConnectionAndSeeItsDomains(FxRobot robot) throws Exception {
+        String uri = "test://" + Path.of("src/test/resources/libvirt/gpu-host.xml").toAbsolutePath();
+        robot.interact(() -> robot.lookup((Node n) -> "tb-action.addConnection".equals(n.getId())).queryAs(Button.class).fire());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#add-connection").tryQuery().isPresent());
+        @SuppressWarnings("unchecked")
+        ChoiceBox<Object> kind = robot.lookup("#conn-kind").queryAs(ChoiceBox.class);
+        robot.interact(() -> kind.getSelectionModel().select(1));
+        robot.clickOn("#conn-name").write("lab-kvm");
+        robot.interact(() -> robot.lookup("#conn-uri").queryAs(javafx.scene.control.TextField.class).setText(uri));
+        robot.interact(() -> robot.lookup("#conn-test").queryAs(Button.class).fire());
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS,
+                () -> robot.lookup("#conn-test-result").queryAs(Label.class).getText().startsWith("libvirt "));
+        assertThat(robot.lookup("#conn-test-result").queryAs(Label.class).getText()).contains("TEST");
+        robot.interact(() -> robot.lookup("#conn-save").queryAs(Button.class).fire());
+
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> robot.lookup("#domains-table").tryQuery().isPresent()
+                && !robot.lookup("#domains-table").queryAs(TableView.class).getItems().isEmpty());
+        @SuppressWarnings("unchecked")
+        TableView<VmInfo> table = robot.lookup("#domains-table").queryAs(TableView.class);
+        assertThat(table.getItems()).extracting(VmInfo::name).contains("win10-gpu", "build-box");
+        assertThat(robot.lookup("#domains-header").queryAs(Label.class).getText()).contains("2 VMs");
+        assertThat(fx.app.connections().all()).singleElement().satisfies(c -> assertThat(c.address()).isEqualTo(uri));
+    }
+}
