@@ -136,6 +136,7 @@ public final class AppContext implements AutoCloseable {
         } catch (IOException e) {
             LOG.error("Settings could not be saved at exit", e);
         }
+        libvirt.close();
         executors.close();
         database.close();
     }

@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Optional;
 
 /** libvirt hosts for the UI and the CLI. Blocking: call from a background task. */
-public final class LibvirtService {
+public final class LibvirtService implements AutoCloseable {
+
+    private final io.gpuforge.hypervisor.libvirt.LibvirtEventLoop loop = new io.gpuforge.hypervisor.libvirt.LibvirtEventLoop();
 
     /** What a libvirt connection shows: versions, domains, and PCI devices with IOMMU groups as host facts. */
     public record Inventory(String versions, String hostname, Optional<Boolean> iommuSupport, List<VmInfo> domains,
@@ -22,6 +24,19 @@ public final class LibvirtService {
         try (LibvirtConnection c = LibvirtConnection.open(uri)) {
             return c.versions();
         }
+    }
+
+    /**
+     * Domain lifecycle events of a connection as they happen ("web1 STARTED"), on libvirt's event thread;
+     * close the returned watch when done.
+     */
+    public AutoCloseable watch(ConnectionInfo c, java.util.function.Consumer<String> onEvent) throws LibvirtBackendException {
+        return io.gpuforge.hypervisor.libvirt.LibvirtWatch.open(c.address(), loop, onEvent);
+    }
+
+    @Override
+    public void close() {
+        loop.close();
     }
 
     public Inventory inventory(ConnectionInfo c) throws LibvirtBackendException {

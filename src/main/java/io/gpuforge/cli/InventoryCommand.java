@@ -89,6 +89,8 @@ final class InventoryCommand implements Callable<Integer> {
                 m.put("machine", v.machine());
                 m.put("firmware", v.firmware());
                 m.put("host_devices", v.hostDevices().stream().map(Object::toString).toList());
+                m.put("disks", v.disks());
+                m.put("nics", v.nics());
                 vmList.add(m);
             }
             Map<String, Object> root = new LinkedHashMap<>();

@@ -125,13 +125,44 @@ public final class LibvirtConnection implements AutoCloseable {
                 int id = d.getID();
                 out.add(new VmInfo(id > 0 ? String.valueOf(id) : "-", d.getName(),
                         info.state.name().replace("VIR_DOMAIN_", "").toLowerCase(Locale.ROOT), info.nrVirtCpu,
-                        info.maxMem, machine, efi ? "uefi" : "bios", DomainXmlBuilder.hostdevSources(xml)));
+                        info.maxMem, machine, efi ? "uefi" : "bios", DomainXmlBuilder.hostdevSources(xml), disks(root),
+                        nics(root)));
                 d.free();
             }
             return out;
         } catch (LibvirtException e) {
             throw wrap("list domains", e);
         }
+    }
+
+    static List<String> disks(Element domain) {
+        List<String> out = new ArrayList<>();
+        for (Element disk : Xml.all(domain, "disk")) {
+            String target = Xml.child(disk, "target").map(t -> t.getAttribute("dev")).orElse("?");
+            String source = Xml.child(disk, "source").map(src -> {
+                for (String a : new String[] {"file", "dev", "volume", "name"}) {
+                    if (!src.getAttribute(a).isEmpty()) {
+                        return src.getAttribute(a);
+                    }
+                }
+                return "";
+            }).orElse("");
+            out.add((target + " " + disk.getAttribute("device") + " " + source).strip());
+        }
+        return out;
+    }
+
+    static List<String> nics(Element domain) {
+        List<String> out = new ArrayList<>();
+        for (Element nic : Xml.all(domain, "interface")) {
+            String model = Xml.child(nic, "model").map(m -> m.getAttribute("type")).orElse("");
+            String mac = Xml.child(nic, "mac").map(m -> m.getAttribute("address")).orElse("");
+            String src = Xml.child(nic, "source").map(x -> !x.getAttribute("network").isEmpty()
+                    ? "network " + x.getAttribute("network") : !x.getAttribute("bridge").isEmpty()
+                    ? "bridge " + x.getAttribute("bridge") : "").orElse(nic.getAttribute("type"));
+            out.add((model + " " + mac + " " + src).strip().replaceAll("\\s+", " "));
+        }
+        return out;
     }
 
     /** Every PCI node device with its IOMMU group. */

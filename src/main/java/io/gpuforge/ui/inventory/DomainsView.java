@@ -33,6 +33,10 @@ public final class DomainsView extends VBox {
                 col(i18n, "domains.column.memory", 90, v -> v.memoryKiB() / 1024 + " MiB"),
                 col(i18n, "domains.column.machine", 130, VmInfo::machine),
                 col(i18n, "domains.column.firmware", 80, VmInfo::firmware),
+                col(i18n, "domains.column.disks", 220, v -> String.join(", ", v.disks())),
+                col(i18n, "domains.column.nics", 200, v -> String.join(", ", v.nics())),
+                col(i18n, "domains.column.disks", 220, v -> String.join(", ", v.disks())),
+                col(i18n, "domains.column.nics", 200, v -> String.join(", ", v.nics())),
                 col(i18n, "domains.column.devices", 260, v -> v.hostDevices().toString().replaceAll("[\\[\\]]", ""))));
         Label empty = new Label();
         empty.textProperty().bind(i18n.text("domains.empty"));

@@ -29,6 +29,7 @@ final class HostPages {
     private final HostFactsViewModel localFacts;
     private final Map<Long, HostFactsViewModel> remote = new LinkedHashMap<>();
     private final Map<Long, Loadable<LibvirtService.Inventory>> libvirtPages = new LinkedHashMap<>();
+    private final java.util.List<AutoCloseable> watches = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private final java.util.function.BiConsumer<Optional<ConnectionInfo>, HostFacts> onFacts;
 
@@ -90,6 +91,17 @@ final class HostPages {
                     onFacts.accept(Optional.of(c), v.facts());
                 }
             });
+            // live updates: libvirt's lifecycle events (on its own thread) refresh the page on the FX thread
+            ui.tasks().supply(ui.i18n().get("task.libvirtWatch", c.name()), () -> ui.app().libvirt().watch(c, event ->
+                    javafx.application.Platform.runLater(() -> {
+                        ui.app().events().info(c.name(), "libvirt: " + event);
+                        if (!l.loadingProperty().get()) {
+                            l.refresh();
+                        }
+                    })))
+                    .onSuccess(watches::add)
+                    .onError(e -> ui.app().events().warn(c.name(), "No live updates: " + e.getMessage()))
+                    .start();
             return l;
         });
         ObjectBinding<HostFacts> facts = Bindings.createObjectBinding(
@@ -126,6 +138,18 @@ final class HostPages {
 
     HostFactsViewModel localFacts() {
         return localFacts;
+    }
+
+    /** Stops the libvirt event watches (the window is closing). */
+    void dispose() {
+        for (AutoCloseable w : watches) {
+            try {
+                w.close();
+            } catch (Exception e) {
+                // closing anyway
+            }
+        }
+        watches.clear();
     }
 
     /** F5: read again every host that was read. */

@@ -190,6 +190,7 @@ public final class MainWindow {
     /** Detaches listeners from the long-lived services; call when the window closes. */
     public void dispose() {
         activity.dispose();
+        pages.dispose();
         ui.app().settings().removeListener(settingsListener);
         if (geometry != null) {
             geometry.detach();

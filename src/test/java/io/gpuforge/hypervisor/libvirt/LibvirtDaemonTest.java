@@ -31,13 +31,16 @@ class LibvirtDaemonTest {
             return;
         }
         String name = "gpuforge-it-" + Long.toHexString(System.nanoTime());
-        try (c) {
+        java.util.List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (c; LibvirtEventLoop loop = new LibvirtEventLoop();
+             LibvirtWatch watch = LibvirtWatch.open("qemu:///system", loop, events::add)) {
             assertThat(c.versions()).startsWith("libvirt ").contains("QEMU");
             c.define(new VmSpec(name, 1, 256, Optional.empty(), VmSpec.USER_NETWORK, Optional.empty(), List.of(), true, false));
             assertThat(state(c, name)).isEqualTo("shutoff");
             VmInfo defined = c.domains().stream().filter(v -> v.name().equals(name)).findFirst().orElseThrow();
             assertThat(defined.machine()).startsWith("pc-q35");
             assertThat(defined.firmware()).isEqualTo("uefi");
+            assertThat(defined.nics()).singleElement().satisfies(n -> assertThat(n).startsWith("virtio 52:54:00:").endsWith("user"));
             c.start(name);
             assertThat(state(c, name)).isEqualTo("running");
             c.shutdown(name); // ACPI request: a VM without an OS ignores it
@@ -45,6 +48,10 @@ class LibvirtDaemonTest {
             waitFor(() -> "shutoff".equals(state(c, name)));
             c.undefine(name);
             assertThat(c.domains()).noneMatch(v -> v.name().equals(name));
+            // the lifecycle arrived as events on the event-loop thread, from another connection
+            waitFor(() -> events.contains(name + " UNDEFINED"));
+            assertThat(events).containsSubsequence(name + " DEFINED", name + " STARTED", name + " STOPPED",
+                    name + " UNDEFINED");
         } finally {
             try (LibvirtConnection cleanup = LibvirtConnection.open("qemu:///system")) {
                 if (cleanup.domains().stream().anyMatch(v -> v.name().equals(name))) {

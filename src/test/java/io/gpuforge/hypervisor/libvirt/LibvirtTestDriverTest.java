@@ -92,6 +92,7 @@ class LibvirtTestDriverTest {
         assertThat(win.hostDevices()).containsExactly(a("0000:02:00.0"), a("0000:02:00.1"));
         VmInfo build = vms.stream().filter(v -> v.name().equals("build-box")).findFirst().orElseThrow();
         assertThat(build.firmware()).isEqualTo("bios");
+        assertThat(win.disks()).isEmpty();
         assertThat(c.versions()).startsWith("libvirt ");
     }
 
