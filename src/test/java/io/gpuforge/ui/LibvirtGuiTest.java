@@ -57,12 +57,34 @@ class LibvirtGuiTest {
         assertThat(robot.lookup("#conn-test-result").queryAs(Label.class).getText()).contains("TEST");
         robot.interact(() -> robot.lookup("#conn-save").queryAs(Button.class).fire());
 
-        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> robot.lookup("#domains-table").tryQuery().isPresent()
-                && !robot.lookup("#domains-table").queryAs(TableView.class).getItems().isEmpty());
+        try {
+            WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> robot.lookup("#domains-table").tryQuery().isPresent()
+                    && !robot.lookup("#domains-table").queryAs(TableView.class).getItems().isEmpty());
+        } catch (java.util.concurrent.TimeoutException e) {
+            StringBuilder why = new StringBuilder("domains never shown; tasks: ");
+            fx.ui.taskMonitor().entries().forEach(t -> why.append(t.name()).append('=').append(t.state()).append("; "));
+            why.append("\nevents: ").append(fx.app.events().recent(20)).append("\nthreads:\n");
+            Thread.getAllStackTraces().forEach((t, st) -> {
+                if (t.getName().startsWith("gpuforge") || t.getName().startsWith("libvirt") || t.getName().contains("JavaFX")) {
+                    why.append(t.getName()).append(' ').append(t.getState()).append('\n');
+                    for (int k = 0; k < Math.min(12, st.length); k++) {
+                        why.append("    ").append(st[k]).append('\n');
+                    }
+                }
+            });
+            throw new AssertionError(why.toString(), e);
+        }
         @SuppressWarnings("unchecked")
         TableView<VmInfo> table = robot.lookup("#domains-table").queryAs(TableView.class);
         assertThat(table.getItems()).extracting(VmInfo::name).contains("win10-gpu", "build-box");
         assertThat(robot.lookup("#domains-header").queryAs(Label.class).getText()).contains("2 VMs");
         assertThat(fx.app.connections().all()).singleElement().satisfies(c -> assertThat(c.address()).isEqualTo(uri));
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
+        java.util.concurrent.atomic.AtomicReference<java.awt.image.BufferedImage> img = new java.util.concurrent.atomic.AtomicReference<>();
+        robot.interact(() -> img.set(javafx.embed.swing.SwingFXUtils.fromFXImage(
+                robot.lookup("#domains-table").queryAs(TableView.class).getScene().snapshot(null), null)));
+        Path dir = Path.of(System.getProperty("gpuforge.screenshots", "target/screenshots"));
+        java.nio.file.Files.createDirectories(dir);
+        javax.imageio.ImageIO.write(img.get(), "png", dir.resolve("libvirt-light-en.png").toFile());
     }
 }

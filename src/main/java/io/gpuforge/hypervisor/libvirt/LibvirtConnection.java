@@ -37,6 +37,9 @@ public final class LibvirtConnection implements AutoCloseable {
 
     public static LibvirtConnection open(String uri) throws LibvirtBackendException {
         silenceStderr();
+        // libvirt wants its event loop registered before the first connection of the process; doing it
+        // here means no connection can race the registration (a deadlock seen when both ran at once)
+        new LibvirtEventLoop().start();
         try {
             return new LibvirtConnection(uri, new Connect(uri, false));
         } catch (LibvirtException e) {

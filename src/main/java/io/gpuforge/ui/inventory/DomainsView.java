@@ -18,8 +18,11 @@ import javafx.scene.layout.VBox;
 public final class DomainsView extends VBox {
 
     private final TableView<VmInfo> table = new TableView<>();
+    /** Held strongly: a binding only weakly observes its source and would be collected with our listener. */
+    private final ObservableValue<List<VmInfo>> domains;
 
     public DomainsView(ObservableValue<List<VmInfo>> domains, ObservableValue<String> header, I18n i18n) {
+        this.domains = domains;
         setPadding(new Insets(12));
         setSpacing(10);
         Label title = new Label();
