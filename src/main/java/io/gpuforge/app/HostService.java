@@ -20,7 +20,10 @@ public final class HostService {
     private final Path knownHosts;
     private final SecretsService secrets;
 
-    /** @param sysroot read "This computer" from this tree instead of {@code /} (tests, support snapshots) */
+    /**
+     * @param sysroot read "This computer" from this tree instead of {@code /} (tests, support snapshots)
+     * @param knownHosts and {@code secrets} may be null for a service that only reads the local computer (CLI)
+     */
     public HostService(Optional<Path> sysroot, Path knownHosts, SecretsService secrets) {
         this.sysroot = sysroot;
         this.knownHosts = knownHosts;
@@ -42,6 +45,9 @@ public final class HostService {
 
     /** Probes a saved SSH host; unknown host keys go to {@code prompt}, changed ones are refused. */
     public HostFacts probe(ConnectionInfo c, HostKeyPrompt prompt) throws ProbeException {
+        if (secrets == null || knownHosts == null) {
+            throw new ProbeException("this HostService reads the local computer only");
+        }
         if (c.kind() != ConnectionInfo.Kind.SSH) {
             throw new ProbeException(c.kind() + " connections are not available in this build yet");
         }
