@@ -1,0 +1,206 @@
+package io.gpuforge.demo;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.gpuforge.hypervisor.proxmox.ContractValidator;
+import io.gpuforge.hypervisor.proxmox.PveContract;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+
+/**
+ * A simulated Proxmox VE cluster speaking the PVE HTTP API on loopback HTTPS (a self-signed demo
+ * certificate, so clients pin it like a real PVE host). Every request is checked against the endpoint
+ * contract and refused like PVE does (400 with {@code errors}, 401, 501 for unknown paths), so a client
+ * bug shows up as a failing test. The "Demo lab" connection of the app runs one.
+ */
+public final class PveSimulator implements AutoCloseable {
+
+    public static final String TOKEN_ID = "root@pam!gpuforge";
+    public static final String PASSWORD = "demo-password";
+    private static final String KEYSTORE = "/demo/demo-lab.p12";
+    private static final char[] KEYSTORE_PASSWORD = "gpuforge-demo".toCharArray();
+
+    private final HttpsServer server;
+    private final SimCluster cluster;
+    private final PveContract contract = PveContract.load();
+    private final String tokenSecret = UUID.randomUUID().toString();
+    private final ObjectMapper json = new ObjectMapper();
+    private final AtomicInteger requests = new AtomicInteger();
+    private final Map<String, String> tickets = new LinkedHashMap<>();
+    private final SimApi api;
+
+    public PveSimulator(SimCluster cluster) throws IOException, GeneralSecurityException {
+        this(cluster, KEYSTORE);
+    }
+
+    /** With another certificate (tests of a changed server certificate). */
+    public PveSimulator(SimCluster cluster, String keystoreResource) throws IOException, GeneralSecurityException {
+        this.cluster = cluster;
+        this.api = new SimApi(cluster);
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (InputStream in = PveSimulator.class.getResourceAsStream(keystoreResource)) {
+            if (in == null) {
+                throw new IOException(keystoreResource + " is missing");
+            }
+            ks.load(in, KEYSTORE_PASSWORD);
+        }
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(ks, KEYSTORE_PASSWORD);
+        SSLContext ssl = SSLContext.getInstance("TLS");
+        ssl.init(kmf.getKeyManagers(), null, null);
+        server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setHttpsConfigurator(new HttpsConfigurator(ssl));
+        server.createContext("/api2/json/", this::handle);
+        server.setExecutor(Executors.newFixedThreadPool(4, r -> {
+            Thread t = new Thread(r, "pve-simulator");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.start();
+    }
+
+    public String url() {
+        return "https://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** {@code USER@REALM!ID=SECRET} for this run. */
+    public String token() {
+        return TOKEN_ID + "=" + tokenSecret;
+    }
+
+    public int requestCount() {
+        return requests.get();
+    }
+
+    public SimCluster cluster() {
+        return cluster;
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        requests.incrementAndGet();
+        try (ex) {
+            String method = ex.getRequestMethod();
+            String path = ex.getRequestURI().getRawPath().substring("/api2/json".length());
+            if (path.length() > 1 && path.endsWith("/")) {
+                path = path.substring(0, path.length() - 1);
+            }
+            path = URLDecoder.decode(path, StandardCharsets.UTF_8);
+            var endpoint = contract.find(method, path);
+            if (endpoint.isEmpty()) {
+                send(ex, 501, "Method '" + method + " " + path + "' not implemented", null, Map.of());
+                return;
+            }
+            Map<String, List<String>> params = new LinkedHashMap<>();
+            parse(ex.getRequestURI().getRawQuery(), params);
+            if (method.equals("POST") || method.equals("PUT")) {
+                parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8), params);
+            }
+            Map<String, List<String>> checked = new LinkedHashMap<>(params);
+            String[] t = endpoint.get().path().split("/");
+            String[] c = path.split("/");
+            for (int i = 0; i < t.length; i++) {
+                if (t[i].startsWith("{")) {
+                    checked.put(t[i].substring(1, t[i].length() - 1), List.of(c[i]));
+                }
+            }
+            Map<String, String> errors = ContractValidator.check(endpoint.get(), checked);
+            if (!errors.isEmpty()) {
+                send(ex, 400, "Parameter verification failed.", null, errors);
+                return;
+            }
+            if (!path.equals("/access/ticket") && !authorised(ex, !method.equals("GET"))) {
+                send(ex, 401, "authentication failure", null, Map.of());
+                return;
+            }
+            Map<String, String> single = new LinkedHashMap<>();
+            checked.forEach((k, v) -> single.put(k, v.get(0)));
+            if (path.equals("/access/ticket")) {
+                login(ex, single);
+                return;
+            }
+            SimApi.Answer a;
+            synchronized (cluster) {
+                a = api.answer(method, endpoint.get().path(), single, checked);
+            }
+            send(ex, a.status(), a.message(), a.data(), a.errors());
+        } catch (RuntimeException e) {
+            send(ex, 500, "internal error: " + e.getMessage(), null, Map.of());
+        }
+    }
+
+    private boolean authorised(HttpExchange ex, boolean write) {
+        String auth = ex.getRequestHeaders().getFirst("Authorization");
+        if (auth != null) {
+            return auth.equals("PVEAPIToken=" + token());
+        }
+        String cookie = ex.getRequestHeaders().getFirst("Cookie");
+        if (cookie == null || !cookie.startsWith("PVEAuthCookie=")) {
+            return false;
+        }
+        String ticket = URLDecoder.decode(cookie.substring("PVEAuthCookie=".length()).split(";")[0], StandardCharsets.UTF_8);
+        String csrf = tickets.get(ticket);
+        return csrf != null && (!write || csrf.equals(ex.getRequestHeaders().getFirst("CSRFPreventionToken")));
+    }
+
+    private void login(HttpExchange ex, Map<String, String> p) throws IOException {
+        if (!"root@pam".equals(p.get("username")) || !PASSWORD.equals(p.get("password"))) {
+            send(ex, 401, "authentication failure", null, Map.of());
+            return;
+        }
+        String ticket = "PVE:root@pam:" + Long.toHexString(System.currentTimeMillis() / 1000).toUpperCase() + "::"
+                + UUID.randomUUID();
+        String csrf = Long.toHexString(System.nanoTime()) + ":" + UUID.randomUUID();
+        synchronized (tickets) {
+            tickets.put(ticket, csrf);
+        }
+        send(ex, 200, "OK", Map.of("ticket", ticket, "CSRFPreventionToken", csrf, "username", "root@pam"), Map.of());
+    }
+
+    private static void parse(String raw, Map<String, List<String>> into) {
+        if (raw == null || raw.isEmpty()) {
+            return;
+        }
+        for (String kv : raw.split("&")) {
+            int eq = kv.indexOf('=');
+            String k = URLDecoder.decode(eq < 0 ? kv : kv.substring(0, eq), StandardCharsets.UTF_8);
+            String v = eq < 0 ? "" : URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8);
+            into.computeIfAbsent(k, x -> new ArrayList<>()).add(v);
+        }
+    }
+
+    private void send(HttpExchange ex, int status, String message, Object data, Map<String, String> errors)
+            throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("data", data);
+        if (!errors.isEmpty()) {
+            body.put("errors", errors);
+        }
+        byte[] bytes = json.writeValueAsBytes(body);
+        ex.getResponseHeaders().set("Content-Type", "application/json;charset=UTF-8");
+        // PVE puts its message in the HTTP status line; the JDK server cannot, so it goes into a header too
+        ex.getResponseHeaders().set("X-PVE-Message", message);
+        ex.sendResponseHeaders(status, bytes.length);
+        ex.getResponseBody().write(bytes);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

@@ -1,0 +1,236 @@
+package io.gpuforge.hypervisor.proxmox;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSession;
+import okhttp3.FormBody;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+
+/**
+ * The Proxmox VE REST client: one {@link OkHttpClient} per server with explicit timeouts, API token or
+ * ticket authentication (cookie + CSRF token on writes, renewed before the two-hour lifetime ends),
+ * system or pinned-fingerprint TLS, every request checked against the {@link PveContract} before it is
+ * sent, and every failure a typed {@link PveApiException}. Blocking: call off the FX thread.
+ */
+public final class PveClient {
+
+    private static final Duration TICKET_RENEWAL = Duration.ofMinutes(100);
+    private final HttpUrl base;
+    private final OkHttpClient http;
+    private final PinnedTrust trust;
+    private final PveCredentials credentials;
+    private final PveContract contract;
+    private final ObjectMapper json = new ObjectMapper();
+    private final AtomicInteger requests = new AtomicInteger();
+    private String ticket;
+    private String csrf;
+    private long ticketAt;
+
+    /** @param baseUrl {@code https://host:8006} */
+    public PveClient(String baseUrl, PveCredentials credentials, Optional<String> pinnedFingerprint, PveContract contract)
+            throws PveApiException {
+        HttpUrl u = HttpUrl.parse(baseUrl);
+        if (u == null || !u.isHttps()) {
+            throw new PveApiException(PveApiException.Kind.PROTOCOL, 0, "Proxmox VE is reached over https:// only: '"
+                    + baseUrl + "'", Map.of(), null);
+        }
+        this.base = u.newBuilder().encodedPath("/api2/json/").build();
+        this.credentials = credentials;
+        this.contract = contract;
+        try {
+            this.trust = new PinnedTrust(pinnedFingerprint);
+            OkHttpClient.Builder b = new OkHttpClient.Builder()
+                    .connectTimeout(Duration.ofSeconds(10)).readTimeout(Duration.ofSeconds(30))
+                    .callTimeout(Duration.ofSeconds(60))
+                    .sslSocketFactory(trust.sslContext().getSocketFactory(), trust);
+            if (pinnedFingerprint.isPresent()) {
+                // a pinned certificate stands for the host: it was accepted for this server by its fingerprint
+                b.hostnameVerifier((host, session) -> pinMatches(session));
+            }
+            this.http = b.build();
+        } catch (GeneralSecurityException e) {
+            throw new PveApiException(PveApiException.Kind.TLS, 0, "TLS cannot be set up: " + e.getMessage(), Map.of(), e);
+        }
+    }
+
+    private boolean pinMatches(SSLSession session) {
+        try {
+            var certs = session.getPeerCertificates();
+            return certs.length > 0 && certs[0] instanceof java.security.cert.X509Certificate
+                    && trust.pinned().equals(Optional.of(PinnedTrust.fingerprint((java.security.cert.X509Certificate) certs[0])));
+        } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+            return false;
+        }
+    }
+
+    /** HTTP requests made so far (for the inventory benchmark). */
+    public int requestCount() {
+        return requests.get();
+    }
+
+    /** The fingerprint the server presented on the last connection attempt (to show on first connect). */
+    public Optional<String> serverFingerprint() {
+        return trust.lastSeen();
+    }
+
+    public JsonNode get(String path, Map<String, String> query) throws PveApiException {
+        return call("GET", path, query);
+    }
+
+    public JsonNode post(String path, Map<String, String> form) throws PveApiException {
+        return call("POST", path, form);
+    }
+
+    public JsonNode put(String path, Map<String, String> form) throws PveApiException {
+        return call("PUT", path, form);
+    }
+
+    public JsonNode delete(String path, Map<String, String> query) throws PveApiException {
+        return call("DELETE", path, query);
+    }
+
+    private JsonNode call(String method, String path, Map<String, String> params) throws PveApiException {
+        PveContract.Endpoint e = contract.find(method, path).orElseThrow(() -> new PveApiException(
+                PveApiException.Kind.NOT_IMPLEMENTED, 0, method + " " + path + " is not in GPUForge's contract", Map.of(), null));
+        Map<String, List<String>> all = new LinkedHashMap<>();
+        params.forEach((k, v) -> all.put(k, List.of(v)));
+        pathVariables(e.path(), path).forEach((k, v) -> all.putIfAbsent(k, List.of(v)));
+        Map<String, String> problems = ContractValidator.check(e, all);
+        if (!problems.isEmpty()) {
+            throw new PveApiException(PveApiException.Kind.BAD_REQUEST, 0, "GPUForge built an invalid request for "
+                    + method + " " + path, problems, null);
+        }
+        boolean write = !method.equals("GET");
+        if (credentials instanceof PveCredentials.Password && !path.equals("/access/ticket")) {
+            ensureTicket();
+        }
+        HttpUrl.Builder url = base.newBuilder().addEncodedPathSegments(path.substring(1));
+        RequestBody body = null;
+        if (write && !method.equals("DELETE")) {
+            FormBody.Builder form = new FormBody.Builder();
+            params.forEach(form::add);
+            body = form.build();
+        } else {
+            params.forEach(url::addQueryParameter);
+        }
+        Request.Builder r = new Request.Builder().url(url.build()).method(method, body);
+        if (credentials instanceof PveCredentials.Token) {
+            r.header("Authorization", ((PveCredentials.Token) credentials).header());
+        } else if (ticket != null) {
+            r.header("Cookie", "PVEAuthCookie=" + URLEncoder.encode(ticket, StandardCharsets.UTF_8));
+            if (write) {
+                r.header("CSRFPreventionToken", csrf);
+            }
+        }
+        requests.incrementAndGet();
+        try (Response resp = http.newCall(r.build()).execute()) {
+            String text = resp.body() == null ? "" : resp.body().string();
+            if (!resp.isSuccessful()) {
+                // PVE's reason is the status line; behind proxies that rewrite it (and the simulator, whose HTTP
+                // server cannot set one) it is also in X-PVE-Message
+                String reason = resp.header("X-PVE-Message") != null ? resp.header("X-PVE-Message") : resp.message();
+                throw error(resp.code(), reason, text);
+            }
+            JsonNode root;
+            try {
+                root = json.readTree(text);
+            } catch (JsonProcessingException ex) {
+                throw new PveApiException(PveApiException.Kind.PROTOCOL, resp.code(), "The server's answer to " + method
+                        + " " + path + " is not JSON: " + snippet(text), Map.of(), ex);
+            }
+            if (root == null || !root.isObject() || !root.has("data")) {
+                throw new PveApiException(PveApiException.Kind.PROTOCOL, resp.code(), "The server's answer to " + method
+                        + " " + path + " has no data member: " + snippet(text), Map.of(), null);
+            }
+            return root.get("data");
+        } catch (SSLException ex) {
+            String seen = trust.lastSeen().orElse("?");
+            String msg = trust.pinned().map(p -> "The server's certificate changed: it presents " + seen
+                    + ", but the fingerprint accepted for it is " + p + ". GPUForge refuses to connect.")
+                    .orElse("The server's certificate is not trusted by this system (fingerprint " + seen
+                            + "). Check it on the server (pvenode cert info) and accept it to pin it.");
+            throw new PveApiException(PveApiException.Kind.TLS, 0, msg, Map.of(), ex);
+        } catch (IOException ex) {
+            throw new PveApiException(PveApiException.Kind.NETWORK, 0, method + " " + path + " failed: " + ex.getMessage(),
+                    Map.of(), ex);
+        }
+    }
+
+    private PveApiException error(int code, String message, String body) {
+        Map<String, String> errors = new LinkedHashMap<>();
+        try {
+            JsonNode root = json.readTree(body);
+            if (root != null && root.has("errors") && root.get("errors").isObject()) {
+                root.get("errors").fields().forEachRemaining(f -> errors.put(f.getKey(), f.getValue().asText()));
+            }
+        } catch (JsonProcessingException ignored) {
+            // an HTML error page or nothing: the status line says it all
+        }
+        PveApiException.Kind kind;
+        if (code == 401) {
+            kind = PveApiException.Kind.AUTH;
+        } else if (code == 400) {
+            kind = PveApiException.Kind.BAD_REQUEST;
+        } else if (code == 501) {
+            kind = PveApiException.Kind.NOT_IMPLEMENTED;
+        } else if (code == 500 && message != null && message.contains("checksum mismatch")) {
+            kind = PveApiException.Kind.CONFLICT;
+        } else {
+            kind = PveApiException.Kind.SERVER;
+        }
+        String text = kind == PveApiException.Kind.CONFLICT
+                ? "Someone else changed this VM's configuration meanwhile (" + message + "); read it again and retry."
+                : "Proxmox VE answered " + code + " " + message + (errors.isEmpty() ? "" : " " + errors);
+        return new PveApiException(kind, code, text, errors, null);
+    }
+
+    private static String snippet(String s) {
+        String t = s.strip().replaceAll("\\s+", " ");
+        return t.length() > 80 ? t.substring(0, 77) + "…" : t;
+    }
+
+    static Map<String, String> pathVariables(String template, String concrete) {
+        Map<String, String> out = new LinkedHashMap<>();
+        String[] t = template.split("/");
+        String[] c = concrete.split("/");
+        for (int i = 0; i < t.length && i < c.length; i++) {
+            if (t[i].startsWith("{")) {
+                out.put(t[i].substring(1, t[i].length() - 1), c[i]);
+            }
+        }
+        return out;
+    }
+
+    /** Logs in with the password (POST /access/ticket), again before the two-hour ticket expires. */
+    private synchronized void ensureTicket() throws PveApiException {
+        if (ticket != null && System.currentTimeMillis() - ticketAt < TICKET_RENEWAL.toMillis()) {
+            return;
+        }
+        PveCredentials.Password p = (PveCredentials.Password) credentials;
+        JsonNode d = call("POST", "/access/ticket", Map.of("username", p.username(), "password", new String(p.password())));
+        if (d.has("NeedTFA") && PveValues.bool(d, "NeedTFA").orElse(false)) {
+            throw new PveApiException(PveApiException.Kind.AUTH, 401, "This account needs a second factor (TOTP);"
+                    + " use an API token for GPUForge", Map.of(), null);
+        }
+        ticket = PveValues.text(d, "ticket").orElseThrow(() -> new PveApiException(PveApiException.Kind.PROTOCOL, 200,
+                "The login answer has no ticket", Map.of(), null));
+        csrf = PveValues.text(d, "CSRFPreventionToken").orElse("");
+        ticketAt = System.currentTimeMillis();
+    }
+}

@@ -1,0 +1,134 @@
+package io.gpuforge.hypervisor.proxmox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpuforge.demo.PveSimulator;
+import io.gpuforge.demo.SimCluster;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The PVE client against the simulated cluster over real loopback HTTPS. */
+class PveClientSimulatorTest {
+
+    private PveSimulator sim;
+    private String pin;
+
+    @BeforeEach
+    void start() throws Exception {
+        sim = new PveSimulator(SimCluster.demo());
+        PveClient probe = new PveClient(sim.url(), PveCredentials.Token.parse(sim.token()), Optional.empty(), PveContract.load());
+        assertThatThrownBy(() -> probe.get("/version", Map.of())).isInstanceOf(PveApiException.class)
+                .satisfies(e -> assertThat(((PveApiException) e).kind()).isEqualTo(PveApiException.Kind.TLS))
+                .hasMessageContaining("not trusted by this system");
+        pin = probe.serverFingerprint().orElseThrow();
+        assertThat(pin).matches("([0-9A-F]{2}:){31}[0-9A-F]{2}");
+    }
+
+    @AfterEach
+    void stop() {
+        sim.close();
+    }
+
+    private PveClient tokenClient() throws PveApiException {
+        return new PveClient(sim.url(), PveCredentials.Token.parse(sim.token()), Optional.of(pin), PveContract.load());
+    }
+
+    @Test
+    void tokenAuthAndTheInventoryCalls() throws Exception {
+        PveClient c = tokenClient();
+        assertThat(c.get("/version", Map.of()).get("release").asText()).isEqualTo("8.4");
+        JsonNode res = c.get("/cluster/resources", Map.of());
+        assertThat(res).hasSize(3 + 2);
+        assertThat(c.get("/cluster/resources", Map.of("type", "node"))).hasSize(3);
+        JsonNode pci = c.get("/nodes/pve-3090/hardware/pci", Map.of("pci-class-blacklist", ""));
+        assertThat(pci.toString()).contains("\"class\":\"0x060400\"");
+        assertThat(c.get("/nodes/pve-3090/hardware/pci", Map.of()).toString()).as("bridges hidden by default")
+                .doesNotContain("0x060400");
+        JsonNode store = c.get("/nodes/pve-store/hardware/pci", Map.of("pci-class-blacklist", ""));
+        assertThat(store.get(0).get("iommugroup").asInt()).as("IOMMU off").isEqualTo(-1);
+        assertThat(c.get("/cluster/mapping/pci", Map.of()).get(0).get("id").asText()).isEqualTo("gpu-4090-a");
+        assertThat(c.get("/cluster/nextid", Map.of()).asText()).isEqualTo("100");
+        assertThat(c.requestCount()).isEqualTo(8);
+    }
+
+    @Test
+    void passwordTicketWithCsrfOnWritesAndStaleDigestIsAConflict() throws Exception {
+        PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", PveSimulator.PASSWORD.toCharArray()),
+                Optional.of(pin), PveContract.load());
+        JsonNode cfg = c.get("/nodes/pve-4090/qemu/101/config", Map.of());
+        String digest = cfg.get("digest").asText();
+        c.put("/nodes/pve-4090/qemu/101/config", Map.of("digest", digest, "balloon", "0", "hostpci1",
+                "mapping=gpu-4090-b,pcie=1"));
+        assertThat(c.get("/nodes/pve-4090/qemu/101/config", Map.of()).get("hostpci1").asText())
+                .isEqualTo("mapping=gpu-4090-b,pcie=1");
+        assertThatThrownBy(() -> c.put("/nodes/pve-4090/qemu/101/config", Map.of("digest", digest, "cores", "8")))
+                .isInstanceOf(PveApiException.class)
+                .satisfies(e -> assertThat(((PveApiException) e).kind()).isEqualTo(PveApiException.Kind.CONFLICT))
+                .hasMessageContaining("Someone else changed");
+
+        PveClient wrong = new PveClient(sim.url(), new PveCredentials.Password("root@pam", "nope".toCharArray()),
+                Optional.of(pin), PveContract.load());
+        assertThatThrownBy(() -> wrong.get("/nodes", Map.of())).isInstanceOf(PveApiException.class)
+                .satisfies(e -> assertThat(((PveApiException) e).status()).isEqualTo(401));
+    }
+
+    @Test
+    void invalidRequestsNeverLeaveTheClient() throws Exception {
+        PveClient c = tokenClient();
+        int before = sim.requestCount();
+        assertThatThrownBy(() -> c.get("/cluster/resources", Map.of("type", "container"))).isInstanceOf(PveApiException.class)
+                .satisfies(e -> assertThat(((PveApiException) e).errors()).containsKey("type"));
+        assertThatThrownBy(() -> c.get("/nodes/pve1/lxc", Map.of())).isInstanceOf(PveApiException.class)
+                .satisfies(e -> assertThat(((PveApiException) e).kind()).isEqualTo(PveApiException.Kind.NOT_IMPLEMENTED));
+        assertThat(sim.requestCount()).isEqualTo(before);
+    }
+
+    @Test
+    void aChangedCertificateIsRefusedShowingBothFingerprints() throws Exception {
+        sim.close();
+        sim = new PveSimulator(SimCluster.demo(), "/demo/other-cert.p12");
+        PveClient c = new PveClient(sim.url(), PveCredentials.Token.parse(sim.token()), Optional.of(pin), PveContract.load());
+        assertThatThrownBy(() -> c.get("/version", Map.of())).isInstanceOf(PveApiException.class)
+                .hasMessageContaining("certificate changed").hasMessageContaining(pin)
+                .hasMessageContaining(c.serverFingerprint().orElseThrow());
+        assertThat(c.serverFingerprint().orElseThrow()).isNotEqualTo(pin);
+    }
+
+    @Test
+    void theSimulatorAnswersBadRequestsLikePve() throws Exception {
+        okhttp3.OkHttpClient raw = rawClient();
+        try (okhttp3.Response r = raw.newCall(new okhttp3.Request.Builder().url(sim.url()
+                + "/api2/json/nodes/pve-4090/qemu/101/clone").header("Authorization", "PVEAPIToken=" + sim.token())
+                .post(new okhttp3.FormBody.Builder().add("full", "maybe").build()).build()).execute()) {
+            assertThat(r.code()).isEqualTo(400);
+            String body = r.body().string();
+            assertThat(body).contains("\"newid\"").contains("\"full\"").contains("\"data\":null");
+        }
+        try (okhttp3.Response r = raw.newCall(new okhttp3.Request.Builder().url(sim.url() + "/api2/json/nodes/pve-4090/lxc")
+                .header("Authorization", "PVEAPIToken=" + sim.token()).build()).execute()) {
+            assertThat(r.code()).isEqualTo(501);
+        }
+        try (okhttp3.Response r = raw.newCall(new okhttp3.Request.Builder().url(sim.url() + "/api2/json/nodes").build())
+                .execute()) {
+            assertThat(r.code()).isEqualTo(401);
+        }
+    }
+
+    private okhttp3.OkHttpClient rawClient() throws Exception {
+        PinnedTrust t = new PinnedTrust(Optional.of(pin));
+        return new okhttp3.OkHttpClient.Builder().sslSocketFactory(t.sslContext().getSocketFactory(), t)
+                .hostnameVerifier((h, session) -> {
+                    try {
+                        return pin.equals(PinnedTrust.fingerprint(
+                                (java.security.cert.X509Certificate) session.getPeerCertificates()[0]));
+                    } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+                        return false;
+                    }
+                }).build();
+    }
+}
