@@ -24,7 +24,8 @@ final class InventoryCommand implements Callable<Integer> {
         @Option(names = "--sysroot", paramLabel = "DIR", description = "A directory that mirrors a host's /.")
         Path sysroot;
 
-        @Option(names = "--pve", paramLabel = "URL", description = "A Proxmox VE cluster (not in this build yet).")
+        @Option(names = "--pve", paramLabel = "URL", description = "A Proxmox VE cluster (https://host:8006);"
+                + " token from GPUFORGE_PVE_TOKEN=USER@REALM!ID=SECRET.")
         String pve;
 
         @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (qemu:///system, qemu+ssh://…).")
@@ -33,6 +34,9 @@ final class InventoryCommand implements Callable<Integer> {
 
     @ArgGroup(exclusive = true)
     Source source = new Source();
+
+    @Option(names = "--fingerprint", paramLabel = "SHA256", description = "Pin the PVE certificate (AA:BB:… as PVE shows it).")
+    String fingerprint;
 
     @Mixin
     JsonOption json = new JsonOption();
@@ -46,8 +50,7 @@ final class InventoryCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (source.pve != null) {
-            services.output().error("gpuforge inventory: Proxmox VE connections are not available in this build yet.");
-            return GpuForgeCli.EXIT_NOT_AVAILABLE;
+            return pve(source.pve);
         }
         if (source.libvirt != null) {
             return libvirt(source.libvirt);
@@ -66,6 +69,41 @@ final class InventoryCommand implements Callable<Integer> {
             o.line("  IOMMU:   " + s.iommu().json() + (s.iommuGroups() > 0 ? " (" + s.iommuGroups() + " groups)" : ""));
         }
         return 0;
+    }
+
+    private int pve(String url) {
+        String token = System.getenv("GPUFORGE_PVE_TOKEN");
+        if (token == null) {
+            services.output().error("gpuforge inventory: set GPUFORGE_PVE_TOKEN=USER@REALM!ID=SECRET (an API token)");
+            return 2;
+        }
+        io.gpuforge.hypervisor.proxmox.PveClient c;
+        try {
+            c = new io.gpuforge.hypervisor.proxmox.PveClient(url, io.gpuforge.hypervisor.proxmox.PveCredentials.Token.parse(token),
+                    java.util.Optional.ofNullable(fingerprint), io.gpuforge.hypervisor.proxmox.PveContract.load());
+            io.gpuforge.hypervisor.proxmox.PveInventory inv = io.gpuforge.hypervisor.proxmox.PveInventory.read(c);
+            if (json.enabled()) {
+                Map<String, Object> root = new LinkedHashMap<>();
+                root.put("source", "pve:" + url);
+                root.put("version", inv.version());
+                root.put("cluster", inv.clusterName());
+                root.put("nodes", inv.nodes());
+                root.put("vms", inv.vms());
+                root.put("gpus", inv.gpus());
+                services.output().json(root);
+            } else {
+                services.output().line("Proxmox VE " + inv.version() + " cluster " + inv.clusterName() + ": " + inv.nodes().size()
+                        + " nodes, " + inv.vms().size() + " VMs, " + inv.gpus().size() + " mapped GPUs");
+                inv.gpus().forEach(g -> services.output().line("  " + g.id() + "  " + g.node() + "  " + g.path() + "  " + g.ids()));
+            }
+            return 0;
+        } catch (io.gpuforge.hypervisor.proxmox.PveApiException e) {
+            services.output().error("gpuforge inventory: " + e.getMessage());
+            return 1;
+        } catch (IllegalArgumentException e) {
+            services.output().error("gpuforge inventory: " + e.getMessage());
+            return 2;
+        }
     }
 
     private int libvirt(String uri) {

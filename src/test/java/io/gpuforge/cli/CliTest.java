@@ -70,8 +70,10 @@ class CliTest {
     }
 
     @Test
-    void proxmoxInventoryIsNotPretended() {
-        assertThat(run("inventory", "--pve", "https://pve:8006")).isEqualTo(GpuForgeCli.EXIT_NOT_AVAILABLE);
+    void proxmoxInventoryNeedsAToken() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("GPUFORGE_PVE_TOKEN") == null, "token set in env");
+        assertThat(run("inventory", "--pve", "https://pve:8006")).isEqualTo(2);
+        assertThat(err.toString()).contains("GPUFORGE_PVE_TOKEN");
         assertThat(out.toString()).isEmpty();
     }
 

@@ -57,6 +57,25 @@ class PveClientSimulatorTest {
     }
 
     @Test
+    void theWholeClusterInFourRequests() throws Exception {
+        PveClient c = tokenClient();
+        PveInventory inv = PveInventory.read(c);
+        assertThat(c.requestCount()).isEqualTo(4);
+        assertThat(inv.version()).isEqualTo("8.4.1");
+        assertThat(inv.clusterName()).isEqualTo("gpuforge-demo");
+        assertThat(inv.nodes()).extracting(PveInventory.Node::name).containsExactly("pve-4090", "pve-3090", "pve-store");
+        assertThat(inv.vms()).extracting(PveInventory.Vm::vmid).containsExactly(101, 9000);
+        assertThat(inv.vms().get(1).template()).isTrue();
+        assertThat(inv.vms().get(0).maxMemBytes()).isEqualTo(65536L * 1024 * 1024);
+        assertThat(inv.gpus()).singleElement().satisfies(g -> {
+            assertThat(g.node()).isEqualTo("pve-4090");
+            assertThat(g.path()).isEqualTo("0000:01:00");
+            assertThat(g.ids()).isEqualTo("10de:2684");
+            assertThat(g.iommuGroup()).contains(12);
+        });
+    }
+
+    @Test
     void passwordTicketWithCsrfOnWritesAndStaleDigestIsAConflict() throws Exception {
         PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", PveSimulator.PASSWORD.toCharArray()),
                 Optional.of(pin), PveContract.load());
