@@ -33,6 +33,7 @@ public final class AppContext implements AutoCloseable {
     private final HostService hosts;
     private final ConnectionsService connections;
     private final LibvirtService libvirt = new LibvirtService();
+    private final ProxmoxService proxmox = new ProxmoxService();
     private final Optional<Boolean> osPrefersDark;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
@@ -117,6 +118,10 @@ public final class AppContext implements AutoCloseable {
         return hosts;
     }
 
+    public ProxmoxService proxmox() {
+        return proxmox;
+    }
+
     public LibvirtService libvirt() {
         return libvirt;
     }
@@ -137,6 +142,7 @@ public final class AppContext implements AutoCloseable {
             LOG.error("Settings could not be saved at exit", e);
         }
         libvirt.close();
+        proxmox.close();
         executors.close();
         database.close();
     }

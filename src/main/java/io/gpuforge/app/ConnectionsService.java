@@ -57,6 +57,12 @@ public final class ConnectionsService {
                 Optional.empty()));
     }
 
+    /** The Demo lab: a simulated Proxmox VE cluster inside GPUForge. */
+    public ConnectionInfo addDemo(String name) throws StoreException {
+        return repository.add(new ConnectionInfo(0, name.strip(), ConnectionInfo.Kind.DEMO, "simulated", "",
+                Optional.empty()));
+    }
+
     public void delete(ConnectionInfo c) throws StoreException, SecretStoreException {
         repository.delete(c.id());
         if (c.secretRef().isPresent() && secrets.store().isUnlocked()) {

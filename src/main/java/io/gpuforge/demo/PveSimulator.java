@@ -44,6 +44,7 @@ public final class PveSimulator implements AutoCloseable {
     private final AtomicInteger requests = new AtomicInteger();
     private final Map<String, String> tickets = new LinkedHashMap<>();
     private final SimApi api;
+    private final String fingerprint;
 
     public PveSimulator(SimCluster cluster) throws IOException, GeneralSecurityException {
         this(cluster, KEYSTORE);
@@ -60,6 +61,8 @@ public final class PveSimulator implements AutoCloseable {
             }
             ks.load(in, KEYSTORE_PASSWORD);
         }
+        this.fingerprint = io.gpuforge.hypervisor.proxmox.PinnedTrust.fingerprint(
+                (java.security.cert.X509Certificate) ks.getCertificate(ks.aliases().nextElement()));
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(ks, KEYSTORE_PASSWORD);
         SSLContext ssl = SSLContext.getInstance("TLS");
@@ -82,6 +85,11 @@ public final class PveSimulator implements AutoCloseable {
     /** {@code USER@REALM!ID=SECRET} for this run. */
     public String token() {
         return TOKEN_ID + "=" + tokenSecret;
+    }
+
+    /** SHA-256 fingerprint of the simulator's certificate: what the Demo lab connection pins. */
+    public String certificateFingerprint() {
+        return fingerprint;
     }
 
     public int requestCount() {

@@ -93,13 +93,20 @@ public final class AddConnectionDialog {
         grid.add(hint, 0, 6, 2, 1);
         grid.add(error, 0, 7, 2, 1);
         var ssh = model.kindProperty().isEqualTo(AddConnectionViewModel.Kind.SSH);
+        var libvirtKind = model.kindProperty().isEqualTo(AddConnectionViewModel.Kind.LIBVIRT);
+        Label demoNote = new Label(i18n.get("demo.banner"));
+        demoNote.setWrapText(true);
+        demoNote.getStyleClass().add("badge-warn");
+        demoNote.visibleProperty().bind(model.kindProperty().isEqualTo(AddConnectionViewModel.Kind.DEMO));
+        demoNote.managedProperty().bind(demoNote.visibleProperty());
+        grid.add(demoNote, 0, 8, 2, 1);
         for (javafx.scene.Node n : new javafx.scene.Node[] {targetLabel, target, passwordLabel, password, hint}) {
             n.visibleProperty().bind(ssh);
             n.managedProperty().bind(ssh);
         }
         for (javafx.scene.Node n : new javafx.scene.Node[] {uriLabel, uri, testRow}) {
-            n.visibleProperty().bind(ssh.not());
-            n.managedProperty().bind(ssh.not());
+            n.visibleProperty().bind(libvirtKind);
+            n.managedProperty().bind(libvirtKind);
         }
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().setPrefWidth(520);

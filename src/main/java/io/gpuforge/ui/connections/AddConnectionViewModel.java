@@ -18,7 +18,7 @@ public final class AddConnectionViewModel {
 
     static final Pattern TARGET = Pattern.compile("^(?:[^@\\s]+@)?(?:\\[[0-9a-fA-F:.]+\\]|[^:@\\s\\[\\]]+)(?::\\d{1,5})?$");
 
-    public enum Kind { SSH, LIBVIRT }
+    public enum Kind { SSH, LIBVIRT, DEMO }
 
     private final javafx.beans.property.ObjectProperty<Kind> kind = new javafx.beans.property.SimpleObjectProperty<>(Kind.SSH);
     private final StringProperty uri = new SimpleStringProperty("qemu:///system");
@@ -86,7 +86,8 @@ public final class AddConnectionViewModel {
 
     public BooleanBinding validProperty() {
         return Bindings.createBooleanBinding(() -> !name.get().isBlank()
-                && (kind.get() == Kind.SSH ? validTarget(target.get()) : validUri(uri.get())), name, target, uri, kind);
+                && (kind.get() == Kind.DEMO || (kind.get() == Kind.SSH ? validTarget(target.get()) : validUri(uri.get()))),
+                name, target, uri, kind);
     }
 
     /** Saves; {@code done} gets the new connection on the UI thread, errors land in {@link #errorProperty()}. */
@@ -97,8 +98,8 @@ public final class AddConnectionViewModel {
         String t = target.get().strip();
         String u = uri.get().strip();
         Kind k = kind.get();
-        tasks.supply("save connection", () -> k == Kind.LIBVIRT ? connections.addLibvirt(n, u)
-                : connections.addSsh(n, t, pw.length == 0 ? Optional.empty() : Optional.of(pw)))
+        tasks.supply("save connection", () -> k == Kind.DEMO ? connections.addDemo(n) : k == Kind.LIBVIRT
+                ? connections.addLibvirt(n, u) : connections.addSsh(n, t, pw.length == 0 ? Optional.empty() : Optional.of(pw)))
                 .onSuccess(c -> {
                     error.set(null);
                     done.accept(c);

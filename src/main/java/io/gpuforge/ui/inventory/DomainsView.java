@@ -28,6 +28,8 @@ public final class DomainsView extends VBox {
         Label title = new Label();
         title.setId("domains-header");
         title.textProperty().bind(header);
+        title.setWrapText(true);
+        title.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         table.setId("domains-table");
         table.getColumns().setAll(List.of(
                 col(i18n, "domains.column.name", 200, VmInfo::name),

@@ -29,6 +29,7 @@ final class HostPages {
     private final HostFactsViewModel localFacts;
     private final Map<Long, HostFactsViewModel> remote = new LinkedHashMap<>();
     private final Map<Long, Loadable<LibvirtService.Inventory>> libvirtPages = new LinkedHashMap<>();
+    private final Map<Long, Loadable<io.gpuforge.app.ProxmoxService.Cluster>> demoPages = new LinkedHashMap<>();
     private final java.util.List<AutoCloseable> watches = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private final java.util.function.BiConsumer<Optional<ConnectionInfo>, HostFacts> onFacts;
@@ -133,6 +134,40 @@ final class HostPages {
                         inv.refresh();
                     }
                     return tabs;
+                });
+    }
+
+    ContentArea.Page demo(ConnectionInfo c) {
+        Loadable<io.gpuforge.app.ProxmoxService.Cluster> inv = demoPages.computeIfAbsent(c.id(), id ->
+                new Loadable<>(ui.tasks(), () -> ui.app().proxmox().cluster(c), ui.i18n().get("task.demoInventory", c.name())));
+        ObjectBinding<java.util.List<io.gpuforge.domain.VmInfo>> vms = Bindings.createObjectBinding(
+                () -> inv.valueProperty().get() == null ? java.util.List.of() : inv.valueProperty().get().vms(),
+                inv.valueProperty());
+        javafx.beans.binding.StringBinding header = Bindings.createStringBinding(() -> {
+            var v = inv.valueProperty().get();
+            if (inv.errorProperty().get() != null) {
+                return ui.i18n().get("iommu.error", inv.errorProperty().get());
+            }
+            if (v == null) {
+                return ui.i18n().get("iommu.loading");
+            }
+            StringBuilder gpus = new StringBuilder();
+            v.gpus().forEach(g -> gpus.append("\n  ").append(g));
+            return ui.i18n().get("demo.header", v.nodes(), v.vms().size(), v.gpus().size(), v.version()) + gpus;
+        }, inv.valueProperty(), inv.errorProperty(), ui.i18n().localeProperty());
+        return new ContentArea.Page("tab-demo-" + c.id(), Bindings.createStringBinding(c::name), Icons.of(Feather.CLOUD),
+                i -> {
+                    javafx.scene.control.Label banner = new javafx.scene.control.Label();
+                    banner.setId("demo-banner");
+                    banner.textProperty().bind(ui.i18n().text("demo.banner"));
+                    banner.getStyleClass().addAll("badge", "badge-warn");
+                    banner.setWrapText(true);
+                    DomainsView view = new DomainsView(vms, header, ui.i18n());
+                    view.getChildren().add(0, banner);
+                    if (inv.valueProperty().get() == null && !inv.loadingProperty().get()) {
+                        inv.refresh();
+                    }
+                    return view;
                 });
     }
 

@@ -111,7 +111,8 @@ public final class MainWindow {
             }
         } else if (item.connection().isPresent()) {
             ConnectionInfo c = item.connection().get();
-            content.open(item, c.kind() == ConnectionInfo.Kind.LIBVIRT ? pages.libvirt(c) : pages.ssh(c));
+            content.open(item, c.kind() == ConnectionInfo.Kind.LIBVIRT ? pages.libvirt(c)
+                    : c.kind() == ConnectionInfo.Kind.DEMO ? pages.demo(c) : pages.ssh(c));
             if (item.kind() == NavItem.Kind.GPU) {
                 showIommuOfSelectedTab();
             }

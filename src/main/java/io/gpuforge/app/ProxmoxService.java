@@ -1,0 +1,72 @@
+package io.gpuforge.app;
+
+import io.gpuforge.demo.PveSimulator;
+import io.gpuforge.demo.SimCluster;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.hypervisor.proxmox.PveApiException;
+import io.gpuforge.hypervisor.proxmox.PveClient;
+import io.gpuforge.hypervisor.proxmox.PveContract;
+import io.gpuforge.hypervisor.proxmox.PveCredentials;
+import io.gpuforge.hypervisor.proxmox.PveInventory;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Proxmox VE clusters for the UI; in this build the Demo lab: a simulated cluster started on loopback
+ * HTTPS when first opened, reached through the same client a real cluster uses. Blocking: background only.
+ */
+public final class ProxmoxService implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProxmoxService.class);
+    private final PveContract contract = PveContract.load();
+    private PveSimulator demo;
+
+    /** What the window shows of a cluster: in the product's own types. */
+    public record Cluster(String version, int nodes, java.util.List<io.gpuforge.domain.VmInfo> vms,
+                          java.util.List<String> gpus) {
+    }
+
+    public Cluster cluster(ConnectionInfo c) throws PveApiException {
+        PveInventory inv = inventory(c);
+        java.util.List<io.gpuforge.domain.VmInfo> vms = inv.vms().stream().map(m -> new io.gpuforge.domain.VmInfo(
+                String.valueOf(m.vmid()), m.vmid() + " " + m.name() + " @ " + m.node() + (m.template() ? " (template)" : ""),
+                m.status(), (int) m.cpus(), m.maxMemBytes() / 1024, "", "", java.util.List.of(), java.util.List.of(),
+                java.util.List.of())).toList();
+        java.util.List<String> gpus = inv.gpus().stream().map(g -> g.id() + ": " + g.node() + " " + g.path() + " " + g.ids())
+                .toList();
+        return new Cluster(inv.version(), inv.nodes().size(), vms, gpus);
+    }
+
+    public PveInventory inventory(ConnectionInfo c) throws PveApiException {
+        if (c.kind() != ConnectionInfo.Kind.DEMO) {
+            throw new PveApiException(PveApiException.Kind.NOT_IMPLEMENTED, 0,
+                    "Proxmox VE connections to real clusters are not available in this build yet", java.util.Map.of(), null);
+        }
+        PveSimulator sim = demo();
+        PveClient client = new PveClient(sim.url(), PveCredentials.Token.parse(sim.token()),
+                Optional.of(sim.certificateFingerprint()), contract);
+        return PveInventory.read(client);
+    }
+
+    private synchronized PveSimulator demo() throws PveApiException {
+        if (demo == null) {
+            try {
+                demo = new PveSimulator(SimCluster.demo());
+                LOG.info("Demo lab (simulated Proxmox VE) listening on {}", demo.url());
+            } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+                throw new PveApiException(PveApiException.Kind.NETWORK, 0, "The Demo lab could not start: " + e.getMessage(),
+                        java.util.Map.of(), e);
+            }
+        }
+        return demo;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (demo != null) {
+            demo.close();
+            demo = null;
+        }
+    }
+}

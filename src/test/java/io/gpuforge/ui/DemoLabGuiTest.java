@@ -1,0 +1,70 @@
+package io.gpuforge.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.settings.LanguageChoice;
+import io.gpuforge.settings.ThemeChoice;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** The Demo lab connection: a simulated Proxmox VE cluster, clearly labelled, read through the real client. */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class DemoLabGuiTest {
+
+    private GuiFixture fx;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        fx.close();
+    }
+
+    @Test
+    void addTheDemoLabAndSeeItsClusterLabelledAsSimulated(FxRobot robot) throws Exception {
+        robot.interact(() -> robot.lookup((Node n) -> "tb-action.addConnection".equals(n.getId())).queryAs(Button.class).fire());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#add-connection").tryQuery().isPresent());
+        @SuppressWarnings("unchecked")
+        ChoiceBox<Object> kind = robot.lookup("#conn-kind").queryAs(ChoiceBox.class);
+        robot.interact(() -> kind.getSelectionModel().select(2));
+        robot.clickOn("#conn-name").write("Demo lab");
+        robot.interact(() -> robot.lookup("#conn-save").queryAs(Button.class).fire());
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#domains-table").tryQuery().isPresent()
+                && !robot.lookup("#domains-table").queryAs(TableView.class).getItems().isEmpty());
+        assertThat(robot.lookup("#demo-banner").queryAs(Label.class).getText()).contains("simulated");
+        @SuppressWarnings("unchecked")
+        TableView<VmInfo> table = robot.lookup("#domains-table").queryAs(TableView.class);
+        assertThat(table.getItems()).extracting(VmInfo::name).containsExactly("101 train-01 @ pve-4090", "9000 ubuntu-24.04-cloud @ pve-3090 (template)");
+        assertThat(robot.lookup("#domains-header").queryAs(Label.class).getText())
+                .startsWith("3 nodes, 2 VMs, 1 GPUs mapped").contains("gpu-4090-a: pve-4090 0000:01:00 10de:2684");
+        assertThat(fx.app.connections().all()).singleElement()
+                .satisfies(c -> assertThat(c.kind()).isEqualTo(ConnectionInfo.Kind.DEMO));
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
+        java.util.concurrent.atomic.AtomicReference<java.awt.image.BufferedImage> img = new java.util.concurrent.atomic.AtomicReference<>();
+        robot.interact(() -> img.set(javafx.embed.swing.SwingFXUtils.fromFXImage(table.getScene().snapshot(null), null)));
+        java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("gpuforge.screenshots", "target/screenshots"));
+        java.nio.file.Files.createDirectories(dir);
+        javax.imageio.ImageIO.write(img.get(), "png", dir.resolve("demo-lab-light-en.png").toFile());
+    }
+}
