@@ -45,6 +45,12 @@ public final class PveClient {
     /** @param baseUrl {@code https://host:8006} */
     public PveClient(String baseUrl, PveCredentials credentials, Optional<String> pinnedFingerprint, PveContract contract)
             throws PveApiException {
+        this(baseUrl, credentials, pinnedFingerprint, contract, Duration.ofSeconds(30));
+    }
+
+    /** @param readTimeout how long one answer may take (the whole call gets twice that) */
+    public PveClient(String baseUrl, PveCredentials credentials, Optional<String> pinnedFingerprint, PveContract contract,
+                     Duration readTimeout) throws PveApiException {
         HttpUrl u = HttpUrl.parse(baseUrl);
         if (u == null || !u.isHttps()) {
             throw new PveApiException(PveApiException.Kind.PROTOCOL, 0, "Proxmox VE is reached over https:// only: '"
@@ -56,8 +62,8 @@ public final class PveClient {
         try {
             this.trust = new PinnedTrust(pinnedFingerprint);
             OkHttpClient.Builder b = new OkHttpClient.Builder()
-                    .connectTimeout(Duration.ofSeconds(10)).readTimeout(Duration.ofSeconds(30))
-                    .callTimeout(Duration.ofSeconds(60))
+                    .connectTimeout(Duration.ofSeconds(10)).readTimeout(readTimeout)
+                    .callTimeout(readTimeout.multipliedBy(2))
                     .sslSocketFactory(trust.sslContext().getSocketFactory(), trust);
             if (pinnedFingerprint.isPresent()) {
                 // a pinned certificate stands for the host: it was accepted for this server by its fingerprint
@@ -141,24 +147,10 @@ public final class PveClient {
         requests.incrementAndGet();
         try (Response resp = http.newCall(r.build()).execute()) {
             String text = resp.body() == null ? "" : resp.body().string();
-            if (!resp.isSuccessful()) {
-                // PVE's reason is the status line; behind proxies that rewrite it (and the simulator, whose HTTP
-                // server cannot set one) it is also in X-PVE-Message
-                String reason = resp.header("X-PVE-Message") != null ? resp.header("X-PVE-Message") : resp.message();
-                throw error(resp.code(), reason, text);
-            }
-            JsonNode root;
-            try {
-                root = json.readTree(text);
-            } catch (JsonProcessingException ex) {
-                throw new PveApiException(PveApiException.Kind.PROTOCOL, resp.code(), "The server's answer to " + method
-                        + " " + path + " is not JSON: " + snippet(text), Map.of(), ex);
-            }
-            if (root == null || !root.isObject() || !root.has("data")) {
-                throw new PveApiException(PveApiException.Kind.PROTOCOL, resp.code(), "The server's answer to " + method
-                        + " " + path + " has no data member: " + snippet(text), Map.of(), null);
-            }
-            return root.get("data");
+            // PVE's reason is the status line; behind proxies that rewrite it (and the simulator, whose HTTP
+            // server cannot set one) it is also in X-PVE-Message
+            String reason = resp.header("X-PVE-Message") != null ? resp.header("X-PVE-Message") : resp.message();
+            return answer(method, path, resp.code(), reason, text);
         } catch (SSLException ex) {
             String seen = trust.lastSeen().orElse("?");
             String msg = trust.pinned().map(p -> "The server's certificate changed: it presents " + seen
@@ -170,6 +162,25 @@ public final class PveClient {
             throw new PveApiException(PveApiException.Kind.NETWORK, 0, method + " " + path + " failed: " + ex.getMessage(),
                     Map.of(), ex);
         }
+    }
+
+    /** The {@code data} of an answer, or the typed error it stands for. Pure: the fuzz tests call it directly. */
+    JsonNode answer(String method, String path, int code, String reason, String text) throws PveApiException {
+        if (code < 200 || code > 299) {
+            throw error(code, reason, text);
+        }
+        JsonNode root;
+        try {
+            root = json.readTree(text);
+        } catch (JsonProcessingException ex) {
+            throw new PveApiException(PveApiException.Kind.PROTOCOL, code, "The server's answer to " + method
+                    + " " + path + " is not JSON: " + snippet(text), Map.of(), ex);
+        }
+        if (root == null || !root.isObject() || !root.has("data")) {
+            throw new PveApiException(PveApiException.Kind.PROTOCOL, code, "The server's answer to " + method
+                    + " " + path + " has no data member: " + snippet(text), Map.of(), null);
+        }
+        return root.get("data");
     }
 
     private PveApiException error(int code, String message, String body) {

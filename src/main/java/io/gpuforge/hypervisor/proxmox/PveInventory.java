@@ -30,16 +30,22 @@ public record PveInventory(String version, String clusterName, List<Node> nodes,
     }
 
     public static PveInventory read(PveClient c) throws PveApiException {
-        String version = PveValues.text(c.get("/version", Map.of()), "version").orElse("?");
+        return from(c.get("/version", Map.of()), c.get("/cluster/status", Map.of()), c.get("/cluster/resources", Map.of()),
+                c.get("/cluster/mapping/pci", Map.of()));
+    }
+
+    /** From the four answers' data members; wrong shapes give unknown values, never an exception. */
+    static PveInventory from(JsonNode versionData, JsonNode status, JsonNode resources, JsonNode mappings) {
+        String version = PveValues.text(versionData, "version").orElse("?");
         String cluster = "";
-        for (JsonNode s : c.get("/cluster/status", Map.of())) {
+        for (JsonNode s : status) {
             if ("cluster".equals(PveValues.text(s, "type").orElse(""))) {
                 cluster = PveValues.text(s, "name").orElse("");
             }
         }
         List<Node> nodes = new ArrayList<>();
         List<Vm> vms = new ArrayList<>();
-        for (JsonNode r : c.get("/cluster/resources", Map.of())) {
+        for (JsonNode r : resources) {
             String type = PveValues.text(r, "type").orElse("");
             if (type.equals("node")) {
                 nodes.add(new Node(PveValues.text(r, "node").orElse("?"), PveValues.text(r, "status").orElse("unknown"),
@@ -52,7 +58,7 @@ public record PveInventory(String version, String clusterName, List<Node> nodes,
             }
         }
         List<GpuMapping> gpus = new ArrayList<>();
-        for (JsonNode m : c.get("/cluster/mapping/pci", Map.of())) {
+        for (JsonNode m : mappings) {
             String id = PveValues.text(m, "id").orElse("?");
             JsonNode map = m.get("map");
             if (map == null || !map.isArray()) {
