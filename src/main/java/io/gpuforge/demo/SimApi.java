@@ -85,9 +85,117 @@ final class SimApi {
                 }
                 return Answer.ok(null);
             }
+            case "POST /nodes/{node}/qemu/{vmid}/clone":
+                return clone(p);
+            case "POST /nodes/{node}/qemu/{vmid}/template": {
+                SimCluster.Vm vm = vm(p);
+                if (vm == null) {
+                    return Answer.fail(500, "VM " + p.get("vmid") + " does not exist");
+                }
+                return task(p.get("node"), "qmtemplate", p.get("vmid"), () -> {
+                    vm.template = true;
+                    vm.config.put("template", "1");
+                });
+            }
+            case "POST /nodes/{node}/qemu/{vmid}/status/start":
+            case "POST /nodes/{node}/qemu/{vmid}/status/stop":
+            case "POST /nodes/{node}/qemu/{vmid}/status/shutdown":
+            case "POST /nodes/{node}/qemu/{vmid}/status/reboot": {
+                SimCluster.Vm vm = vm(p);
+                if (vm == null) {
+                    return Answer.fail(500, "VM " + p.get("vmid") + " does not exist");
+                }
+                if (vm.template) {
+                    return Answer.fail(500, "you can't start a vm if it's a template");
+                }
+                String action = path.substring(path.lastIndexOf('/') + 1);
+                return task(p.get("node"), "qm" + action, p.get("vmid"), () -> vm.status =
+                        action.equals("start") || action.equals("reboot") ? "running" : "stopped");
+            }
+            case "GET /nodes/{node}/qemu/{vmid}/status/current": {
+                SimCluster.Vm vm = vm(p);
+                return vm == null ? Answer.fail(500, "VM " + p.get("vmid") + " does not exist")
+                        : Answer.ok(Map.of("vmid", vm.vmid, "status", vm.status, "name", vm.config.getOrDefault("name", ""),
+                                "qmpstatus", vm.status, "template", vm.template ? 1 : 0));
+            }
+            case "GET /nodes/{node}/tasks/{upid}/status": {
+                SimCluster.Task t = c.tasks.get(p.get("upid"));
+                if (t == null) {
+                    return Answer.fail(500, "no such task");
+                }
+                t.advance(System.currentTimeMillis());
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("upid", t.upid);
+                m.put("node", t.node);
+                m.put("status", t.exitStatus == null ? "running" : "stopped");
+                if (t.exitStatus != null) {
+                    m.put("exitstatus", t.exitStatus);
+                }
+                m.put("starttime", t.startMillis / 1000);
+                return Answer.ok(m);
+            }
+            case "GET /nodes/{node}/tasks/{upid}/log": {
+                SimCluster.Task t = c.tasks.get(p.get("upid"));
+                if (t == null) {
+                    return Answer.fail(500, "no such task");
+                }
+                t.advance(System.currentTimeMillis());
+                int limit = Integer.parseInt(p.getOrDefault("limit", "50"));
+                int start = Integer.parseInt(p.getOrDefault("start", "0"));
+                List<Object> lines = new ArrayList<>();
+                for (int i = start; i < t.log.size() && (limit == 0 || lines.size() < limit); i++) {
+                    lines.add(Map.of("n", i + 1, "t", t.log.get(i)));
+                }
+                return Answer.ok(lines);
+            }
+            case "DELETE /nodes/{node}/tasks/{upid}": {
+                SimCluster.Task t = c.tasks.get(p.get("upid"));
+                if (t == null) {
+                    return Answer.fail(500, "no such task");
+                }
+                t.stopped = true;
+                t.advance(System.currentTimeMillis());
+                return Answer.ok(null);
+            }
             default:
                 return Answer.fail(501, "Method '" + method + " " + path + "' not implemented in the simulator");
         }
+    }
+
+    private Answer clone(Map<String, String> p) {
+        SimCluster.Vm source = vm(p);
+        if (source == null) {
+            return Answer.fail(500, "VM " + p.get("vmid") + " does not exist");
+        }
+        int newid = Integer.parseInt(p.get("newid"));
+        if (c.raceNextClone) {
+            c.raceNextClone = false;
+            SimCluster.Vm other = new SimCluster.Vm(newid, source.node);
+            other.config.put("name", "someone-else");
+            c.vms.put(newid, other);
+        }
+        if (c.vms.containsKey(newid)) {
+            return Answer.fail(500, "unable to create VM " + newid + ": config file already exists");
+        }
+        String target = p.getOrDefault("target", source.node);
+        SimCluster.Vm clone = new SimCluster.Vm(newid, target);
+        clone.config.putAll(source.config);
+        clone.config.remove("template");
+        clone.config.put("name", p.getOrDefault("name", "Copy-of-VM-" + source.config.getOrDefault("name", "")));
+        c.vms.put(newid, clone); // PVE locks the new id at once; the clone becomes usable when the task ends
+        clone.status = "stopped";
+        return task(source.node, "qmclone", String.valueOf(source.vmid), () -> { });
+    }
+
+    private Answer task(String node, String type, String id, Runnable effect) {
+        long now = System.currentTimeMillis();
+        String upid = String.format("UPID:%s:%08X:%08X:%08X:%s:%s:root@pam!gpuforge:", node,
+                (int) (Math.abs(now) % 0x7fffffff), (int) (now / 10 % 0x7fffffff), now / 1000, type, id);
+        SimCluster.Task t = new SimCluster.Task(upid, node, now, c.taskMillis, effect);
+        t.log.add("starting " + type + " " + id + " on " + node);
+        t.log.add("progress 50%");
+        c.tasks.put(upid, t);
+        return Answer.ok(upid);
     }
 
     private SimCluster.Node node(String name) {

@@ -49,6 +49,59 @@ public final class SimCluster {
         }
     }
 
+    /** A task that takes simulated time, then applies its effect once. */
+    static final class Task {
+        final String upid;
+        final String node;
+        final long startMillis;
+        final long durationMillis;
+        final List<String> log = new ArrayList<>();
+        Runnable effect;
+        String exitStatus;
+        boolean stopped;
+
+        Task(String upid, String node, long startMillis, long durationMillis, Runnable effect) {
+            this.upid = upid;
+            this.node = node;
+            this.startMillis = startMillis;
+            this.durationMillis = durationMillis;
+            this.effect = effect;
+        }
+
+        /** Finishes the task when its time has come (or it was stopped). */
+        void advance(long now) {
+            if (exitStatus != null) {
+                return;
+            }
+            if (stopped) {
+                exitStatus = "interrupted by signal";
+                log.add("TASK ERROR: interrupted by signal");
+                return;
+            }
+            if (now >= startMillis + durationMillis) {
+                try {
+                    effect.run();
+                    exitStatus = "OK";
+                    log.add("TASK OK");
+                } catch (RuntimeException e) {
+                    exitStatus = e.getMessage();
+                    log.add("TASK ERROR: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    final Map<String, Task> tasks = new LinkedHashMap<>();
+    /** How long simulated tasks take. */
+    long taskMillis = 300;
+    /** When set, the next clone finds its new id taken by someone else (PVE's nextid does not reserve). */
+    boolean raceNextClone;
+
+    /** Makes the next clone find its new id taken, as when two clients clone at once. */
+    public synchronized void raceNextClone() {
+        raceNextClone = true;
+    }
+
     final List<Node> nodes = new ArrayList<>();
     final Map<Integer, Vm> vms = new TreeMap<>();
     final Map<String, List<String>> mappings = new LinkedHashMap<>();
