@@ -163,21 +163,43 @@ public final class PveSimulator implements AutoCloseable {
         }
         String ticket = URLDecoder.decode(cookie.substring("PVEAuthCookie=".length()).split(";")[0], StandardCharsets.UTF_8);
         String csrf = tickets.get(ticket);
-        return csrf != null && (!write || csrf.equals(ex.getRequestHeaders().getFirst("CSRFPreventionToken")));
+        return csrf != null && !csrf.equals("tfa-pending")
+                && (!write || csrf.equals(ex.getRequestHeaders().getFirst("CSRFPreventionToken")));
     }
 
+    /** A user with a TOTP second factor, whose current code is {@link #TOTP_CODE}. */
+    public static final String TFA_USER = "ops@pve";
+    public static final String TOTP_CODE = "123456";
+
     private void login(HttpExchange ex, Map<String, String> p) throws IOException {
-        if (!"root@pam".equals(p.get("username")) || !PASSWORD.equals(p.get("password"))) {
+        String user = p.get("username");
+        if (TFA_USER.equals(user) && p.containsKey("tfa-challenge")) {
+            boolean known;
+            synchronized (tickets) {
+                known = tickets.remove(p.get("tfa-challenge")) != null;
+            }
+            if (!known || !("totp:" + TOTP_CODE).equals(p.get("password"))) {
+                send(ex, 401, "authentication failure", null, Map.of());
+                return;
+            }
+        } else if (TFA_USER.equals(user) && PASSWORD.equals(p.get("password"))) {
+            String challenge = "PVE:!tfa!" + user + ":" + UUID.randomUUID();
+            synchronized (tickets) {
+                tickets.put(challenge, "tfa-pending");
+            }
+            send(ex, 200, "OK", Map.of("ticket", challenge, "NeedTFA", 1, "username", user), Map.of());
+            return;
+        } else if (!"root@pam".equals(user) || !PASSWORD.equals(p.get("password"))) {
             send(ex, 401, "authentication failure", null, Map.of());
             return;
         }
-        String ticket = "PVE:root@pam:" + Long.toHexString(System.currentTimeMillis() / 1000).toUpperCase() + "::"
+        String ticket = "PVE:" + user + ":" + Long.toHexString(System.currentTimeMillis() / 1000).toUpperCase() + "::"
                 + UUID.randomUUID();
         String csrf = Long.toHexString(System.nanoTime()) + ":" + UUID.randomUUID();
         synchronized (tickets) {
             tickets.put(ticket, csrf);
         }
-        send(ex, 200, "OK", Map.of("ticket", ticket, "CSRFPreventionToken", csrf, "username", "root@pam"), Map.of());
+        send(ex, 200, "OK", Map.of("ticket", ticket, "CSRFPreventionToken", csrf, "username", user), Map.of());
     }
 
     private static void parse(String raw, Map<String, List<String>> into) {

@@ -234,10 +234,16 @@ public final class PveClient {
             return;
         }
         PveCredentials.Password p = (PveCredentials.Password) credentials;
-        JsonNode d = call("POST", "/access/ticket", Map.of("username", p.username(), "password", new String(p.password())));
-        if (d.has("NeedTFA") && PveValues.bool(d, "NeedTFA").orElse(false)) {
-            throw new PveApiException(PveApiException.Kind.AUTH, 401, "This account needs a second factor (TOTP);"
-                    + " use an API token for GPUForge", Map.of(), null);
+        JsonNode d = call("POST", "/access/ticket", Map.of("username", p.username(), "password", new String(p.password()),
+                "new-format", "1"));
+        if (PveValues.bool(d, "NeedTFA").orElse(false)) {
+            if (p.totp().isEmpty()) {
+                throw new PveApiException(PveApiException.Kind.AUTH, 401, "This account needs a second factor (TOTP):"
+                        + " give the one-time code, or use an API token", Map.of(), null);
+            }
+            String challenge = PveValues.text(d, "ticket").orElse("");
+            d = call("POST", "/access/ticket", Map.of("username", p.username(), "tfa-challenge", challenge,
+                    "password", "totp:" + p.totp().get().get(), "new-format", "1"));
         }
         ticket = PveValues.text(d, "ticket").orElseThrow(() -> new PveApiException(PveApiException.Kind.PROTOCOL, 200,
                 "The login answer has no ticket", Map.of(), null));

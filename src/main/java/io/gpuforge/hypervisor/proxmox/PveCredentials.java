@@ -28,11 +28,20 @@ public sealed interface PveCredentials {
         }
     }
 
-    /** Username with realm ({@code root@pam}) and password; a ticket is fetched and renewed. */
-    record Password(String username, char[] password) implements PveCredentials {
+    /**
+     * Username with realm ({@code root@pam}) and password; a ticket is fetched and renewed. {@code totp} gives
+     * the current one-time code when the account has a second factor (PVE 7/8's TFA challenge step).
+     */
+    record Password(String username, char[] password, java.util.Optional<java.util.function.Supplier<String>> totp)
+            implements PveCredentials {
         public Password {
             Objects.requireNonNull(username);
             Objects.requireNonNull(password);
+            Objects.requireNonNull(totp);
+        }
+
+        public Password(String username, char[] password) {
+            this(username, password, java.util.Optional.empty());
         }
     }
 }

@@ -63,6 +63,14 @@ public final class PveValues {
         }
     }
 
+    /**
+     * {@code sshkeys} must reach PVE URL-encoded once more inside the form (PVE decodes it twice): spaces as
+     * {@code %20}, not {@code +}.
+     */
+    public static String sshKeys(String keys) {
+        return java.net.URLEncoder.encode(keys, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
     /** Booleans go to PVE as 1/0. */
     public static String send(boolean b) {
         return b ? "1" : "0";

@@ -76,6 +76,50 @@ class PveClientSimulatorTest {
     }
 
     @Test
+    void theTotpChallengeStep() throws Exception {
+        PveClient withCode = new PveClient(sim.url(), new PveCredentials.Password(PveSimulator.TFA_USER,
+                PveSimulator.PASSWORD.toCharArray(), Optional.of(() -> PveSimulator.TOTP_CODE)), Optional.of(pin),
+                PveContract.load());
+        assertThat(withCode.get("/nodes", Map.of())).hasSize(3);
+        PveClient noCode = new PveClient(sim.url(), new PveCredentials.Password(PveSimulator.TFA_USER,
+                PveSimulator.PASSWORD.toCharArray()), Optional.of(pin), PveContract.load());
+        assertThatThrownBy(() -> noCode.get("/nodes", Map.of())).hasMessageContaining("second factor");
+        PveClient wrongCode = new PveClient(sim.url(), new PveCredentials.Password(PveSimulator.TFA_USER,
+                PveSimulator.PASSWORD.toCharArray(), Optional.of(() -> "000000")), Optional.of(pin), PveContract.load());
+        assertThatThrownBy(() -> wrongCode.get("/nodes", Map.of())).isInstanceOf(PveApiException.class)
+                .satisfies(e -> assertThat(((PveApiException) e).kind()).isEqualTo(PveApiException.Kind.AUTH));
+    }
+
+    @Test
+    void sshKeysAreEncodedTwice() throws Exception {
+        String keys = "ssh-ed25519 AAAAC3Nza+C1lZDI1NTE5 ada@lab\nssh-rsa AAAAB3/x= bob@lab";
+        String once = PveValues.sshKeys(keys);
+        assertThat(once).doesNotContain(" ").doesNotContain("+").contains("%20").contains("%2B").contains("%0A");
+        PveClient c = tokenClient();
+        String digest = c.get("/nodes/pve-4090/qemu/101/config", Map.of()).get("digest").asText();
+        c.put("/nodes/pve-4090/qemu/101/config", Map.of("digest", digest, "sshkeys", once));
+        assertThat(java.net.URLDecoder.decode(c.get("/nodes/pve-4090/qemu/101/config", Map.of()).get("sshkeys").asText()
+                .replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(keys);
+    }
+
+    @Test
+    void pciDevicesAndGroupsOfANode() throws Exception {
+        PveClient c = tokenClient();
+        PvePci.NodePci n = PvePci.read(c, "pve-3090");
+        assertThat(n.iommu()).isEqualTo(io.gpuforge.domain.IommuState.ENABLED);
+        var gpus = n.inventory().gpus();
+        assertThat(gpus).hasSize(4);
+        assertThat(gpus.get(0).isolation()).as("the first 3090 shares group 2 with the root port")
+                .isEqualTo(io.gpuforge.domain.Isolation.SHARES_WITH_BRIDGES);
+        assertThat(gpus.get(1).isolation()).isEqualTo(io.gpuforge.domain.Isolation.ISOLATED);
+        assertThat(n.inventory().device(io.gpuforge.domain.PciAddress.parse("0000:01:00.0")).orElseThrow().name())
+                .contains("NVIDIA Corporation GA102 [GeForce RTX 3090]");
+        PvePci.NodePci off = PvePci.read(c, "pve-store");
+        assertThat(off.iommu()).isEqualTo(io.gpuforge.domain.IommuState.DISABLED);
+        assertThat(off.inventory().groups()).isEmpty();
+    }
+
+    @Test
     void passwordTicketWithCsrfOnWritesAndStaleDigestIsAConflict() throws Exception {
         PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", PveSimulator.PASSWORD.toCharArray()),
                 Optional.of(pin), PveContract.load());

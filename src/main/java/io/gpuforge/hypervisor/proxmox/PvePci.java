@@ -1,0 +1,60 @@
+package io.gpuforge.hypervisor.proxmox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpuforge.domain.IommuState;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.PciInventory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * A node's PCI devices and IOMMU groups as {@code /nodes/{node}/hardware/pci} reports them, asked with an
+ * empty {@code pci-class-blacklist} so the bridges in a group are visible. {@code iommugroup} -1 means the
+ * IOMMU is off.
+ */
+public final class PvePci {
+
+    /** The inventory and what the node says about its IOMMU. */
+    public record NodePci(PciInventory inventory, IommuState iommu) {
+    }
+
+    private PvePci() {
+    }
+
+    public static NodePci read(PveClient c, String node) throws PveApiException {
+        return from(c.get("/nodes/" + node + "/hardware/pci", Map.of("pci-class-blacklist", "")));
+    }
+
+    static NodePci from(JsonNode data) {
+        List<PciDevice> devices = new ArrayList<>();
+        boolean anyGroup = false;
+        boolean anyOff = false;
+        for (JsonNode d : data) {
+            Optional<String> id = PveValues.text(d, "id");
+            if (id.isEmpty() || !PciAddress.looksLike(id.get())) {
+                continue;
+            }
+            long g = PveValues.number(d, "iommugroup").orElse(-1);
+            anyGroup |= g >= 0;
+            anyOff |= g < 0;
+            String name = (PveValues.text(d, "vendor_name").orElse("") + " " + PveValues.text(d, "device_name").orElse("")).strip();
+            try {
+                devices.add(new PciDevice(PciAddress.parse(id.get()), hex(d, "vendor"), hex(d, "device"),
+                        hex(d, "class"), name.isEmpty() ? Optional.empty() : Optional.of(name), Optional.empty(),
+                        g >= 0 ? OptionalInt.of((int) g) : OptionalInt.empty(), PciDevice.Details.NONE));
+            } catch (IllegalArgumentException e) {
+                // a device with ids we cannot read is left out rather than guessed
+            }
+        }
+        IommuState state = anyGroup ? IommuState.ENABLED : anyOff ? IommuState.DISABLED : IommuState.UNKNOWN;
+        return new NodePci(PciInventory.fromDevices(devices), state);
+    }
+
+    private static String hex(JsonNode d, String field) {
+        return PveValues.text(d, field).map(v -> PciDevice.hex4(v, field.equals("class") ? "class" : field)).orElse(null);
+    }
+}
