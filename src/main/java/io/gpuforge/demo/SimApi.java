@@ -157,9 +157,82 @@ final class SimApi {
                 t.advance(System.currentTimeMillis());
                 return Answer.ok(null);
             }
+            case "GET /nodes/{node}/status":
+                return node(p.get("node")) == null ? Answer.fail(500, "no such node")
+                        : Answer.ok(Map.of("uptime", 86400, "cpu", 0.12, "kversion", "Linux 6.8.12-4-pve #1 SMP PREEMPT_DYNAMIC",
+                                "pveversion", "pve-manager/8.4.1/2a5fa54a8503f96d", "memory", Map.of("total", 137438953472L,
+                                        "used", 34359738368L)));
+            case "POST /nodes/{node}/status":
+                return node(p.get("node")) == null ? Answer.fail(500, "no such node")
+                        : task(p.get("node"), "srv" + p.get("command"), "", () -> { });
+            case "PUT /cluster/mapping/pci/{id}":
+                if (!c.mappings.containsKey(p.get("id"))) {
+                    return Answer.fail(500, "no such mapping '" + p.get("id") + "'");
+                }
+                if (multi.containsKey("map")) {
+                    c.mappings.put(p.get("id"), new ArrayList<>(multi.get("map"))); // PUT replaces the whole map
+                }
+                return Answer.ok(null);
+            case "DELETE /cluster/mapping/pci/{id}":
+                return c.mappings.remove(p.get("id")) == null ? Answer.fail(500, "no such mapping '" + p.get("id") + "'")
+                        : Answer.ok(null);
+            case "POST /nodes/{node}/qemu": {
+                int id = Integer.parseInt(p.get("vmid"));
+                if (c.vms.containsKey(id)) {
+                    return Answer.fail(500, "unable to create VM " + id + ": config file already exists");
+                }
+                SimCluster.Vm vm = new SimCluster.Vm(id, p.get("node"));
+                p.forEach((k, v) -> {
+                    if (!List.of("node", "vmid", "start").contains(k)) {
+                        vm.config.put(k, v);
+                    }
+                });
+                c.vms.put(id, vm);
+                return task(p.get("node"), "qmcreate", String.valueOf(id), () -> { });
+            }
+            case "GET /nodes/{node}/qemu/{vmid}/rrddata": {
+                SimCluster.Vm vm = vm(p);
+                if (vm == null) {
+                    return Answer.fail(500, "VM " + p.get("vmid") + " does not exist");
+                }
+                List<Object> points = new ArrayList<>();
+                long now = System.currentTimeMillis() / 1000 / 60 * 60;
+                for (int i = 70; i > 0; i--) {
+                    points.add(Map.of("time", now - i * 60L, "cpu", 0.2 + 0.1 * Math.sin(i / 5.0), "maxmem",
+                            Long.parseLong(vm.config.getOrDefault("memory", "512")) * 1048576, "netin", 1000.0 * i));
+                }
+                return Answer.ok(points);
+            }
+            case "GET /nodes/{node}/storage":
+                return Answer.ok(List.of(Map.of("storage", "local", "type", "dir", "content", "iso,vztmpl,backup",
+                        "total", 100L << 30, "used", 20L << 30, "avail", 80L << 30, "active", 1, "enabled", 1),
+                        Map.of("storage", "local-zfs", "type", "zfspool", "content", "images,rootdir",
+                                "total", 2L << 40, "used", 1L << 40, "avail", 1L << 40, "active", 1, "enabled", 1)));
+            case "GET /nodes/{node}/storage/{storage}/content":
+                return Answer.ok("local".equals(p.get("storage"))
+                        ? List.of(Map.of("volid", "local:iso/ubuntu-24.04-live-server-amd64.iso", "content", "iso",
+                                "size", 2_800_000_000L, "format", "iso"))
+                        : List.of(Map.of("volid", "local-zfs:base-9000-disk-0", "content", "images", "size", 34359738368L,
+                                "format", "raw", "vmid", 9000)));
+            case "POST /nodes/{node}/qemu/{vmid}/agent/ping":
+                return running(p) ? Answer.ok(Map.of()) : Answer.fail(500, "QEMU guest agent is not running");
+            case "POST /nodes/{node}/qemu/{vmid}/agent/exec":
+                if (!running(p)) {
+                    return Answer.fail(500, "QEMU guest agent is not running");
+                }
+                return Answer.ok(Map.of("pid", 4242));
+            case "GET /nodes/{node}/qemu/{vmid}/agent/exec-status":
+                return !running(p) ? Answer.fail(500, "QEMU guest agent is not running")
+                        : Answer.ok(Map.of("exited", 1, "exitcode", 0, "out-data",
+                                "0, NVIDIA GeForce RTX 4090, 61, 287.45\n"));
             default:
                 return Answer.fail(501, "Method '" + method + " " + path + "' not implemented in the simulator");
         }
+    }
+
+    private boolean running(Map<String, String> p) {
+        SimCluster.Vm vm = vm(p);
+        return vm != null && vm.status.equals("running");
     }
 
     private Answer clone(Map<String, String> p) {
