@@ -67,6 +67,9 @@ public final class PveSimulator implements AutoCloseable {
         kmf.init(ks, KEYSTORE_PASSWORD);
         SSLContext ssl = SSLContext.getInstance("TLS");
         ssl.init(kmf.getKeyManagers(), null, null);
+        // the JDK server writes headers and body separately: without TCP_NODELAY every answer waits ~40 ms for
+        // the client's delayed ACK (Nagle). Read once by the JDK when its first server is made.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(ssl));
         server.createContext("/api2/json/", this::handle);

@@ -26,9 +26,14 @@ public record PveContract(List<Endpoint> endpoints) {
     }
 
     /** One method on one path; {@code [n]} parameters stand for {@code hostpci0}, {@code net1}, … */
-    public record Endpoint(String method, String path, Map<String, Param> parameters) {
+    public record Endpoint(String method, String path, Map<String, Param> parameters, Pattern pattern) {
         public Endpoint {
             parameters = Map.copyOf(parameters);
+            pattern = Pattern.compile("^" + path.replaceAll("\\{[^}]+}", "[^/]+") + "$");
+        }
+
+        public Endpoint(String method, String path, Map<String, Param> parameters) {
+            this(method, path, parameters, null);
         }
 
         /** The parameter a sent name stands for ({@code hostpci3} → {@code hostpci[n]}). */
@@ -43,7 +48,7 @@ public record PveContract(List<Endpoint> endpoints) {
 
         /** Whether a concrete path such as {@code /nodes/pve1/qemu/100/config} is this endpoint. */
         public boolean matches(String concretePath) {
-            return Pattern.compile("^" + path.replaceAll("\\{[^}]+}", "[^/]+") + "$").matcher(concretePath).matches();
+            return pattern.matcher(concretePath).matches();
         }
     }
 
