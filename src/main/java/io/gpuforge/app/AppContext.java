@@ -33,7 +33,7 @@ public final class AppContext implements AutoCloseable {
     private final HostService hosts;
     private final ConnectionsService connections;
     private final LibvirtService libvirt = new LibvirtService();
-    private final ProxmoxService proxmox = new ProxmoxService();
+    private final ProxmoxService proxmox;
     private final Optional<Boolean> osPrefersDark;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
@@ -47,6 +47,7 @@ public final class AppContext implements AutoCloseable {
         this.secrets = secrets;
         this.hosts = hosts;
         this.connections = connections;
+        this.proxmox = new ProxmoxService(secrets);
         this.osPrefersDark = osPrefersDark;
     }
 

@@ -57,6 +57,26 @@ public final class ConnectionsService {
                 Optional.empty()));
     }
 
+    /**
+     * Saves a Proxmox VE cluster reached with an API token; the token secret goes to the secret store, the
+     * accepted certificate fingerprint (if the system does not trust the certificate) with the connection.
+     */
+    public ConnectionInfo addProxmox(String name, String url, String tokenId, char[] secret, Optional<String> fingerprint)
+            throws StoreException, SecretStoreException {
+        String ref = "pve:" + name.strip() + ":token";
+        try {
+            if (!secrets.store().isUnlocked()) {
+                throw new SecretStoreException("API token secrets are kept in the encrypted vault: set it up or unlock it"
+                        + " in Preferences first");
+            }
+            secrets.store().put(ref, secret);
+        } finally {
+            Arrays.fill(secret, '\0');
+        }
+        return repository.add(new ConnectionInfo(0, name.strip(), ConnectionInfo.Kind.PROXMOX, url.strip(), tokenId.strip(),
+                Optional.of(ref), fingerprint));
+    }
+
     /** The Demo lab: a simulated Proxmox VE cluster inside GPUForge. */
     public ConnectionInfo addDemo(String name) throws StoreException {
         return repository.add(new ConnectionInfo(0, name.strip(), ConnectionInfo.Kind.DEMO, "simulated", "",

@@ -20,7 +20,33 @@ public final class ProxmoxService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProxmoxService.class);
     private final PveContract contract = PveContract.load();
+    private final SecretsService secrets;
     private PveSimulator demo;
+
+    public ProxmoxService(SecretsService secrets) {
+        this.secrets = secrets;
+    }
+
+    /** The outcome of "test connection": the version, or the certificate the user has to accept first. */
+    public record Test(boolean ok, String message, Optional<String> untrustedFingerprint) {
+    }
+
+    public Test test(String url, String tokenId, char[] secret, Optional<String> pin) {
+        try {
+            PveClient c = new PveClient(url, new PveCredentials.Token(tokenId, new String(secret)), pin, contract);
+            try {
+                String v = c.get("/version", java.util.Map.of()).path("version").asText("?");
+                return new Test(true, "Proxmox VE " + v, Optional.empty());
+            } catch (PveApiException e) {
+                if (e.kind() == PveApiException.Kind.TLS && pin.isEmpty() && c.serverFingerprint().isPresent()) {
+                    return new Test(false, e.getMessage(), c.serverFingerprint());
+                }
+                return new Test(false, e.getMessage(), Optional.empty());
+            }
+        } catch (PveApiException | IllegalArgumentException e) {
+            return new Test(false, e.getMessage(), Optional.empty());
+        }
+    }
 
     /** What the window shows of a cluster: in the product's own types. */
     public record Cluster(String version, int nodes, java.util.List<io.gpuforge.domain.VmInfo> vms,
@@ -39,9 +65,22 @@ public final class ProxmoxService implements AutoCloseable {
     }
 
     public PveInventory inventory(ConnectionInfo c) throws PveApiException {
+        if (c.kind() == ConnectionInfo.Kind.PROXMOX) {
+            char[] secret;
+            try {
+                secret = secrets.store().get(c.secretRef().orElse("")).orElseThrow(() -> new PveApiException(
+                        PveApiException.Kind.AUTH, 0, "The API token secret of " + c.name() + " is not in the secret store",
+                        java.util.Map.of(), null));
+            } catch (io.gpuforge.store.secret.SecretStoreException e) {
+                throw new PveApiException(PveApiException.Kind.AUTH, 0, "The secret store says: " + e.getMessage(),
+                        java.util.Map.of(), e);
+            }
+            return PveInventory.read(new PveClient(c.address(), new PveCredentials.Token(c.username(), new String(secret)),
+                    c.tlsFingerprint(), contract));
+        }
         if (c.kind() != ConnectionInfo.Kind.DEMO) {
-            throw new PveApiException(PveApiException.Kind.NOT_IMPLEMENTED, 0,
-                    "Proxmox VE connections to real clusters are not available in this build yet", java.util.Map.of(), null);
+            throw new PveApiException(PveApiException.Kind.NOT_IMPLEMENTED, 0, c.kind() + " is not a Proxmox connection",
+                    java.util.Map.of(), null);
         }
         PveSimulator sim = demo();
         PveClient client = new PveClient(sim.url(), PveCredentials.Token.parse(sim.token()),

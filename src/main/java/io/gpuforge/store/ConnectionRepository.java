@@ -20,13 +20,14 @@ public final class ConnectionRepository {
     public ConnectionInfo add(ConnectionInfo c) throws StoreException {
         return db.with(conn -> {
             try (PreparedStatement ps = conn.prepareStatement("INSERT INTO connection (name, kind, address, username,"
-                    + " secret_ref, created_at) VALUES (?, ?, ?, ?, ?, ?)", PreparedStatement.RETURN_GENERATED_KEYS)) {
+                    + " secret_ref, created_at, tls_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)", PreparedStatement.RETURN_GENERATED_KEYS)) {
                 ps.setString(1, c.name());
                 ps.setString(2, c.kind().db());
                 ps.setString(3, c.address());
                 ps.setString(4, c.username());
                 ps.setString(5, c.secretRef().orElse(null));
                 ps.setLong(6, System.currentTimeMillis());
+                ps.setString(7, c.tlsFingerprint().orElse(null));
                 ps.executeUpdate();
                 try (ResultSet keys = ps.getGeneratedKeys()) {
                     keys.next();
@@ -44,12 +45,13 @@ public final class ConnectionRepository {
     public List<ConnectionInfo> all() throws StoreException {
         return db.with(conn -> {
             try (PreparedStatement ps = conn.prepareStatement(
-                    "SELECT id, name, kind, address, username, secret_ref FROM connection ORDER BY name");
+                    "SELECT id, name, kind, address, username, secret_ref, tls_fingerprint FROM connection ORDER BY name");
                  ResultSet rs = ps.executeQuery()) {
                 List<ConnectionInfo> out = new ArrayList<>();
                 while (rs.next()) {
                     out.add(new ConnectionInfo(rs.getLong(1), rs.getString(2), ConnectionInfo.Kind.fromDb(rs.getString(3)),
-                            rs.getString(4), rs.getString(5), Optional.ofNullable(rs.getString(6))));
+                            rs.getString(4), rs.getString(5), Optional.ofNullable(rs.getString(6)),
+                            Optional.ofNullable(rs.getString(7))));
                 }
                 return out;
             }

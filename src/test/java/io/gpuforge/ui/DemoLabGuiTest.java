@@ -47,7 +47,7 @@ class DemoLabGuiTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#add-connection").tryQuery().isPresent());
         @SuppressWarnings("unchecked")
         ChoiceBox<Object> kind = robot.lookup("#conn-kind").queryAs(ChoiceBox.class);
-        robot.interact(() -> kind.getSelectionModel().select(2));
+        robot.interact(() -> kind.getSelectionModel().select(3));
         robot.clickOn("#conn-name").write("Demo lab");
         robot.interact(() -> robot.lookup("#conn-save").queryAs(Button.class).fire());
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#domains-table").tryQuery().isPresent()

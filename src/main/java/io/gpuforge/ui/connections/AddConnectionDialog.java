@@ -75,6 +75,27 @@ public final class AddConnectionDialog {
         tested.setId("conn-test-result");
         tested.setWrapText(true);
         tested.textProperty().bind(model.testResultProperty());
+        TextField pveUrl = new TextField();
+        pveUrl.setId("conn-pve-url");
+        pveUrl.setPromptText("https://pve1.example.org:8006");
+        pveUrl.textProperty().bindBidirectional(model.pveUrlProperty());
+        TextField tokenId = new TextField();
+        tokenId.setId("conn-token-id");
+        tokenId.textProperty().bindBidirectional(model.tokenIdProperty());
+        PasswordField tokenSecret = new PasswordField();
+        tokenSecret.setId("conn-token-secret");
+        tokenSecret.textProperty().bindBidirectional(model.tokenSecretProperty());
+        javafx.scene.control.CheckBox trust = new javafx.scene.control.CheckBox();
+        trust.setId("conn-trust");
+        trust.setWrapText(true);
+        trust.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> model.fingerprintProperty().get() == null
+                ? "" : i18n.get("connection.add.trust", model.fingerprintProperty().get()), model.fingerprintProperty()));
+        trust.selectedProperty().bindBidirectional(model.trustFingerprintProperty());
+        trust.visibleProperty().bind(model.fingerprintProperty().isNotNull());
+        trust.managedProperty().bind(trust.visibleProperty());
+        Label pveUrlLabel = new Label(i18n.get("connection.add.pveUrl"));
+        Label tokenIdLabel = new Label(i18n.get("connection.add.tokenId"));
+        Label tokenSecretLabel = new Label(i18n.get("connection.add.tokenSecret"));
         Label uriLabel = new Label(i18n.get("connection.add.uri"));
         Label targetLabel = new Label(i18n.get("connection.add.target"));
         Label passwordLabel = new Label(i18n.get("connection.add.password"));
@@ -89,9 +110,13 @@ public final class AddConnectionDialog {
         grid.addRow(2, targetLabel, target);
         grid.addRow(3, passwordLabel, password);
         grid.addRow(4, uriLabel, uri);
-        grid.add(testRow, 1, 5);
-        grid.add(hint, 0, 6, 2, 1);
-        grid.add(error, 0, 7, 2, 1);
+        grid.addRow(5, pveUrlLabel, pveUrl);
+        grid.addRow(6, tokenIdLabel, tokenId);
+        grid.addRow(7, tokenSecretLabel, tokenSecret);
+        grid.add(testRow, 1, 9);
+        grid.add(trust, 1, 10);
+        grid.add(hint, 0, 11, 2, 1);
+        grid.add(error, 0, 12, 2, 1);
         var ssh = model.kindProperty().isEqualTo(AddConnectionViewModel.Kind.SSH);
         var libvirtKind = model.kindProperty().isEqualTo(AddConnectionViewModel.Kind.LIBVIRT);
         Label demoNote = new Label(i18n.get("demo.banner"));
@@ -99,15 +124,23 @@ public final class AddConnectionDialog {
         demoNote.getStyleClass().add("badge-warn");
         demoNote.visibleProperty().bind(model.kindProperty().isEqualTo(AddConnectionViewModel.Kind.DEMO));
         demoNote.managedProperty().bind(demoNote.visibleProperty());
-        grid.add(demoNote, 0, 8, 2, 1);
+        grid.add(demoNote, 0, 13, 2, 1);
+        var pveKind = model.kindProperty().isEqualTo(AddConnectionViewModel.Kind.PROXMOX);
+        for (javafx.scene.Node n : new javafx.scene.Node[] {pveUrlLabel, pveUrl, tokenIdLabel, tokenId, tokenSecretLabel,
+            tokenSecret}) {
+            n.visibleProperty().bind(pveKind);
+            n.managedProperty().bind(pveKind);
+        }
         for (javafx.scene.Node n : new javafx.scene.Node[] {targetLabel, target, passwordLabel, password, hint}) {
             n.visibleProperty().bind(ssh);
             n.managedProperty().bind(ssh);
         }
-        for (javafx.scene.Node n : new javafx.scene.Node[] {uriLabel, uri, testRow}) {
+        for (javafx.scene.Node n : new javafx.scene.Node[] {uriLabel, uri}) {
             n.visibleProperty().bind(libvirtKind);
             n.managedProperty().bind(libvirtKind);
         }
+        testRow.visibleProperty().bind(libvirtKind.or(pveKind));
+        testRow.managedProperty().bind(testRow.visibleProperty());
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().setPrefWidth(520);
 

@@ -18,11 +18,16 @@ public final class AddConnectionViewModel {
 
     static final Pattern TARGET = Pattern.compile("^(?:[^@\\s]+@)?(?:\\[[0-9a-fA-F:.]+\\]|[^:@\\s\\[\\]]+)(?::\\d{1,5})?$");
 
-    public enum Kind { SSH, LIBVIRT, DEMO }
+    public enum Kind { SSH, LIBVIRT, PROXMOX, DEMO }
 
     private final javafx.beans.property.ObjectProperty<Kind> kind = new javafx.beans.property.SimpleObjectProperty<>(Kind.SSH);
     private final StringProperty uri = new SimpleStringProperty("qemu:///system");
     private final ReadOnlyStringWrapper testResult = new ReadOnlyStringWrapper();
+    private final StringProperty pveUrl = new SimpleStringProperty("https://");
+    private final StringProperty tokenId = new SimpleStringProperty("root@pam!gpuforge");
+    private final StringProperty tokenSecret = new SimpleStringProperty("");
+    private final ReadOnlyStringWrapper fingerprint = new ReadOnlyStringWrapper();
+    private final javafx.beans.property.BooleanProperty trustFingerprint = new javafx.beans.property.SimpleBooleanProperty();
     private final StringProperty name = new SimpleStringProperty("");
     private final StringProperty target = new SimpleStringProperty("");
     private final StringProperty password = new SimpleStringProperty("");
@@ -30,12 +35,35 @@ public final class AddConnectionViewModel {
     private final ConnectionsService connections;
     private final BackgroundTasks tasks;
     private final io.gpuforge.app.LibvirtService libvirt;
+    private final io.gpuforge.app.ProxmoxService proxmox;
 
     public AddConnectionViewModel(ConnectionsService connections, io.gpuforge.app.LibvirtService libvirt,
-                                  BackgroundTasks tasks) {
+                                  io.gpuforge.app.ProxmoxService proxmox, BackgroundTasks tasks) {
         this.connections = connections;
         this.libvirt = libvirt;
+        this.proxmox = proxmox;
         this.tasks = tasks;
+    }
+
+    public StringProperty pveUrlProperty() {
+        return pveUrl;
+    }
+
+    public StringProperty tokenIdProperty() {
+        return tokenId;
+    }
+
+    public StringProperty tokenSecretProperty() {
+        return tokenSecret;
+    }
+
+    /** The certificate fingerprint a test found untrusted by the system; the user may accept it. */
+    public ReadOnlyStringProperty fingerprintProperty() {
+        return fingerprint.getReadOnlyProperty();
+    }
+
+    public javafx.beans.property.BooleanProperty trustFingerprintProperty() {
+        return trustFingerprint;
     }
 
     public javafx.beans.property.ObjectProperty<Kind> kindProperty() {
@@ -56,6 +84,22 @@ public final class AddConnectionViewModel {
     }
 
     public void testConnection() {
+        if (kind.get() == Kind.PROXMOX) {
+            String url = pveUrl.get().strip();
+            String id = tokenId.get().strip();
+            char[] secret = tokenSecret.get().toCharArray();
+            java.util.Optional<String> pin = trustFingerprint.get() && fingerprint.get() != null
+                    ? java.util.Optional.of(fingerprint.get()) : java.util.Optional.empty();
+            testResult.set("…");
+            tasks.supply("test " + url, () -> proxmox.test(url, id, secret, pin))
+                    .onSuccess(r -> {
+                        testResult.set(r.message());
+                        r.untrustedFingerprint().ifPresent(fingerprint::set);
+                    })
+                    .onError(e -> testResult.set(e.getMessage()))
+                    .start();
+            return;
+        }
         String u = uri.get().strip();
         testResult.set("…");
         tasks.supply("test " + u, () -> libvirt.test(u))
@@ -85,9 +129,13 @@ public final class AddConnectionViewModel {
     }
 
     public BooleanBinding validProperty() {
-        return Bindings.createBooleanBinding(() -> !name.get().isBlank()
-                && (kind.get() == Kind.DEMO || (kind.get() == Kind.SSH ? validTarget(target.get()) : validUri(uri.get()))),
-                name, target, uri, kind);
+        return Bindings.createBooleanBinding(() -> !name.get().isBlank() && switch (kind.get()) {
+            case DEMO -> true;
+            case SSH -> validTarget(target.get());
+            case LIBVIRT -> validUri(uri.get());
+            case PROXMOX -> pveUrl.get().strip().matches("https://[^/\\s]+.*") && !tokenSecret.get().isEmpty()
+                    && tokenId.get().matches("[^@!\\s]+@[^@!\\s]+![A-Za-z][A-Za-z0-9._-]*");
+        }, name, target, uri, kind, pveUrl, tokenId, tokenSecret);
     }
 
     /** Saves; {@code done} gets the new connection on the UI thread, errors land in {@link #errorProperty()}. */
@@ -98,8 +146,17 @@ public final class AddConnectionViewModel {
         String t = target.get().strip();
         String u = uri.get().strip();
         Kind k = kind.get();
-        tasks.supply("save connection", () -> k == Kind.DEMO ? connections.addDemo(n) : k == Kind.LIBVIRT
-                ? connections.addLibvirt(n, u) : connections.addSsh(n, t, pw.length == 0 ? Optional.empty() : Optional.of(pw)))
+        String url = pveUrl.get().strip();
+        String id = tokenId.get().strip();
+        char[] secret = tokenSecret.get().toCharArray();
+        tokenSecret.set("");
+        Optional<String> pin = trustFingerprint.get() ? Optional.ofNullable(fingerprint.get()) : Optional.empty();
+        tasks.supply("save connection", () -> switch (k) {
+            case DEMO -> connections.addDemo(n);
+            case LIBVIRT -> connections.addLibvirt(n, u);
+            case PROXMOX -> connections.addProxmox(n, url, id, secret, pin);
+            case SSH -> connections.addSsh(n, t, pw.length == 0 ? Optional.empty() : Optional.of(pw));
+        })
                 .onSuccess(c -> {
                     error.set(null);
                     done.accept(c);

@@ -137,7 +137,8 @@ final class HostPages {
                 });
     }
 
-    ContentArea.Page demo(ConnectionInfo c) {
+    /** A Proxmox VE cluster, or the Demo lab (then with a "simulated" banner). */
+    ContentArea.Page proxmox(ConnectionInfo c) {
         Loadable<io.gpuforge.app.ProxmoxService.Cluster> inv = demoPages.computeIfAbsent(c.id(), id ->
                 new Loadable<>(ui.tasks(), () -> ui.app().proxmox().cluster(c), ui.i18n().get("task.demoInventory", c.name())));
         ObjectBinding<java.util.List<io.gpuforge.domain.VmInfo>> vms = Bindings.createObjectBinding(
@@ -153,17 +154,20 @@ final class HostPages {
             }
             StringBuilder gpus = new StringBuilder();
             v.gpus().forEach(g -> gpus.append("\n  ").append(g));
-            return ui.i18n().get("demo.header", v.nodes(), v.vms().size(), v.gpus().size(), v.version()) + gpus;
+            return ui.i18n().get(c.kind() == ConnectionInfo.Kind.DEMO ? "demo.header" : "pve.header", v.nodes(),
+                    v.vms().size(), v.gpus().size(), v.version()) + gpus;
         }, inv.valueProperty(), inv.errorProperty(), ui.i18n().localeProperty());
         return new ContentArea.Page("tab-demo-" + c.id(), Bindings.createStringBinding(c::name), Icons.of(Feather.CLOUD),
                 i -> {
-                    javafx.scene.control.Label banner = new javafx.scene.control.Label();
-                    banner.setId("demo-banner");
-                    banner.textProperty().bind(ui.i18n().text("demo.banner"));
-                    banner.getStyleClass().addAll("badge", "badge-warn");
-                    banner.setWrapText(true);
                     DomainsView view = new DomainsView(vms, header, ui.i18n());
-                    view.getChildren().add(0, banner);
+                    if (c.kind() == ConnectionInfo.Kind.DEMO) {
+                        javafx.scene.control.Label banner = new javafx.scene.control.Label();
+                        banner.setId("demo-banner");
+                        banner.textProperty().bind(ui.i18n().text("demo.banner"));
+                        banner.getStyleClass().addAll("badge", "badge-warn");
+                        banner.setWrapText(true);
+                        view.getChildren().add(0, banner);
+                    }
                     if (inv.valueProperty().get() == null && !inv.loadingProperty().get()) {
                         inv.refresh();
                     }

@@ -112,7 +112,8 @@ public final class MainWindow {
         } else if (item.connection().isPresent()) {
             ConnectionInfo c = item.connection().get();
             content.open(item, c.kind() == ConnectionInfo.Kind.LIBVIRT ? pages.libvirt(c)
-                    : c.kind() == ConnectionInfo.Kind.DEMO ? pages.demo(c) : pages.ssh(c));
+                    : c.kind() == ConnectionInfo.Kind.DEMO || c.kind() == ConnectionInfo.Kind.PROXMOX ? pages.proxmox(c)
+                    : pages.ssh(c));
             if (item.kind() == NavItem.Kind.GPU) {
                 showIommuOfSelectedTab();
             }
@@ -127,7 +128,8 @@ public final class MainWindow {
     }
 
     private void addConnection() {
-        new AddConnectionDialog(new AddConnectionViewModel(ui.app().connections(), ui.app().libvirt(), ui.tasks()), ui.i18n(), stage, c -> {
+        new AddConnectionDialog(new AddConnectionViewModel(ui.app().connections(), ui.app().libvirt(), ui.app().proxmox(),
+                ui.tasks()), ui.i18n(), stage, c -> {
             navigation.addConnection(c);
             navigation.select(c);
             ui.app().events().info("connections", "Added " + c.kind().db() + " connection " + c.name() + " ("

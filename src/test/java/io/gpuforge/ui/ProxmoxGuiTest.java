@@ -1,0 +1,98 @@
+package io.gpuforge.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.demo.PveSimulator;
+import io.gpuforge.demo.SimCluster;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.settings.LanguageChoice;
+import io.gpuforge.settings.ThemeChoice;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.PasswordField;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * A Proxmox VE connection added in the window (against the simulator over HTTPS): the self-signed certificate
+ * is shown by fingerprint and must be trusted, the token secret goes to the vault, the cluster appears.
+ */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class ProxmoxGuiTest {
+
+    private GuiFixture fx;
+    private PveSimulator sim;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        sim = new PveSimulator(SimCluster.demo());
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        sim.close();
+        fx.close();
+    }
+
+    private static String text(FxRobot robot, String id) {
+        return robot.lookup(id).queryAs(Label.class).getText();
+    }
+
+    @Test
+    void addAClusterTrustingItsCertificateByFingerprint(FxRobot robot) throws Exception {
+        fx.app.secrets().createVault("a long passphrase".toCharArray());
+        robot.interact(() -> robot.lookup((Node n) -> "tb-action.addConnection".equals(n.getId())).queryAs(Button.class).fire());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#add-connection").tryQuery().isPresent());
+        @SuppressWarnings("unchecked")
+        ChoiceBox<Object> kind = robot.lookup("#conn-kind").queryAs(ChoiceBox.class);
+        robot.interact(() -> kind.getSelectionModel().select(2));
+        String token = sim.token();
+        robot.interact(() -> {
+            robot.lookup("#conn-name").queryAs(TextField.class).setText("lab-pve");
+            robot.lookup("#conn-pve-url").queryAs(TextField.class).setText(sim.url());
+            robot.lookup("#conn-token-id").queryAs(TextField.class).setText(token.substring(0, token.indexOf('=')));
+            robot.lookup("#conn-token-secret").queryAs(PasswordField.class).setText(token.substring(token.indexOf('=') + 1));
+        });
+        robot.interact(() -> robot.lookup("#conn-test").queryAs(Button.class).fire());
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> robot.lookup("#conn-trust").queryAs(CheckBox.class).isVisible());
+        CheckBox trust = robot.lookup("#conn-trust").queryAs(CheckBox.class);
+        assertThat(trust.getText()).contains(sim.certificateFingerprint());
+        assertThat(text(robot, "#conn-test-result")).contains("not trusted by this system");
+        robot.interact(() -> trust.setSelected(true));
+        robot.interact(() -> robot.lookup("#conn-test").queryAs(Button.class).fire());
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> text(robot, "#conn-test-result").startsWith("Proxmox VE 8.4"));
+        robot.interact(() -> robot.lookup("#conn-save").queryAs(Button.class).fire());
+
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#domains-table").tryQuery().isPresent()
+                && !robot.lookup("#domains-table").queryAs(TableView.class).getItems().isEmpty());
+        @SuppressWarnings("unchecked")
+        TableView<VmInfo> table = robot.lookup("#domains-table").queryAs(TableView.class);
+        assertThat(table.getItems()).hasSize(2);
+        assertThat(robot.lookup("#demo-banner").tryQuery()).as("a real connection has no demo banner").isEmpty();
+        ConnectionInfo saved = fx.app.connections().all().get(0);
+        assertThat(saved.kind()).isEqualTo(ConnectionInfo.Kind.PROXMOX);
+        assertThat(saved.tlsFingerprint()).contains(sim.certificateFingerprint());
+        assertThat(saved.secretRef()).contains("pve:lab-pve:token");
+        String db = new String(java.nio.file.Files.readAllBytes(fx.app.paths().databaseFile()),
+                java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertThat(db).doesNotContain(token.substring(token.indexOf('=') + 1));
+    }
+}
