@@ -24,9 +24,6 @@ final class InventoryCommand implements Callable<Integer> {
         @Option(names = "--sysroot", paramLabel = "DIR", description = "A directory that mirrors a host's /.")
         Path sysroot;
 
-        @Option(names = "--pve", paramLabel = "URL", description = "A Proxmox VE cluster (https://host:8006);"
-                + " token from GPUFORGE_PVE_TOKEN=USER@REALM!ID=SECRET.")
-        String pve;
 
         @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (qemu:///system, qemu+ssh://…).")
         String libvirt;
@@ -35,8 +32,11 @@ final class InventoryCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true)
     Source source = new Source();
 
-    @Option(names = "--fingerprint", paramLabel = "SHA256", description = "Pin the PVE certificate (AA:BB:… as PVE shows it).")
-    String fingerprint;
+    @Mixin
+    PveOptions pve = new PveOptions();
+
+    @Option(names = "--node", paramLabel = "NODE", description = "With --pve: only this node, its VMs and GPUs.")
+    String node;
 
     @Mixin
     JsonOption json = new JsonOption();
@@ -49,8 +49,8 @@ final class InventoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (source.pve != null) {
-            return pve(source.pve);
+        if (pve.present()) {
+            return pve();
         }
         if (source.libvirt != null) {
             return libvirt(source.libvirt);
@@ -71,17 +71,17 @@ final class InventoryCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int pve(String url) {
-        String token = System.getenv("GPUFORGE_PVE_TOKEN");
-        if (token == null) {
-            services.output().error("gpuforge inventory: set GPUFORGE_PVE_TOKEN=USER@REALM!ID=SECRET (an API token)");
-            return 2;
-        }
-        io.gpuforge.hypervisor.proxmox.PveClient c;
+    private int pve() {
+        String url = pve.url;
         try {
-            c = new io.gpuforge.hypervisor.proxmox.PveClient(url, io.gpuforge.hypervisor.proxmox.PveCredentials.Token.parse(token),
-                    java.util.Optional.ofNullable(fingerprint), io.gpuforge.hypervisor.proxmox.PveContract.load());
-            io.gpuforge.hypervisor.proxmox.PveInventory inv = io.gpuforge.hypervisor.proxmox.PveInventory.read(c);
+            io.gpuforge.hypervisor.proxmox.PveInventory inv = io.gpuforge.hypervisor.proxmox.PveInventory.read(
+                    pve.client(services));
+            if (node != null) {
+                inv = new io.gpuforge.hypervisor.proxmox.PveInventory(inv.version(), inv.clusterName(),
+                        inv.nodes().stream().filter(n -> n.name().equals(node)).toList(),
+                        inv.vms().stream().filter(v -> v.node().equals(node)).toList(),
+                        inv.gpus().stream().filter(g -> g.node().equals(node)).toList());
+            }
             if (json.enabled()) {
                 Map<String, Object> root = new LinkedHashMap<>();
                 root.put("source", "pve:" + url);
@@ -89,7 +89,17 @@ final class InventoryCommand implements Callable<Integer> {
                 root.put("cluster", inv.clusterName());
                 root.put("nodes", inv.nodes());
                 root.put("vms", inv.vms());
-                root.put("gpus", inv.gpus());
+                java.util.List<Object> gpus = new java.util.ArrayList<>();
+                for (var g : inv.gpus()) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("mapping", g.id());
+                    m.put("node", g.node());
+                    m.put("path", g.path());
+                    m.put("ids", g.ids());
+                    m.put("iommu_group", g.iommuGroup().orElse(null));
+                    gpus.add(m);
+                }
+                root.put("gpus", gpus);
                 services.output().json(root);
             } else {
                 services.output().line("Proxmox VE " + inv.version() + " cluster " + inv.clusterName() + ": " + inv.nodes().size()
@@ -97,7 +107,7 @@ final class InventoryCommand implements Callable<Integer> {
                 inv.gpus().forEach(g -> services.output().line("  " + g.id() + "  " + g.node() + "  " + g.path() + "  " + g.ids()));
             }
             return 0;
-        } catch (io.gpuforge.hypervisor.proxmox.PveApiException e) {
+        } catch (io.gpuforge.hypervisor.proxmox.PveApiException | java.io.IOException e) {
             services.output().error("gpuforge inventory: " + e.getMessage());
             return 1;
         } catch (IllegalArgumentException e) {

@@ -19,14 +19,11 @@ final class IommuCommand implements Callable<Integer> {
     @Mixin
     HostSource source = new HostSource();
 
-    @Option(names = "--pve", paramLabel = "URL", description = "A Proxmox VE cluster (token from GPUFORGE_PVE_TOKEN).")
-    String pve;
+    @picocli.CommandLine.Mixin
+    PveOptions pve = new PveOptions();
 
     @Option(names = "--node", paramLabel = "NODE", description = "With --pve: the node whose devices to list.")
     String node;
-
-    @Option(names = "--fingerprint", paramLabel = "SHA256", description = "With --pve: pin the certificate.")
-    String fingerprint;
 
     @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (qemu:///system, qemu+ssh://…).")
     String libvirt;
@@ -42,13 +39,13 @@ final class IommuCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (pve != null && node == null) {
+        if (pve.present() && node == null) {
             services.output().error("gpuforge iommu: --pve needs --node NODE");
             return 2;
         }
         HostSource.Loaded loaded;
         try {
-            loaded = pve != null ? pve() : libvirt != null ? LibvirtSource.load(libvirt) : source.load(services);
+            loaded = pve.present() ? pve() : libvirt != null ? LibvirtSource.load(libvirt) : source.load(services);
         } catch (ProbeException | io.gpuforge.hypervisor.libvirt.LibvirtBackendException
                  | io.gpuforge.hypervisor.proxmox.PveApiException | IllegalArgumentException e) {
             services.output().error("gpuforge iommu: " + e.getMessage());
@@ -77,16 +74,9 @@ final class IommuCommand implements Callable<Integer> {
         return 0;
     }
 
-    private HostSource.Loaded pve() throws io.gpuforge.hypervisor.proxmox.PveApiException {
-        String token = System.getenv("GPUFORGE_PVE_TOKEN");
-        if (token == null) {
-            throw new IllegalArgumentException("set GPUFORGE_PVE_TOKEN=USER@REALM!ID=SECRET (an API token)");
-        }
-        var client = new io.gpuforge.hypervisor.proxmox.PveClient(pve,
-                io.gpuforge.hypervisor.proxmox.PveCredentials.Token.parse(token), java.util.Optional.ofNullable(fingerprint),
-                io.gpuforge.hypervisor.proxmox.PveContract.load());
-        var n = io.gpuforge.hypervisor.proxmox.PvePci.read(client, node);
-        return new HostSource.Loaded("pve:" + pve + "/" + node, n.iommu(), n.inventory(), java.util.Optional.empty());
+    private HostSource.Loaded pve() throws io.gpuforge.hypervisor.proxmox.PveApiException, IOException {
+        var n = io.gpuforge.hypervisor.proxmox.PvePci.read(pve.client(services), node);
+        return new HostSource.Loaded("pve:" + pve.url + "/" + node, n.iommu(), n.inventory(), java.util.Optional.empty());
     }
 
     private static String line(PciDevice d) {

@@ -119,6 +119,8 @@ public final class SimCluster {
         List<Pci> b = new ArrayList<>();
         b.add(new Pci("0000:00:01.0", 2, "0x060400", "0x8086", "0x1901", "Intel Corporation", "6th-10th Gen Core Processor PCIe Controller (x16)"));
         String[] slots = {"01", "02", "03", "04"};
+        // the fourth 3090 sits in a chipset slot: its group also holds the chipset's USB controller
+        b.add(new Pci("0000:05:00.0", 23, "0x0c0330", "0x8086", "0x7ae0", "Intel Corporation", "Alder Lake-S PCH USB 3.2 xHCI"));
         for (int i = 0; i < slots.length; i++) {
             int g = i == 0 ? 2 : 20 + i;
             b.add(new Pci("0000:" + slots[i] + ":00.0", g, "0x030000", "0x10de", "0x2204", "NVIDIA Corporation", "GA102 [GeForce RTX 3090]"));

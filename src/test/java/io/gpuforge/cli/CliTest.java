@@ -70,6 +70,32 @@ class CliTest {
     }
 
     @Test
+    void proxmoxInventoryWithPasswordFromStdin() throws Exception {
+        try (io.gpuforge.demo.PveSimulator sim = new io.gpuforge.demo.PveSimulator(io.gpuforge.demo.SimCluster.demo())) {
+            int code = GpuForgeCli.run(new String[] {"inventory", "--pve", sim.url(), "--fingerprint",
+                sim.certificateFingerprint(), "--user", "root@pam", "--pve-password-stdin", "--node", "pve-4090", "--json"},
+                    AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
+                    new java.io.ByteArrayInputStream((io.gpuforge.demo.PveSimulator.PASSWORD + "\n").getBytes()));
+            assertThat(code).as(err.toString()).isZero();
+            JsonNode doc = new ObjectMapper().readTree(out.toString());
+            assertThat(doc.get("nodes")).hasSize(1);
+            assertThat(doc.get("vms")).hasSize(1);
+            assertThat(doc.get("vms").get(0).get("name").asText()).isEqualTo("train-01");
+            assertThat(doc.get("gpus").get(0).get("path").asText()).isEqualTo("0000:01:00");
+            out.getBuffer().setLength(0);
+            code = GpuForgeCli.run(new String[] {"iommu", "--pve", sim.url(), "--fingerprint", sim.certificateFingerprint(),
+                "--user", "root@pam", "--pve-password-stdin", "--node", "pve-3090", "--json"}, AppPaths.underHome(home),
+                    new CliOutput(new PrintWriter(out), new PrintWriter(err)),
+                    new java.io.ByteArrayInputStream((io.gpuforge.demo.PveSimulator.PASSWORD + "\n").getBytes()));
+            assertThat(code).as(err.toString()).isZero();
+            JsonNode iommu = new ObjectMapper().readTree(out.toString());
+            IommuCommandTest.assertContract(iommu);
+            assertThat(iommu.get("gpus")).hasSize(4);
+            assertThat(iommu.get("gpus").get(3).get("isolation").asText()).isEqualTo("shared");
+        }
+    }
+
+    @Test
     void proxmoxInventoryNeedsAToken() {
         org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("GPUFORGE_PVE_TOKEN") == null, "token set in env");
         assertThat(run("inventory", "--pve", "https://pve:8006")).isEqualTo(2);

@@ -112,6 +112,9 @@ class PveClientSimulatorTest {
         assertThat(gpus.get(0).isolation()).as("the first 3090 shares group 2 with the root port")
                 .isEqualTo(io.gpuforge.domain.Isolation.SHARES_WITH_BRIDGES);
         assertThat(gpus.get(1).isolation()).isEqualTo(io.gpuforge.domain.Isolation.ISOLATED);
+        assertThat(gpus.get(3).isolation()).as("the chipset-slot 3090 shares with the USB controller")
+                .isEqualTo(io.gpuforge.domain.Isolation.SHARED);
+        assertThat(gpus.get(3).sharedWith()).containsExactly(io.gpuforge.domain.PciAddress.parse("0000:05:00.0"));
         assertThat(n.inventory().device(io.gpuforge.domain.PciAddress.parse("0000:01:00.0")).orElseThrow().name())
                 .contains("NVIDIA Corporation GA102 [GeForce RTX 3090]");
         PvePci.NodePci off = PvePci.read(c, "pve-store");
