@@ -49,7 +49,7 @@ public final class ProxmoxService implements AutoCloseable {
     }
 
     /** What the window shows of a cluster: in the product's own types. */
-    public record Cluster(String version, int nodes, java.util.List<io.gpuforge.domain.VmInfo> vms,
+    public record Cluster(String version, java.util.List<String> nodes, java.util.List<io.gpuforge.domain.VmInfo> vms,
                           java.util.List<String> gpus) {
     }
 
@@ -61,7 +61,8 @@ public final class ProxmoxService implements AutoCloseable {
                 java.util.List.of())).toList();
         java.util.List<String> gpus = inv.gpus().stream().map(g -> g.id() + ": " + g.node() + " " + g.path() + " " + g.ids())
                 .toList();
-        return new Cluster(inv.version(), inv.nodes().size(), vms, gpus);
+        return new Cluster(inv.version(), inv.nodes().stream().map(n -> n.name() + " (" + n.status() + ")").toList(), vms,
+                gpus);
     }
 
     public PveInventory inventory(ConnectionInfo c) throws PveApiException {

@@ -136,7 +136,7 @@ public final class PveSimulator implements AutoCloseable {
                 return;
             }
             if (!path.equals("/access/ticket") && !authorised(ex, !method.equals("GET"))) {
-                send(ex, 401, "authentication failure", null, Map.of());
+                failedAuth(ex);
                 return;
             }
             Map<String, String> single = new LinkedHashMap<>();
@@ -174,6 +174,18 @@ public final class PveSimulator implements AutoCloseable {
     public static final String TFA_USER = "ops@pve";
     public static final String TOTP_CODE = "123456";
 
+    /** PVE answers a failed login only after a delay (to slow guessing); so does the simulator, shorter. */
+    static final long AUTH_FAILURE_DELAY_MILLIS = 300;
+
+    private void failedAuth(HttpExchange ex) throws IOException {
+        try {
+            Thread.sleep(AUTH_FAILURE_DELAY_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        send(ex, 401, "authentication failure", null, Map.of());
+    }
+
     private void login(HttpExchange ex, Map<String, String> p) throws IOException {
         String user = p.get("username");
         if (TFA_USER.equals(user) && p.containsKey("tfa-challenge")) {
@@ -182,7 +194,7 @@ public final class PveSimulator implements AutoCloseable {
                 known = tickets.remove(p.get("tfa-challenge")) != null;
             }
             if (!known || !("totp:" + TOTP_CODE).equals(p.get("password"))) {
-                send(ex, 401, "authentication failure", null, Map.of());
+                failedAuth(ex);
                 return;
             }
         } else if (TFA_USER.equals(user) && PASSWORD.equals(p.get("password"))) {
@@ -193,7 +205,7 @@ public final class PveSimulator implements AutoCloseable {
             send(ex, 200, "OK", Map.of("ticket", challenge, "NeedTFA", 1, "username", user), Map.of());
             return;
         } else if (!"root@pam".equals(user) || !PASSWORD.equals(p.get("password"))) {
-            send(ex, 401, "authentication failure", null, Map.of());
+            failedAuth(ex);
             return;
         }
         String ticket = "PVE:" + user + ":" + Long.toHexString(System.currentTimeMillis() / 1000).toUpperCase() + "::"

@@ -41,6 +41,19 @@ public final class PveClient {
     private String ticket;
     private String csrf;
     private long ticketAt;
+    private java.time.Clock clock = java.time.Clock.systemUTC();
+
+    /** For tests of the ticket renewal. */
+    void useClock(java.time.Clock c) {
+        this.clock = c;
+    }
+
+    /** Times a password login was made (one per ticket). */
+    private final AtomicInteger logins = new AtomicInteger();
+
+    int logins() {
+        return logins.get();
+    }
 
     /** @param baseUrl {@code https://host:8006} */
     public PveClient(String baseUrl, PveCredentials credentials, Optional<String> pinnedFingerprint, PveContract contract)
@@ -230,9 +243,10 @@ public final class PveClient {
 
     /** Logs in with the password (POST /access/ticket), again before the two-hour ticket expires. */
     private synchronized void ensureTicket() throws PveApiException {
-        if (ticket != null && System.currentTimeMillis() - ticketAt < TICKET_RENEWAL.toMillis()) {
+        if (ticket != null && clock.millis() - ticketAt < TICKET_RENEWAL.toMillis()) {
             return;
         }
+        logins.incrementAndGet();
         PveCredentials.Password p = (PveCredentials.Password) credentials;
         JsonNode d = call("POST", "/access/ticket", Map.of("username", p.username(), "password", new String(p.password()),
                 "new-format", "1"));
@@ -248,6 +262,6 @@ public final class PveClient {
         ticket = PveValues.text(d, "ticket").orElseThrow(() -> new PveApiException(PveApiException.Kind.PROTOCOL, 200,
                 "The login answer has no ticket", Map.of(), null));
         csrf = PveValues.text(d, "CSRFPreventionToken").orElse("");
-        ticketAt = System.currentTimeMillis();
+        ticketAt = clock.millis();
     }
 }

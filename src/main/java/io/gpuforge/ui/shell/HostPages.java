@@ -154,8 +154,8 @@ final class HostPages {
             }
             StringBuilder gpus = new StringBuilder();
             v.gpus().forEach(g -> gpus.append("\n  ").append(g));
-            return ui.i18n().get(c.kind() == ConnectionInfo.Kind.DEMO ? "demo.header" : "pve.header", v.nodes(),
-                    v.vms().size(), v.gpus().size(), v.version()) + gpus;
+            return ui.i18n().get(c.kind() == ConnectionInfo.Kind.DEMO ? "demo.header" : "pve.header", v.nodes().size(),
+                    v.vms().size(), v.gpus().size(), v.version()) + "\n  " + String.join(", ", v.nodes()) + gpus;
         }, inv.valueProperty(), inv.errorProperty(), ui.i18n().localeProperty());
         return new ContentArea.Page("tab-demo-" + c.id(), Bindings.createStringBinding(c::name), Icons.of(Feather.CLOUD),
                 i -> {

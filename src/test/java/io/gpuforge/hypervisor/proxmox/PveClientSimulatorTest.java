@@ -76,6 +76,23 @@ class PveClientSimulatorTest {
     }
 
     @Test
+    void theTicketIsRenewedBeforeItsTwoHoursEnd() throws Exception {
+        PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", PveSimulator.PASSWORD.toCharArray()),
+                Optional.of(pin), PveContract.load());
+        java.time.Instant t0 = java.time.Instant.parse("2026-11-29T10:00:00Z");
+        c.useClock(java.time.Clock.fixed(t0, java.time.ZoneOffset.UTC));
+        c.get("/nodes", Map.of());
+        c.get("/version", Map.of());
+        assertThat(c.logins()).isEqualTo(1);
+        c.useClock(java.time.Clock.fixed(t0.plus(java.time.Duration.ofMinutes(99)), java.time.ZoneOffset.UTC));
+        c.get("/nodes", Map.of());
+        assertThat(c.logins()).as("still valid").isEqualTo(1);
+        c.useClock(java.time.Clock.fixed(t0.plus(java.time.Duration.ofMinutes(101)), java.time.ZoneOffset.UTC));
+        c.get("/nodes", Map.of());
+        assertThat(c.logins()).as("renewed before the 2 h expiry").isEqualTo(2);
+    }
+
+    @Test
     void theTotpChallengeStep() throws Exception {
         PveClient withCode = new PveClient(sim.url(), new PveCredentials.Password(PveSimulator.TFA_USER,
                 PveSimulator.PASSWORD.toCharArray(), Optional.of(() -> PveSimulator.TOTP_CODE)), Optional.of(pin),
