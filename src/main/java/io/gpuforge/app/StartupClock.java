@@ -23,8 +23,4 @@ public final class StartupClock {
         }
         return firstFrameMillis - jvmStartMillis;
     }
-
-    public long firstFrameAfterMillis() {
-        return firstFrameMillis < 0 ? -1 : firstFrameMillis - jvmStartMillis;
-    }
 }

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Optional;
 import org.apache.sshd.client.SshClient;
@@ -171,13 +170,6 @@ public final class SshShell implements HostShell {
             if (room > 0) {
                 target.write(b, off, Math.min(len, room));
             }
-        }
-    }
-
-    /** Wipes a secret copy after use. */
-    static void wipe(char[] c) {
-        if (c != null) {
-            Arrays.fill(c, '\0');
         }
     }
 }

@@ -3,7 +3,6 @@ package io.gpuforge.store.secret;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.CharBuffer;
 import io.gpuforge.store.AtomicFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -292,13 +291,5 @@ public final class VaultSecretStore implements SecretStore {
                 Arrays.fill(plain, (byte) 0);
             }
         }
-    }
-
-    /** For callers that hold a passphrase in a String field of a form: copies it out to a char array. */
-    public static char[] chars(CharSequence s) {
-        CharBuffer b = CharBuffer.wrap(s);
-        char[] out = new char[b.remaining()];
-        b.get(out);
-        return out;
     }
 }

@@ -3,7 +3,6 @@ package io.gpuforge.ui.common;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
-import javafx.application.Platform;
 import javafx.concurrent.Task;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,14 +110,4 @@ public final class FxBackgroundTasks implements BackgroundTasks {
             };
         }
     }
-
-    /** Runs on the FX thread now if already there, else later. */
-    public static void onFx(Runnable r) {
-        if (Platform.isFxApplicationThread()) {
-            r.run();
-        } else {
-            Platform.runLater(r);
-        }
-    }
-
 }
