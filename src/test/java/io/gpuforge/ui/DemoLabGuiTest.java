@@ -7,9 +7,7 @@ import io.gpuforge.domain.VmInfo;
 import io.gpuforge.settings.LanguageChoice;
 import io.gpuforge.settings.ThemeChoice;
 import java.util.concurrent.TimeUnit;
-import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
@@ -43,11 +41,7 @@ class DemoLabGuiTest {
 
     @Test
     void addTheDemoLabAndSeeItsClusterLabelledAsSimulated(FxRobot robot) throws Exception {
-        robot.interact(() -> robot.lookup((Node n) -> "tb-action.addConnection".equals(n.getId())).queryAs(Button.class).fire());
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#add-connection").tryQuery().isPresent());
-        @SuppressWarnings("unchecked")
-        ChoiceBox<Object> kind = robot.lookup("#conn-kind").queryAs(ChoiceBox.class);
-        robot.interact(() -> kind.getSelectionModel().select(3));
+        GuiFixture.openAddConnection(robot, 3);
         robot.clickOn("#conn-name").write("Demo lab");
         robot.interact(() -> robot.lookup("#conn-save").queryAs(Button.class).fire());
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#domains-table").tryQuery().isPresent()
@@ -61,10 +55,6 @@ class DemoLabGuiTest {
         assertThat(fx.app.connections().all()).singleElement()
                 .satisfies(c -> assertThat(c.kind()).isEqualTo(ConnectionInfo.Kind.DEMO));
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
-        java.util.concurrent.atomic.AtomicReference<java.awt.image.BufferedImage> img = new java.util.concurrent.atomic.AtomicReference<>();
-        robot.interact(() -> img.set(javafx.embed.swing.SwingFXUtils.fromFXImage(table.getScene().snapshot(null), null)));
-        java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("gpuforge.screenshots", "target/screenshots"));
-        java.nio.file.Files.createDirectories(dir);
-        javax.imageio.ImageIO.write(img.get(), "png", dir.resolve("demo-lab-light-en.png").toFile());
+        GuiFixture.writePng(GuiFixture.snapshot(table.getScene()), "demo-lab-light-en.png");
     }
 }

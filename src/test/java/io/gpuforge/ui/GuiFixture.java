@@ -8,12 +8,23 @@ import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.TestContexts;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.shell.MainWindow;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import javafx.embed.swing.SwingFXUtils;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
 import javafx.stage.Stage;
+import javax.imageio.ImageIO;
+import org.testfx.api.FxRobot;
+import org.testfx.util.WaitForAsyncUtils;
 
 /** The real main window over a temp home and a sysroot host ("pve-gpu1": Proxmox VE, 4× RTX 3090). */
 final class GuiFixture implements AutoCloseable {
@@ -33,6 +44,32 @@ final class GuiFixture implements AutoCloseable {
         stage.setWidth(1280);
         stage.setHeight(800);
         window.show(stage);
+    }
+
+    /** Clicks the toolbar's "Add connection", waits for the dialog and picks the kind at {@code kindIndex}. */
+    static void openAddConnection(FxRobot robot, int kindIndex) throws Exception {
+        robot.interact(() -> robot.lookup((Node n) -> "tb-action.addConnection".equals(n.getId())).queryAs(Button.class).fire());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#add-connection").tryQuery().isPresent());
+        @SuppressWarnings("unchecked")
+        ChoiceBox<Object> kind = robot.lookup("#conn-kind").queryAs(ChoiceBox.class);
+        robot.interact(() -> kind.getSelectionModel().select(kindIndex));
+    }
+
+    /** The scene as an image, taken on the FX thread. */
+    static BufferedImage snapshot(Scene scene) {
+        AtomicReference<BufferedImage> img = new AtomicReference<>();
+        WaitForAsyncUtils.asyncFx(() -> img.set(SwingFXUtils.fromFXImage(scene.snapshot(null), null)));
+        WaitForAsyncUtils.waitForFxEvents();
+        return img.get();
+    }
+
+    /** Writes a PNG into {@code gpuforge.screenshots} ({@code target/screenshots} by default); returns its path. */
+    static Path writePng(BufferedImage image, String name) throws IOException {
+        Path dir = Path.of(System.getProperty("gpuforge.screenshots", "target/screenshots"));
+        Files.createDirectories(dir);
+        Path file = dir.resolve(name);
+        ImageIO.write(image, "png", file.toFile());
+        return file;
     }
 
     @Override

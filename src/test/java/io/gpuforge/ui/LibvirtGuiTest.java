@@ -7,9 +7,7 @@ import io.gpuforge.settings.LanguageChoice;
 import io.gpuforge.settings.ThemeChoice;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
@@ -44,11 +42,7 @@ class LibvirtGuiTest {
     @Test
     void addALibvirtConnectionAndSeeItsDomains(FxRobot robot) throws Exception {
         String uri = "test://" + Path.of("src/test/resources/libvirt/gpu-host.xml").toAbsolutePath();
-        robot.interact(() -> robot.lookup((Node n) -> "tb-action.addConnection".equals(n.getId())).queryAs(Button.class).fire());
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#add-connection").tryQuery().isPresent());
-        @SuppressWarnings("unchecked")
-        ChoiceBox<Object> kind = robot.lookup("#conn-kind").queryAs(ChoiceBox.class);
-        robot.interact(() -> kind.getSelectionModel().select(1));
+        GuiFixture.openAddConnection(robot, 1);
         robot.clickOn("#conn-name").write("lab-kvm");
         robot.interact(() -> robot.lookup("#conn-uri").queryAs(javafx.scene.control.TextField.class).setText(uri));
         robot.interact(() -> robot.lookup("#conn-test").queryAs(Button.class).fire());
@@ -80,11 +74,6 @@ class LibvirtGuiTest {
         assertThat(robot.lookup("#domains-header").queryAs(Label.class).getText()).contains("2 VMs");
         assertThat(fx.app.connections().all()).singleElement().satisfies(c -> assertThat(c.address()).isEqualTo(uri));
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
-        java.util.concurrent.atomic.AtomicReference<java.awt.image.BufferedImage> img = new java.util.concurrent.atomic.AtomicReference<>();
-        robot.interact(() -> img.set(javafx.embed.swing.SwingFXUtils.fromFXImage(
-                robot.lookup("#domains-table").queryAs(TableView.class).getScene().snapshot(null), null)));
-        Path dir = Path.of(System.getProperty("gpuforge.screenshots", "target/screenshots"));
-        java.nio.file.Files.createDirectories(dir);
-        javax.imageio.ImageIO.write(img.get(), "png", dir.resolve("libvirt-light-en.png").toFile());
+        GuiFixture.writePng(GuiFixture.snapshot(table.getScene()), "libvirt-light-en.png");
     }
 }

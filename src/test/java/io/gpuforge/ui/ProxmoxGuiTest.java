@@ -9,10 +9,8 @@ import io.gpuforge.domain.VmInfo;
 import io.gpuforge.settings.LanguageChoice;
 import io.gpuforge.settings.ThemeChoice;
 import java.util.concurrent.TimeUnit;
-import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
-import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.PasswordField;
 import javafx.scene.control.TableView;
@@ -59,11 +57,7 @@ class ProxmoxGuiTest {
     @Test
     void addAClusterTrustingItsCertificateByFingerprint(FxRobot robot) throws Exception {
         fx.app.secrets().createVault("a long passphrase".toCharArray());
-        robot.interact(() -> robot.lookup((Node n) -> "tb-action.addConnection".equals(n.getId())).queryAs(Button.class).fire());
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#add-connection").tryQuery().isPresent());
-        @SuppressWarnings("unchecked")
-        ChoiceBox<Object> kind = robot.lookup("#conn-kind").queryAs(ChoiceBox.class);
-        robot.interact(() -> kind.getSelectionModel().select(2));
+        GuiFixture.openAddConnection(robot, 2);
         String token = sim.token();
         robot.interact(() -> {
             robot.lookup("#conn-name").queryAs(TextField.class).setText("lab-pve");

@@ -8,13 +8,9 @@ import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-import javafx.embed.swing.SwingFXUtils;
-import javafx.scene.Scene;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
-import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -60,19 +56,19 @@ class ScreenshotTest {
                 () -> robot.lookup("#fact-kernel").queryAs(Label.class).getText().startsWith("6.8"));
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
         WaitForAsyncUtils.waitForFxEvents();
-        BufferedImage main = snapshot(stage.getScene());
+        BufferedImage main = GuiFixture.snapshot(stage.getScene());
         write(main, "main-" + suffix + ".png");
 
         robot.interact(() -> robot.lookup(".host-page").queryAs(io.gpuforge.ui.inventory.HostPage.class).showIommu());
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0
                 && robot.lookup("#iommu-state").queryAs(Label.class).getText().contains("GPU"));
         WaitForAsyncUtils.waitForFxEvents();
-        write(snapshot(stage.getScene()), "iommu-" + suffix + ".png");
+        write(GuiFixture.snapshot(stage.getScene()), "iommu-" + suffix + ".png");
 
         robot.interact(() -> fx.window.showPreferences());
         WaitForAsyncUtils.waitForFxEvents();
         DialogPane prefs = robot.lookup("#preferences").queryAs(DialogPane.class);
-        write(snapshot(prefs.getScene()), "preferences-" + suffix + ".png");
+        write(GuiFixture.snapshot(prefs.getScene()), "preferences-" + suffix + ".png");
 
         double luminance = meanLuminance(main);
         if (theme == ThemeChoice.DARK) {
@@ -84,18 +80,8 @@ class ScreenshotTest {
         assertThat(title).isEqualTo(language == LanguageChoice.ENGLISH ? "This computer" : "本机");
     }
 
-    private static BufferedImage snapshot(Scene scene) {
-        AtomicReference<BufferedImage> img = new AtomicReference<>();
-        WaitForAsyncUtils.asyncFx(() -> img.set(SwingFXUtils.fromFXImage(scene.snapshot(null), null)));
-        WaitForAsyncUtils.waitForFxEvents();
-        return img.get();
-    }
-
     private static void write(BufferedImage image, String name) throws Exception {
-        Path dir = Path.of(System.getProperty("gpuforge.screenshots", "target/screenshots"));
-        Files.createDirectories(dir);
-        Path file = dir.resolve(name);
-        ImageIO.write(image, "png", file.toFile());
+        Path file = GuiFixture.writePng(image, name);
         assertThat(Files.size(file)).isGreaterThan(10_000);
     }
 
