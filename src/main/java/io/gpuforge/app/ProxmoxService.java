@@ -84,9 +84,7 @@ public final class ProxmoxService implements AutoCloseable {
                     java.util.Map.of(), null);
         }
         PveSimulator sim = demo();
-        PveClient client = new PveClient(sim.url(), PveCredentials.Token.parse(sim.token()),
-                Optional.of(sim.certificateFingerprint()), contract);
-        return PveInventory.read(client);
+        return PveInventory.read(sim.tokenClient(contract));
     }
 
     private synchronized PveSimulator demo() throws PveApiException {

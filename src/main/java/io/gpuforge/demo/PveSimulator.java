@@ -5,7 +5,10 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.gpuforge.hypervisor.proxmox.ContractValidator;
+import io.gpuforge.hypervisor.proxmox.PveApiException;
+import io.gpuforge.hypervisor.proxmox.PveClient;
 import io.gpuforge.hypervisor.proxmox.PveContract;
+import io.gpuforge.hypervisor.proxmox.PveCredentials;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -17,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -93,6 +97,11 @@ public final class PveSimulator implements AutoCloseable {
     /** SHA-256 fingerprint of the simulator's certificate: what the Demo lab connection pins. */
     public String certificateFingerprint() {
         return fingerprint;
+    }
+
+    /** A client holding this run's API token and pinning this certificate: how the Demo lab connects. */
+    public PveClient tokenClient(PveContract contract) throws PveApiException {
+        return new PveClient(url(), PveCredentials.Token.parse(token()), Optional.of(certificateFingerprint()), contract);
     }
 
     public int requestCount() {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,8 +19,7 @@ class PveApiTest {
     @BeforeEach
     void start() throws Exception {
         sim = new PveSimulator(SimCluster.demo());
-        api = new PveApi(new PveClient(sim.url(), PveCredentials.Token.parse(sim.token()),
-                Optional.of(sim.certificateFingerprint()), PveContract.load()));
+        api = new PveApi(sim.tokenClient(PveContract.load()));
     }
 
     @AfterEach

@@ -9,7 +9,6 @@ import io.gpuforge.demo.SimCluster;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,8 +22,7 @@ class PveEndpointsTest {
     @BeforeEach
     void start() throws Exception {
         sim = new PveSimulator(SimCluster.demo());
-        c = new PveClient(sim.url(), PveCredentials.Token.parse(sim.token()), Optional.of(sim.certificateFingerprint()),
-                PveContract.load());
+        c = sim.tokenClient(PveContract.load());
     }
 
     @AfterEach

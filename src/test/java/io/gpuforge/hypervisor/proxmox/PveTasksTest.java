@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,8 +23,7 @@ class PveTasksTest {
     @BeforeEach
     void start() throws Exception {
         sim = new PveSimulator(SimCluster.demo());
-        c = new PveClient(sim.url(), PveCredentials.Token.parse(sim.token()), Optional.of(sim.certificateFingerprint()),
-                PveContract.load());
+        c = sim.tokenClient(PveContract.load());
     }
 
     @AfterEach
