@@ -128,6 +128,21 @@ class PassthroughCliTest {
     }
 
     @Test
+    void overrideFlagsReachCheckAndPlan() throws Exception {
+        Path boot = HostTrees.bootVga(dir.resolve("o"));
+        JsonNode allowed = json("check", "--sysroot", boot.toString(), "--device", "0000:01:00.0",
+                "--allow-host-critical", "--json");
+        assertThat(status(allowed, "group.host-critical")).isEqualTo("warn");
+        assertThat(allowed.get("verdict").asText()).isNotEqualTo("blocked");
+
+        run("", "plan", "--sysroot", boot.toString(), "--device", "0000:01:00.0");
+        assertThat(code).as("plan refuses the boot GPU without the override").isNotZero();
+        String plan = run("", "plan", "--sysroot", boot.toString(), "--device", "0000:01:00.0", "--allow-host-critical");
+        assertThat(code).as(err).isZero();
+        assertThat(plan).contains("vfio-pci");
+    }
+
+    @Test
     void planApplyVerifyRollbackOnASysroot() throws Exception {
         Path root = HostTrees.intelGrub(dir.resolve("h"));
         String grubBefore = Files.readString(root.resolve("etc/default/grub"));
