@@ -27,11 +27,8 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--device", paramLabel = "BDF", description = "The GPU to check, e.g. 0000:01:00.0.")
     String device;
 
-    @Option(names = "--allow-shared-group", description = "Accept passing the whole shared IOMMU group.")
-    boolean allowShared;
-
-    @Option(names = "--allow-host-critical", description = "Accept a group holding the boot GPU, management NIC or root disk.")
-    boolean allowCritical;
+    @Mixin
+    OverrideOptions overrides = new OverrideOptions();
 
     @Option(names = "--lang", paramLabel = "en|zh-CN", description = "Language of the messages (default en).")
     String lang = "en";
@@ -63,8 +60,7 @@ final class CheckCommand implements Callable<Integer> {
             services.output().error("gpuforge check: " + e.getMessage());
             return 2;
         }
-        Readiness.Report r = Readiness.evaluate(facts, dev,
-                new Readiness.Overrides(allowShared, allowCritical));
+        Readiness.Report r = Readiness.evaluate(facts, dev, overrides.overrides());
         Messages en = new Messages(Locale.ENGLISH);
         Messages zh = new Messages(Locale.SIMPLIFIED_CHINESE);
         Messages shown = lang.toLowerCase(Locale.ROOT).startsWith("zh") ? zh : en;

@@ -1,8 +1,8 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.passthrough.Planner;
-import io.gpuforge.passthrough.Readiness;
 import java.util.Optional;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** What plan and apply share: the device and the choices that shape the plan. */
@@ -14,16 +14,13 @@ final class PlanOptions {
     @Option(names = "--vm", paramLabel = "ID", description = "The VM that gets the GPU (Proxmox VMID or libvirt domain).")
     String vm;
 
-    @Option(names = "--allow-shared-group", description = "Also pass the other devices of a shared IOMMU group.")
-    boolean allowShared;
-
-    @Option(names = "--allow-host-critical", description = "Accept a group holding the boot GPU, management NIC or root disk.")
-    boolean allowCritical;
+    @Mixin
+    OverrideOptions overrides = new OverrideOptions();
 
     @Option(names = "--blacklist", description = "Also blacklist the host drivers of the card.")
     boolean blacklist;
 
     Planner.Options options() {
-        return new Planner.Options(new Readiness.Overrides(allowShared, allowCritical), blacklist, Optional.ofNullable(vm));
+        return new Planner.Options(overrides.overrides(), blacklist, Optional.ofNullable(vm));
     }
 }
