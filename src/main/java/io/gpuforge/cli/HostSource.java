@@ -5,7 +5,6 @@ import io.gpuforge.domain.IommuState;
 import io.gpuforge.domain.PciInventory;
 import io.gpuforge.host.HostKeyPolicy;
 import io.gpuforge.host.HostProbe;
-import io.gpuforge.host.ListingParser;
 import io.gpuforge.host.ProbeException;
 import io.gpuforge.host.Snapshot;
 import io.gpuforge.host.SshShell;
@@ -95,11 +94,7 @@ final class HostSource {
 
     Loaded load(CliServices services) throws ProbeException, IOException {
         if (which.listing != null) {
-            byte[] data = which.listing.equals("-") ? services.stdin().readAllBytes()
-                    : Files.readAllBytes(Path.of(which.listing));
-            PciInventory inv = ListingParser.parse(data);
-            return new Loaded("listing:" + which.listing, inv.groups().isEmpty() ? IommuState.DISABLED
-                    : IommuState.ENABLED, inv, Optional.empty());
+            return ListingInput.load(which.listing, services);
         }
         HostFacts facts;
         if (which.ssh != null) {
