@@ -44,7 +44,7 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        HostSource.Loaded loaded;
+        LoadedHost loaded;
         try {
             loaded = source.load(services);
         } catch (ProbeException e) {

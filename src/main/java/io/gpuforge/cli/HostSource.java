@@ -1,8 +1,6 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.IommuState;
-import io.gpuforge.domain.PciInventory;
 import io.gpuforge.host.HostKeyPolicy;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.ProbeException;
@@ -53,10 +51,6 @@ final class HostSource {
     @Option(names = "--password-stdin", description = "Read the SSH password from the first line of stdin.")
     boolean passwordStdin;
 
-    /** Facts, or for a listing only its inventory. */
-    record Loaded(String source, IommuState iommu, PciInventory pci, Optional<HostFacts> facts) {
-    }
-
     /** A shell to change the host with, and the sysroot it stands for (empty for a real host). */
     record Target(io.gpuforge.host.HostShell shell, Optional<String> sysroot, boolean sudo) {
     }
@@ -92,7 +86,7 @@ final class HostSource {
                 kh, acceptNew ? HostKeyPolicy.acceptNew() : HostKeyPolicy.refuseUnknown(), Duration.ofSeconds(20));
     }
 
-    Loaded load(CliServices services) throws ProbeException, IOException {
+    LoadedHost load(CliServices services) throws ProbeException, IOException {
         if (which.listing != null) {
             return ListingInput.load(which.listing, services);
         }
@@ -111,6 +105,6 @@ final class HostSource {
         } else {
             facts = new HostProbe().probeLocal(Optional.ofNullable(which.sysroot));
         }
-        return new Loaded(facts.source(), facts.iommu(), facts.pci(), Optional.of(facts));
+        return new LoadedHost(facts.source(), facts.iommu(), facts.pci(), Optional.of(facts));
     }
 }

@@ -43,7 +43,7 @@ final class IommuCommand implements Callable<Integer> {
             services.output().error("gpuforge iommu: --pve needs --node NODE");
             return 2;
         }
-        HostSource.Loaded loaded;
+        LoadedHost loaded;
         try {
             loaded = pve.present() ? pve() : libvirt != null ? LibvirtSource.load(libvirt) : source.load(services);
         } catch (ProbeException | io.gpuforge.hypervisor.libvirt.LibvirtBackendException
@@ -74,9 +74,9 @@ final class IommuCommand implements Callable<Integer> {
         return 0;
     }
 
-    private HostSource.Loaded pve() throws io.gpuforge.hypervisor.proxmox.PveApiException, IOException {
+    private LoadedHost pve() throws io.gpuforge.hypervisor.proxmox.PveApiException, IOException {
         var n = io.gpuforge.hypervisor.proxmox.PvePci.read(pve.client(services), node);
-        return new HostSource.Loaded("pve:" + pve.url + "/" + node, n.iommu(), n.inventory(), java.util.Optional.empty());
+        return new LoadedHost("pve:" + pve.url + "/" + node, n.iommu(), n.inventory(), java.util.Optional.empty());
     }
 
     private static String line(PciDevice d) {

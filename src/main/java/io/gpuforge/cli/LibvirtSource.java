@@ -12,13 +12,13 @@ final class LibvirtSource {
     private LibvirtSource() {
     }
 
-    static HostSource.Loaded load(String uri) throws LibvirtBackendException {
+    static LoadedHost load(String uri) throws LibvirtBackendException {
         try (LibvirtConnection c = LibvirtConnection.open(uri)) {
             PciInventory inv = c.pciInventory();
             Optional<Boolean> support = c.iommuSupport();
             IommuState state = !inv.groups().isEmpty() ? IommuState.ENABLED
                     : support.map(s -> s ? IommuState.ENABLED : IommuState.DISABLED).orElse(IommuState.UNKNOWN);
-            return new HostSource.Loaded("libvirt:" + uri, state, inv, Optional.empty());
+            return new LoadedHost("libvirt:" + uri, state, inv, Optional.empty());
         }
     }
 }

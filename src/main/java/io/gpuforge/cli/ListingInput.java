@@ -15,10 +15,10 @@ final class ListingInput {
     private ListingInput() {
     }
 
-    static HostSource.Loaded load(String listing, CliServices services) throws ProbeException, IOException {
+    static LoadedHost load(String listing, CliServices services) throws ProbeException, IOException {
         byte[] data = listing.equals("-") ? services.stdin().readAllBytes() : Files.readAllBytes(Path.of(listing));
         PciInventory inv = ListingParser.parse(data);
-        return new HostSource.Loaded("listing:" + listing, inv.groups().isEmpty() ? IommuState.DISABLED
+        return new LoadedHost("listing:" + listing, inv.groups().isEmpty() ? IommuState.DISABLED
                 : IommuState.ENABLED, inv, Optional.empty());
     }
 }

@@ -37,7 +37,7 @@ final class PlanCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PassthroughPlan result;
         try {
-            HostSource.Loaded loaded = source.load(services);
+            LoadedHost loaded = source.load(services);
             if (loaded.facts().isEmpty()) {
                 services.output().error("gpuforge plan: a plan needs a host (--local, --ssh or --sysroot), not a listing");
                 return 2;
