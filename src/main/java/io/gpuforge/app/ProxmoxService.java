@@ -56,9 +56,10 @@ public final class ProxmoxService implements AutoCloseable {
     public Cluster cluster(ConnectionInfo c) throws PveApiException {
         PveInventory inv = inventory(c);
         java.util.List<io.gpuforge.domain.VmInfo> vms = inv.vms().stream().map(m -> new io.gpuforge.domain.VmInfo(
-                String.valueOf(m.vmid()), m.vmid() + " " + m.name() + " @ " + m.node() + (m.template() ? " (template)" : ""),
-                m.status(), (int) m.cpus(), m.maxMemBytes() / 1024, "", "", java.util.List.of(), java.util.List.of(),
-                java.util.List.of())).toList();
+                new io.gpuforge.domain.VmRef(m.node(), String.valueOf(m.vmid())),
+                m.vmid() + " " + m.name() + " @ " + m.node() + (m.template() ? " (template)" : ""),
+                "running".equals(m.status()) ? io.gpuforge.domain.VmState.RUNNING : io.gpuforge.domain.VmState.STOPPED,
+                m.template(), (int) m.cpus(), m.maxMemBytes(), java.util.Optional.empty())).toList();
         java.util.List<String> gpus = inv.gpus().stream().map(g -> g.id() + ": " + g.node() + " " + g.path() + " " + g.ids())
                 .toList();
         return new Cluster(inv.version(), inv.nodes().stream().map(n -> n.name() + " (" + n.status() + ")").toList(), vms,

@@ -129,16 +129,18 @@ final class InventoryCommand implements Callable<Integer> {
             java.util.List<Object> vmList = new java.util.ArrayList<>();
             for (io.gpuforge.domain.VmInfo v : vms) {
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put("id", v.id());
+                m.put("id", v.ref().id());
                 m.put("name", v.name());
-                m.put("state", v.state());
+                m.put("state", v.state().json());
                 m.put("vcpus", v.vcpus());
-                m.put("memory_kib", v.memoryKiB());
-                m.put("machine", v.machine());
-                m.put("firmware", v.firmware());
+                m.put("memory_kib", v.memoryBytes() / 1024);
+                m.put("machine", v.details().flatMap(d -> d.machine()).orElse(""));
+                m.put("firmware", v.details().map(d -> d.firmware().json()).orElse("unknown"));
                 m.put("host_devices", v.hostDevices().stream().map(Object::toString).toList());
-                m.put("disks", v.disks());
-                m.put("nics", v.nics());
+                m.put("disks", v.details().map(d -> d.disks().stream().map(x -> (x.slot() + " " + (x.cdrom() ? "cdrom" : "disk")
+                        + " " + x.source()).strip()).toList()).orElse(List.of()));
+                m.put("nics", v.details().map(d -> d.nics().stream().map(x -> (x.model() + " " + x.mac() + " " + x.network())
+                        .strip()).toList()).orElse(List.of()));
                 vmList.add(m);
             }
             Map<String, Object> root = new LinkedHashMap<>();
@@ -152,8 +154,9 @@ final class InventoryCommand implements Callable<Integer> {
                 services.output().line(node.get("name") + " (" + node.get("versions") + "): " + inv.devices().size()
                         + " PCI devices, " + inv.groups().size() + " IOMMU groups, " + vms.size() + " domains");
                 for (io.gpuforge.domain.VmInfo v : vms) {
-                    services.output().line("  " + v.name() + "  " + v.state() + "  " + v.vcpus() + " vCPU  "
-                            + v.memoryKiB() / 1024 + " MiB  " + v.machine() + "  " + v.firmware()
+                    services.output().line("  " + v.name() + "  " + v.state().json() + "  " + v.vcpus() + " vCPU  "
+                            + v.memoryBytes() / 1048576 + " MiB  " + v.details().flatMap(d -> d.machine()).orElse("")
+                            + "  " + v.details().map(d -> d.firmware().json()).orElse("")
                             + (v.hostDevices().isEmpty() ? "" : "  GPU/PCI: " + v.hostDevices()));
                 }
             }

@@ -2,18 +2,29 @@ package io.gpuforge.domain;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * A VM as a hypervisor reports it. {@code state} is lower-case ("running", "shutoff", …); disks read
- * "vda /var/lib/libvirt/images/x.qcow2", NICs "virtio 52:54:00:12:34:56 network default".
+ * A VM as the inventory lists it: reference, name, state, size. {@code details} is there when the backend
+ * had the configuration at hand (libvirt reads each domain's XML anyway); for Proxmox VE it is read on demand
+ * ({@code Hypervisor.readConfig}), because the cluster-wide listing does not carry it.
  */
-public record VmInfo(String id, String name, String state, int vcpus, long memoryKiB, String machine,
-                     String firmware, List<PciAddress> hostDevices, List<String> disks, List<String> nics) {
+public record VmInfo(VmRef ref, String name, VmState state, boolean template, int vcpus, long memoryBytes,
+                     Optional<VmDetails> details) {
 
     public VmInfo {
+        Objects.requireNonNull(ref);
         Objects.requireNonNull(name);
-        hostDevices = List.copyOf(hostDevices);
-        disks = List.copyOf(disks);
-        nics = List.copyOf(nics);
+        Objects.requireNonNull(state);
+        Objects.requireNonNull(details);
+    }
+
+    /** The PCI functions passed through, as far as known here. */
+    public List<PciAddress> hostDevices() {
+        return details.map(VmDetails::hostDevices).orElse(List.of());
+    }
+
+    public VmInfo withDetails(VmDetails d) {
+        return new VmInfo(ref, name, state, template, d.vcpus(), d.memoryBytes(), Optional.of(d));
     }
 }

@@ -3,7 +3,10 @@ package io.gpuforge.hypervisor.libvirt;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
 import io.gpuforge.domain.PciInventory;
+import io.gpuforge.domain.VmDetails;
 import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.VmState;
 import io.gpuforge.domain.VmSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -116,21 +119,17 @@ public final class LibvirtConnection implements AutoCloseable {
             for (String name : connect.listDefinedDomains()) {
                 all.add(connect.domainLookupByName(name));
             }
+            String host = connect.getHostName();
             List<VmInfo> out = new ArrayList<>();
             for (Domain d : all) {
-                DomainInfo info = d.getInfo();
-                String xml = d.getXMLDesc(0);
-                Element root = Xml.parse(xml);
-                String machine = Xml.child(root, "os").flatMap(os -> Xml.child(os, "type")).map(t -> t.getAttribute("machine"))
-                        .orElse("");
-                boolean efi = Xml.child(root, "os").map(os -> "efi".equals(os.getAttribute("firmware"))
-                        || Xml.child(os, "loader").isPresent()).orElse(false);
-                int id = d.getID();
-                out.add(new VmInfo(id > 0 ? String.valueOf(id) : "-", d.getName(),
-                        info.state.name().replace("VIR_DOMAIN_", "").toLowerCase(Locale.ROOT), info.nrVirtCpu,
-                        info.maxMem, machine, efi ? "uefi" : "bios", DomainXmlBuilder.hostdevSources(xml), disks(root),
-                        nics(root)));
-                d.free();
+                try {
+                    DomainInfo info = d.getInfo();
+                    VmDetails details = DomainDetails.parse(d.getXMLDesc(0));
+                    out.add(new VmInfo(new VmRef(host, d.getName()), d.getName(), state(info.state), false,
+                            info.nrVirtCpu, info.maxMem * 1024, Optional.of(details)));
+                } finally {
+                    d.free();
+                }
             }
             return out;
         } catch (LibvirtException e) {
@@ -138,34 +137,21 @@ public final class LibvirtConnection implements AutoCloseable {
         }
     }
 
-    static List<String> disks(Element domain) {
-        List<String> out = new ArrayList<>();
-        for (Element disk : Xml.all(domain, "disk")) {
-            String target = Xml.child(disk, "target").map(t -> t.getAttribute("dev")).orElse("?");
-            String source = Xml.child(disk, "source").map(src -> {
-                for (String a : new String[] {"file", "dev", "volume", "name"}) {
-                    if (!src.getAttribute(a).isEmpty()) {
-                        return src.getAttribute(a);
-                    }
-                }
-                return "";
-            }).orElse("");
-            out.add((target + " " + disk.getAttribute("device") + " " + source).strip());
+    static VmState state(DomainInfo.DomainState s) {
+        switch (s) {
+            case VIR_DOMAIN_RUNNING:
+            case VIR_DOMAIN_BLOCKED:
+                return VmState.RUNNING;
+            case VIR_DOMAIN_PAUSED:
+                return VmState.PAUSED;
+            case VIR_DOMAIN_SHUTDOWN:
+            case VIR_DOMAIN_SHUTOFF:
+                return VmState.STOPPED;
+            case VIR_DOMAIN_CRASHED:
+                return VmState.CRASHED;
+            default:
+                return VmState.UNKNOWN;
         }
-        return out;
-    }
-
-    static List<String> nics(Element domain) {
-        List<String> out = new ArrayList<>();
-        for (Element nic : Xml.all(domain, "interface")) {
-            String model = Xml.child(nic, "model").map(m -> m.getAttribute("type")).orElse("");
-            String mac = Xml.child(nic, "mac").map(m -> m.getAttribute("address")).orElse("");
-            String src = Xml.child(nic, "source").map(x -> !x.getAttribute("network").isEmpty()
-                    ? "network " + x.getAttribute("network") : !x.getAttribute("bridge").isEmpty()
-                    ? "bridge " + x.getAttribute("bridge") : "").orElse(nic.getAttribute("type"));
-            out.add((model + " " + mac + " " + src).strip().replaceAll("\\s+", " "));
-        }
-        return out;
     }
 
     /** Every PCI node device with its IOMMU group. */

@@ -33,15 +33,15 @@ public final class DomainsView extends VBox {
         table.setId("domains-table");
         table.getColumns().setAll(List.of(
                 col(i18n, "domains.column.name", 200, VmInfo::name),
-                col(i18n, "domains.column.state", 90, VmInfo::state),
+                col(i18n, "domains.column.state", 90, v -> v.state().json()),
                 col(i18n, "domains.column.vcpus", 60, v -> String.valueOf(v.vcpus())),
-                col(i18n, "domains.column.memory", 90, v -> v.memoryKiB() / 1024 + " MiB"),
-                col(i18n, "domains.column.machine", 130, VmInfo::machine),
-                col(i18n, "domains.column.firmware", 80, VmInfo::firmware),
-                col(i18n, "domains.column.disks", 220, v -> String.join(", ", v.disks())),
-                col(i18n, "domains.column.nics", 200, v -> String.join(", ", v.nics())),
-                col(i18n, "domains.column.disks", 220, v -> String.join(", ", v.disks())),
-                col(i18n, "domains.column.nics", 200, v -> String.join(", ", v.nics())),
+                col(i18n, "domains.column.memory", 90, v -> v.memoryBytes() / 1048576 + " MiB"),
+                col(i18n, "domains.column.machine", 130, v -> v.details().flatMap(d -> d.machine()).orElse("")),
+                col(i18n, "domains.column.firmware", 80, v -> v.details().map(d -> d.firmware().json()).orElse("")),
+                col(i18n, "domains.column.disks", 220, v -> v.details().map(d -> String.join(", ", d.disks().stream()
+                        .map(x -> (x.slot() + " " + x.source()).strip()).toList())).orElse("")),
+                col(i18n, "domains.column.nics", 200, v -> v.details().map(d -> String.join(", ", d.nics().stream()
+                        .map(x -> (x.model() + " " + x.mac() + " " + x.network()).strip()).toList())).orElse("")),
                 col(i18n, "domains.column.devices", 260, v -> v.hostDevices().toString().replaceAll("[\\[\\]]", ""))));
         Label empty = new Label();
         empty.textProperty().bind(i18n.text("domains.empty"));

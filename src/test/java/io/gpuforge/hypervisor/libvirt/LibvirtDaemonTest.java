@@ -38,9 +38,9 @@ class LibvirtDaemonTest {
             c.define(new VmSpec(name, 1, 256, Optional.empty(), VmSpec.USER_NETWORK, Optional.empty(), List.of(), true, false));
             assertThat(state(c, name)).isEqualTo("shutoff");
             VmInfo defined = c.domains().stream().filter(v -> v.name().equals(name)).findFirst().orElseThrow();
-            assertThat(defined.machine()).startsWith("pc-q35");
-            assertThat(defined.firmware()).isEqualTo("uefi");
-            assertThat(defined.nics()).singleElement().satisfies(n -> assertThat(n).startsWith("virtio 52:54:00:").endsWith("user"));
+            assertThat(defined.details().orElseThrow().machine()).hasValueSatisfying(m -> assertThat(m).startsWith("pc-q35"));
+            assertThat(defined.details().orElseThrow().firmware()).isEqualTo(io.gpuforge.domain.Firmware.UEFI);
+            assertThat(defined.details().orElseThrow().nics()).singleElement().satisfies(n -> { assertThat(n.model()).isEqualTo("virtio"); assertThat(n.mac()).startsWith("52:54:00:"); assertThat(n.network()).isEqualTo("user"); });
             c.start(name);
             assertThat(state(c, name)).isEqualTo("running");
             c.shutdown(name); // ACPI request: a VM without an OS ignores it
@@ -67,7 +67,7 @@ class LibvirtDaemonTest {
     }
 
     private static String state(LibvirtConnection c, String name) throws LibvirtBackendException {
-        return c.domains().stream().filter(v -> v.name().equals(name)).findFirst().map(VmInfo::state).orElse("absent");
+        return c.domains().stream().filter(v -> v.name().equals(name)).findFirst().map(v -> v.state() == io.gpuforge.domain.VmState.STOPPED ? "shutoff" : v.state().json()).orElse("absent");
     }
 
     private interface Cond {

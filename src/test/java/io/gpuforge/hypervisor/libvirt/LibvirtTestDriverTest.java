@@ -86,13 +86,13 @@ class LibvirtTestDriverTest {
         List<VmInfo> vms = c.domains();
         VmInfo win = vms.stream().filter(v -> v.name().equals("win10-gpu")).findFirst().orElseThrow();
         assertThat(win.vcpus()).isEqualTo(8);
-        assertThat(win.memoryKiB()).isEqualTo(16L * 1024 * 1024);
-        assertThat(win.machine()).startsWith("q35");
-        assertThat(win.firmware()).isEqualTo("uefi");
+        assertThat(win.memoryBytes()).isEqualTo(16L * 1024 * 1024 * 1024);
+        assertThat(win.details().orElseThrow().machine()).hasValueSatisfying(m -> assertThat(m).startsWith("q35"));
+        assertThat(win.details().orElseThrow().firmware()).isEqualTo(io.gpuforge.domain.Firmware.UEFI);
         assertThat(win.hostDevices()).containsExactly(a("0000:02:00.0"), a("0000:02:00.1"));
         VmInfo build = vms.stream().filter(v -> v.name().equals("build-box")).findFirst().orElseThrow();
-        assertThat(build.firmware()).isEqualTo("bios");
-        assertThat(win.disks()).isEmpty();
+        assertThat(build.details().orElseThrow().firmware()).isEqualTo(io.gpuforge.domain.Firmware.BIOS);
+        assertThat(win.details().orElseThrow().disks()).isEmpty();
         assertThat(c.versions()).startsWith("libvirt ");
     }
 
@@ -108,7 +108,7 @@ class LibvirtTestDriverTest {
             return;
         }
         c.start("gf-test-1");
-        assertThat(c.domains()).anyMatch(v -> v.name().equals("gf-test-1") && v.state().equals("running"));
+        assertThat(c.domains()).anyMatch(v -> v.name().equals("gf-test-1") && v.state() == io.gpuforge.domain.VmState.RUNNING);
         c.forceOff("gf-test-1");
         c.undefine("gf-test-1");
         assertThat(c.domains()).noneMatch(v -> v.name().equals("gf-test-1"));

@@ -1,0 +1,113 @@
+package io.gpuforge.hypervisor;
+
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.Capability;
+import io.gpuforge.domain.ChangeEvent;
+import io.gpuforge.domain.CloneRequest;
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.ConfigChange;
+import io.gpuforge.domain.ConnectionState;
+import io.gpuforge.domain.GpuAttachRequest;
+import io.gpuforge.domain.GpuAttachResult;
+import io.gpuforge.domain.GuestExecResult;
+import io.gpuforge.domain.NodePci;
+import io.gpuforge.domain.NodeStatus;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.VmAction;
+import io.gpuforge.domain.VmConfig;
+import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.VmSpec;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * One connection to a hypervisor: a Proxmox VE cluster or a libvirt host, in the product's own types. Every
+ * method blocks on the network: call it off the FX thread. What a backend cannot do is declared in
+ * {@link #capabilities()}; calling such a method throws {@link BackendException.Kind#UNSUPPORTED}, never fakes
+ * a result. Long operations return a {@link BackendTask} to follow (progress, log, cancel).
+ *
+ * <p>The contract test suite ({@code HypervisorContract} in the tests) is the checklist a backend passes.
+ */
+public interface Hypervisor extends AutoCloseable {
+
+    /** "Proxmox VE" or "libvirt": for messages. */
+    String kind();
+
+    Set<Capability> capabilities();
+
+    default boolean can(Capability c) {
+        return capabilities().contains(c);
+    }
+
+    /** The last known state of the connection; changes also arrive as {@link ChangeEvent.Kind#CONNECTION}. */
+    ConnectionState state();
+
+    /** Nodes, VMs (templates included) and GPUs of the whole connection, in a bounded number of requests. */
+    ClusterInventory inventory() throws BackendException;
+
+    /** A node's PCI functions and IOMMU groups. */
+    NodePci nodePci(String node) throws BackendException;
+
+    NodeStatus nodeStatus(String node) throws BackendException;
+
+    /** Reboots a node through the hypervisor's API; {@link Capability#NODE_REBOOT}. */
+    BackendTask rebootNode(String node) throws BackendException;
+
+    BackendTask vmAction(VmRef vm, VmAction action) throws BackendException;
+
+    /** Deletes a stopped VM and its disks; {@link Capability#VM_DELETE}. */
+    BackendTask deleteVm(VmRef vm) throws BackendException;
+
+    VmConfig readConfig(VmRef vm) throws BackendException;
+
+    /**
+     * Changes a VM's configuration if it is still at {@code basedOnVersion}; otherwise
+     * {@link BackendException.Kind#CONFLICT} and nothing changes. Returns the configuration afterwards.
+     */
+    VmConfig writeConfig(VmRef vm, ConfigChange change, String basedOnVersion) throws BackendException;
+
+    /**
+     * Passes a GPU through to a (stopped) VM: Proxmox PCI resource mapping + {@code hostpciN}, q35, OVMF, no
+     * balloon; libvirt a managed {@code <hostdev>} per function. Written against the request's version.
+     */
+    GpuAttachResult attachGpu(GpuAttachRequest request) throws BackendException;
+
+    /** Takes every function of the card in {@code gpu}'s slot away from the VM. */
+    GpuAttachResult detachGpu(VmRef vm, PciAddress gpu, String basedOnVersion) throws BackendException;
+
+    /** Turns a stopped VM into a template; {@link Capability#TEMPLATES}. */
+    BackendTask convertToTemplate(VmRef vm) throws BackendException;
+
+    /** Clones a VM or template; the outcome names the new VM; {@link Capability#CLONE}. */
+    BackendTask cloneVm(CloneRequest request) throws BackendException;
+
+    /** Defines a new VM on {@code node}; the outcome names it; {@link Capability#CREATE_VM}. */
+    BackendTask createVm(String node, VmSpec spec) throws BackendException;
+
+    /**
+     * Runs {@code command} (argv, no shell) inside a running VM through the QEMU guest agent and waits up to
+     * {@code timeout} for it to exit; {@link Capability#GUEST_EXEC}.
+     */
+    GuestExecResult guestExec(VmRef vm, List<String> command, Duration timeout)
+            throws BackendException, InterruptedException;
+
+    /**
+     * Tells {@code listener} about changes as they happen (libvirt events; Proxmox polls the cluster's resources
+     * and tasks and reports what differs). The listener runs on a backend thread: hop to your own. Close the
+     * subscription to stop.
+     */
+    Subscription watch(Consumer<ChangeEvent> listener) throws BackendException;
+
+    /** Releases the connection. Never waits long on the network (a dead host must not freeze the caller). */
+    @Override
+    void close();
+
+    /** A registration that ends when closed. */
+    @FunctionalInterface
+    interface Subscription extends AutoCloseable {
+        @Override
+        void close();
+    }
+}
