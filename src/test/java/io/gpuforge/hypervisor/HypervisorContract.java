@@ -45,9 +45,13 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class HypervisorContract {
 
-    /** What the backend under test holds for the checks. */
+    /**
+     * What the backend under test holds for the checks: a stopped VM on {@code node} (required), a running VM, a
+     * template, the functions of a GPU no VM uses, and a running VM whose QEMU guest agent answers.
+     */
     protected record Fixture(Hypervisor hypervisor, String node, VmRef stoppedVm, Optional<VmRef> runningVm,
-                             Optional<VmRef> template, Optional<List<PciAddress>> freeGpuFunctions) {
+                             Optional<VmRef> template, Optional<List<PciAddress>> freeGpuFunctions,
+                             Optional<VmRef> agentVm) {
     }
 
     protected static final Duration TASK_TIMEOUT = Duration.ofSeconds(60);
@@ -360,8 +364,8 @@ public abstract class HypervisorContract {
     @Test
     void aCommandRunsInsideARunningVm() throws Exception {
         assumeThat(h.can(Capability.GUEST_EXEC)).isTrue();
-        assumeThat(f.runningVm()).isPresent();
-        GuestExecResult r = h.guestExec(f.runningVm().get(), List.of("nvidia-smi", "--query-gpu=name",
+        assumeThat(f.agentVm()).as("a running VM whose guest agent answers").isPresent();
+        GuestExecResult r = h.guestExec(f.agentVm().get(), List.of("nvidia-smi", "--query-gpu=name",
                 "--format=csv,noheader"), Duration.ofSeconds(20));
         assertThat(r.exited()).isTrue();
         assertThat(r.exitCode()).isPresent();
