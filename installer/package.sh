@@ -13,7 +13,7 @@ mkdir -p target/jpackage-input target/installer
 cp target/gpuforge.jar target/jpackage-input/
 common=(--name GPUForge --app-version "$version" --vendor "GPUForge"
         --description "GPU passthrough, VMs and GPU telemetry for Proxmox VE and KVM/libvirt"
-        --input target/jpackage-input --main-jar gpuforge.jar --main-class io.gpuforge.app.Launcher
+        --input target/jpackage-input --main-jar gpuforge.jar --main-class io.gpuforge.boot.Launcher
         --java-options "-Dfile.encoding=UTF-8" --dest target/installer)
 jpackage --type app-image "${common[@]}"
 echo "app-image: target/installer/GPUForge"

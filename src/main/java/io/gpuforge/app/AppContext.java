@@ -1,6 +1,6 @@
 package io.gpuforge.app;
 
-import io.gpuforge.settings.SettingsStore;
+import io.gpuforge.app.settings.SettingsStore;
 import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.EventRepository;

@@ -1,6 +1,8 @@
 package io.gpuforge.arch;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -33,7 +35,7 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("io.gpuforge.domain..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.gpuforge.app..", "io.gpuforge.ui..",
                         "io.gpuforge.cli..", "io.gpuforge.host..", "io.gpuforge.store..", "io.gpuforge.hypervisor..",
-                        "io.gpuforge.telemetry..", "io.gpuforge.settings..", "io.gpuforge.demo..")
+                        "io.gpuforge.telemetry..", "io.gpuforge.app.settings..", "io.gpuforge.demo..")
                 .check(classes);
     }
 
@@ -49,7 +51,7 @@ class ArchitectureTest {
     @Test
     void backendsDoNotKnowTheUi() {
         noClasses().that().resideInAnyPackage("io.gpuforge.host..", "io.gpuforge.store..", "io.gpuforge.hypervisor..",
-                        "io.gpuforge.telemetry..", "io.gpuforge.settings..", "io.gpuforge.cli..", "io.gpuforge.domain..")
+                        "io.gpuforge.telemetry..", "io.gpuforge.app.settings..", "io.gpuforge.cli..", "io.gpuforge.domain..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.gpuforge.ui..", "javafx..")
                 .check(classes);
     }
@@ -67,5 +69,29 @@ class ArchitectureTest {
     void noJavaUtilLoggingOrOtherLoggers() {
         noClasses().should().dependOnClassesThat().resideInAnyPackage("java.util.logging..", "org.apache.log4j..",
                 "org.apache.logging.log4j..", "org.apache.commons.logging..").check(classes);
+    }
+
+    @Test
+    void noCyclesBetweenPackages() {
+        slices().matching("io.gpuforge.(**)").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void theWindowAndTheCliGoThroughTheAppServicesAndDomainValuesOnly() {
+        classes().that().resideInAnyPackage("io.gpuforge.ui..", "io.gpuforge.cli..")
+                .should().onlyDependOnClassesThat().resideOutsideOfPackages("io.gpuforge.host..", "io.gpuforge.hypervisor..",
+                        "io.gpuforge.passthrough..", "io.gpuforge.store..", "io.gpuforge.demo..", "io.gpuforge.telemetry..",
+                        "io.gpuforge.boot..")
+                .check(classes);
+    }
+
+    @Test
+    void theAppLayerDoesNotKnowItsEntryPointsOrItsViews() {
+        noClasses().that().resideInAnyPackage("io.gpuforge.app..", "io.gpuforge.domain..", "io.gpuforge.passthrough..",
+                        "io.gpuforge.host..", "io.gpuforge.hypervisor..", "io.gpuforge.store..", "io.gpuforge.demo..",
+                        "io.gpuforge.telemetry..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.gpuforge.ui..", "io.gpuforge.cli..",
+                        "io.gpuforge.boot..")
+                .check(classes);
     }
 }

@@ -37,7 +37,7 @@ class StartupBench {
         List<Long> bare = new ArrayList<>();
         for (int i = 0; i < RUNS; i++) {
             Path home = Files.createTempDirectory("gpuforge-bench-");
-            run(xvfb, home, "io.gpuforge.app.Launcher");
+            run(xvfb, home, "io.gpuforge.boot.Launcher");
             String log = Files.readString(home.resolve("logs/gpuforge.log"), StandardCharsets.UTF_8);
             app.add(find(APP, log));
             bare.add(find(BARE, run(xvfb, home, BareFxWindow.Main.class.getName())));

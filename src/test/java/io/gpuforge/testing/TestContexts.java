@@ -2,8 +2,8 @@ package io.gpuforge.testing;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.AppPaths;
-import io.gpuforge.settings.LanguageChoice;
-import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

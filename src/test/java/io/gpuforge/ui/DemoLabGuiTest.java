@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.VmInfo;
-import io.gpuforge.settings.LanguageChoice;
-import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;

@@ -1,9 +1,8 @@
 package io.gpuforge.ui;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.GpuForgeApp;
-import io.gpuforge.settings.LanguageChoice;
-import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.TestContexts;
 import io.gpuforge.ui.common.UiContext;
@@ -39,7 +38,7 @@ final class GuiFixture implements AutoCloseable {
         home = Files.createTempDirectory("gpuforge-gui-");
         sysroot = HostTrees.proxmoxSystemdBoot(home.resolve("sysroot"));
         app = TestContexts.create(home.resolve("home"), sysroot, theme, language);
-        ui = GpuForgeApp.createUi(app, () -> stage);
+        ui = UiContext.create(app, () -> stage);
         window = new MainWindow(ui);
         stage.setWidth(1280);
         stage.setHeight(800);

@@ -3,8 +3,8 @@ package io.gpuforge.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.domain.VmInfo;
-import io.gpuforge.settings.LanguageChoice;
-import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Button;

@@ -3,7 +3,7 @@ package io.gpuforge.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.SecretsService;
-import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.TaskMonitor;
 import java.io.IOException;

@@ -2,8 +2,8 @@ package io.gpuforge.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.settings.LanguageChoice;
-import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.ui.common.TaskMonitor;
 import java.util.concurrent.TimeUnit;
 import javafx.application.Application;

@@ -2,8 +2,8 @@ package io.gpuforge.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.settings.LanguageChoice;
-import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
 import io.gpuforge.ui.inventory.HostPage;

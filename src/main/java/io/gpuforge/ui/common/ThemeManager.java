@@ -2,7 +2,7 @@ package io.gpuforge.ui.common;
 
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
-import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.app.settings.ThemeChoice;
 import java.util.Objects;
 import java.util.Optional;
 import javafx.application.Application;

@@ -1,7 +1,10 @@
 package io.gpuforge.ui.common;
 
 import io.gpuforge.app.AppContext;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Supplier;
+import javafx.stage.Window;
 
 /**
  * What every window and view-model of the GUI is built with: the application services plus the
@@ -20,5 +23,18 @@ public record UiContext(AppContext app, I18n i18n, ThemeManager theme, DialogSer
         Objects.requireNonNull(tasks);
         Objects.requireNonNull(taskMonitor);
         Objects.requireNonNull(fallback);
+    }
+
+    /** Builds the UI-wide objects over an application context; used by the app and by GUI tests. */
+    public static UiContext create(AppContext context, Supplier<Window> owner) {
+        I18n i18n = new I18n(context.settings().current().language().resolve(Locale.getDefault()));
+        ThemeManager theme = new ThemeManager(context.osPrefersDark());
+        theme.apply(context.settings().current().theme());
+        FxDialogService dialogs = new FxDialogService(i18n, owner, theme::style);
+        FallbackExceptionHandler fallbackHandler = new FallbackExceptionHandler(() -> dialogs, i18n);
+        TaskMonitor monitor = new TaskMonitor();
+        FxBackgroundTasks tasks = new FxBackgroundTasks(context.executors().background(), fallbackHandler::show,
+                monitor);
+        return new UiContext(context, i18n, theme, dialogs, tasks, monitor, fallbackHandler);
     }
 }

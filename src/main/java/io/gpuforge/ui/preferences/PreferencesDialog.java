@@ -1,8 +1,8 @@
 package io.gpuforge.ui.preferences;
 
 import io.gpuforge.app.SecretsService;
-import io.gpuforge.settings.LanguageChoice;
-import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.ui.common.DialogService;
 import io.gpuforge.ui.common.I18n;
 import java.util.Locale;

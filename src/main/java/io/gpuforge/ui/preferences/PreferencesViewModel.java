@@ -1,9 +1,9 @@
 package io.gpuforge.ui.preferences;
 
 import io.gpuforge.app.SecretsService;
-import io.gpuforge.settings.LanguageChoice;
-import io.gpuforge.settings.SettingsStore;
-import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.SettingsStore;
+import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.ui.common.BackgroundTasks;
 import java.util.Arrays;
 import javafx.beans.property.ObjectProperty;

@@ -3,7 +3,7 @@ package io.gpuforge.ui.shell;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostSummary;
-import io.gpuforge.settings.Settings;
+import io.gpuforge.app.settings.Settings;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.connections.AddConnectionDialog;

@@ -1,7 +1,7 @@
 package io.gpuforge.ui.shell;
 
-import io.gpuforge.settings.SettingsStore;
-import io.gpuforge.settings.WindowBounds;
+import io.gpuforge.app.settings.SettingsStore;
+import io.gpuforge.app.settings.WindowBounds;
 import javafx.beans.InvalidationListener;
 import javafx.beans.value.ObservableValue;
 import javafx.geometry.Rectangle2D;

@@ -3,9 +3,9 @@ package io.gpuforge.ui.preferences;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.SecretsService;
-import io.gpuforge.settings.LanguageChoice;
-import io.gpuforge.settings.SettingsStore;
-import io.gpuforge.settings.ThemeChoice;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.SettingsStore;
+import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.store.secret.VaultSecretStore;
 import io.gpuforge.ui.common.BackgroundTasks;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.gpuforge.settings;
+package io.gpuforge.app.settings;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,6 @@
-package io.gpuforge.app;
+package io.gpuforge.boot;
 
+import io.gpuforge.app.AppPaths;
 import io.gpuforge.cli.GpuForgeCli;
 import javafx.application.Application;
 

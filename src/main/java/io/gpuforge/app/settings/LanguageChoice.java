@@ -1,4 +1,4 @@
-package io.gpuforge.settings;
+package io.gpuforge.app.settings;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package io.gpuforge.settings;
+package io.gpuforge.app.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

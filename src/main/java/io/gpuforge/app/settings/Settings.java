@@ -1,4 +1,4 @@
-package io.gpuforge.settings;
+package io.gpuforge.app.settings;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.boot;
 
 import java.lang.management.ManagementFactory;
 

@@ -1,21 +1,16 @@
-package io.gpuforge.app;
+package io.gpuforge.boot;
 
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.AppPaths;
 import io.gpuforge.ui.common.FallbackExceptionHandler;
-import io.gpuforge.ui.common.FxBackgroundTasks;
-import io.gpuforge.ui.common.FxDialogService;
-import io.gpuforge.ui.common.I18n;
-import io.gpuforge.ui.common.TaskMonitor;
-import io.gpuforge.ui.common.ThemeManager;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.shell.MainWindow;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonType;
 import javafx.stage.Stage;
-import javafx.stage.Window;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +57,7 @@ public final class GpuForgeApp extends Application {
             Platform.exit();
             return;
         }
-        UiContext ui = createUi(context, () -> stage);
+        UiContext ui = UiContext.create(context, () -> stage);
         fallback.set(ui.fallback());
         ui.fallback().install();
         window = new MainWindow(ui);
@@ -80,19 +75,6 @@ public final class GpuForgeApp extends Application {
         };
         window.show(stage);
         stage.getScene().addPostLayoutPulseListener(firstPulse[0]);
-    }
-
-    /** Builds the UI-wide objects over an application context; used by the app and by GUI tests. */
-    public static UiContext createUi(AppContext context, java.util.function.Supplier<Window> owner) {
-        I18n i18n = new I18n(context.settings().current().language().resolve(Locale.getDefault()));
-        ThemeManager theme = new ThemeManager(context.osPrefersDark());
-        theme.apply(context.settings().current().theme());
-        FxDialogService dialogs = new FxDialogService(i18n, owner, theme::style);
-        FallbackExceptionHandler fallbackHandler = new FallbackExceptionHandler(() -> dialogs, i18n);
-        TaskMonitor monitor = new TaskMonitor();
-        FxBackgroundTasks tasks = new FxBackgroundTasks(context.executors().background(), fallbackHandler::show,
-                monitor);
-        return new UiContext(context, i18n, theme, dialogs, tasks, monitor, fallbackHandler);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.gpuforge.settings;
+package io.gpuforge.app.settings;
 
 /** Last position and size of the main window, in screen coordinates. */
 public record WindowBounds(double x, double y, double width, double height, boolean maximized) {

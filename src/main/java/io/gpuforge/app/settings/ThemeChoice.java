@@ -1,4 +1,4 @@
-package io.gpuforge.settings;
+package io.gpuforge.app.settings;
 
 /** Which colour scheme the user asked for. */
 public enum ThemeChoice {
