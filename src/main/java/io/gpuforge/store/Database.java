@@ -26,7 +26,8 @@ public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
 
     /** Migrations in order; version n is the n-th entry. Append, never edit a released one. */
-    static final List<String> MIGRATIONS = List.of("V1__init.sql", "V2__connection_tls_fingerprint.sql");
+    static final List<String> MIGRATIONS = List.of("V1__init.sql", "V2__connection_tls_fingerprint.sql",
+            "V3__host_link.sql");
 
     private final Connection connection;
     private final Path file;

@@ -1,0 +1,21 @@
+package io.gpuforge.app;
+
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.Capability;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.hypervisor.Hypervisor;
+import java.util.Set;
+
+/** Opens the backend of a saved connection: the one place that knows which backend serves which kind. */
+public interface HypervisorFactory extends AutoCloseable {
+
+    /** Connects (blocking); the secret of the connection comes from the secret store. */
+    Hypervisor open(ConnectionInfo connection) throws BackendException;
+
+    /** What connections of this kind can do, without connecting; empty for kinds without a hypervisor (SSH). */
+    Set<Capability> capabilities(ConnectionInfo.Kind kind);
+
+    /** Stops what the factory started (the Demo lab's simulated cluster). */
+    @Override
+    void close();
+}
