@@ -64,7 +64,7 @@ class LocalizationConsistencyTest {
             keys.add("iommu.reason." + r.name().toLowerCase(Locale.ROOT));
         }
         for (io.gpuforge.domain.Isolation i : io.gpuforge.domain.Isolation.values()) {
-            keys.add("iommu.group.gpu." + io.gpuforge.ui.iommu.IommuGroupsView.styleOf(i));
+            keys.add("iommu.group.gpu." + io.gpuforge.ui.iommu.IommuTable.styleOf(i));
         }
         for (io.gpuforge.ui.connections.AddConnectionViewModel.Kind k : io.gpuforge.ui.connections.AddConnectionViewModel.Kind.values()) {
             keys.add("connection.add.kind." + k.name().toLowerCase(Locale.ROOT));
