@@ -55,7 +55,7 @@ public final class AddConnectionDialog {
         kind.setConverter(new javafx.util.StringConverter<>() {
             @Override
             public String toString(AddConnectionViewModel.Kind k) {
-                return k == null ? "" : i18n.get("connection.add.kind." + k.name().toLowerCase(java.util.Locale.ROOT));
+                return k == null ? "" : i18n.get(AddConnectionViewModel.kindKey(k));
             }
 
             @Override
@@ -117,15 +117,15 @@ public final class AddConnectionDialog {
         grid.add(trust, 1, 10);
         grid.add(hint, 0, 11, 2, 1);
         grid.add(error, 0, 12, 2, 1);
-        var ssh = model.kindProperty().isEqualTo(AddConnectionViewModel.Kind.SSH);
-        var libvirtKind = model.kindProperty().isEqualTo(AddConnectionViewModel.Kind.LIBVIRT);
+        var ssh = model.showsSshFields();
+        var libvirtKind = model.showsLibvirtFields();
         Label demoNote = new Label(i18n.get("demo.banner"));
         demoNote.setWrapText(true);
         demoNote.getStyleClass().add("badge-warn");
-        demoNote.visibleProperty().bind(model.kindProperty().isEqualTo(AddConnectionViewModel.Kind.DEMO));
+        demoNote.visibleProperty().bind(model.showsDemoNote());
         demoNote.managedProperty().bind(demoNote.visibleProperty());
         grid.add(demoNote, 0, 13, 2, 1);
-        var pveKind = model.kindProperty().isEqualTo(AddConnectionViewModel.Kind.PROXMOX);
+        var pveKind = model.showsProxmoxFields();
         for (javafx.scene.Node n : new javafx.scene.Node[] {pveUrlLabel, pveUrl, tokenIdLabel, tokenId, tokenSecretLabel,
             tokenSecret}) {
             n.visibleProperty().bind(pveKind);
@@ -139,7 +139,7 @@ public final class AddConnectionDialog {
             n.visibleProperty().bind(libvirtKind);
             n.managedProperty().bind(libvirtKind);
         }
-        testRow.visibleProperty().bind(libvirtKind.or(pveKind));
+        testRow.visibleProperty().bind(model.canTest());
         testRow.managedProperty().bind(testRow.visibleProperty());
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().setPrefWidth(520);

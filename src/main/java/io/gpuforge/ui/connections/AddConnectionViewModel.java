@@ -3,6 +3,7 @@ package io.gpuforge.ui.connections;
 import io.gpuforge.app.ConnectionsService;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.ui.common.BackgroundTasks;
+import io.gpuforge.ui.common.I18n;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -34,11 +35,13 @@ public final class AddConnectionViewModel {
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper();
     private final ConnectionsService connections;
     private final BackgroundTasks tasks;
+    private final I18n i18n;
     private final io.gpuforge.app.LibvirtService libvirt;
     private final io.gpuforge.app.ProxmoxService proxmox;
 
     public AddConnectionViewModel(ConnectionsService connections, io.gpuforge.app.LibvirtService libvirt,
-                                  io.gpuforge.app.ProxmoxService proxmox, BackgroundTasks tasks) {
+                                  io.gpuforge.app.ProxmoxService proxmox, BackgroundTasks tasks, I18n i18n) {
+        this.i18n = i18n;
         this.connections = connections;
         this.libvirt = libvirt;
         this.proxmox = proxmox;
@@ -91,7 +94,7 @@ public final class AddConnectionViewModel {
             java.util.Optional<String> pin = trustFingerprint.get() && fingerprint.get() != null
                     ? java.util.Optional.of(fingerprint.get()) : java.util.Optional.empty();
             testResult.set("…");
-            tasks.supply("test " + url, () -> proxmox.test(url, id, secret, pin))
+            tasks.supply(i18n.get("task.testConnection", url), () -> proxmox.test(url, id, secret, pin))
                     .onSuccess(r -> {
                         testResult.set(r.message());
                         r.untrustedFingerprint().ifPresent(fingerprint::set);
@@ -102,7 +105,7 @@ public final class AddConnectionViewModel {
         }
         String u = uri.get().strip();
         testResult.set("…");
-        tasks.supply("test " + u, () -> libvirt.test(u))
+        tasks.supply(i18n.get("task.testConnection", u), () -> libvirt.test(u))
                 .onSuccess(testResult::set)
                 .onError(e -> testResult.set(e.getMessage()))
                 .start();
@@ -128,6 +131,33 @@ public final class AddConnectionViewModel {
         return t != null && TARGET.matcher(t.strip()).matches();
     }
 
+    /** Which fields the form shows: those of the chosen kind. */
+    public BooleanBinding showsSshFields() {
+        return kind.isEqualTo(Kind.SSH);
+    }
+
+    public BooleanBinding showsLibvirtFields() {
+        return kind.isEqualTo(Kind.LIBVIRT);
+    }
+
+    public BooleanBinding showsProxmoxFields() {
+        return kind.isEqualTo(Kind.PROXMOX);
+    }
+
+    public BooleanBinding showsDemoNote() {
+        return kind.isEqualTo(Kind.DEMO);
+    }
+
+    /** "Test connection" is offered for the kinds that have something to test before saving. */
+    public BooleanBinding canTest() {
+        return showsLibvirtFields().or(showsProxmoxFields());
+    }
+
+    /** The bundle key of the kind's label in the chooser. */
+    public static String kindKey(Kind k) {
+        return "connection.add.kind." + k.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     public BooleanBinding validProperty() {
         return Bindings.createBooleanBinding(() -> !name.get().isBlank() && switch (kind.get()) {
             case DEMO -> true;
@@ -151,7 +181,7 @@ public final class AddConnectionViewModel {
         char[] secret = tokenSecret.get().toCharArray();
         tokenSecret.set("");
         Optional<String> pin = trustFingerprint.get() ? Optional.ofNullable(fingerprint.get()) : Optional.empty();
-        tasks.supply("save connection", () -> switch (k) {
+        tasks.supply(i18n.get("task.saveConnection", n), () -> switch (k) {
             case DEMO -> connections.addDemo(n);
             case LIBVIRT -> connections.addLibvirt(n, u);
             case PROXMOX -> connections.addProxmox(n, url, id, secret, pin);

@@ -129,7 +129,7 @@ public final class MainWindow {
 
     private void addConnection() {
         new AddConnectionDialog(new AddConnectionViewModel(ui.app().connections(), ui.app().libvirt(), ui.app().proxmox(),
-                ui.tasks()), ui.i18n(), stage, c -> {
+                ui.tasks(), ui.i18n()), ui.i18n(), stage, c -> {
             navigation.addConnection(c);
             navigation.select(c);
             ui.app().events().info("connections", "Added " + c.kind().db() + " connection " + c.name() + " ("
