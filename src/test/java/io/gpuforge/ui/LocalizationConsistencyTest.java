@@ -69,6 +69,12 @@ class LocalizationConsistencyTest {
         for (io.gpuforge.ui.connections.AddConnectionViewModel.Kind k : io.gpuforge.ui.connections.AddConnectionViewModel.Kind.values()) {
             keys.add("connection.add.kind." + k.name().toLowerCase(Locale.ROOT));
         }
+        for (io.gpuforge.domain.VmState v : io.gpuforge.domain.VmState.values()) {
+            keys.add("vm.state." + v.json());
+        }
+        for (io.gpuforge.domain.ConnectionInfo.Kind k : io.gpuforge.domain.ConnectionInfo.Kind.values()) {
+            keys.add("connection.kind." + k.db());
+        }
         // toolbar buttons show the ".short" form of their menu item's key
         for (String k : new HashSet<>(keys)) {
             if (k.startsWith("action.") && !k.endsWith(".short")) {
