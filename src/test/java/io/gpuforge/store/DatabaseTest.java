@@ -7,6 +7,7 @@ import io.gpuforge.domain.AppEvent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -26,7 +27,7 @@ class DatabaseTest {
             List<String> tables = db.with(c -> {
                 try (var rs = c.createStatement().executeQuery(
                         "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
-                    List<String> out = new java.util.ArrayList<>();
+                    List<String> out = new ArrayList<>();
                     while (rs.next()) {
                         out.add(rs.getString(1));
                     }
@@ -82,7 +83,7 @@ class DatabaseTest {
         try (Database db = Database.open(dir.resolve("gpuforge.db"))) {
             List<String> columns = db.with(c -> {
                 try (var rs = c.createStatement().executeQuery("PRAGMA table_info(connection)")) {
-                    List<String> out = new java.util.ArrayList<>();
+                    List<String> out = new ArrayList<>();
                     while (rs.next()) {
                         out.add(rs.getString("name"));
                     }
