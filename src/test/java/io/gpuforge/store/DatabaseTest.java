@@ -9,6 +9,10 @@ import java.nio.file.Path;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -34,8 +38,21 @@ class DatabaseTest {
                     return out;
                 }
             });
-            assertThat(tables).containsExactly("connection", "event");
+            assertThat(tables).contains("connection", "event").containsExactlyInAnyOrderElementsOf(tablesCreatedByMigrations());
         }
+    }
+
+    /** Every table the migration scripts create, so that a new migration's tables are expected too. */
+    private static Set<String> tablesCreatedByMigrations() throws Exception {
+        Set<String> out = new TreeSet<>();
+        Pattern create = Pattern.compile("(?i)CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?(\\w+)");
+        for (String name : Database.MIGRATIONS) {
+            Matcher m = create.matcher(Files.readString(Path.of("src/main/resources/db/migration", name)));
+            while (m.find()) {
+                out.add(m.group(1));
+            }
+        }
+        return out;
     }
 
     @Test
