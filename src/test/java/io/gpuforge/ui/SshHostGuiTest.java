@@ -89,7 +89,7 @@ class SshHostGuiTest {
                 .isEqualTo("nvidia");
         assertThat(Files.readString(fx.app.paths().configDir().resolve("known_hosts"))).contains("[127.0.0.1]:" + server.port());
         assertThat(fx.app.connections().all()).singleElement().satisfies(c -> {
-            assertThat(c.secretRef()).contains("ssh:z790:password");
+            assertThat(c.secretRef()).contains("connection:" + c.id() + ":password");
             assertThat(c.address()).isEqualTo("127.0.0.1:" + server.port());
         });
         String db = new String(Files.readAllBytes(fx.app.paths().databaseFile()), java.nio.charset.StandardCharsets.ISO_8859_1);
