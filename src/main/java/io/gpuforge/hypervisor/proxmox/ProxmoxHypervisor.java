@@ -23,6 +23,7 @@ import io.gpuforge.hypervisor.BackendTask;
 import io.gpuforge.hypervisor.Hypervisor;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,7 +56,9 @@ public final class ProxmoxHypervisor implements Hypervisor {
         }
     }
 
-    private static final Set<Capability> CAPABILITIES = EnumSet.complementOf(EnumSet.of(Capability.VM_CONFIG_DOCUMENT));
+    /** What a Proxmox VE connection offers (known without connecting): all but a whole configuration document. */
+    public static final Set<Capability> CAPABILITIES = Collections.unmodifiableSet(
+            EnumSet.complementOf(EnumSet.of(Capability.VM_CONFIG_DOCUMENT)));
     private final PveClient client;
     private final PveApi api;
     private final PveVms vms;

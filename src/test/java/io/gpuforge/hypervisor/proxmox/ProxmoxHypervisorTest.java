@@ -15,6 +15,7 @@ import io.gpuforge.domain.GpuAttachResult;
 import io.gpuforge.domain.GuestExecResult;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.TaskListener;
+import io.gpuforge.domain.VmAction;
 import io.gpuforge.domain.VmConfig;
 import io.gpuforge.domain.VmRef;
 import io.gpuforge.domain.VmSpec;
@@ -25,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -229,6 +232,25 @@ class ProxmoxHypervisorTest {
         h.close();
         waitFor(() -> feedThreads() == 0);
         assertThatThrownBy(() -> h.watch(e -> { })).isInstanceOf(BackendException.class);
+    }
+
+    @Test
+    void aFeedOnAGivenSchedulerUsesNoThreadOfItsOwnAndLeavesTheSchedulerRunning() throws Exception {
+        ScheduledExecutorService given = Executors.newSingleThreadScheduledExecutor();
+        try (ProxmoxHypervisor shared = new ProxmoxHypervisor(sim.tokenClient(PveContract.load()), "demo",
+                new ProxmoxHypervisor.Options(Duration.ofMillis(50), Duration.ofMillis(100), Optional.of(given)))) {
+            List<ChangeEvent> events = new CopyOnWriteArrayList<>();
+            Hypervisor.Subscription s = shared.watch(events::add);
+            waitFor(() -> shared.state().isConnected());
+            shared.vmAction(TRAIN, VmAction.STOP).await(TaskListener.none(), () -> false, WAIT);
+            waitFor(() -> events.stream().anyMatch(e -> e.kind() == ChangeEvent.Kind.VM_STATE
+                    && e.vm().equals(Optional.of(TRAIN))));
+            assertThat(feedThreads()).isZero();
+            s.close();
+            assertThat(given.isShutdown()).isFalse();
+        } finally {
+            given.shutdownNow();
+        }
     }
 
     private static long feedThreads() {
