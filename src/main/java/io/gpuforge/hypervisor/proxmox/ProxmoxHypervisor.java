@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -125,7 +126,7 @@ public final class ProxmoxHypervisor implements Hypervisor {
     public NodeStatus nodeStatus(String node) throws BackendException {
         PveApi.NodeStatus s = session.call(() -> api.nodeStatus(node));
         return new NodeStatus(node, Optional.of(s.pveVersion()).filter(v -> !v.isEmpty()),
-                Optional.of(s.kernel()).filter(k -> !k.isEmpty()), OptionalLong.of(s.uptimeSeconds()), Optional.of(s.cpu()),
+                Optional.of(s.kernel()).filter(k -> !k.isEmpty()), OptionalLong.of(s.uptimeSeconds()), OptionalDouble.of(s.cpu()),
                 s.cpus(), s.memTotal() > 0 ? OptionalLong.of(s.memTotal()) : OptionalLong.empty(),
                 s.memTotal() > 0 ? OptionalLong.of(s.memUsed()) : OptionalLong.empty());
     }

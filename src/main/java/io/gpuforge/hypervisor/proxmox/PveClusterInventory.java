@@ -56,7 +56,7 @@ final class PveClusterInventory {
         }
         String name = cluster.isEmpty() && nodes.size() == 1 ? nodes.get(0).name() : cluster;
         return new ClusterInventory("Proxmox VE " + PveValues.text(version, "version").orElse("?"), name, nodes, vms,
-                gpus(mappings, pciRead, devicesRead));
+                gpus(mappings, pciRead, devicesRead, vms.stream().filter(v -> !v.template()).toList()));
     }
 
     private static NodeInfo node(JsonNode r) {
@@ -102,7 +102,7 @@ final class PveClusterInventory {
     }
 
     private static List<GpuInfo> gpus(PveMappings mappings, Map<String, NodePci> pciRead,
-                                      Map<VmRef, List<PciAddress>> devicesRead) {
+                                      Map<VmRef, List<PciAddress>> devicesRead, List<VmInfo> vms) {
         Map<String, GpuInfo> byCard = new LinkedHashMap<>();
         for (PveMappings.Mapping m : mappings.all()) {
             for (PveMappings.Entry e : m.entries()) {
@@ -117,7 +117,8 @@ final class PveClusterInventory {
                         .orElse(OptionalInt.empty()));
                 byCard.put(e.node() + "/" + a.get(), new GpuInfo(e.node(), a.get(), name,
                         e.ids().isEmpty() ? Optional.empty() : Optional.of(e.ids()), group, Optional.of(m.id()),
-                        assigned(devicesRead, e.node(), a.get())));
+                        assigned(devicesRead, e.node(), a.get()), known(vms, devicesRead, e.node())
+                        || assigned(devicesRead, e.node(), a.get()).isPresent()));
             }
         }
         pciRead.forEach((node, pci) -> {
@@ -126,11 +127,17 @@ final class PveClusterInventory {
                 if (d.isGpu() && !byCard.containsKey(node + "/" + a)) {
                     byCard.put(node + "/" + a, new GpuInfo(node, a, d.name().orElse("GPU"), Optional.of(
                             d.vendorId() + ":" + d.deviceId()), d.iommuGroup(), Optional.empty(),
-                            assigned(devicesRead, node, a)));
+                            assigned(devicesRead, node, a), known(vms, devicesRead, node)
+                            || assigned(devicesRead, node, a).isPresent()));
                 }
             }
         });
         return new ArrayList<>(byCard.values());
+    }
+
+    /** Whether every VM of the node had its configuration read, so a GPU none of them uses is known to be free. */
+    private static boolean known(List<VmInfo> vms, Map<VmRef, List<PciAddress>> devicesRead, String node) {
+        return vms.stream().filter(v -> v.ref().node().equals(node)).allMatch(v -> devicesRead.containsKey(v.ref()));
     }
 
     private static PciAddress card(PciAddress a) {
