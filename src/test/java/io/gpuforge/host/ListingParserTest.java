@@ -138,15 +138,23 @@ class ListingParserTest {
                 .getBytes(StandardCharsets.UTF_8);
         assertThat(huge.length).isGreaterThan(10_000_000);
         assertThatThrownBy(() -> ListingParser.parse(huge)).hasMessageContaining("MB");
-        assertThatThrownBy(() -> ListingParser.parse(
-                "IOMMU Group 11:\n\t01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD104 [GeForce RTX 40"))
-                .hasMessageContaining("Line 2 is cut off");
-        assertThatThrownBy(() -> ListingParser.parse("IOMMU Group 11:\n\t01:00.0 VGA [0300]: N [10de:2786]\nIOMMU Group 12:\n"))
-                .hasMessageContaining("group 12").hasMessageContaining("truncated");
         assertThatThrownBy(() -> ListingParser.parse("Hello, my GPU does not work\nplease help\n"))
-                .hasMessageContaining("Line 1 is not part of an IOMMU listing");
+                .hasMessageContaining("No IOMMU group with a device was found in the listing");
         assertThatThrownBy(() -> ListingParser.parse("IOMMU Group 1:\n\t01:00.0 A [0300]: B\nIOMMU Group 2:\n\t01:00.0 A [0300]: B\n"))
                 .hasMessageContaining("two IOMMU groups");
+    }
+
+    @Test
+    void truncatedListingsAreReadAsPartialNotRefused() throws Exception {
+        ListingParser.Result cut = ListingParser.read(
+                "IOMMU Group 11:\n\t01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD104 [GeForce RTX 40");
+        assertThat(cut.partial()).isTrue();
+        assertThat(cut.gaps()).singleElement().satisfies(g -> assertThat(g.reason()).contains("line 2 is cut off"));
+        assertThat(cut.inventory().gpus()).singleElement().satisfies(g -> assertThat(g.group()).isEqualTo(11));
+        ListingParser.Result empty = ListingParser.read("IOMMU Group 11:\n\t01:00.0 VGA [0300]: N [10de:2786]\nIOMMU Group 12:\n");
+        assertThat(empty.gaps()).singleElement().satisfies(g -> assertThat(g.reason()).contains("group 12")
+                .contains("no device"));
+        assertThat(empty.inventory().groups()).hasSize(1);
     }
 
     @Test
