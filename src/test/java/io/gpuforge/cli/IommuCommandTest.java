@@ -41,6 +41,14 @@ class IommuCommandTest {
         return new ObjectMapper().readTree(out.toString());
     }
 
+    private String text(String stdin, String... args) {
+        out.getBuffer().setLength(0);
+        int code = GpuForgeCli.run(args, AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+        assertThat(code).as("exit code, stderr: %s", err).isZero();
+        return out.toString();
+    }
+
     /** The rules of the contract, checked on any document. */
     static void assertContract(JsonNode doc) {
         assertThat(doc.get("source").asText()).isNotBlank();
@@ -189,5 +197,68 @@ class IommuCommandTest {
                 new CliOutput(new PrintWriter(out), new PrintWriter(err)));
         assertThat(code).isEqualTo(1);
         assertThat(err.toString()).contains("binary");
+    }
+
+    private String listing(String name) throws Exception {
+        return new String(SharedFixtures.read("hosts/" + name), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aListingInAForumPostSaysHowManyLinesItSkipped() throws Exception {
+        String post = "Here are my groups:\n```\nroot@pve:~# ./iommu.sh\n" + listing("01-intel-z790-rtx4070-rx590.txt")
+                + "```\nThanks!\n";
+        JsonNode doc = run(post, "iommu", "--listing", "-", "--json");
+        assertContract(doc);
+        assertThat(doc.get("gpus")).hasSize(2);
+        assertThat(doc.get("skipped_lines").asInt()).isEqualTo(5);
+        assertThat(doc.get("partial").asBoolean()).isFalse();
+        assertThat(doc.has("skipped")).as("only with --verbose").isFalse();
+
+        out.getBuffer().setLength(0);
+        JsonNode verbose = run(post, "iommu", "--listing", "-", "--json", "--verbose");
+        assertThat(verbose.get("skipped")).hasSize(5);
+        assertThat(verbose.get("skipped").get(0).get("line").asInt()).isEqualTo(1);
+        assertThat(verbose.get("skipped").get(0).get("text").asText()).isEqualTo("Here are my groups:");
+
+        assertThat(text(post, "iommu", "--listing", "-")).contains("Skipped 5 of 39 lines: not part of an IOMMU listing (--verbose shows them)")
+                .contains("IOMMU group 11:").doesNotContain("line 1: Here are my groups:");
+        assertThat(text(post, "iommu", "--listing", "-", "--verbose")).contains("  skipped line 1: Here are my groups:")
+                .contains("  skipped line 3: root@pve:~# ./iommu.sh");
+    }
+
+    @Test
+    void aPartialListingSaysWhereAndWhichGroupsMayHoldMore() throws Exception {
+        String cut = listing("01-intel-z790-rtx4070-rx590.txt").replace(
+                "\t00:1f.4 SMBus [0c05]: Intel Corporation Raptor Lake-S PCH SMBus Controller [8086:7a23] (rev 11)\n", "...\n");
+        JsonNode doc = run(cut, "iommu", "--listing", "-", "--json");
+        assertContract(doc);
+        assertThat(doc.get("partial").asBoolean()).isTrue();
+        assertThat(doc.get("gaps").get(0).get("line").asInt()).isEqualTo(25);
+        assertThat(doc.get("gaps").get(0).get("reason").asText()).contains("left out");
+        assertThat(doc.get("groups_not_fully_shown").toString()).isEqualTo("[10]");
+        assertThat(doc.get("gpus")).hasSize(2);
+        for (JsonNode g : doc.get("gpus")) {
+            assertThat(g.get("group_fully_shown").asBoolean()).isTrue();
+        }
+
+        assertThat(text(cut, "iommu", "--listing", "-")).contains("Partial listing:").contains("line 25 ('...'): lines were left out here")
+                .contains("IOMMU group 10 may hold more devices than shown");
+    }
+
+    @Test
+    void liveSourcesAreNeverPartial(@TempDir Path dir) throws Exception {
+        JsonNode doc = run("", "iommu", "--sysroot", HostTrees.intelGrub(dir).toString(), "--json");
+        assertThat(doc.get("partial").asBoolean()).isFalse();
+        assertThat(doc.get("skipped_lines").asInt()).isZero();
+        assertThat(doc.get("gpus").get(0).get("group_fully_shown").asBoolean()).isTrue();
+    }
+
+    @Test
+    void proseWithoutAListingIsRefusedSayingWhatToPaste() throws Exception {
+        int code = GpuForgeCli.run(new String[] {"iommu", "--listing", "-"}, AppPaths.underHome(home),
+                new CliOutput(new PrintWriter(out), new PrintWriter(err)),
+                new ByteArrayInputStream("My GPU does not show up, any idea?\n".getBytes(StandardCharsets.UTF_8)));
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains("No IOMMU group with a device was found").contains("/sys/kernel/iommu_groups");
     }
 }
