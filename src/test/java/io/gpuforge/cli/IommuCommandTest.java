@@ -1,10 +1,13 @@
 package io.gpuforge.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppPaths;
+import io.gpuforge.hypervisor.libvirt.LibvirtBackendException;
+import io.gpuforge.hypervisor.libvirt.LibvirtConnection;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SharedFixtures;
 import io.gpuforge.testing.SysrootSshServer;
@@ -17,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -162,10 +166,10 @@ class IommuCommandTest {
     void overLibvirtsTestDriver() throws Exception {
         String uri = "test://" + Path.of("src/test/resources/libvirt/gpu-host.xml").toAbsolutePath();
         try {
-            io.gpuforge.hypervisor.libvirt.LibvirtConnection.open(uri).close();
-        } catch (io.gpuforge.hypervisor.libvirt.LibvirtBackendException e) {
-            org.assertj.core.api.Assumptions.assumeThat(System.getenv("CI")).as(e.getMessage()).isNotEqualTo("true");
-            org.junit.jupiter.api.Assumptions.abort(e.getMessage());
+            LibvirtConnection.open(uri).close();
+        } catch (LibvirtBackendException e) {
+            assumeThat(System.getenv("CI")).as(e.getMessage()).isNotEqualTo("true");
+            Assumptions.abort(e.getMessage());
         }
         JsonNode doc = run("", "iommu", "--libvirt", uri, "--json");
         assertContract(doc);

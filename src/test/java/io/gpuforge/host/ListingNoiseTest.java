@@ -2,6 +2,7 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.PciAddress;
 import io.gpuforge.testing.SharedFixtures;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -180,7 +181,7 @@ class ListingNoiseTest {
         }
         ListingParser.Result r = ListingParser.read(noise.wrap().apply(both));
         assertThat(r.inventory()).isEqualTo(clean.inventory());
-        assertThat(r.inventory().device(io.gpuforge.domain.PciAddress.parse("03:00.0")).orElseThrow().driver())
+        assertThat(r.inventory().device(PciAddress.parse("03:00.0")).orElseThrow().driver())
                 .contains("vfio-pci");
         assertThat(r.skipped()).as("the lspci prompt too: %s", r.skipped()).hasSize(noise.addedLines() + 1);
     }

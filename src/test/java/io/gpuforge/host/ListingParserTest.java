@@ -2,6 +2,7 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.IommuGroup;
@@ -12,6 +13,8 @@ import io.gpuforge.domain.PciInventory;
 import io.gpuforge.testing.SharedFixtures;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,8 +38,8 @@ class ListingParserTest {
         assertThat(inv.groups()).extracting(IommuGroup::id).isSorted();
         assertThat(inv.group(10).orElseThrow().members()).hasSize(4);
         assertThat(inv.gpus()).extracting(GpuPlacement::address, GpuPlacement::group, GpuPlacement::isolation)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(a("0000:01:00.0"), 11, Isolation.ISOLATED),
-                        org.assertj.core.groups.Tuple.tuple(a("0000:04:00.0"), 13, Isolation.ISOLATED));
+                .containsExactly(tuple(a("0000:01:00.0"), 11, Isolation.ISOLATED),
+                        tuple(a("0000:04:00.0"), 13, Isolation.ISOLATED));
         assertThat(inv.gpus().get(0).functions()).containsExactly(a("0000:01:00.0"), a("0000:01:00.1"));
         PciDevice rtx = inv.device(a("0000:01:00.0")).orElseThrow();
         assertThat(rtx.vendorId()).isEqualTo("10de");
@@ -55,7 +58,7 @@ class ListingParserTest {
         PciInventory alone = ListingParser.parse(listing);
         assertThat(alone.groups()).hasSize(24);
         assertThat(alone.groups()).extracting(IommuGroup::id).containsExactlyElementsOf(
-                java.util.stream.IntStream.range(0, 24).boxed().toList());
+                IntStream.range(0, 24).boxed().toList());
         assertThat(alone.device(a("03:00.0")).orElseThrow().iommuGroup()).hasValue(19);
         assertThat(alone.device(a("03:00.1")).orElseThrow().iommuGroup()).hasValue(20);
         GpuPlacement amd = alone.gpus().stream().filter(g -> g.address().equals(a("03:00.0"))).findFirst().orElseThrow();
@@ -132,7 +135,7 @@ class ListingParserTest {
     void garbageIsRejectedWithAReason() {
         assertThatThrownBy(() -> ListingParser.parse(new byte[0])).hasMessage("The listing is empty");
         byte[] binary = new byte[4096];
-        new java.util.Random(7).nextBytes(binary);
+        new Random(7).nextBytes(binary);
         assertThatThrownBy(() -> ListingParser.parse(binary)).hasMessageContaining("binary");
         byte[] huge = "IOMMU Group 1:\n\t00:00.0 Host bridge [0600]: X [8086:0000]\n".repeat(200_000)
                 .getBytes(StandardCharsets.UTF_8);
