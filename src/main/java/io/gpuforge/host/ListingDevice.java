@@ -101,6 +101,18 @@ final class ListingDevice {
         name = n.isEmpty() ? Optional.empty() : Optional.of(n);
     }
 
+    /** A device whose fields a table gave one by one. */
+    static ListingDevice of(PciAddress address, String vendorId, String deviceId, String classCode,
+                            Optional<String> name) {
+        ListingDevice b = new ListingDevice(address);
+        b.vendor = vendorId;
+        b.device = deviceId;
+        b.classCode = classCode;
+        b.name = name;
+        b.described = classCode != null || name.isPresent();
+        return b;
+    }
+
     /** Takes from {@code other} what this one does not know. */
     void fillFrom(ListingDevice other) {
         vendor = vendor == null ? other.vendor : vendor;

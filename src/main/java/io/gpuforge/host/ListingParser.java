@@ -9,7 +9,8 @@ import java.util.Set;
  * Reads the IOMMU listings people paste in forums, in their many shapes: {@code IOMMU Group N:} blocks
  * (tabs, spaces or none), one-line {@code IOMMU group N 00:01.0 …} or {@code Group: N addr …},
  * {@code /sys/kernel/iommu_groups/N/devices/…} paths, {@code ls -l} and {@code tree} of that directory,
- * {@code Adding to iommu group N} kernel messages, tree drawings, with or without {@code [cccc]} /
+ * {@code Adding to iommu group N} kernel messages, tables with a group column ({@code pvesh get
+ * /nodes/NODE/hardware/pci}, Markdown), tree drawings, with or without {@code [cccc]} /
  * {@code [vvvv:dddd]} / a domain, sorted or not; with lspci -nnk output before, inside or after, whose
  * drivers and names are merged in. What is not part of the listing (prose, prompts and commands, fences,
  * code tags, line numbers, quote marks) is skipped and reported; where lines were left out the result is

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 /**
  * Reads a pasted listing line by line. Group headers open a block whose deeper-indented device lines are
  * its members; one-line forms ({@code IOMMU group N addr …}, sysfs paths, {@code Adding to iommu group N})
- * carry their group; lspci output (a device line that is not a member, and its detail lines) adds names,
+ * carry their group, as do the rows of a table with a group column; lspci output (a device line that is not a member, and its detail lines) adds names,
  * ids and drivers. Cut markers, headers without devices and lines cut off make the listing partial. A
  * shell prompt or a fence ends a block. Every other line is skipped and kept for the report.
  */
@@ -54,6 +54,8 @@ final class ListingReader {
     private final Set<Integer> open = new TreeSet<>();
     private int lines;
 
+    /** a table with a group column (pvesh, Markdown) whose rows are read */
+    private ListingTable table;
     /** the block of the last group header: its group, line, indentation and that of its first device */
     private Integer group;
     private int groupLine;
@@ -105,9 +107,18 @@ final class ListingReader {
     private void accept(ListingLine l) throws ProbeException {
         String c = l.content();
         Matcher m;
-        if (FENCE.matcher(c).matches() || (!HEADER.matcher(c).matches() && PROMPT.matcher(c).matches())) {
+        Optional<ListingTable> header = ListingTable.header(l.text());
+        Optional<ListingTable.Row> row = table == null ? Optional.empty() : table.row(l.text());
+        if (header.isPresent()) {
+            endBlock();
+            table = header.get();
+            last = null;
+        } else if (row.isPresent()) {
+            tableRow(l, row.get());
+        } else if (FENCE.matcher(c).matches() || (!HEADER.matcher(c).matches() && PROMPT.matcher(c).matches())) {
             skip(l);
             endBlock();
+            table = null;
             lspci = false;
             last = null;
         } else if (isCut(c)) {
@@ -238,6 +249,17 @@ final class ListingReader {
         }
         last = existing;
         lastIndent = l.indent();
+    }
+
+    private void tableRow(ListingLine l, ListingTable.Row r) throws ProbeException {
+        if (r.group() != null) {
+            grouped(l, r.group(), r.device());
+            return;
+        }
+        ListingDevice existing = devices.putIfAbsent(r.device().address, r.device()); // a row without a group
+        if (existing != null) {
+            existing.fillFrom(r.device());
+        }
     }
 
     private void cut(ListingLine l) {

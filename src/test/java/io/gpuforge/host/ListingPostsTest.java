@@ -7,6 +7,7 @@ import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.Isolation;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
+import io.gpuforge.testing.SharedFixtures;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -236,6 +237,43 @@ class ListingPostsTest {
         assertThat(r.inventory().device(a("01:00.0")).orElseThrow().driver()).contains("vfio-pci");
         assertThat(r.inventory().device(a("00:14.0")).orElseThrow().driver()).contains("xhci_hcd");
         assertThat(gpu(r, "01:00.0").isolation()).isEqualTo(Isolation.SHARES_WITH_BRIDGES);
+    }
+
+    @Test
+    void proxmoxPveshHardwarePciTable() throws Exception {
+        // the real table (cropped on the right and below), pasted with its command
+        String table = new String(SharedFixtures.read("pve/01-b650m-rtx3080-raphael-pvesh-hardware-pci.cropped.txt"),
+                StandardCharsets.UTF_8);
+        ListingParser.Result r = ListingParser.read("root@pve:~# pvesh get /nodes/pve/hardware/pci --pci-class-blacklist \"\"\n"
+                + table);
+        assertThat(r.skipped()).hasSize(1);
+        assertThat(r.inventory().devices()).hasSize(9);
+        GpuPlacement rtx = gpu(r, "01:00.0");
+        assertThat(rtx.group()).isEqualTo(12);
+        assertThat(rtx.functions()).containsExactly(a("01:00.0"), a("01:00.1"));
+        assertThat(rtx.isolation()).isEqualTo(Isolation.ISOLATED);
+        PciDevice d = r.inventory().device(a("01:00.0")).orElseThrow();
+        assertThat(d.vendorId()).isEqualTo("10de");
+        assertThat(d.deviceId()).isEqualTo("2206");
+        assertThat(d.classCode()).isEqualTo("0300");
+        assertThat(d.name()).contains("GA102 [GeForce RTX 3080]");
+        assertThat(r.inventory().device(a("0f:00.0")).orElseThrow().name()).as("an empty device name").isEmpty();
+        assertThat(gpu(r, "10:00.0").group()).isEqualTo(26);
+    }
+
+    @Test
+    void markdownTableWithAGroupColumn() throws Exception {
+        String post = "| Group | Address | Class | Device |\n"
+                + "|---|---|---|---|\n"
+                + "| 14 | 0000:0b:00.0 | VGA compatible controller | NVIDIA Corporation GA102 [GeForce RTX 3090] |\n"
+                + "| 14 | 0000:0b:00.1 | Audio device | NVIDIA Corporation GA102 High Definition Audio Controller |\n"
+                + "| 15 | 0000:0c:00.0 | USB controller | ASMedia Technology Inc. ASM2142 USB 3.1 Host Controller |\n";
+        ListingParser.Result r = ListingParser.read(post);
+        assertThat(r.skipped()).isEmpty();
+        GpuPlacement rtx = gpu(r, "0b:00.0");
+        assertThat(rtx.group()).isEqualTo(14);
+        assertThat(rtx.isolation()).isEqualTo(Isolation.ISOLATED);
+        assertThat(r.inventory().device(a("0c:00.0")).orElseThrow().classCode()).isEqualTo("0c03");
     }
 
     @Test
