@@ -221,7 +221,8 @@ final class ListingReader {
         ListingDevice existing = devices.get(d.address);
         if (existing != null && existing.group != null && existing.group != g) {
             throw new ProbeException("Device " + d.address + " is listed in two IOMMU groups (" + existing.group
-                    + " and " + g + ", line " + l.number() + ")");
+                    + " and " + g + ", line " + l.number() + "): the text seems to hold two listings (say, before and"
+                    + " after a change); paste only one");
         }
         ListingDevice kept = d;
         if (existing != null) {

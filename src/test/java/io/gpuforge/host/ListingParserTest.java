@@ -144,7 +144,7 @@ class ListingParserTest {
         assertThatThrownBy(() -> ListingParser.parse("Hello, my GPU does not work\nplease help\n"))
                 .hasMessageContaining("No IOMMU group with a device was found in the listing");
         assertThatThrownBy(() -> ListingParser.parse("IOMMU Group 1:\n\t01:00.0 A [0300]: B\nIOMMU Group 2:\n\t01:00.0 A [0300]: B\n"))
-                .hasMessageContaining("two IOMMU groups");
+                .hasMessageContaining("two IOMMU groups").hasMessageContaining("paste only one");
     }
 
     @Test
