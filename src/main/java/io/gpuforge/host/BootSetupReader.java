@@ -53,6 +53,10 @@ final class BootSetupReader {
         } else if (file("/etc/default/grub").isPresent() || s.exists.contains("/boot/grub")
                 || s.exists.contains("/boot/grub2")) {
             loader = BootSetup.Loader.GRUB;
+        } else if (s.exists.contains("/boot/efi/loader/loader.conf") || s.exists.contains("/boot/loader/loader.conf")) {
+            // systemd-boot without /etc/kernel/cmdline: its entries carry the command line
+            loader = BootSetup.Loader.SYSTEMD_BOOT;
+            unknowns.accept("bootloader: systemd-boot without /etc/kernel/cmdline; the loader entries were not read");
         } else {
             loader = BootSetup.Loader.UNKNOWN;
             unknowns.accept("bootloader: neither /etc/default/grub nor systemd-boot configuration found");

@@ -3,6 +3,7 @@ package io.gpuforge.passthrough;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -21,12 +22,28 @@ final class BindByAddress implements VfioBinding {
         PlanPart modprobe = VfioModprobeFile.plan(f, functions, Optional.empty(), blacklistDrivers)
                 .and(PlanPart.note("An identical card stays with the host, so vfio-pci is bound by PCI address"
                         + " (udev rule), not by ids."));
-        String rules = rules(functions);
         String before = f.files().get(UDEV_FILE);
+        String rules = merge(before, rules(functions));
         if (rules.equals(before)) {
             return modprobe;
         }
         return modprobe.and(PlanPart.edit(new PassthroughPlan.FileEdit(UDEV_FILE, Optional.ofNullable(before), rules)));
+    }
+
+    /** Keeps the rules an earlier plan wrote for other cards; the new card's rules follow. */
+    static String merge(String before, String fresh) {
+        if (before == null) {
+            return fresh;
+        }
+        List<String> lines = new ArrayList<>(List.of(fresh.split("\n")));
+        List<String> earlier = new ArrayList<>();
+        for (String line : before.split("\n")) {
+            if (!line.isBlank() && !line.startsWith("#") && !lines.contains(line)) {
+                earlier.add(line);
+            }
+        }
+        lines.addAll(1, earlier);
+        return String.join("\n", lines) + "\n";
     }
 
     static String rules(List<PciDevice> functions) {

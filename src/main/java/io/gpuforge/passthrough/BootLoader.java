@@ -12,7 +12,7 @@ interface BootLoader {
     /** The strategy for the boot loader the facts found. */
     static BootLoader forHost(HostFacts f) {
         BootSetup b = f.boot();
-        if (b.loader() == BootSetup.Loader.SYSTEMD_BOOT && b.kernelCmdlineFile().isPresent()) {
+        if (b.loader() == BootSetup.Loader.SYSTEMD_BOOT) {
             return new SystemdBootLoader();
         }
         if (b.loader() == BootSetup.Loader.GRUB) {

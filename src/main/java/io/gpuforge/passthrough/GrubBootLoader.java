@@ -1,6 +1,8 @@
 package io.gpuforge.passthrough;
 
 import io.gpuforge.domain.HostFacts;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,22 +15,51 @@ import java.util.regex.Pattern;
 final class GrubBootLoader implements BootLoader {
 
     static final String FILE = "/etc/default/grub";
+    /** Drop-ins that grub-mkconfig reads after {@link #FILE}; a later assignment wins. */
+    static final String DROP_INS = "/etc/default/grub.d/";
     private static final Pattern LINE = Pattern.compile("^(\\s*GRUB_CMDLINE_LINUX_DEFAULT=)(\"[^\"]*\"|'[^']*'|\\S*)(.*)$",
             Pattern.MULTILINE);
 
     @Override
     public PlanPart kernelArguments(HostFacts f, KernelArguments args) {
-        String before = f.files().get(FILE);
-        if (before == null) {
+        String main = f.files().get(FILE);
+        if (main == null) {
             return PlanPart.note("GRUB is in use but " + FILE + " could not be read: add " + args.joined()
                     + " to the kernel command line yourself.");
         }
-        String after = edited(before, args);
-        if (after.equals(before)) {
-            return PlanPart.none();
+        // grub-mkconfig sources /etc/default/grub, then grub.d/*.cfg in order: the last assignment wins
+        List<String> assigning = new ArrayList<>();
+        for (String file : files(f)) {
+            if (LINE.matcher(f.files().get(file)).find()) {
+                assigning.add(file);
+            }
         }
-        return PlanPart.edit(new PassthroughPlan.FileEdit(FILE, Optional.of(before), after))
-                .withCommand(refreshCommand(f));
+        String target = assigning.isEmpty() ? FILE : assigning.get(assigning.size() - 1);
+        KernelArguments onlyRemove = new KernelArguments(List.of(), args.remove(), List.of());
+        PlanPart part = PlanPart.none();
+        for (String file : files(f)) {
+            String before = f.files().get(file);
+            String after = file.equals(target) ? edited(before, args)
+                    : assigning.contains(file) ? edited(before, onlyRemove) : before;
+            if (!after.equals(before)) {
+                part = part.and(PlanPart.edit(new PassthroughPlan.FileEdit(file, Optional.of(before), after)));
+            }
+        }
+        if (part.edits().isEmpty()) {
+            return part;
+        }
+        if (!target.equals(FILE)) {
+            part = part.and(PlanPart.note(target + " sets GRUB_CMDLINE_LINUX_DEFAULT after " + FILE
+                    + ", so the arguments go there."));
+        }
+        return part.withCommand(refreshCommand(f));
+    }
+
+    /** {@code /etc/default/grub} and its drop-ins, in the order grub-mkconfig reads them. */
+    static List<String> files(HostFacts f) {
+        List<String> out = new ArrayList<>(List.of(FILE));
+        f.files().keySet().stream().filter(p -> p.startsWith(DROP_INS) && p.endsWith(".cfg")).sorted().forEach(out::add);
+        return out;
     }
 
     /** The file with the arguments in its {@code GRUB_CMDLINE_LINUX_DEFAULT} (added at the end when missing). */

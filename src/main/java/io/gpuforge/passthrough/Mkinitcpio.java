@@ -20,11 +20,14 @@ final class Mkinitcpio implements InitramfsTool {
     public PlanPart addModules(HostFacts f, VfioModules modules) {
         String before = f.files().get(FILE);
         if (before == null) {
-            return PlanPart.none();
+            return PlanPart.note("mkinitcpio is in use but " + FILE + " could not be read: put "
+                    + String.join(" ", modules.names()) + " first in its MODULES=(…) yourself, then run mkinitcpio -P.");
         }
         Matcher m = MODULES.matcher(before);
         if (!m.find()) {
-            return PlanPart.none();
+            String after = before + (before.endsWith("\n") || before.isEmpty() ? "" : "\n") + "MODULES=("
+                    + String.join(" ", modules.names()) + ")\n";
+            return PlanPart.edit(new PassthroughPlan.FileEdit(FILE, Optional.of(before), after));
         }
         List<String> mods = new ArrayList<>(modules.names());
         for (String x : m.group(2).strip().split("\\s+")) {

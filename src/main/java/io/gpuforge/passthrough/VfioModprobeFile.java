@@ -66,9 +66,11 @@ final class VfioModprobeFile {
                 out.add(line);
             }
         }
-        // union of ids with an earlier plan
+        // union of ids with an earlier plan; a card bound by address now keeps the ids of one bound by ids before
         Matcher old = OLD_IDS.matcher(before);
-        if (old.find()) {
+        if (old.find() && out.stream().noneMatch(l -> l.startsWith(IDS))) {
+            out.add(1, old.group());
+        } else if (old.find(0)) {
             for (int i = 0; i < out.size(); i++) {
                 if (out.get(i).startsWith(IDS)) {
                     Set<String> all = new TreeSet<>(List.of(old.group(1).split(",")));
