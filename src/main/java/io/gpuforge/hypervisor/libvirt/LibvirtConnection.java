@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -49,6 +50,15 @@ public final class LibvirtConnection implements AutoCloseable {
     private static final int UNDEFINE_MANAGED_SAVE = 1;
     private static final int UNDEFINE_NVRAM = 4;
     private static volatile boolean quiet;
+    /** Process-wide on purpose (see {@link #silenceStderr()}): libvirt holds on to it. */
+    private static final VirErrorCallback SILENT = new VirErrorCallback() {
+        @Override
+        public void errorCallback(Pointer userData, virError error) {
+            // reported through the exception of the failing call
+        }
+    };
+    /** How long a closed connection's listeners stay reachable for an event libvirt was already dispatching. */
+    private static final long DISPATCH_GRACE_MS = 500;
     private final Connect connect;
     private final String uri;
     private final ReadWriteLock inFlight = new ReentrantReadWriteLock();
@@ -112,16 +122,15 @@ public final class LibvirtConnection implements AutoCloseable {
         }
     }
 
-    /** libvirt prints every error to stderr by default; we report them ourselves. */
+    /**
+     * libvirt prints every error to stderr by default; we report them ourselves. libvirt keeps the handler's
+     * native address for the life of the process, so the handler must stay reachable as long: a collected one
+     * lets JNA reuse its address, and libvirt's next error then runs some other callback with its arguments.
+     */
     private static void silenceStderr() {
         if (!quiet) {
             try {
-                Connect.setErrorCallback(new VirErrorCallback() {
-                    @Override
-                    public void errorCallback(Pointer userData, virError error) {
-                        // reported through the exception of the failing call
-                    }
-                });
+                Connect.setErrorCallback(SILENT);
                 quiet = true;
             } catch (LibvirtException | UnsatisfiedLinkError | NoClassDefFoundError e) {
                 // libvirt missing: open() reports it
@@ -359,9 +368,15 @@ public final class LibvirtConnection implements AutoCloseable {
                         LOG.debug("closing {}: {}", uri, e.getMessage());
                     }
                 }
+                if (!beforeClose.isEmpty()) {
+                    // an event queued before the listener went away may still be on its way on the event loop
+                    TimeUnit.MILLISECONDS.sleep(DISPATCH_GRACE_MS);
+                }
                 connect.close();
             } catch (LibvirtException e) {
                 LOG.debug("closing {}: {}", uri, e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } finally {
                 l.unlock();
             }
