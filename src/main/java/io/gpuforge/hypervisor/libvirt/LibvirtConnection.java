@@ -1,14 +1,12 @@
 package io.gpuforge.hypervisor.libvirt;
 
+import com.sun.jna.Pointer;
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
 import io.gpuforge.domain.PciInventory;
-import io.gpuforge.domain.VmDetails;
 import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmRef;
-import io.gpuforge.domain.VmState;
 import io.gpuforge.domain.VmSpec;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,18 +18,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import com.sun.jna.Pointer;
-import io.gpuforge.domain.BackendException;
 import org.libvirt.Connect;
 import org.libvirt.Device;
 import org.libvirt.Domain;
-import org.libvirt.DomainInfo;
 import org.libvirt.LibvirtException;
 import org.libvirt.jna.Libvirt.VirErrorCallback;
 import org.libvirt.jna.virError;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.w3c.dom.Element;
 
 /**
  * One libvirt connection ({@code qemu:///system}, {@code qemu+ssh://…}, {@code test:///file.xml}) behind
@@ -197,46 +191,12 @@ public final class LibvirtConnection implements AutoCloseable {
                 .findFirst().map(e -> "yes".equals(e.getAttribute("support"))));
     }
 
+    /**
+     * Every domain, running and defined, with its details; one that goes away while it is read (someone
+     * undefined or stopped it meanwhile) is left out, not an error.
+     */
     public List<VmInfo> domains() throws LibvirtBackendException {
-        return call("list domains", c -> {
-            List<Domain> all = new ArrayList<>();
-            for (int id : c.listDomains()) {
-                all.add(c.domainLookupByID(id));
-            }
-            for (String name : c.listDefinedDomains()) {
-                all.add(c.domainLookupByName(name));
-            }
-            String host = c.getHostName();
-            List<VmInfo> out = new ArrayList<>();
-            for (Domain d : all) {
-                try {
-                    DomainInfo info = d.getInfo();
-                    VmDetails details = DomainDetails.parse(d.getXMLDesc(0));
-                    out.add(new VmInfo(new VmRef(host, d.getName()), d.getName(), state(info.state), false,
-                            info.nrVirtCpu, info.maxMem * 1024, Optional.of(details)));
-                } finally {
-                    d.free();
-                }
-            }
-            return out;
-        });
-    }
-
-    static VmState state(DomainInfo.DomainState s) {
-        switch (s) {
-            case VIR_DOMAIN_RUNNING:
-            case VIR_DOMAIN_BLOCKED:
-                return VmState.RUNNING;
-            case VIR_DOMAIN_PAUSED:
-                return VmState.PAUSED;
-            case VIR_DOMAIN_SHUTDOWN:
-            case VIR_DOMAIN_SHUTOFF:
-                return VmState.STOPPED;
-            case VIR_DOMAIN_CRASHED:
-                return VmState.CRASHED;
-            default:
-                return VmState.UNKNOWN;
-        }
+        return call("list domains", DomainList::read);
     }
 
     /** Every PCI node device with its IOMMU group. */
