@@ -137,7 +137,7 @@ public final class LibvirtHypervisor implements Hypervisor {
 
     private BackendException failure(LibvirtBackendException e) {
         if (e.kind() == Kind.NETWORK) {
-            feed.failed(e.getMessage());
+            feed.failed("The connection to " + host + " is lost: " + e.getMessage());
         }
         return e.toBackend();
     }

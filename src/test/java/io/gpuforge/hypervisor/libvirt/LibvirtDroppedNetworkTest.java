@@ -3,7 +3,12 @@ package io.gpuforge.hypervisor.libvirt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.ChangeEvent;
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.ConnectionState;
+import io.gpuforge.hypervisor.Hypervisor;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -70,6 +75,61 @@ class LibvirtDroppedNetworkTest {
         proxy.blackHole();
         assertThat(returnsWithin(watch::close, 10)).as("LibvirtWatch.close() returned").isTrue();
         assertThat(returnsWithin(c::close, 10)).as("LibvirtConnection.close() returned").isTrue();
+    }
+
+    @Test
+    void theBackendOfASilentHostFailsCallsAsNetworkErrorsAndReportsTheConnectionLost() throws Exception {
+        LibvirtHypervisor h = LibvirtHypervisor.open(uri(), new KeepAlive(1, 2));
+        List<ChangeEvent> events = new CopyOnWriteArrayList<>();
+        Hypervisor.Subscription feed = h.watch(events::add);
+        try {
+            assertThat(h.inventory().nodes()).isNotEmpty();
+            proxy.blackHole();
+            CompletableFuture<ClusterInventory> call = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return h.inventory();
+                } catch (BackendException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(outcome(call, 60)).isInstanceOfSatisfying(BackendException.class,
+                    e -> assertThat(e.kind()).isEqualTo(BackendException.Kind.NETWORK));
+            assertThat(h.state().status()).isEqualTo(ConnectionState.Status.FAILED);
+            assertThat(h.state().message()).contains("lost");
+            assertThat(events).anySatisfy(e -> assertThat(e.kind()).isEqualTo(ChangeEvent.Kind.CONNECTION));
+        } finally {
+            assertThat(returnsWithin(feed::close, 10)).as("closing the subscription returned").isTrue();
+            assertThat(returnsWithin(h::close, 10)).as("closing the backend returned").isTrue();
+        }
+    }
+
+    @Test
+    void closingTheBackendOfASilentHostNeitherWaitsForItNorForACallStuckOnIt() throws Exception {
+        // no keepalive: without a close that leaves the RPCs to a background thread, this would wait forever
+        LibvirtHypervisor h = LibvirtHypervisor.open(uri(), KeepAlive.off());
+        Hypervisor.Subscription feed = h.watch(e -> { });
+        assertThat(h.inventory().nodes()).isNotEmpty();
+        proxy.blackHole();
+        CompletableFuture<ClusterInventory> stuck = CompletableFuture.supplyAsync(() -> {
+            try {
+                return h.inventory();
+            } catch (BackendException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(returnsWithin(feed::close, 10)).as("closing the subscription returned").isTrue();
+        assertThat(returnsWithin(h::close, 10)).as("closing the backend returned").isTrue();
+        assertThat(h.state().status()).isEqualTo(ConnectionState.Status.CLOSED);
+        CompletableFuture<ClusterInventory> later = CompletableFuture.supplyAsync(() -> {
+            try {
+                return h.inventory();
+            } catch (BackendException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(outcome(later, 10)).as("a call after close").isInstanceOfSatisfying(BackendException.class,
+                e -> assertThat(e.getMessage()).contains("closed"));
+        assertThat(stuck).isNotDone(); // the host is still silent: only the proxy's end (after the test) frees it
     }
 
     /** Waits (bounded, so that a hang fails the test instead of freezing the build) for the call's failure. */
