@@ -94,7 +94,8 @@ final class GuestAgent {
             return "";
         }
         try {
-            return new String(Base64.getMimeDecoder().decode(status.get(field).asText()), StandardCharsets.UTF_8);
+            String text = status.get(field).asText().replaceAll("\\s", "");
+            return new String(Base64.getDecoder().decode(text), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
             throw new LibvirtBackendException(Kind.PROTOCOL, "the guest agent of " + vm + " sent " + field
                     + " that is not base64: " + e.getMessage(), e);
