@@ -96,8 +96,9 @@ final class GpuAttach {
         boolean uefi = Xml.child(domain, "os").map(o -> "efi".equals(o.getAttribute("firmware"))
                 || Xml.child(o, "loader").isPresent()).orElse(false);
         if (!q35) {
-            changes.add("warning: " + r.vm().id() + " is an " + (machine.isEmpty() ? "i440fx" : machine) + " machine: the"
-                    + " GPU goes on its legacy PCI bus; q35 with UEFI (OVMF) is what GPU passthrough is tested with");
+            changes.add("warning: the machine type of " + r.vm().id() + " is " + (machine.isEmpty() ? "i440fx" : machine)
+                    + ", not q35: the GPU goes on its legacy PCI bus; q35 with UEFI (OVMF) is what GPU passthrough is"
+                    + " tested with");
         }
         if (!uefi) {
             changes.add("warning: " + r.vm().id() + " boots with BIOS (SeaBIOS): many GPUs need UEFI (OVMF) firmware"

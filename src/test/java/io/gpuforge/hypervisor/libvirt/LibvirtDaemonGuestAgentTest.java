@@ -50,6 +50,8 @@ class LibvirtDaemonGuestAgentTest {
         try (LibvirtHypervisor h = LibvirtHypervisor.open(LibvirtDaemon.URI)) {
             VmRef vm = new VmRef(h.inventory().name(), name);
             h.vmAction(vm, VmAction.START).await(TaskListener.none(), () -> false, Duration.ofSeconds(60));
+            assertThatThrownBy(() -> h.vmAction(vm, VmAction.START)).isInstanceOfSatisfying(BackendException.class,
+                    e -> assertThat(e.kind()).isEqualTo(BackendException.Kind.INVALID));
             assertThatThrownBy(() -> h.guestExec(vm, List.of("true"), Duration.ofSeconds(5)))
                     .isInstanceOfSatisfying(BackendException.class, e -> assertThat(e.getMessage())
                             .contains("has no QEMU guest agent channel").contains("org.qemu.guest_agent.0"));
