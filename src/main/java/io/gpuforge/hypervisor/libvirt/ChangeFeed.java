@@ -1,5 +1,6 @@
 package io.gpuforge.hypervisor.libvirt;
 
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ChangeEvent;
 import io.gpuforge.domain.ConnectionState;
 import io.gpuforge.domain.VmRef;
@@ -86,6 +87,10 @@ final class ChangeFeed {
     }
 
     Hypervisor.Subscription subscribe(Consumer<ChangeEvent> listener) throws LibvirtBackendException {
+        if (state.get().status() == ConnectionState.Status.CLOSED) {
+            throw new LibvirtBackendException(BackendException.Kind.INVALID, "The connection to " + host + " is closed:"
+                    + " connect again to watch it", null);
+        }
         synchronized (registration) {
             if (lifecycle == null) {
                 LifecycleListener l = this::onLifecycle;

@@ -249,6 +249,14 @@ class LibvirtHypervisorTest {
         }
     }
 
+    @Test
+    void aClosedBackendIsClosedForTheFeedToo() throws Exception {
+        h.watch(e -> { }).close(); // the native listener is registered now
+        h.close();
+        assertThatThrownBy(() -> h.watch(e -> { })).isInstanceOfSatisfying(BackendException.class,
+                e -> assertThat(e.getMessage()).contains("closed"));
+    }
+
     private static void waitFor(BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!condition.getAsBoolean()) {
