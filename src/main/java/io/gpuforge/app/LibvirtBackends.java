@@ -3,17 +3,18 @@ package io.gpuforge.app;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.hypervisor.Hypervisor;
-import java.util.EnumSet;
+import io.gpuforge.hypervisor.libvirt.LibvirtHypervisor;
 import java.util.Set;
 
-/** TEMPORARY until the libvirt backend is merged. */
+/** libvirt connections ({@code qemu:///system}, {@code qemu+ssh://…}) behind the seam. */
 final class LibvirtBackends {
 
+    /** Before connecting: what a QEMU host can do (a connected session asks its backend, which knows the driver). */
     Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INVENTORY);
+        return LibvirtHypervisor.capabilitiesOf("QEMU");
     }
 
     Hypervisor open(String uri) throws BackendException {
-        throw new BackendException(BackendException.Kind.UNSUPPORTED, "libvirt backend not merged yet");
+        return LibvirtHypervisor.open(uri);
     }
 }

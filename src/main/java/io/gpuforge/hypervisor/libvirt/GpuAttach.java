@@ -192,7 +192,7 @@ final class GpuAttach {
     }
 
     private boolean hostHas(PciAddress a) throws LibvirtBackendException {
-        String name = String.format(Locale.ROOT, "pci_%04x_%02x_%02x_%x", a.domain(), a.bus(), a.slot(), a.function());
+        String name = a.libvirtNodeDevice();
         return connection.call("look up the PCI device " + a, c -> {
             try {
                 c.deviceLookupByName(name).free();
@@ -207,6 +207,6 @@ final class GpuAttach {
     }
 
     private static String slot(PciAddress a) {
-        return String.format(Locale.ROOT, "%04x:%02x:%02x", a.domain(), a.bus(), a.slot());
+        return a.slotAddress();
     }
 }

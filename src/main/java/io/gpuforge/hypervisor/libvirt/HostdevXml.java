@@ -1,13 +1,14 @@
 package io.gpuforge.hypervisor.libvirt;
 
+import io.gpuforge.domain.LibvirtHostdev;
 import io.gpuforge.domain.PciAddress;
 import java.util.Optional;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
 /**
- * The {@code <hostdev>} and root-port elements GPU attach adds to a domain, built with DomainXmlBuilder's
- * address form. Kept in this one class so that it can move to the shared {@code <hostdev>} builder.
+ * The {@code <hostdev>} and root-port elements GPU attach adds to a domain; the hostdev's XML comes from the one
+ * builder ({@link LibvirtHostdev}) that also writes the domains GPUForge defines and the plans' snippets.
  */
 final class HostdevXml {
 
@@ -17,9 +18,7 @@ final class HostdevXml {
     /** A managed PCI {@code <hostdev>} for host function {@code source} at guest address {@code guest}. */
     static Element hostdev(Document doc, PciAddress source, PciAddress guest, boolean multifunction)
             throws LibvirtBackendException {
-        String xml = "<hostdev mode='subsystem' type='pci' managed='yes'><source>"
-                + DomainXmlBuilder.address(source, null, false) + "</source>"
-                + DomainXmlBuilder.address(guest, "pci", multifunction) + "</hostdev>";
+        String xml = LibvirtHostdev.of(source).at(guest, multifunction).xml("");
         return (Element) doc.importNode(Xml.parse(xml), true);
     }
 

@@ -296,7 +296,7 @@ public final class LibvirtConnection implements AutoCloseable {
     }
 
     private void onDevice(PciAddress a, String what, DeviceOp op) throws LibvirtBackendException {
-        String name = String.format(Locale.ROOT, "pci_%04x_%02x_%02x_%x", a.domain(), a.bus(), a.slot(), a.function());
+        String name = a.libvirtNodeDevice();
         call(what + " " + a, c -> {
             Device d = c.deviceLookupByName(name);
             try {

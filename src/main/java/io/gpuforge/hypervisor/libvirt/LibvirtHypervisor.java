@@ -75,14 +75,19 @@ public final class LibvirtHypervisor implements Hypervisor {
     private LibvirtHypervisor(LibvirtConnection connection, String host, String driver) {
         this.connection = connection;
         this.host = host;
+        this.capabilities = capabilitiesOf(driver);
+        this.configs = new DomainConfigs(connection);
+        this.gpus = new GpuAttach(connection, configs);
+        this.feed = new ChangeFeed(connection, host);
+    }
+
+    /** What a connection to this driver ({@code QEMU}, {@code TEST}…) can do: the guest agent is QEMU's. */
+    public static Set<Capability> capabilitiesOf(String driver) {
         Set<Capability> caps = EnumSet.copyOf(EVERY_DRIVER);
         if ("QEMU".equalsIgnoreCase(driver)) {
             caps.add(Capability.GUEST_EXEC);
         }
-        this.capabilities = Collections.unmodifiableSet(caps);
-        this.configs = new DomainConfigs(connection);
-        this.gpus = new GpuAttach(connection, configs);
-        this.feed = new ChangeFeed(connection, host);
+        return Collections.unmodifiableSet(caps);
     }
 
     public static LibvirtHypervisor open(String uri) throws BackendException {
@@ -179,7 +184,7 @@ public final class LibvirtHypervisor implements Hypervisor {
                             .map(VmInfo::ref).findFirst();
                     String ids = d.vendorId() + ":" + d.deviceId();
                     gpuList.add(new GpuInfo(host, d.address(), d.name().orElse(ids), Optional.of(ids), d.iommuGroup(),
-                            Optional.empty(), owner));
+                            Optional.empty(), owner, true));
                 }
             }
             return new ClusterInventory(versions, host, List.of(node), vms, gpuList);
@@ -203,7 +208,7 @@ public final class LibvirtHypervisor implements Hypervisor {
         return guard(() -> {
             HostInfo hw = HostInfo.read(connection);
             return new NodeStatus(host, Optional.of(connection.versions()), Optional.empty(), OptionalLong.empty(),
-                    Optional.empty(), hw.cpus(), OptionalLong.of(hw.memoryBytes()), hw.usedBytes());
+                    OptionalDouble.empty(), hw.cpus(), OptionalLong.of(hw.memoryBytes()), hw.usedBytes());
         });
     }
 

@@ -193,7 +193,7 @@ final class PveGpuAttach {
 
     /** {@code 0000:02:00}: the slot of a card as PVE writes it. */
     static String slot(PciAddress a) {
-        return String.format(Locale.ROOT, "%04x:%02x:%02x", a.domain(), a.bus(), a.slot());
+        return a.slotAddress();
     }
 
     private static BackendException invalid(String message) {
