@@ -49,7 +49,7 @@ public final class AppContext implements AutoCloseable {
         this.hosts = hosts;
         this.connections = connections;
         this.proxmox = new ProxmoxService(secrets);
-        this.sessions = new Sessions(new Backends(), executors.background());
+        this.sessions = new Sessions(new Backends(secrets, new LibvirtBackends()), executors.background());
         this.osPrefersDark = osPrefersDark;
     }
 
