@@ -112,6 +112,7 @@ public final class PrometheusText {
         Sample sample() throws ParseException {
             String name = name(true);
             Map<String, String> labels = new LinkedHashMap<>();
+            int afterName = p;
             spaces();
             if (p < s.length() && s.charAt(p) == '{') {
                 p++;
@@ -137,11 +138,12 @@ public final class PrometheusText {
                     }
                 }
                 expect('}');
+                afterName = p;
+                spaces();
             }
-            if (p >= s.length() || s.charAt(p) != ' ' && s.charAt(p) != '\t') {
+            if (p == afterName || p >= s.length()) {
                 throw error("expected a space and the value after '" + name + "'");
             }
-            spaces();
             String[] rest = s.substring(p).strip().split("[ \\t]+");
             if (rest.length == 0 || rest[0].isEmpty() || rest.length > 2) {
                 throw error("expected a value and an optional timestamp");
