@@ -269,7 +269,7 @@ public final class TelemetryService implements AutoCloseable {
         }
         SimulatedGpuSource sim = simulated.get(now.gpu());
         if (sim != null) {
-            sim.setPowerLimit(now.gpu().device(), watts);
+            sim.setPowerLimit(now.gpu(), watts);
             return new PowerLimitResult(now.gpu(), watts, "simulated (Demo lab)", Optional.empty(), Optional.empty());
         }
         try (HostShell shell = sources.shellFor(target)) {

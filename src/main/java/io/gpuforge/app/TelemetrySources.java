@@ -4,6 +4,9 @@ import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.domain.GpuPlacement;
+import io.gpuforge.domain.NodeInfo;
+import io.gpuforge.domain.PciInventory;
 import io.gpuforge.domain.GpuTarget;
 import io.gpuforge.domain.VmInfo;
 import io.gpuforge.domain.VmRef;
@@ -181,9 +184,20 @@ final class TelemetrySources {
         }
         if (c.kind() == ConnectionInfo.Kind.DEMO) {
             List<SimulatedGpuSource.Card> cards = new ArrayList<>();
-            for (GpuInfo g : inv.gpus()) {
-                Optional<String> vm = g.assignedTo().flatMap(inv::vm).map(VmInfo::name);
-                cards.add(SimulatedGpuSource.card(g.node(), g.address().toString(), g.name(), vm));
+            for (NodeInfo n : inv.nodes()) {
+                PciInventory pci;
+                try {
+                    pci = sessions.of(c).nodePci(n.name()).inventory();
+                } catch (BackendException e) {
+                    throw new TelemetryService.Failure("Cannot read the GPUs of " + n.name() + ": " + e.getMessage(), e);
+                }
+                for (GpuPlacement g : pci.gpus()) {
+                    Optional<String> vm = inv.gpus().stream().filter(x -> x.node().equals(n.name())
+                            && x.address().equals(g.address())).findFirst().flatMap(GpuInfo::assignedTo)
+                            .flatMap(inv::vm).map(VmInfo::name);
+                    String name = pci.device(g.address()).flatMap(d -> d.name()).orElse("GPU");
+                    cards.add(SimulatedGpuSource.card(n.name(), g.address().toString(), name, vm));
+                }
             }
             return new Opened(List.of(new SimulatedGpuSource("demo:" + c.name(), cards, c.id())), List.of());
         }

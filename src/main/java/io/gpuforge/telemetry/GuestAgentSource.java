@@ -119,7 +119,8 @@ public final class GuestAgentSource implements GpuSource.Polled {
             return "the QEMU guest agent is not enabled for " + vmLabel + ": turn on the VM's guest agent option"
                     + " (Proxmox: Options → QEMU Guest Agent; libvirt: an org.qemu.guest_agent.0 channel) and restart it";
         }
-        if (l.contains("agent is not running") || l.contains("not connected") || l.contains("guest agent is not responding")) {
+        if (l.contains("agent is not running") || l.contains("guest agent") && l.contains("not running")
+                || l.contains("not connected") || l.contains("guest agent is not responding")) {
             return "the QEMU guest agent in " + vmLabel + " is not running: install qemu-guest-agent in the guest and"
                     + " start it (systemctl enable --now qemu-guest-agent)";
         }

@@ -69,14 +69,19 @@ public final class SimulatedGpuSource implements GpuSource.Polled {
     }
 
     /** Sets a card's power limit (the simulated host obeys at once); empty when there is no such card. */
-    public synchronized Optional<Double> setPowerLimit(String address, double watts) {
+    public synchronized Optional<Double> setPowerLimit(GpuId gpu, double watts) {
         for (State s : cards) {
-            if (s.card.address().equals(address)) {
+            if (id(s.card).equals(gpu)) {
                 s.limit = Math.max(minLimit(s.card), Math.min(maxLimit(s.card), watts));
                 return Optional.of(s.limit);
             }
         }
         return Optional.empty();
+    }
+
+    /** A card's id: the Demo lab and its node as the host (addresses repeat across nodes). */
+    private GpuId id(Card c) {
+        return new GpuId(host + "/" + c.node(), c.address());
     }
 
     private static double minLimit(Card c) {
@@ -98,7 +103,7 @@ public final class SimulatedGpuSource implements GpuSource.Polled {
             boolean capped = wanted > s.limit;
             double util = Math.min(100, Math.max(0, s.load * 100 + s.random.nextGaussian() * 2));
             double fan = Math.min(100, Math.max(30, (s.temperature - 35) * 2.2));
-            out.add(GpuSample.builder(new GpuId(host, c.address()), nowMillis, SourceKind.SIMULATED).name(c.name())
+            out.add(GpuSample.builder(id(c), nowMillis, SourceKind.SIMULATED).name(c.name())
                     .node(Optional.of(c.node())).vm(c.vm()).intervalMillis(intervalMillis)
                     .set(GpuMetric.TEMPERATURE_C, Math.round(s.temperature * 10) / 10.0)
                     .set(GpuMetric.POWER_W, Math.max(c.idleW() * 0.8, power))
