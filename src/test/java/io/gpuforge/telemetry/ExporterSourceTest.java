@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import com.sun.net.httpserver.HttpServer;
+import io.gpuforge.domain.GpuId;
 import io.gpuforge.domain.GpuMetric;
 import io.gpuforge.domain.GpuSample;
 import io.gpuforge.domain.SourceKind;
@@ -136,7 +137,7 @@ class ExporterSourceTest {
 
     @Test
     void ourOwnEndpointIsReadBackByTheParser() throws Exception {
-        GpuSample s = GpuSample.builder(new io.gpuforge.domain.GpuId("local", "GPU-1"), 5, SourceKind.NVML)
+        GpuSample s = GpuSample.builder(new GpuId("local", "GPU-1"), 5, SourceKind.NVML)
                 .name("RTX \"3090\"").set(GpuMetric.TEMPERATURE_C, 61).set(GpuMetric.POWER_W, 287.5).build();
         List<PrometheusText.Sample> back = PrometheusText.parse(PrometheusEndpoint.render(List.of(s)));
         assertThat(back).extracting(PrometheusText.Sample::name)

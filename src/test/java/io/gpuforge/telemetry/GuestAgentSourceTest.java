@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.GpuMetric;
 import io.gpuforge.domain.GpuSample;
 import io.gpuforge.domain.SourceKind;
@@ -68,11 +69,11 @@ class GuestAgentSourceTest {
     @Test
     void theExplanationsOfLibvirtAndProxmoxAgentErrors() {
         GuestAgentSource s = source("104");
-        assertThat(s.explain(new io.gpuforge.domain.BackendException(io.gpuforge.domain.BackendException.Kind.FAILED,
+        assertThat(s.explain(new BackendException(BackendException.Kind.FAILED,
                 "internal error: Command guest-exec has been disabled"))).contains("does not allow running commands");
-        assertThat(s.explain(new io.gpuforge.domain.BackendException(io.gpuforge.domain.BackendException.Kind.FAILED,
+        assertThat(s.explain(new BackendException(BackendException.Kind.FAILED,
                 "No QEMU guest agent configured"))).contains("not enabled");
-        assertThat(s.explain(new io.gpuforge.domain.BackendException(io.gpuforge.domain.BackendException.Kind.FAILED,
+        assertThat(s.explain(new BackendException(BackendException.Kind.FAILED,
                 "Agent error: Failed to execute child process 'nvidia-smi' (No such file or directory)")))
                 .contains("install the NVIDIA driver in the guest");
     }

@@ -6,11 +6,14 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.gpuforge.domain.GpuMetric;
 import io.gpuforge.domain.GpuSample;
+import io.gpuforge.host.HostShell;
+import io.gpuforge.host.LocalShell;
 import io.gpuforge.testing.SharedFixtures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -85,8 +88,8 @@ class HwmonSourceTest {
     @Test
     void theOneRoundTripListingIsReadLikeTheTree() throws Exception {
         Path r = sysroot("03-vega56-gfx9-lact");
-        io.gpuforge.host.HostShell.Result res = new io.gpuforge.host.LocalShell().run("sh -s '" + r + "'",
-                HwmonSource.SCRIPT.getBytes(), java.time.Duration.ofSeconds(20));
+        HostShell.Result res = new LocalShell().run("sh -s '" + r + "'",
+                HwmonSource.SCRIPT.getBytes(), Duration.ofSeconds(20));
         GpuSample viaScript = new HwmonSource(() -> HwmonSource.parseListing(new String(res.stdout())), "x",
                 Optional.empty(), "x").poll(1000, 1000).get(0);
         GpuSample viaTree = HwmonSource.local(r, "x", Optional.empty()).poll(1000, 1000).get(0);
