@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** Every check message exists in English and Simplified Chinese; the two bundles match. */
@@ -17,13 +18,17 @@ class MessagesTest {
 
     @Test
     void bothLanguagesHaveEveryKeyTheChecksUse() throws IOException {
-        String src = Files.readString(Path.of("src/main/java/io/gpuforge/passthrough/Readiness.java"));
-        Matcher m = Pattern.compile("\"(check\\.[a-zA-Z0-9.]+)\"").matcher(src);
         Set<String> used = new TreeSet<>();
-        while (m.find()) {
-            used.add(m.group(1));
+        try (Stream<Path> sources = Files.list(Path.of("src/main/java/io/gpuforge/passthrough"))) {
+            for (Path p : sources.filter(x -> x.toString().endsWith(".java")).toList()) {
+                Matcher m = Pattern.compile("\"(check\\.[a-zA-Z0-9.]+)\"").matcher(Files.readString(p));
+                while (m.find()) {
+                    used.add(m.group(1));
+                }
+            }
         }
-        assertThat(used).hasSizeGreaterThan(30);
+        assertThat(used).hasSizeGreaterThan(45).contains("check.firmware.inferred", "check.bar.unknown",
+                "check.d3cold.unknown", "check.acs.unknown");
         Messages en = new Messages(Locale.ENGLISH);
         Messages zh = new Messages(Locale.SIMPLIFIED_CHINESE);
         assertThat(en.bundle().keySet()).containsAll(used);
@@ -40,5 +45,11 @@ class MessagesTest {
         assertThat(en.fix(Check.of("x", Check.Status.FAIL, "check.kernel.off", "intel_iommu=off")))
                 .contains("Remove intel_iommu=off from the kernel command line (the plan does it).");
         assertThat(en.fix(Check.of("x", Check.Status.PASS, "check.kernel.off", "a"))).isEmpty();
+        assertThat(en.message(Check.of("x", Check.Status.UNKNOWN, "check.isolation.partial", "11")))
+                .startsWith("IOMMU group 11 holds nothing but this card's functions");
+        assertThat(en.message(Check.of("x", Check.Status.UNKNOWN, "check.bar.unknown", "0000:01:00.0")))
+                .startsWith("The sizes of the device's BARs");
+        assertThat(en.message(Check.of("x", Check.Status.PASS, "check.critical.classes")))
+                .contains("a GPU the host shows its console on").doesNotContain("''");
     }
 }

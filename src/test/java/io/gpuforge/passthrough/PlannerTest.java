@@ -9,6 +9,7 @@ import io.gpuforge.host.HostProbe;
 import io.gpuforge.testing.HostTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -136,10 +137,42 @@ class PlannerTest {
     }
 
     @Test
+    void aPlanAppliedToTheTreeIsPlannedAgainAsNothingToDo() throws Exception {
+        Path root = HostTrees.intelGrub(dir);
+        PassthroughPlan first = Planner.plan(facts(root), a("0000:01:00.0"), Planner.Options.defaults());
+        assertThat(first.edits()).extracting(PassthroughPlan.FileEdit::path).containsExactly("/etc/default/grub",
+                "/etc/modules", Planner.MODPROBE_FILE);
+        for (PassthroughPlan.FileEdit e : first.edits()) {
+            Path target = root.resolve(e.path().substring(1));
+            Files.createDirectories(target.getParent());
+            Files.writeString(target, e.after());
+        }
+        PassthroughPlan again = Planner.plan(facts(root), a("0000:01:00.0"), Planner.Options.defaults());
+        assertThat(again.hostChangesNothing()).as("edits: %s", again.edits()).isTrue();
+        assertThat(again.commands()).as("no refresh or rebuild without an edit").isEmpty();
+        assertThat(again.rebootNeeded()).as("the card is still on nvidia until the reboot").isTrue();
+    }
+
+    @Test
+    void onlyAKernelArgumentChangeRefreshesTheBootLoaderWithoutRebuildingTheInitramfs() throws Exception {
+        Path root = HostTrees.intelGrub(dir);
+        PassthroughPlan first = Planner.plan(facts(root), a("0000:01:00.0"), Planner.Options.defaults());
+        for (PassthroughPlan.FileEdit e : first.edits()) {
+            if (!e.path().equals("/etc/default/grub")) {
+                Path target = root.resolve(e.path().substring(1));
+                Files.createDirectories(target.getParent());
+                Files.writeString(target, e.after());
+            }
+        }
+        PassthroughPlan p = Planner.plan(facts(root), a("0000:01:00.0"), Planner.Options.defaults());
+        assertThat(p.edits()).extracting(PassthroughPlan.FileEdit::path).containsExactly("/etc/default/grub");
+        assertThat(p.commands()).containsExactly("update-grub");
+    }
+
+    @Test
     void kernelArgumentsAreKeptInOrderAndNeverDoubled() {
-        assertThat(KernelCmdline.edit("quiet  splash iommu=soft intel_iommu=off", java.util.List.of("intel_iommu=on", "iommu=pt"),
-                java.util.List.of("intel_iommu=off"))).isEqualTo("quiet splash intel_iommu=on iommu=pt");
-        assertThat(KernelCmdline.edit("quiet iommu=pt", java.util.List.of("iommu=pt"), java.util.List.of()))
-                .isEqualTo("quiet iommu=pt");
+        assertThat(KernelCmdline.edit("quiet  splash iommu=soft intel_iommu=off", List.of("intel_iommu=on", "iommu=pt"),
+                List.of("intel_iommu=off"))).isEqualTo("quiet splash intel_iommu=on iommu=pt");
+        assertThat(KernelCmdline.edit("quiet iommu=pt", List.of("iommu=pt"), List.of())).isEqualTo("quiet iommu=pt");
     }
 }
