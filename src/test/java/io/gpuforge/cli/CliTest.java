@@ -64,7 +64,7 @@ class CliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "gpu"})
+    @ValueSource(strings = {"vm"})
     void commandsNotInThisBuildSaySoWithExitCode3(String command) throws Exception {
         assertThat(run(command)).isEqualTo(GpuForgeCli.EXIT_NOT_AVAILABLE);
         assertThat(err.toString()).contains("not available in this build");
