@@ -1,7 +1,9 @@
 # GPUForge host probe, format 1. Read-only: it prints every fact GPU passthrough depends on in one
 # stream and changes nothing. POSIX sh (dash, busybox ash, bash); only sh builtins in the loops, so a
-# 120-device host costs a handful of processes. GPUFORGE_ROOT=DIR reads a copy of a host's / instead.
-R="${GPUFORGE_ROOT:-}"
+# 120-device host costs a handful of processes. Run as `sh -s < probe.sh` for the host itself, or as
+# `sh -s -- DIR < probe.sh` to read DIR, a copy of a host's /. The root comes only from that argument,
+# never from the environment: a variable set on a host must not redirect what GPUForge reads there.
+R="${1:-}"
 echo "@@gpuforge-probe 1"
 echo "@@meta uid=$(id -u 2>/dev/null || echo unknown) root=${R:-/}"
 

@@ -31,11 +31,14 @@ final class RemoteFiles {
         return "'" + s.replace("'", "'\\''") + "'";
     }
 
-    /** Runs a script with {@code R} set to the root prefix; fails on a non-zero exit. */
+    /**
+     * Runs a script with {@code R} set to the root prefix; fails on a non-zero exit. The root is the script's
+     * argument ({@code sh -s -- ROOT}), never a variable from the host's environment.
+     */
     String run(String script) throws ProbeException {
-        // with no root given, R follows GPUFORGE_ROOT (unset on real hosts; set by test servers on a sysroot)
-        String full = (root.isEmpty() ? "R=\"${GPUFORGE_ROOT:-}\"" : "R=" + q(root)) + "\nset -e\n" + script + "\n";
-        HostShell.Result r = shell.run(sudo ? "sudo -n sh -s" : "sh -s", full.getBytes(StandardCharsets.UTF_8), TIMEOUT);
+        String full = "R=\"${1:-}\"\nset -e\n" + script + "\n";
+        String command = (sudo ? "sudo -n sh -s" : "sh -s") + (root.isEmpty() ? "" : " -- " + q(root));
+        HostShell.Result r = shell.run(command, full.getBytes(StandardCharsets.UTF_8), TIMEOUT);
         if (r.exitCode() != 0) {
             throw new ProbeException("A step failed on " + shell.describe() + " (exit " + r.exitCode() + "): "
                     + r.stderr().strip());
