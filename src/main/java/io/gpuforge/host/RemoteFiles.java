@@ -12,15 +12,16 @@ import java.util.Optional;
  */
 final class RemoteFiles {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private final HostShell shell;
     private final String root;
     private final boolean sudo;
+    private final Duration stepLimit;
 
-    RemoteFiles(HostShell shell, String root, boolean sudo) {
+    RemoteFiles(HostShell shell, String root, boolean sudo, Duration stepLimit) {
         this.shell = shell;
         this.root = root;
         this.sudo = sudo;
+        this.stepLimit = stepLimit;
     }
 
     boolean sysroot() {
@@ -38,7 +39,7 @@ final class RemoteFiles {
     String run(String script) throws ProbeException {
         String full = "R=\"${1:-}\"\nset -e\n" + script + "\n";
         String command = (sudo ? "sudo -n sh -s" : "sh -s") + (root.isEmpty() ? "" : " -- " + q(root));
-        HostShell.Result r = shell.run(command, full.getBytes(StandardCharsets.UTF_8), TIMEOUT);
+        HostShell.Result r = shell.run(command, full.getBytes(StandardCharsets.UTF_8), stepLimit);
         if (r.exitCode() != 0) {
             throw new ProbeException("A step failed on " + shell.describe() + " (exit " + r.exitCode() + "): "
                     + r.stderr().strip());
@@ -75,13 +76,36 @@ final class RemoteFiles {
                 + "cp -p \"$s\" \"$f.gpuforge-tmp\"\nmv -f \"$f.gpuforge-tmp\" \"$f\"");
     }
 
-    /** Runs a host command (update-grub…) unless this is a sysroot; returns whether it ran. */
-    boolean command(String command) throws ProbeException {
+    /**
+     * Runs a refresh command (update-grub…) on the host, its output handed to {@code lines} while it runs. Never on
+     * a sysroot (those commands are listed for the user). A non-zero exit is in the result; a broken connection or
+     * the time limit is an exception ({@link CommandTimeoutException}).
+     */
+    HostShell.Result command(String command, Duration limit, HostShell.LineListener lines) throws ProbeException {
         if (sysroot()) {
-            return false;
+            throw new IllegalStateException("commands are not run on a sysroot: " + command);
         }
-        String out = run("if [ -n \"$R\" ]; then echo GPUFORGE-SYSROOT-SKIP; else " + command + "; fi");
-        return !out.startsWith("GPUFORGE-SYSROOT-SKIP");
+        try {
+            return shell.run(sudo ? "sudo -n sh -s" : "sh -s", (command + "\n").getBytes(StandardCharsets.UTF_8), limit,
+                    lines);
+        } catch (CommandTimeoutException e) {
+            throw new CommandTimeoutException("'" + command + "' did not finish within "
+                    + CommandTimeoutException.human(limit) + " on " + shell.describe(), e.mayStillRun());
+        }
+    }
+
+    /** ": " and the last lines a failed command wrote, for messages. */
+    static String tail(HostShell.Result r) {
+        String text = (new String(r.stdout(), StandardCharsets.UTF_8) + "\n" + r.stderr()).strip();
+        if (text.isEmpty()) {
+            return "";
+        }
+        String[] lines = text.split("\n");
+        StringBuilder b = new StringBuilder();
+        for (int i = Math.max(0, lines.length - 3); i < lines.length; i++) {
+            b.append(b.length() == 0 ? "" : " / ").append(lines[i].strip());
+        }
+        return ": " + ListingParser.shorten(b.toString());
     }
 
     String describe() {

@@ -105,15 +105,8 @@ public final class SysrootSshServer implements AutoCloseable {
         public TreeHost(Path root) throws IOException {
             this.root = root.toAbsolutePath();
             this.tools = Files.createTempDirectory("gpuforge-tree-host-tools-");
-            String[] path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator);
             for (String name : BASIC_TOOLS) {
-                for (String dir : path) {
-                    File f = new File(dir, name);
-                    if (f.canExecute() && f.isFile()) {
-                        Files.createSymbolicLink(tools.resolve(name), f.toPath().toAbsolutePath());
-                        break;
-                    }
-                }
+                realTool(name);
             }
         }
 
@@ -127,6 +120,19 @@ public final class SysrootSshServer implements AutoCloseable {
             Files.deleteIfExists(p);
             Files.writeString(p, script, StandardCharsets.UTF_8);
             Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+            return this;
+        }
+
+        /** Puts back one of the host's basic tools that {@link #tool} replaced. */
+        public TreeHost realTool(String name) throws IOException {
+            Files.deleteIfExists(tools.resolve(name));
+            for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
+                File f = new File(dir, name);
+                if (f.canExecute() && f.isFile()) {
+                    Files.createSymbolicLink(tools.resolve(name), f.toPath().toAbsolutePath());
+                    break;
+                }
+            }
             return this;
         }
 
