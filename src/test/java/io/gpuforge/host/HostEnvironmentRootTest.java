@@ -33,7 +33,7 @@ class HostEnvironmentRootTest {
 
     @Test
     void gpuforgeRootInTheHostsEnvironmentIsIgnored() throws Exception {
-        Path host = HostTrees.intelGrub(dir.resolve("host"));
+        Path host = HostTrees.withBootTools(HostTrees.intelGrub(dir.resolve("host")));
         Path decoy = HostTrees.proxmoxSystemdBoot(dir.resolve("decoy"));
         Map<String, String> decoyBefore = HostConfiguratorTest.state(decoy);
         try (SysrootSshServer server = new SysrootSshServer(host, dir.resolve("hk"))

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.PublicKey;
@@ -114,9 +115,16 @@ public final class SysrootSshServer implements AutoCloseable {
             return root;
         }
 
-        /** Replaces one of the host's basic tools with a script (a chown that fails, a sync that reports an error). */
+        /**
+         * Replaces one of the host's basic tools with a script (a chown that fails, a sync that reports an error);
+         * the script finds the real tool next to it as {@code NAME.real}.
+         */
         public TreeHost tool(String name, String script) throws IOException {
             Path p = tools.resolve(name);
+            Path real = tools.resolve(name + ".real");
+            if (Files.isSymbolicLink(p) && !Files.exists(real, LinkOption.NOFOLLOW_LINKS)) {
+                Files.move(p, real);
+            }
             Files.deleteIfExists(p);
             Files.writeString(p, script, StandardCharsets.UTF_8);
             Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -126,6 +134,7 @@ public final class SysrootSshServer implements AutoCloseable {
         /** Puts back one of the host's basic tools that {@link #tool} replaced. */
         public TreeHost realTool(String name) throws IOException {
             Files.deleteIfExists(tools.resolve(name));
+            Files.deleteIfExists(tools.resolve(name + ".real"));
             for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
                 File f = new File(dir, name);
                 if (f.canExecute() && f.isFile()) {
