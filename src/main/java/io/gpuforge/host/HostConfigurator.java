@@ -45,7 +45,6 @@ public final class HostConfigurator {
         }
     }
 
-    private static final String BACKUPS = "/var/lib/gpuforge/backups/";
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
     private final RemoteFiles files;
     private final Clock clock;
@@ -68,15 +67,44 @@ public final class HostConfigurator {
         this.undo = new Undo(files, this::save, limits.command());
     }
 
+    /**
+     * The journal of the last apply on the host, checked against what GPUForge can have written ({@link
+     * JournalPolicy}): one naming another file, a path with '..', a command that is not a refresh command, or
+     * backups elsewhere is refused, naming the entry.
+     */
     public Optional<Journal> journal() throws ProbeException {
-        Optional<byte[]> raw = files.read(Journal.PATH);
+        return read(Journal.PATH, "The journal " + Journal.PATH + " on " + files.describe());
+    }
+
+    private Optional<Journal> read(String path, String what) throws ProbeException {
+        Optional<byte[]> raw = files.read(path);
         if (raw.isEmpty()) {
             return Optional.empty();
         }
+        Journal j;
         try {
-            return Optional.of(json.readValue(raw.get(), Journal.class));
+            j = json.readValue(raw.get(), Journal.class);
         } catch (IOException e) {
-            throw new ProbeException("The journal " + Journal.PATH + " on the host is damaged: " + e.getMessage(), e);
+            throw new ProbeException(what + " is damaged: " + e.getMessage(), e);
+        }
+        Optional<String> problem = j == null ? Optional.of("it is empty") : JournalPolicy.problem(j);
+        if (problem.isPresent()) {
+            throw new ProbeException(what + " is not one GPUForge wrote: " + problem.get() + ". Look at the file, and"
+                    + " move it away if it is not from GPUForge");
+        }
+        return Optional.of(j);
+    }
+
+    /** The manifest in the backup directory must be the journal's own (or absent, as a journal may outlive it). */
+    private void checkManifest(Journal j) throws ProbeException {
+        String path = j.backupDir + "/manifest.json";
+        Optional<Journal> m = read(path, "The backup manifest " + path + " on " + files.describe());
+        if (m.isPresent()) {
+            Optional<String> d = JournalPolicy.disagreement(j, m.get());
+            if (d.isPresent()) {
+                throw new ProbeException("The backup manifest " + path + " does not match the journal " + Journal.PATH
+                        + ": " + d.get() + ". Compare the two files");
+            }
         }
     }
 
@@ -186,7 +214,7 @@ public final class HostConfigurator {
         j.id = STAMP.format(clock.instant()) + "-" + plan.id();
         j.planId = plan.id();
         j.state = Journal.State.APPLYING;
-        j.backupDir = BACKUPS + j.id;
+        j.backupDir = JournalPolicy.BACKUPS + j.id;
         j.createdAtMillis = clock.millis();
         j.commands = new ArrayList<>(plan.commands());
         j.commandsStarted = new ArrayList<>();
@@ -194,6 +222,10 @@ public final class HostConfigurator {
         j.kernelArgs = kernelArgs(plan);
         for (PassthroughPlan.FileEdit e : todo) {
             j.files.add(new Journal.FileEntry(e.path(), files.read(e.path()).isPresent()));
+        }
+        Optional<String> problem = JournalPolicy.problem(j);
+        if (problem.isPresent()) {
+            throw new ProbeException("the plan asks for more than GPUForge does on a host (" + problem.get() + ")");
         }
         return j;
     }
@@ -259,6 +291,11 @@ public final class HostConfigurator {
         if (j.state == Journal.State.ROLLED_BACK) {
             return new Outcome(j.id, Outcome.Status.NOTHING_TO_DO, List.of(), List.of(), List.of(),
                     Optional.of(j.backupDir));
+        }
+        try {
+            checkManifest(j);
+        } catch (ProbeException e) {
+            throw new ApplyException("The rollback did not start: " + e.getMessage() + ". Nothing was changed.", e);
         }
         Undo.Result u = undo.run(j, progress);
         ApplyException.HostState s = u.host();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpuforge.app.AppPaths;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SharedFixtures;
@@ -255,6 +256,26 @@ class PassthroughCliTest {
         String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
+    }
+
+    @Test
+    void aJournalGpuforgeDidNotWriteIsRefusedByRollbackAndVerify() throws Exception {
+        Path root = HostTrees.intelGrub(dir.resolve("h"));
+        Files.writeString(dir.resolve("victim"), "not GPUForge's\n");
+        json("apply", "--sysroot", root.toString(), "--device", "0000:01:00.0", "--yes", "--json");
+        Path journal = root.resolve("var/lib/gpuforge/journal.json");
+        ObjectNode j = (ObjectNode) new ObjectMapper().readTree(journal.toFile());
+        ((ObjectNode) j.get("files").get(0)).put("path", "/etc/../../victim");
+        new ObjectMapper().writeValue(journal.toFile(), j);
+
+        run("", "rollback", "--sysroot", root.toString());
+        assertThat(code).isEqualTo(1);
+        assertThat(err).contains("not one GPUForge wrote").contains("files[0].path '/etc/../../victim'")
+                .contains("Nothing was changed");
+        assertThat(dir.resolve("victim")).hasContent("not GPUForge's");
+        run("", "verify", "--sysroot", root.toString());
+        assertThat(code).isEqualTo(1);
+        assertThat(err).contains("not one GPUForge wrote").contains("/etc/../../victim");
     }
 
     @Test
