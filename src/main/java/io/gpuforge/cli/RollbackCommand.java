@@ -50,6 +50,9 @@ final class RollbackCommand implements Callable<Integer> {
         } catch (ProbeException e) {
             services.output().error("gpuforge rollback: " + e.getMessage());
             return 1;
+        } catch (IllegalArgumentException e) {
+            services.output().error("gpuforge rollback: " + e.getMessage());
+            return 2;
         }
     }
 }

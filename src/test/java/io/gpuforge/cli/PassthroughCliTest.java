@@ -278,6 +278,16 @@ class PassthroughCliTest {
         assertThat(err).contains("not one GPUForge wrote").contains("/etc/../../victim");
     }
 
+    /** Changing this computer (as root, its real /etc) must be asked for by name, never be what happens by default. */
+    @ParameterizedTest
+    @CsvSource({"apply, --device, 0000:ff:1f.7", "rollback, --id, 20250101-120000-0123456789ab"})
+    void changingAHostNeedsToBeToldWhichOne(String command, String option, String value) {
+        String out = run("", command, option, value);
+        assertThat(code).as("a usage error").isEqualTo(2);
+        assertThat(err).contains("--local").contains("--ssh").contains("--sysroot");
+        assertThat(out).isEmpty();
+    }
+
     @Test
     void blockedPlansSayWhy() throws Exception {
         run("", "plan", "--sysroot", HostTrees.amdFirmwareOff(dir.resolve("a")).toString(), "--device", "0000:09:00.0");
