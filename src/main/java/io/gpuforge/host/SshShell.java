@@ -30,6 +30,14 @@ public final class SshShell implements HostShell {
         public static Credentials none() {
             return new Credentials(Optional.empty(), Optional.empty(), Optional.empty());
         }
+
+        /** Says what is given, never a secret (nor the arrays' identities). */
+        @Override
+        public String toString() {
+            return "Credentials[password=" + (password.isPresent() ? "(given)" : "(none)") + ", identity="
+                    + identity.map(Path::toString).orElse("(default keys)") + ", keyPassphrase="
+                    + (keyPassphrase.isPresent() ? "(given)" : "(none)") + "]";
+        }
     }
 
     private static final long TICK = TimeUnit.MILLISECONDS.toNanos(100);
