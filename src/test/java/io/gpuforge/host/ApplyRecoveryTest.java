@@ -9,6 +9,7 @@ import io.gpuforge.domain.PciAddress;
 import io.gpuforge.passthrough.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -38,7 +39,7 @@ class ApplyRecoveryTest {
     }
 
     private static String grubCfg(Path root) throws Exception {
-        return java.nio.file.Files.readString(root.resolve("boot/grub/grub.cfg"));
+        return Files.readString(root.resolve("boot/grub/grub.cfg"));
     }
 
     @Test
