@@ -1,9 +1,11 @@
 package io.gpuforge.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.host.Journal;
+import io.gpuforge.host.JournalPolicy;
 import io.gpuforge.host.ProbeException;
 import io.gpuforge.passthrough.Verifier;
 import java.io.IOException;
@@ -11,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,9 +49,24 @@ final class VerifyCommand implements Callable<Integer> {
             services.output().error("gpuforge verify: no GPUForge apply on this host (" + Journal.PATH + " absent)");
             return 1;
         }
-        Journal j = new ObjectMapper().readValue(raw, Journal.class);
+        Journal j;
+        try {
+            j = new ObjectMapper().readValue(raw, Journal.class);
+        } catch (JsonProcessingException e) {
+            services.output().error("gpuforge verify: the journal " + Journal.PATH + " on the host is damaged: "
+                    + e.getOriginalMessage());
+            return 1;
+        }
+        Optional<String> problem = j == null ? Optional.of("it is empty") : JournalPolicy.problem(j);
+        if (problem.isPresent()) {
+            services.output().error("gpuforge verify: the journal " + Journal.PATH + " on the host is not one GPUForge"
+                    + " wrote: " + problem.get());
+            return 1;
+        }
         if (j.state != Journal.State.APPLIED) {
-            services.output().error("gpuforge verify: the last apply (" + j.id + ") is " + j.state + ", not applied");
+            services.output().error("gpuforge verify: the last apply (" + j.id + ") is " + j.state + ", not applied"
+                    + (j.unfinishedCommand == null ? "" : " ('" + j.unfinishedCommand + "' ran past its time limit)")
+                    + (j.state == Journal.State.ROLLED_BACK ? "" : "; run 'gpuforge rollback' to finish it"));
             return 1;
         }
         List<PciAddress> functions = j.functions.stream().map(PciAddress::parse).toList();
