@@ -312,7 +312,8 @@ public final class HostConfigurator {
     static List<String> kernelArgs(PassthroughPlan plan) {
         Set<String> added = new LinkedHashSet<>();
         for (PassthroughPlan.FileEdit e : plan.edits()) {
-            if (e.path().equals("/etc/default/grub") || e.path().equals("/etc/kernel/cmdline")) {
+            if (e.path().equals("/etc/default/grub") || e.path().equals("/etc/kernel/cmdline")
+                    || JournalPolicy.GRUB_DROP_IN.matcher(e.path()).matches()) {
                 Set<String> before = tokens(e.before().orElse(""));
                 for (String t : tokens(e.after())) {
                     if (!before.contains(t) && !t.startsWith("GRUB_")) {

@@ -29,6 +29,8 @@ public final class JournalPolicy {
             "grub2-mkconfig -o /boot/grub2/grub.cfg", "proxmox-boot-tool refresh", "update-initramfs -u -k all",
             "dracut -f --regenerate-all", "mkinitcpio -P");
 
+    /** GRUB drop-ins the planner edits when one of them sets the kernel command line. */
+    static final Pattern GRUB_DROP_IN = Pattern.compile("/etc/default/grub\\.d/[A-Za-z0-9._-]{1,64}\\.cfg");
     private static final Pattern PLAN_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern JOURNAL_ID = Pattern.compile("[0-9]{8}-[0-9]{6}-[A-Za-z0-9._-]{1,64}");
     private static final Pattern KERNEL_ARG = Pattern.compile("[\\x21-\\x7e]{1,256}");
@@ -49,7 +51,7 @@ public final class JournalPolicy {
         }
         if (!(BACKUPS + j.id).equals(j.backupDir)) {
             return bad("backupDir", j.backupDir, "not where GPUForge keeps the backups of " + j.id + " ("
-                    + BACKUPS + j.id + ")");
+                    + BACKUPS + j.id + ", /etc/default/grub.d/*.cfg)");
         }
         if (j.files == null || j.commands == null) {
             return Optional.of("it has no list of files or of commands");
@@ -102,7 +104,7 @@ public final class JournalPolicy {
         if (!Path.of(p).normalize().toString().equals(p)) {
             return bad(where, p, "not a normalised path (it has '.', '..', '//' or a trailing '/')");
         }
-        if (!FILES.contains(p)) {
+        if (!FILES.contains(p) && !GRUB_DROP_IN.matcher(p).matches()) {
             return bad(where, p, "not a file GPUForge writes (" + String.join(", ", FILES.stream().sorted().toList())
                     + ")");
         }

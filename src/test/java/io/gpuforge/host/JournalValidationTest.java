@@ -174,7 +174,7 @@ class JournalValidationTest {
     void everyPlanThePlannerMakesIsOneTheJournalAccepts() throws Exception {
         List<Path> trees = List.of(HostTrees.intelGrub(dir.resolve("a")), HostTrees.proxmoxSystemdBoot(dir.resolve("b")),
                 HostTrees.archMkinitcpio(dir.resolve("c")), HostTrees.noInterruptRemapping(dir.resolve("d")),
-                HostTrees.bootVga(dir.resolve("e")), HostTrees.twoIdenticalGpus(dir.resolve("f")));
+                HostTrees.bootVga(dir.resolve("e")), HostTrees.twoIdenticalGpus(dir.resolve("f")), cloudImage(dir.resolve("g")));
         int plans = 0;
         for (Path t : trees) {
             HostFacts f = new HostProbe().probeLocal(Optional.of(t));
@@ -202,6 +202,26 @@ class JournalValidationTest {
                 plans++;
             }
         }
-        assertThat(plans).isGreaterThanOrEqualTo(6);
+        assertThat(plans).isGreaterThanOrEqualTo(7);
+    }
+
+    /** The Intel GRUB host as an Ubuntu cloud image leaves it: a grub.d drop-in sets the command line. */
+    private static Path cloudImage(Path dir) throws Exception {
+        Path t = HostTrees.intelGrub(dir);
+        Path dropIn = t.resolve("etc/default/grub.d/50-cloudimg-settings.cfg");
+        Files.createDirectories(dropIn.getParent());
+        Files.writeString(dropIn, "GRUB_CMDLINE_LINUX_DEFAULT=\"console=tty1 console=ttyS0\"\n");
+        return t;
+    }
+
+    @Test
+    void aGrubDropInIsAFileGpuforgeWritesButNothingElseUnderGrubD() throws Exception {
+        Path t = cloudImage(dir.resolve("h"));
+        HostFacts f = new HostProbe().probeLocal(Optional.of(t));
+        PassthroughPlan p = Planner.plan(f, f.pci().gpus().get(0).address(), Planner.Options.defaults());
+        assertThat(p.edits()).extracting(PassthroughPlan.FileEdit::path).contains("/etc/default/grub.d/50-cloudimg-settings.cfg");
+        assertThat(HostConfigurator.kernelArgs(p)).contains("iommu=pt");
+        assertThat(JournalPolicy.GRUB_DROP_IN.matcher("/etc/default/grub.d/../../shadow.cfg").matches()).isFalse();
+        assertThat(JournalPolicy.GRUB_DROP_IN.matcher("/etc/default/grub.d/x.sh").matches()).isFalse();
     }
 }
