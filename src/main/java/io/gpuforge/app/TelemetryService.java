@@ -16,7 +16,7 @@ import io.gpuforge.host.ApplyException;
 import io.gpuforge.host.HostConfigurator;
 import io.gpuforge.host.HostShell;
 import io.gpuforge.host.ProbeException;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.StoreException;
 import io.gpuforge.store.TelemetryQueries;

@@ -1,13 +1,15 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.PlanBlockedException;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.host.ApplyException;
-import io.gpuforge.host.ApplyProgress;
+import io.gpuforge.domain.ApplyProgress;
 import io.gpuforge.host.HostConfigurator;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.ProbeException;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -29,7 +31,7 @@ final class ApplyCommand implements Callable<Integer> {
     HostSource source = new HostSource();
 
     @Mixin
-    PlanOptions plan = new PlanOptions();
+    PlanFlags plan = new PlanFlags();
 
     @Option(names = "--yes", description = "Do not ask for confirmation.")
     boolean yes;
@@ -105,7 +107,7 @@ final class ApplyCommand implements Callable<Integer> {
         } catch (ProbeException e) {
             o.error("gpuforge apply: " + e.getMessage());
             return 1;
-        } catch (Planner.BlockedException e) {
+        } catch (PlanBlockedException e) {
             o.error("gpuforge apply: " + e.getMessage() + " (see gpuforge check --device " + plan.device + ")");
             return 1;
         } catch (IllegalArgumentException e) {

@@ -1,5 +1,6 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.VerifyItem;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.domain.HostFacts;
@@ -70,20 +71,20 @@ final class VerifyCommand implements Callable<Integer> {
             return 1;
         }
         List<PciAddress> functions = j.functions.stream().map(PciAddress::parse).toList();
-        List<Verifier.Item> items = Verifier.verify(facts, functions, j.kernelArgs);
-        boolean ok = items.stream().allMatch(Verifier.Item::ok);
+        List<VerifyItem> items = Verifier.verify(facts, functions, j.kernelArgs);
+        boolean ok = items.stream().allMatch(VerifyItem::ok);
         if (json.enabled()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("journal", j.id);
             m.put("ok", ok);
             List<Object> list = new ArrayList<>();
-            for (Verifier.Item i : items) {
+            for (VerifyItem i : items) {
                 list.add(Map.of("id", i.id(), "ok", i.ok(), "detail", i.detail()));
             }
             m.put("items", list);
             services.output().json(m);
         } else {
-            for (Verifier.Item i : items) {
+            for (VerifyItem i : items) {
                 services.output().line((i.ok() ? "OK    " : "FAIL  ") + i.id() + ": " + i.detail());
             }
             services.output().line(ok ? "The host is set up as planned." : "The host is NOT as planned.");

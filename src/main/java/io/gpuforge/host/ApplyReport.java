@@ -1,5 +1,6 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.Check;
 import java.util.List;
 
 /** The messages of a failed apply or rollback: exactly what state the host is in, and what to do. */

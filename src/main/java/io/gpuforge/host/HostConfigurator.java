@@ -1,10 +1,11 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.ApplyProgress;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.gpuforge.host.ApplyProgress.Kind;
-import io.gpuforge.host.ApplyProgress.Step;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.ApplyProgress.Kind;
+import io.gpuforge.domain.ApplyProgress.Step;
+import io.gpuforge.domain.PassthroughPlan;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

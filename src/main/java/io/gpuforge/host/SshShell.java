@@ -1,5 +1,6 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.Check;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,8 @@
 package io.gpuforge.host;
 
-import io.gpuforge.host.ApplyProgress.Kind;
-import io.gpuforge.host.ApplyProgress.Step;
+import io.gpuforge.domain.ApplyProgress;
+import io.gpuforge.domain.ApplyProgress.Kind;
+import io.gpuforge.domain.ApplyProgress.Step;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

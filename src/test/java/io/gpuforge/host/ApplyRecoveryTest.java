@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.PciAddress;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ class ApplyRecoveryTest {
     private static final PciAddress GPU = PciAddress.parse("0000:01:00.0");
 
     private static PassthroughPlan plan(Path root) throws Exception {
-        return Planner.plan(new HostProbe().probeLocal(Optional.of(root)), GPU, Planner.Options.defaults());
+        return Planner.plan(new HostProbe().probeLocal(Optional.of(root)), GPU, PlanOptions.defaults());
     }
 
     private static HostConfigurator on(HostShell shell) {
@@ -89,7 +90,7 @@ class ApplyRecoveryTest {
         Path root = HostTrees.withBootTools(HostTrees.proxmoxSystemdBoot(dir.resolve("pve")));
         Map<String, String> original = state(root);
         PassthroughPlan p = Planner.plan(new HostProbe().probeLocal(Optional.of(root)), PciAddress.parse("0000:81:00.0"),
-                Planner.Options.defaults());
+                PlanOptions.defaults());
         assertThat(p.commands()).contains("proxmox-boot-tool refresh");
         try (TreeShell shell = new TreeShell(root)) {
             HostConfigurator.Outcome applied = on(shell).apply(p);

@@ -3,9 +3,10 @@ package io.gpuforge.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
@@ -53,7 +54,7 @@ class HostConfiguratorTest {
 
     private static PassthroughPlan plan(Path root) throws Exception {
         HostFacts f = new HostProbe().probeLocal(Optional.of(root));
-        return Planner.plan(f, GPU, Planner.Options.defaults());
+        return Planner.plan(f, GPU, PlanOptions.defaults());
     }
 
     private static HostConfigurator configurator(HostShell shell, Path root) {

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.ApplyProgress;
 import io.gpuforge.domain.PciAddress;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
@@ -36,7 +38,7 @@ class LongCommandsTest {
     private static final PciAddress GPU = PciAddress.parse("0000:01:00.0");
 
     private static PassthroughPlan plan(Path root) throws Exception {
-        return Planner.plan(new HostProbe().probeLocal(Optional.of(root)), GPU, Planner.Options.defaults());
+        return Planner.plan(new HostProbe().probeLocal(Optional.of(root)), GPU, PlanOptions.defaults());
     }
 
     /** Records every call, and checks it comes on the thread that runs the apply. */

@@ -4,8 +4,9 @@ import static io.gpuforge.host.HostConfiguratorTest.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.PciAddress;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ class SymlinkTargetsTest {
     private static final PciAddress GPU = PciAddress.parse("0000:01:00.0");
 
     private static PassthroughPlan plan(Path root) throws Exception {
-        return Planner.plan(new HostProbe().probeLocal(Optional.of(root)), GPU, Planner.Options.defaults());
+        return Planner.plan(new HostProbe().probeLocal(Optional.of(root)), GPU, PlanOptions.defaults());
     }
 
     /** grub: a relative link to a file with mode 600; modules: an absolute link (as on the host: inside the root). */

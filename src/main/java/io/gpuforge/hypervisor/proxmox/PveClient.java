@@ -1,5 +1,6 @@
 package io.gpuforge.hypervisor.proxmox;
 
+import io.gpuforge.domain.Check;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
