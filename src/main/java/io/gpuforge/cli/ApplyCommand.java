@@ -1,5 +1,7 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.ApplyOutcome;
+import io.gpuforge.domain.HostChangeState;
 import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.PlanBlockedException;
 import io.gpuforge.domain.HostFacts;
@@ -96,7 +98,7 @@ final class ApplyCommand implements Callable<Integer> {
                         return 1;
                     }
                 }
-                HostConfigurator.Outcome r = new HostConfigurator(shell, t.sysroot(), t.sudo(), Clock.systemUTC())
+                ApplyOutcome r = new HostConfigurator(shell, t.sysroot(), t.sudo(), Clock.systemUTC())
                         .apply(p, new Progress(o));
                 report(o, r, json.enabled(), p.rebootNeeded());
                 return 0;
@@ -124,7 +126,7 @@ final class ApplyCommand implements Callable<Integer> {
     static void failed(CliOutput o, String prefix, ApplyException e, boolean json) {
         o.error(prefix + e.getMessage());
         if (json && e.host().isPresent()) {
-            ApplyException.HostState s = e.host().get();
+            HostChangeState s = e.host().get();
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("status", "failed");
             m.put("error", e.getMessage());
@@ -138,7 +140,7 @@ final class ApplyCommand implements Callable<Integer> {
         }
     }
 
-    static void report(CliOutput o, HostConfigurator.Outcome r, boolean json, boolean reboot) {
+    static void report(CliOutput o, ApplyOutcome r, boolean json, boolean reboot) {
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("journal", r.journalId());
@@ -147,7 +149,7 @@ final class ApplyCommand implements Callable<Integer> {
             m.put("commands_run", r.commandsRun());
             m.put("commands_not_run", r.commandsNotRun());
             m.put("backup_dir", r.backupDir().orElse(null));
-            m.put("reboot", reboot && r.status() == HostConfigurator.Outcome.Status.APPLIED);
+            m.put("reboot", reboot && r.status() == ApplyOutcome.Status.APPLIED);
             o.json(m);
             return;
         }
@@ -164,7 +166,7 @@ final class ApplyCommand implements Callable<Integer> {
         }
         r.commandsRun().forEach(c -> o.line("ran: " + c));
         r.commandsNotRun().forEach(c -> o.line("to run on the host (sysroot, not run): " + c));
-        if (reboot && r.status() == HostConfigurator.Outcome.Status.APPLIED) {
+        if (reboot && r.status() == ApplyOutcome.Status.APPLIED) {
             o.line("Reboot the host, then run: gpuforge verify");
         }
     }

@@ -1,5 +1,6 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.ListingReport;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.IommuState;
 import io.gpuforge.domain.PciInventory;
@@ -11,7 +12,7 @@ import java.util.Optional;
  * listing also what was skipped and where it is partial.
  */
 record LoadedHost(String source, IommuState iommu, PciInventory pci, Optional<HostFacts> facts,
-                  Optional<ListingParser.Result> listing) {
+                  Optional<ListingReport> listing) {
 
     LoadedHost(String source, IommuState iommu, PciInventory pci, Optional<HostFacts> facts) {
         this(source, iommu, pci, facts, Optional.empty());

@@ -1,5 +1,6 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.ApplyOutcome;
 import io.gpuforge.host.ApplyException;
 import io.gpuforge.host.HostConfigurator;
 import io.gpuforge.host.ProbeException;
@@ -39,7 +40,7 @@ final class RollbackCommand implements Callable<Integer> {
         try {
             HostSource.Target t = source.target(services);
             try (var shell = t.shell()) {
-                HostConfigurator.Outcome r = new HostConfigurator(shell, t.sysroot(), t.sudo(), Clock.systemUTC())
+                ApplyOutcome r = new HostConfigurator(shell, t.sysroot(), t.sudo(), Clock.systemUTC())
                         .rollback(Optional.ofNullable(id), new ApplyCommand.Progress(services.output()));
                 ApplyCommand.report(services.output(), r, json.enabled(), false);
                 return 0;

@@ -1,5 +1,6 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.JournalState;
 import io.gpuforge.domain.VerifyItem;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -64,10 +65,10 @@ final class VerifyCommand implements Callable<Integer> {
                     + " wrote: " + problem.get());
             return 1;
         }
-        if (j.state != Journal.State.APPLIED) {
+        if (j.state != JournalState.APPLIED) {
             services.output().error("gpuforge verify: the last apply (" + j.id + ") is " + j.state + ", not applied"
                     + (j.unfinishedCommand == null ? "" : " ('" + j.unfinishedCommand + "' ran past its time limit)")
-                    + (j.state == Journal.State.ROLLED_BACK ? "" : "; run 'gpuforge rollback' to finish it"));
+                    + (j.state == JournalState.ROLLED_BACK ? "" : "; run 'gpuforge rollback' to finish it"));
             return 1;
         }
         List<PciAddress> functions = j.functions.stream().map(PciAddress::parse).toList();

@@ -1,5 +1,6 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.HostChangeState;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,29 +12,7 @@ public class ApplyException extends Exception {
 
     private static final long serialVersionUID = 1L;
 
-    /**
-     * Where a failed apply or rollback left the host: the files put back and those not, the refresh commands
-     * re-run and those that failed or were not run, and the journal's state on the host (empty: unknown, it
-     * could not be read or written).
-     */
-    public record HostState(List<String> filesRestored, List<String> filesNotRestored, List<String> commandsRerun,
-                            List<String> commandsFailed, List<String> commandsPending,
-                            Optional<Journal.State> journal) {
-        public HostState {
-            filesRestored = List.copyOf(filesRestored);
-            filesNotRestored = List.copyOf(filesNotRestored);
-            commandsRerun = List.copyOf(commandsRerun);
-            commandsFailed = List.copyOf(commandsFailed);
-            commandsPending = List.copyOf(commandsPending);
-        }
-
-        /** Every file restored and every command that needed it re-run. */
-        public boolean restored() {
-            return filesNotRestored.isEmpty() && commandsFailed.isEmpty() && commandsPending.isEmpty();
-        }
-    }
-
-    private final transient HostState host;
+    private final transient HostChangeState host;
 
     public ApplyException(String message, Throwable cause) {
         this(message, cause, null);
@@ -43,13 +22,13 @@ public class ApplyException extends Exception {
         this(message, null, null);
     }
 
-    public ApplyException(String message, Throwable cause, HostState host) {
+    public ApplyException(String message, Throwable cause, HostChangeState host) {
         super(message, cause);
         this.host = host;
     }
 
     /** Where the host was left, when the apply or rollback had started to change it. */
-    public Optional<HostState> host() {
+    public Optional<HostChangeState> host() {
         return Optional.ofNullable(host);
     }
 }
