@@ -87,6 +87,38 @@ class PveBadInputTest {
         }
     }
 
+    /** A 40 MiB answer (more than any cluster's /cluster/resources) is refused, not read into memory. */
+    @Test
+    void anAnswerLargerThanTheCapIsAProtocolErrorNamingTheEndpoint() throws Exception {
+        String pin = pin();
+        for (boolean chunked : new boolean[] {false, true}) {
+            Function<String, Reply> script = p -> p.endsWith("/cluster/resources")
+                    ? Reply.repeated(200, "{\"data\":[", " ".repeat(1024), 40 * 1024, "]}", chunked)
+                    : Reply.of(200, "{\"data\":[]}");
+            try (ScriptedHttpsServer s = new ScriptedHttpsServer(script)) {
+                assertThatThrownBy(() -> PveInventory.read(client(s, pin, Duration.ofSeconds(20))))
+                        .isInstanceOf(PveApiException.class)
+                        .satisfies(e -> assertThat(((PveApiException) e).kind()).isEqualTo(PveApiException.Kind.PROTOCOL))
+                        .hasMessageContaining("GET /cluster/resources").hasMessageContaining("more than 32 MiB");
+            }
+        }
+    }
+
+    /** An answer that never ends is cut off at the cap, while it is still arriving. */
+    @Test
+    void anEndlessAnswerIsCutOffAtTheCap() throws Exception {
+        String pin = pin();
+        Function<String, Reply> script = p -> p.endsWith("/version")
+                ? Reply.repeated(200, "{\"data\":{\"version\":\"", "8", -1, "", true)
+                : Reply.of(200, "{\"data\":[]}");
+        try (ScriptedHttpsServer s = new ScriptedHttpsServer(script)) {
+            PveClient c = client(s, pin, Duration.ofSeconds(20));
+            assertThatThrownBy(() -> c.get("/version", Map.of())).isInstanceOf(PveApiException.class)
+                    .satisfies(e -> assertThat(((PveApiException) e).kind()).isEqualTo(PveApiException.Kind.PROTOCOL))
+                    .hasMessageContaining("GET /version").hasMessageContaining("more than 32 MiB");
+        }
+    }
+
     /**
      * A seeded mutation fuzz of recorded answers: 5,000 mutated answers through the client's answer handling
      * and the inventory reader (the part that meets the bytes), then 100 whole inventories over HTTPS.
