@@ -37,6 +37,8 @@ public final class GpuForgeCli {
             }
         });
         cli.setOut(output.out());
+        // CliOutput shows escape sequences escaped: no colour codes in help
+        cli.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
         cli.setErr(output.err());
         cli.setExecutionExceptionHandler((e, cmd, parseResult) -> {
             output.error("gpuforge: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
