@@ -1,12 +1,6 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.domain.ListingReport;
-import io.gpuforge.domain.IommuState;
-import io.gpuforge.host.ListingParser;
-import io.gpuforge.host.ProbeException;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,13 +17,6 @@ import java.util.TreeSet;
 final class ListingInput {
 
     private ListingInput() {
-    }
-
-    static LoadedHost load(String listing, CliServices services) throws ProbeException, IOException {
-        byte[] data = listing.equals("-") ? services.stdin().readAllBytes() : Files.readAllBytes(Path.of(listing));
-        ListingReport r = ListingParser.read(data);
-        return new LoadedHost("listing:" + listing, r.inventory().groups().isEmpty() ? IommuState.DISABLED
-                : IommuState.ENABLED, r.inventory(), Optional.empty(), Optional.of(r));
     }
 
     /** The groups of a listing that may hold more devices than it shows (none for a live source). */
