@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Builds the lab's Debian guests with a full root (systemd, udev, kmod, openssh-server, pciutils,
+# initramfs-tools, GRUB): the one lab step that needs root (mmdebstrap --mode=root). Run it as root
+# before the tests (.ci/run does); the tests themselves run as any user. Usage:
+#   sudo src/test/lab/prepare-as-root.sh [OUT]        (OUT defaults to target/lab of this checkout)
+# Output: OUT/rootfs/KEY/{grub,pve}.img, raw ext4 disks already "installed" (first boot done: the
+# guest's own update-initramfs and update-grub / proxmox-boot-tool stand-in ran), owned by the owner of
+# the checkout (or LAB_OWNER=user:group). KEY = these scripts + the package versions; a second run with
+# the same inputs does nothing.
+#   src/test/lab/prepare-as-root.sh --where [OUT]     (any user: prints the built directory, exit 3 if not
+#                                                      built; as root it builds it first)
+source "$(dirname "$0")/lab-common.sh"
+WHERE=0
+if [ "${1:-}" = --where ]; then WHERE=1; shift; fi
+PROJECT="$(cd "$LAB_DIR/../../.." && pwd)"
+OUT="$(mkdir -p "${1:-$PROJECT/target/lab}" && cd "${1:-$PROJECT/target/lab}" && pwd)"
+OWNER="${LAB_OWNER:-$(stat -c %u:%g "$PROJECT")}"
+SUITE="$(. /etc/os-release && echo "${VERSION_CODENAME:-}")"
+[ -n "$SUITE" ] || die "cannot tell the Debian suite from /etc/os-release"
+INCLUDE="systemd,systemd-sysv,udev,kmod,openssh-server,pciutils,initramfs-tools,zstd,grub2-common,grub-pc-bin,iproute2,procps"
+ensure_key "$OUT"
+KPKG="$(kernel_package)"
+# shellcheck disable=SC2046
+KEY="$(cache_key "$LAB_DIR/lab-common.sh" "$LAB_DIR/prepare-as-root.sh" "$LAB_DIR"/guest/* "$OUT/ssh/id_ed25519.pub" -- \
+       "$KPKG" $(echo "$INCLUDE" | tr , ' '))"
+DEST="$OUT/rootfs/$KEY"
+if [ -f "$DEST/done" ]; then echo "$DEST"; exit 0; fi
+if [ "$WHERE" = 1 ] && [ "$(id -u)" != 0 ]; then
+  echo "not built for these inputs: $DEST" >&2; exit 3
+fi
+[ "$(id -u)" = 0 ] || die "prepare-as-root.sh needs root (mmdebstrap --mode=root); run it with sudo"
+chown -R "$OWNER" "$OUT/ssh"
+for t in mmdebstrap:mmdebstrap mke2fs:e2fsprogs debugfs:e2fsprogs qemu-system-x86_64:qemu-system-x86 \
+         dpkg-deb:dpkg apt-get:apt xz:xz-utils; do need "${t%%:*}" "${t#*:}"; done
+rm -rf "$DEST.tmp"; mkdir -p "$DEST.tmp"; W="$DEST.tmp"
+START=$SECONDS
+
+# apt sources: this machine's own (the guest gets the same mirror and security updates)
+SOURCES=()
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+  [ -s "$f" ] && grep -qvE '^\s*(#|$)' "$f" && SOURCES+=("$f")
+done
+[ "${#SOURCES[@]}" -gt 0 ] || die "no apt sources on this machine"
+
+mkdir -p "$W/debs"
+download "$W/debs" "$KPKG"
+VERSION="${KPKG#linux-image-}"
+G="$LAB_DIR/guest"
+mmdebstrap --mode=root --variant=minbase --include="$INCLUDE" --skip=cleanup/apt/lists \
+  --customize-hook='dpkg-deb --fsys-tarfile '"$W/debs/${KPKG}"'_*.deb | tar -x --keep-directory-symlink -C "$1"' \
+  --customize-hook='chroot "$1" depmod -a '"$VERSION" \
+  --customize-hook='cp /usr/share/grub/default/grub "$1/etc/default/grub" 2>/dev/null || cp "$1/usr/share/grub/default/grub" "$1/etc/default/grub"' \
+  --customize-hook='sed -i "s/^GRUB_CMDLINE_LINUX=.*/GRUB_CMDLINE_LINUX=\"console=ttyS0 panic=-1 intel_iommu=on\"/; s/^GRUB_TIMEOUT=.*/GRUB_TIMEOUT=0/" "$1/etc/default/grub"' \
+  --customize-hook='echo "/dev/vda / ext4 errors=remount-ro 0 1" > "$1/etc/fstab"; echo lab > "$1/etc/hostname"' \
+  --customize-hook='mkdir -p "$1/usr/local/lib/lab" "$1/root/.ssh" "$1/etc/systemd/network"' \
+  --customize-hook='cp '"$G"'/install.sh '"$G"'/proxmox-boot-tool '"$G"'/proxmox-boot-sync "$1/usr/local/lib/lab/"; chmod 0755 "$1"/usr/local/lib/lab/*' \
+  --customize-hook='install -m 0755 '"$G"'/lab-exec "$1/usr/local/sbin/lab-exec"' \
+  --customize-hook='install -m 0644 '"$G"'/lab-install.service "$1/etc/systemd/system/lab-install.service"' \
+  --customize-hook='install -m 0644 '"$G"'/mgmt.network "$1/etc/systemd/network/10-mgmt.network"' \
+  --customize-hook='install -m 0600 '"$OUT"'/ssh/id_ed25519.pub "$1/root/.ssh/authorized_keys"; chmod 0700 "$1/root/.ssh"' \
+  --customize-hook='printf "ForceCommand /usr/local/sbin/lab-exec\nUseDNS no\n" > "$1/etc/ssh/sshd_config.d/lab.conf"' \
+  --customize-hook='chroot "$1" dpkg-divert --local --rename --add /usr/sbin/update-initramfs; install -m 0755 '"$G"'/update-initramfs "$1/usr/sbin/update-initramfs"' \
+  --customize-hook='echo "MODULES=dep" > "$1/etc/initramfs-tools/conf.d/lab-modules"; echo "MODULES=most" > "$1/etc/initramfs-tools/conf.d/lab-first-build"' \
+  --customize-hook='chroot "$1" update-initramfs -c -k '"$VERSION" \
+  --customize-hook='chroot "$1" systemctl enable systemd-networkd lab-install.service' \
+  --customize-hook='chroot "$1" systemctl mask systemd-networkd-wait-online.service apt-daily.timer apt-daily-upgrade.timer e2scrub_reap.service e2scrub_all.timer fstrim.timer getty@tty1.service systemd-timesyncd.service 2>/dev/null || true' \
+  --customize-hook='rm -f "$1"/etc/machine-id; : > "$1/etc/machine-id"' \
+  "$SUITE" "$W/tree" "${SOURCES[@]}"
+echo "lab: root built in $((SECONDS - START)) s" >&2
+
+extract_vmlinux "$W/tree/boot/vmlinuz-$VERSION" "$W/vmlinux"
+cp "$W/tree/boot/initrd.img-$VERSION" "$W/initrd-first"
+mke2fs -q -t ext4 -L labroot -U 6b1a3c2e-0000-4000-8000-00000000a1ab -d "$W/tree" "$W/base.img" 3G
+rm -rf "$W/tree"
+
+# the installer's last step, on the guest's first boot, once per personality
+for p in grub pve; do
+  cp --sparse=always "$W/base.img" "$W/$p.img"
+  timeout 600 qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m 1024 -nodefaults \
+    -display none -monitor none -serial "file:$W/install-$p.log" -no-reboot \
+    -kernel "$W/vmlinux" -initrd "$W/initrd-first" \
+    -append "root=/dev/vda rw console=ttyS0 panic=-1 lab.personality=$p" \
+    -drive "file=$W/$p.img,if=none,id=d0,format=raw" -device virtio-blk-pci,drive=d0,addr=0x6 \
+    -netdev user,id=n0,restrict=on -device virtio-net-pci,netdev=n0,romfile=,mac=52:54:00:12:34:56,addr=0x2 \
+    || die "the first boot of the $p guest failed; see $W/install-$p.log"
+  debugfs -R "stat /etc/lab-installed" "$W/$p.img" 2>/dev/null | grep -q "Inode:" \
+    || die "the first boot of the $p guest did not finish its install; see $W/install-$p.log"
+  echo "lab: $p guest installed ($((SECONDS - START)) s)" >&2
+done
+rm -f "$W/base.img" "$W/initrd-first" "$W/vmlinux"
+echo "$VERSION" > "$W/version"
+touch "$W/done"
+rm -rf "$DEST"; mv "$W" "$DEST"
+chown -R "$OWNER" "$OUT"
+echo "$DEST"
