@@ -60,7 +60,7 @@ mmdebstrap --mode=root --variant=minbase --include="$INCLUDE" --skip=cleanup/apt
   --customize-hook='install -m 0600 '"$OUT"'/ssh/id_ed25519.pub "$1/root/.ssh/authorized_keys"; chmod 0700 "$1/root/.ssh"' \
   --customize-hook='printf "ForceCommand /usr/local/sbin/lab-exec\nUseDNS no\n" > "$1/etc/ssh/sshd_config.d/lab.conf"' \
   --customize-hook='chroot "$1" dpkg-divert --local --rename --add /usr/sbin/update-initramfs; install -m 0755 '"$G"'/update-initramfs "$1/usr/sbin/update-initramfs"' \
-  --customize-hook='echo "MODULES=dep" > "$1/etc/initramfs-tools/conf.d/lab-modules"; echo "MODULES=most" > "$1/etc/initramfs-tools/conf.d/lab-first-build"' \
+  --customize-hook='echo "MODULES=dep" > "$1/etc/initramfs-tools/conf.d/lab-modules"; echo "MODULES=most" > "$1/etc/initramfs-tools/conf.d/zz-lab-first-build"' \
   --customize-hook='chroot "$1" update-initramfs -c -k '"$VERSION" \
   --customize-hook='chroot "$1" systemctl enable systemd-networkd lab-install.service' \
   --customize-hook='chroot "$1" systemctl mask systemd-networkd-wait-online.service apt-daily.timer apt-daily-upgrade.timer e2scrub_reap.service e2scrub_all.timer fstrim.timer getty@tty1.service systemd-timesyncd.service 2>/dev/null || true' \
