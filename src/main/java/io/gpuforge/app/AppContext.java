@@ -34,6 +34,7 @@ public final class AppContext implements AutoCloseable {
     private final ConnectionsService connections;
     private final LibvirtService libvirt = new LibvirtService();
     private final ProxmoxService proxmox;
+    private final Sessions sessions;
     private final Optional<Boolean> osPrefersDark;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
@@ -48,6 +49,7 @@ public final class AppContext implements AutoCloseable {
         this.hosts = hosts;
         this.connections = connections;
         this.proxmox = new ProxmoxService(secrets);
+        this.sessions = new Sessions(new Backends(), executors.background());
         this.osPrefersDark = osPrefersDark;
     }
 
@@ -127,6 +129,11 @@ public final class AppContext implements AutoCloseable {
         return libvirt;
     }
 
+    /** The open hypervisor connections (Proxmox VE, Demo lab, libvirt), shared by pages and commands. */
+    public Sessions sessions() {
+        return sessions;
+    }
+
     public ConnectionsService connections() {
         return connections;
     }
@@ -142,6 +149,7 @@ public final class AppContext implements AutoCloseable {
         } catch (IOException e) {
             LOG.error("Settings could not be saved at exit", e);
         }
+        sessions.close();
         libvirt.close();
         proxmox.close();
         executors.close();

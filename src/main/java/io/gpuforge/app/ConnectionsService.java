@@ -1,17 +1,29 @@
 package io.gpuforge.app;
 
 import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.host.SshTarget;
 import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.StoreException;
+import io.gpuforge.store.secret.SecretStore;
 import io.gpuforge.store.secret.SecretStoreException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Saved connections and their secrets. Blocking: call from a background task. */
+/**
+ * Saved connections and their secrets, kept consistent with each other. Everything is checked before
+ * anything is written (name free, fields valid, secret store open); a connection's secret is stored under
+ * the connection's own id ({@code connection:<id>:token}, {@code connection:<id>:password}), never under
+ * its name, so one connection can never overwrite another's. Add, edit and remove are all or nothing: the
+ * row changes in a transaction, the secret store is written inside it, and a failure at any point rolls the
+ * row back and takes back what was written to the store. Rows saved by earlier versions keep the name-based
+ * ref they have; it is read from the row like any other. Blocking: call from a background task. Every
+ * {@code char[]} secret handed in is wiped before the method returns.
+ */
 public final class ConnectionsService {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionsService.class);
     private final ConnectionRepository repository;
     private final SecretsService secrets;
 
@@ -24,37 +36,23 @@ public final class ConnectionsService {
         return repository.all();
     }
 
-    /**
-     * Saves an SSH host. A password is kept in the secret store (keyring or unlocked vault), never in the
-     * database; the array is wiped.
-     */
+    public Optional<ConnectionInfo> find(long id) throws StoreException {
+        return repository.find(id);
+    }
+
+    /** Saves an SSH host; a password (optional: keys need none) goes to the secret store. */
     public ConnectionInfo addSsh(String name, String userAtHost, Optional<char[]> password)
             throws StoreException, SecretStoreException {
-        SshTarget t = SshTarget.parse(userAtHost, "root");
-        String address = (t.host().contains(":") ? "[" + t.host() + "]" : t.host()) + (t.port() == 22 ? "" : ":" + t.port());
-        Optional<String> ref = Optional.empty();
         try {
-            if (password.isPresent() && password.get().length > 0) {
-                if (!secrets.store().isUnlocked()) {
-                    throw new SecretStoreException("Passwords are kept in the encrypted vault: set it up or unlock it"
-                            + " in Preferences first (or leave the password empty to use SSH keys)");
-                }
-                ref = Optional.of("ssh:" + name + ":password");
-                secrets.store().put(ref.get(), password.get());
-            }
+            return add(ConnectionDraft.ssh(name, userAtHost), password.filter(p -> p.length > 0));
         } finally {
-            password.ifPresent(p -> Arrays.fill(p, '\0'));
+            password.ifPresent(ConnectionsService::wipe);
         }
-        return repository.add(new ConnectionInfo(0, name.strip(), ConnectionInfo.Kind.SSH, address, t.user(), ref));
     }
 
     /** Saves a libvirt connection (any URI libvirt accepts); it has no secret of its own. */
-    public ConnectionInfo addLibvirt(String name, String uri) throws StoreException {
-        if (uri == null || !uri.matches("[a-z0-9+]+://.*")) {
-            throw new IllegalArgumentException("Not a libvirt URI: '" + uri + "' (e.g. qemu:///system, qemu+ssh://root@host/system)");
-        }
-        return repository.add(new ConnectionInfo(0, name.strip(), ConnectionInfo.Kind.LIBVIRT, uri.strip(), "",
-                Optional.empty()));
+    public ConnectionInfo addLibvirt(String name, String uri) throws StoreException, SecretStoreException {
+        return add(ConnectionDraft.libvirt(name, uri), Optional.empty());
     }
 
     /**
@@ -63,30 +61,248 @@ public final class ConnectionsService {
      */
     public ConnectionInfo addProxmox(String name, String url, String tokenId, char[] secret, Optional<String> fingerprint)
             throws StoreException, SecretStoreException {
-        String ref = "pve:" + name.strip() + ":token";
         try {
-            if (!secrets.store().isUnlocked()) {
-                throw new SecretStoreException("API token secrets are kept in the encrypted vault: set it up or unlock it"
-                        + " in Preferences first");
-            }
-            secrets.store().put(ref, secret);
+            return add(ConnectionDraft.proxmox(name, url, tokenId, fingerprint), Optional.of(secret));
         } finally {
-            Arrays.fill(secret, '\0');
+            wipe(secret);
         }
-        return repository.add(new ConnectionInfo(0, name.strip(), ConnectionInfo.Kind.PROXMOX, url.strip(), tokenId.strip(),
-                Optional.of(ref), fingerprint));
     }
 
     /** The Demo lab: a simulated Proxmox VE cluster inside GPUForge. */
-    public ConnectionInfo addDemo(String name) throws StoreException {
-        return repository.add(new ConnectionInfo(0, name.strip(), ConnectionInfo.Kind.DEMO, "simulated", "",
-                Optional.empty()));
+    public ConnectionInfo addDemo(String name) throws StoreException, SecretStoreException {
+        return add(ConnectionDraft.demo(name), Optional.empty());
     }
 
+    /** Saves a new connection with its secret, if its kind keeps one; all or nothing. */
+    public ConnectionInfo add(ConnectionDraft draft, Optional<char[]> secret) throws StoreException, SecretStoreException {
+        try {
+            checkSecret(draft, secret, true);
+            checkNameFree(draft, 0);
+            requireOpenStore(draft, secret);
+            SecretChange change = new SecretChange();
+            try {
+                return repository.insert(draft.toInfo(0, Optional.empty()), (id, none) -> {
+                    if (secret.isEmpty()) {
+                        return Optional.empty();
+                    }
+                    String ref = nextRef(id, draft, Optional.empty());
+                    change.put(ref, secret.get());
+                    return Optional.of(ref);
+                });
+            } catch (StoreException | SecretStoreException | RuntimeException e) {
+                change.undo(draft.name(), e);
+                throw e;
+            } finally {
+                change.wipe();
+            }
+        } finally {
+            secret.ifPresent(ConnectionsService::wipe);
+        }
+    }
+
+    /**
+     * Changes a saved connection's name, address, user and certificate fingerprint, and its secret when
+     * {@code newSecret} is given (else the secret stays); not its kind. All or nothing.
+     */
+    public ConnectionInfo edit(long id, ConnectionDraft draft, Optional<char[]> newSecret)
+            throws StoreException, SecretStoreException {
+        try {
+            ConnectionInfo before = repository.find(id).orElseThrow(() -> new IllegalArgumentException(
+                    "No saved connection has id " + id + " (was it removed in another window?)"));
+            if (before.kind() != draft.kind()) {
+                throw new IllegalArgumentException("'" + before.name() + "' is a " + before.kind().db() + " connection;"
+                        + " its kind cannot change: remove it and add a " + draft.kind().db() + " connection");
+            }
+            checkSecret(draft, newSecret, false);
+            checkNameFree(draft, id);
+            requireOpenStore(draft, newSecret);
+            SecretChange change = new SecretChange();
+            try {
+                return repository.update(draft.toInfo(id, Optional.empty()), (rowId, ownRef) -> {
+                    if (newSecret.isEmpty()) {
+                        return Optional.empty();
+                    }
+                    // under a fresh name, so that the old secret is intact until the new one is in place
+                    String ref = nextRef(rowId, draft, ownRef);
+                    change.readOld(ownRef);
+                    change.put(ref, newSecret.get());
+                    change.deleteOld();
+                    return Optional.of(ref);
+                });
+            } catch (StoreException | SecretStoreException | RuntimeException e) {
+                change.undo(draft.name(), e);
+                throw e;
+            } finally {
+                change.wipe();
+            }
+        } finally {
+            newSecret.ifPresent(ConnectionsService::wipe);
+        }
+    }
+
+    /** Removes a saved connection and its secret, both or neither; nothing happens if it is gone already. */
+    public void remove(long id) throws StoreException, SecretStoreException {
+        Optional<ConnectionInfo> found = repository.find(id);
+        if (found.isEmpty()) {
+            return;
+        }
+        ConnectionInfo c = found.get();
+        boolean reachable = c.secretRef().isEmpty() || secretStoreHolds(c);
+        SecretChange change = new SecretChange();
+        try {
+            repository.delete(id, (rowId, ownRef) -> {
+                if (reachable) {
+                    change.readOld(ownRef);
+                    change.deleteOld();
+                }
+                return Optional.empty();
+            });
+        } catch (StoreException | SecretStoreException | RuntimeException e) {
+            change.undo(c.name(), e);
+            throw e;
+        } finally {
+            change.wipe();
+        }
+    }
+
+    /** Removes a saved connection and its secret (see {@link #remove}); the row is read again by its id. */
     public void delete(ConnectionInfo c) throws StoreException, SecretStoreException {
-        repository.delete(c.id());
-        if (c.secretRef().isPresent() && secrets.store().isUnlocked()) {
-            secrets.store().delete(c.secretRef().get());
+        remove(c.id());
+    }
+
+    private SecretStore store() {
+        return secrets.store();
+    }
+
+    private void checkNameFree(ConnectionDraft draft, long exceptId) throws StoreException {
+        if (repository.nameTaken(draft.name(), exceptId)) {
+            throw new IllegalArgumentException(ConnectionRepository.nameTakenMessage(draft.name()));
+        }
+    }
+
+    private static void checkSecret(ConnectionDraft draft, Optional<char[]> secret, boolean adding) {
+        if (draft.secretWord().isEmpty() && secret.isPresent()) {
+            throw new IllegalArgumentException("A " + draft.kind().db() + " connection keeps no password or token");
+        }
+        boolean empty = secret.map(s -> s.length == 0).orElse(false);
+        if (draft.kind() == ConnectionInfo.Kind.PROXMOX && (empty || adding && secret.isEmpty())) {
+            throw new IllegalArgumentException("A Proxmox VE connection needs the secret of its API token");
+        }
+        if (empty) {
+            throw new IllegalArgumentException("An empty password cannot be saved: leave it out to log in with SSH keys");
+        }
+    }
+
+    private void requireOpenStore(ConnectionDraft draft, Optional<char[]> secret) throws SecretStoreException {
+        if (secret.isEmpty() || store().isUnlocked()) {
+            return;
+        }
+        throw new SecretStoreException(draft.kind() == ConnectionInfo.Kind.PROXMOX
+                ? "API token secrets are kept in the encrypted vault: set it up or unlock it in Preferences first"
+                : "Passwords are kept in the encrypted vault: set it up or unlock it in Preferences first"
+                        + " (or leave the password empty to use SSH keys)");
+    }
+
+    /**
+     * Whether the secret of {@code c} can be removed with it. A locked vault refuses the removal (its secret
+     * would be left behind); with no store at all there is nowhere the secret could be.
+     */
+    private boolean secretStoreHolds(ConnectionInfo c) throws SecretStoreException {
+        if (store().isUnlocked()) {
+            return true;
+        }
+        if (secrets.state() == SecretsService.State.VAULT_NOT_SET_UP) {
+            LOG.info("Removing {}: no secret store is set up, so its secret {} cannot be anywhere", c.name(),
+                    c.secretRef().orElse(""));
+            return false;
+        }
+        throw new SecretStoreException("The secret of '" + c.name() + "' is in the encrypted vault, which is locked:"
+                + " unlock it in Preferences, then remove the connection, so that its secret goes with it");
+    }
+
+    /**
+     * {@code connection:<id>:<word>} for a connection's first secret; when it is replaced, the next one is
+     * {@code connection:<id>:<word>:2}, {@code :3}…, so the old one stays intact until the change commits.
+     */
+    static String nextRef(long id, ConnectionDraft draft, Optional<String> current) {
+        String base = "connection:" + id + ":" + draft.secretWord().orElseThrow();
+        if (current.isEmpty() || !current.get().startsWith(base)) {
+            return base;
+        }
+        String rest = current.get().substring(base.length());
+        if (rest.isEmpty()) {
+            return base + ":2";
+        }
+        try {
+            return base + ":" + (Integer.parseInt(rest.substring(1)) + 1);
+        } catch (NumberFormatException e) {
+            return base + ":2";
+        }
+    }
+
+    private static void wipe(char[] secret) {
+        Arrays.fill(secret, '\0');
+    }
+
+    /**
+     * The secret store's side of one add, edit or remove, done inside the row's transaction, and how to take
+     * it back when the transaction fails: a secret written is deleted, a secret deleted is put back.
+     */
+    private final class SecretChange {
+        private String added;
+        private boolean addedStored;
+        private String removed;
+        private char[] removedValue;
+        private boolean removedDeleted;
+
+        /** Reads the secret about to be replaced or deleted, so that a failure later can put it back. */
+        void readOld(Optional<String> ref) throws SecretStoreException {
+            if (ref.isPresent()) {
+                removed = ref.get();
+                removedValue = store().get(removed).orElse(null);
+            }
+        }
+
+        void put(String ref, char[] secret) throws SecretStoreException {
+            added = ref;
+            store().put(ref, secret);
+            addedStored = true;
+        }
+
+        void deleteOld() throws SecretStoreException {
+            if (removed != null) {
+                store().delete(removed);
+                removedDeleted = true;
+            }
+        }
+
+        void undo(String connection, Exception cause) {
+            if (added != null) {
+                try {
+                    store().delete(added);
+                } catch (SecretStoreException | RuntimeException e) {
+                    if (addedStored) {
+                        cause.addSuppressed(e);
+                        LOG.error("Saving {} failed ({}), and its new secret {} could not be taken back out of the"
+                                + " secret store: {}", connection, cause.getMessage(), added, e.getMessage());
+                    }
+                }
+            }
+            if (removedDeleted && removedValue != null) {
+                try {
+                    store().put(removed, removedValue);
+                } catch (SecretStoreException | RuntimeException e) {
+                    cause.addSuppressed(e);
+                    LOG.error("Changing {} failed ({}), and its previous secret {} could not be put back into the"
+                            + " secret store: {}", connection, cause.getMessage(), removed, e.getMessage());
+                }
+            }
+        }
+
+        void wipe() {
+            if (removedValue != null) {
+                ConnectionsService.wipe(removedValue);
+            }
         }
     }
 }

@@ -179,6 +179,51 @@ public final class Database implements AutoCloseable {
         T apply(Connection c) throws SQLException;
     }
 
+    /**
+     * Runs work in one transaction: committed when it returns, rolled back when it or the commit throws
+     * (then nothing of it is in the database). The work may throw its own checked exception {@code X}, e.g.
+     * from a secret store it writes to between statements; a database error becomes a {@link StoreException}.
+     */
+    public synchronized <T, X extends Exception> T inTransaction(TransactionWork<T, X> work) throws StoreException, X {
+        try {
+            connection.setAutoCommit(false);
+        } catch (SQLException e) {
+            throw new StoreException("Database error: cannot start a transaction: " + e.getMessage(), e);
+        }
+        boolean committed = false;
+        try {
+            T result = work.apply(connection);
+            connection.commit();
+            committed = true;
+            return result;
+        } catch (SQLException e) {
+            throw new StoreException("Database error: " + e.getMessage(), e);
+        } finally {
+            if (!committed) {
+                rollbackQuietly();
+            }
+            try {
+                connection.setAutoCommit(true);
+            } catch (SQLException e) {
+                LOG.warn("Could not return the database {} to autocommit: {}", file, e.getMessage());
+            }
+        }
+    }
+
+    private void rollbackQuietly() {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            LOG.warn("Rolling back a failed transaction on {} failed too: {}", file, e.getMessage());
+        }
+    }
+
+    /** Work inside {@link #inTransaction}. */
+    @FunctionalInterface
+    public interface TransactionWork<T, X extends Exception> {
+        T apply(Connection c) throws SQLException, X;
+    }
+
     public Path file() {
         return file;
     }

@@ -7,7 +7,12 @@ import io.gpuforge.domain.AppEvent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -26,15 +31,28 @@ class DatabaseTest {
             List<String> tables = db.with(c -> {
                 try (var rs = c.createStatement().executeQuery(
                         "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
-                    List<String> out = new java.util.ArrayList<>();
+                    List<String> out = new ArrayList<>();
                     while (rs.next()) {
                         out.add(rs.getString(1));
                     }
                     return out;
                 }
             });
-            assertThat(tables).containsExactly("connection", "event");
+            assertThat(tables).contains("connection", "event").containsExactlyInAnyOrderElementsOf(tablesCreatedByMigrations());
         }
+    }
+
+    /** Every table the migration scripts create, so that a new migration's tables are expected too. */
+    private static Set<String> tablesCreatedByMigrations() throws Exception {
+        Set<String> out = new TreeSet<>();
+        Pattern create = Pattern.compile("(?i)CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?(\\w+)");
+        for (String name : Database.MIGRATIONS) {
+            Matcher m = create.matcher(Files.readString(Path.of("src/main/resources/db/migration", name)));
+            while (m.find()) {
+                out.add(m.group(1));
+            }
+        }
+        return out;
     }
 
     @Test
@@ -82,7 +100,7 @@ class DatabaseTest {
         try (Database db = Database.open(dir.resolve("gpuforge.db"))) {
             List<String> columns = db.with(c -> {
                 try (var rs = c.createStatement().executeQuery("PRAGMA table_info(connection)")) {
-                    List<String> out = new java.util.ArrayList<>();
+                    List<String> out = new ArrayList<>();
                     while (rs.next()) {
                         out.add(rs.getString("name"));
                     }

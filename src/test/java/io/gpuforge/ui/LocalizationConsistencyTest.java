@@ -29,7 +29,7 @@ class LocalizationConsistencyTest {
     private static final Path UI_SOURCES = Path.of("src/main/java/io/gpuforge/ui");
     private static final Pattern LITERAL = Pattern.compile("\"([a-z][A-Za-z0-9]*(?:\\.[A-Za-z0-9-]+)+)\"");
     private static final Pattern FXML_KEY = Pattern.compile("\"%([a-zA-Z0-9.-]+)\"");
-    private static final Set<String> NOT_KEYS = Set.of("i18n.messages");
+    private static final Set<String> NOT_KEYS = Set.copyOf(I18n.BUNDLES);
 
     static Set<String> usedKeys() throws IOException {
         Set<String> keys = new TreeSet<>();
@@ -69,6 +69,12 @@ class LocalizationConsistencyTest {
         for (io.gpuforge.ui.connections.AddConnectionViewModel.Kind k : io.gpuforge.ui.connections.AddConnectionViewModel.Kind.values()) {
             keys.add("connection.add.kind." + k.name().toLowerCase(Locale.ROOT));
         }
+        for (io.gpuforge.domain.VmState v : io.gpuforge.domain.VmState.values()) {
+            keys.add("vm.state." + v.json());
+        }
+        for (io.gpuforge.domain.ConnectionInfo.Kind k : io.gpuforge.domain.ConnectionInfo.Kind.values()) {
+            keys.add("connection.kind." + k.db());
+        }
         // toolbar buttons show the ".short" form of their menu item's key
         for (String k : new HashSet<>(keys)) {
             if (k.startsWith("action.") && !k.endsWith(".short")) {
@@ -105,6 +111,20 @@ class LocalizationConsistencyTest {
         Set<String> unused = new TreeSet<>(I18n.load(Locale.ENGLISH).keySet());
         unused.removeAll(used);
         assertThat(unused).isEmpty();
+    }
+
+    @Test
+    void everyKeyLivesInOneFeatureBundleAndEachBundleExistsInBothLanguages() {
+        for (Locale l : new Locale[] {Locale.ENGLISH, Locale.SIMPLIFIED_CHINESE}) {
+            Set<String> seen = new TreeSet<>();
+            for (String name : I18n.BUNDLES) {
+                ResourceBundle b = I18n.loadOne(name, l);
+                assertThat(b.getLocale()).as(name).isEqualTo(l.equals(Locale.ENGLISH) ? Locale.ROOT : l);
+                for (String k : b.keySet()) {
+                    assertThat(seen.add(k)).as("%s is defined twice (again in %s)", k, name).isTrue();
+                }
+            }
+        }
     }
 
     @Test

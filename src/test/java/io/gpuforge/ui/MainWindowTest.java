@@ -67,7 +67,7 @@ class MainWindowTest {
         assertThat(robot.lookup("#fact-iommu").queryAs(Label.class).getStyleClass()).contains("badge-ok");
 
         @SuppressWarnings("unchecked")
-        TreeView<io.gpuforge.ui.shell.NavItem> tree = robot.lookup("#navigation").queryAs(TreeView.class);
+        TreeView<io.gpuforge.ui.common.NavItem> tree = robot.lookup("#navigation").queryAs(TreeView.class);
         waitUntil(() -> tree.getRoot().getChildren().get(0).getChildren().size() == 1);
         assertThat(tree.getRoot().getChildren().get(0).getChildren().get(0).getValue().label()).isEqualTo("pve-gpu1");
         waitUntil(() -> fx.ui.taskMonitor().entries().stream()
@@ -77,7 +77,7 @@ class MainWindowTest {
 
     @Test
     void theIommuTabShowsGroupsColouredByIsolation(FxRobot robot) throws Exception {
-        robot.interact(() -> robot.lookup(".host-page").queryAs(io.gpuforge.ui.inventory.HostPage.class).showIommu());
+        robot.interact(() -> robot.lookup(".host-page").queryAs(io.gpuforge.ui.host.HostPage.class).showIommu());
         waitUntil(() -> text(robot, "#iommu-state").startsWith("8 IOMMU groups, 4 GPUs"));
         assertThat(text(robot, "#iommu-state")).endsWith("IOMMU: active");
         @SuppressWarnings("unchecked")
@@ -95,7 +95,7 @@ class MainWindowTest {
         assertThat(robot.lookup(".iso-isolated").queryAll()).isNotEmpty();
         assertThat(robot.lookup(".iso-shared").queryAll()).isEmpty();
         @SuppressWarnings("unchecked")
-        TreeView<io.gpuforge.ui.shell.NavItem> tree = robot.lookup("#navigation").queryAs(TreeView.class);
+        TreeView<io.gpuforge.ui.common.NavItem> tree = robot.lookup("#navigation").queryAs(TreeView.class);
         var node = tree.getRoot().getChildren().get(0).getChildren().get(0);
         assertThat(node.getChildren()).extracting(t -> t.getValue().label()).containsExactly(
                 "GeForce RTX 3090 · 81:00.0", "GeForce RTX 3090 · 82:00.0",

@@ -84,7 +84,7 @@ class ProxmoxGuiTest {
         ConnectionInfo saved = fx.app.connections().all().get(0);
         assertThat(saved.kind()).isEqualTo(ConnectionInfo.Kind.PROXMOX);
         assertThat(saved.tlsFingerprint()).contains(sim.certificateFingerprint());
-        assertThat(saved.secretRef()).contains("pve:lab-pve:token");
+        assertThat(saved.secretRef()).contains("connection:" + saved.id() + ":token");
         String db = new String(java.nio.file.Files.readAllBytes(fx.app.paths().databaseFile()),
                 java.nio.charset.StandardCharsets.ISO_8859_1);
         assertThat(db).doesNotContain(token.substring(token.indexOf('=') + 1));

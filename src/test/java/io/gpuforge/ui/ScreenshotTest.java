@@ -59,7 +59,7 @@ class ScreenshotTest {
         BufferedImage main = GuiFixture.snapshot(stage.getScene());
         write(main, "main-" + suffix + ".png");
 
-        robot.interact(() -> robot.lookup(".host-page").queryAs(io.gpuforge.ui.inventory.HostPage.class).showIommu());
+        robot.interact(() -> robot.lookup(".host-page").queryAs(io.gpuforge.ui.host.HostPage.class).showIommu());
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0
                 && robot.lookup("#iommu-state").queryAs(Label.class).getText().contains("GPU"));
         WaitForAsyncUtils.waitForFxEvents();

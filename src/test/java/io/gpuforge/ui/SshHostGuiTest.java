@@ -6,7 +6,7 @@ import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
-import io.gpuforge.ui.inventory.HostPage;
+import io.gpuforge.ui.host.HostPage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -89,7 +89,7 @@ class SshHostGuiTest {
                 .isEqualTo("nvidia");
         assertThat(Files.readString(fx.app.paths().configDir().resolve("known_hosts"))).contains("[127.0.0.1]:" + server.port());
         assertThat(fx.app.connections().all()).singleElement().satisfies(c -> {
-            assertThat(c.secretRef()).contains("ssh:z790:password");
+            assertThat(c.secretRef()).contains("connection:" + c.id() + ":password");
             assertThat(c.address()).isEqualTo("127.0.0.1:" + server.port());
         });
         String db = new String(Files.readAllBytes(fx.app.paths().databaseFile()), java.nio.charset.StandardCharsets.ISO_8859_1);

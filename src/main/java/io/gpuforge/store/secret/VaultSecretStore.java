@@ -1,51 +1,55 @@
 package io.gpuforge.store.secret;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import io.gpuforge.store.AtomicFiles;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Arrays;
-import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import javax.crypto.AEADBadTagException;
-import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
-import javax.crypto.SecretKeyFactory;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.PBEKeySpec;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * An encrypted file of secrets, for machines without an OS keyring. The whole map of secrets is one
  * AES-256-GCM ciphertext; the key is derived from the user's master passphrase with PBKDF2-HMAC-SHA256
  * (600,000 iterations by default, salt of 16 random bytes). The header (format, KDF, iterations, salt) is
- * bound to the ciphertext as associated data, so editing any of it is detected. Every write uses a fresh
- * 12-byte nonce and replaces the file atomically, owner-only where the file system has POSIX permissions.
+ * bound to the ciphertext as associated data, so editing any of it is detected (see {@link VaultFormat}).
+ *
+ * <p>Several GPUForge processes may use one vault (a window and CLI commands). Every change is a
+ * read-merge-write under an exclusive lock ({@link VaultLock}): the file is read again, this one change is
+ * applied to what is there now, and the result is written with a fresh 12-byte nonce to a temp file that is
+ * flushed to the disk and renamed over the vault (owner-only where the file system has POSIX permissions).
+ * Reads also go to the file, so a secret another process added is seen at once. Only the key stays in
+ * memory while unlocked; decrypted secrets live in {@code char[]} that are wiped after each operation.
  */
 public final class VaultSecretStore implements SecretStore {
 
     public static final int DEFAULT_ITERATIONS = 600_000;
-    static final String FORMAT = "gpuforge-vault";
-    private static final int VERSION = 1;
-    private static final String KDF = "PBKDF2WithHmacSHA256";
-    private static final int TAG_BITS = 128;
+    /**
+     * The PBKDF2 iteration counts a vault file may name, checked before any key is derived. The floor is the
+     * cost this class has always refused to go below (vaults made with it, as the tests do, keep opening);
+     * the ceiling is five times the default, room for raising the default twice over, and bounds what a
+     * tampered or damaged file can cost: a few seconds of unlocking (some 2 s on a current laptop) instead
+     * of hours.
+     */
+    public static final int MIN_ITERATIONS = 1000;
+    public static final int MAX_ITERATIONS = 5 * DEFAULT_ITERATIONS;
+    private static final Duration LOCK_WAIT = Duration.ofSeconds(10);
 
     private final Path file;
+    private final Path lockFile;
     private final int iterations;
     private final SecureRandom random = new SecureRandom();
     private final ObjectMapper mapper = new ObjectMapper();
+    /** While unlocked: the key, and the salt and cost of the file it was derived for. */
     private SecretKey key;
     private byte[] salt;
     private int fileIterations;
-    private Map<String, String> secrets;
 
     public VaultSecretStore(Path file) {
         this(file, DEFAULT_ITERATIONS);
@@ -53,10 +57,14 @@ public final class VaultSecretStore implements SecretStore {
 
     /** With a given PBKDF2 cost for new vaults; existing vaults keep the cost they were made with. */
     public VaultSecretStore(Path file, int iterations) {
-        if (iterations < 1000) {
-            throw new IllegalArgumentException("PBKDF2 iterations too low: " + iterations);
+        if (iterations < MIN_ITERATIONS) {
+            throw new IllegalArgumentException("PBKDF2 iterations too low: " + iterations + " (at least " + MIN_ITERATIONS + ")");
+        }
+        if (iterations > MAX_ITERATIONS) {
+            throw new IllegalArgumentException("PBKDF2 iterations too high: " + iterations + " (at most " + MAX_ITERATIONS + ")");
         }
         this.file = file;
+        this.lockFile = file.resolveSibling(file.getFileName() + ".lock");
         this.iterations = iterations;
     }
 
@@ -84,86 +92,145 @@ public final class VaultSecretStore implements SecretStore {
             throw new SecretStoreException("A vault already exists at " + file);
         }
         checkPassphrase(passphrase);
-        salt = new byte[16];
-        random.nextBytes(salt);
-        fileIterations = iterations;
-        key = derive(passphrase, salt, fileIterations);
-        secrets = new TreeMap<>();
-        save();
+        byte[] newSalt = newSalt();
+        SecretKey newKey = VaultFormat.derive(passphrase, newSalt, iterations);
+        try (VaultLock l = exclusive()) {
+            if (exists()) {
+                throw new SecretStoreException("A vault already exists at " + file + " (another GPUForge just made it)");
+            }
+            write(newKey, iterations, newSalt, new TreeMap<>());
+        }
+        use(newKey, newSalt, iterations);
     }
 
     /** Opens the vault; a wrong passphrase or an altered file is refused and the vault stays locked. */
     public synchronized void unlock(char[] passphrase) throws SecretStoreException {
-        Header h = readHeader();
-        SecretKey k = derive(passphrase, h.salt, h.iterations);
-        Map<String, String> plain = decrypt(k, h);
-        key = k;
-        salt = h.salt;
-        fileIterations = h.iterations;
-        secrets = plain;
+        VaultFormat.Header h = VaultFormat.read(file, mapper);
+        SecretKey k = VaultFormat.derive(passphrase, h.salt, h.iterations);
+        VaultFormat.wipe(VaultFormat.decrypt(k, h, file, mapper));
+        use(k, h.salt, h.iterations);
     }
 
     public synchronized void lock() {
         key = null;
-        secrets = null;
+        salt = null;
     }
 
     /** Re-encrypts every secret under a new passphrase and a new salt. */
     public synchronized void changePassphrase(char[] current, char[] next) throws SecretStoreException {
         unlock(current);
         checkPassphrase(next);
-        salt = new byte[16];
-        random.nextBytes(salt);
-        fileIterations = iterations;
-        key = derive(next, salt, fileIterations);
-        save();
+        byte[] newSalt = newSalt();
+        SecretKey newKey = VaultFormat.derive(next, newSalt, iterations);
+        TreeMap<String, char[]> secrets = null;
+        try (VaultLock l = exclusive()) {
+            secrets = readCurrent();
+            write(newKey, iterations, newSalt, secrets);
+        } finally {
+            if (secrets != null) {
+                VaultFormat.wipe(secrets);
+            }
+        }
+        use(newKey, newSalt, iterations);
     }
 
+    /** Stores a copy of {@code secret} (the caller still owns, and wipes, its array). */
     @Override
     public synchronized void put(String name, char[] secret) throws SecretStoreException {
+        checkName(name);
         requireUnlocked();
-        Map<String, String> next = new TreeMap<>(secrets);
-        next.put(checkName(name), new String(secret));
-        Map<String, String> before = secrets;
-        secrets = next;
-        try {
-            save();
-        } catch (SecretStoreException e) {
-            secrets = before;
-            throw e;
+        TreeMap<String, char[]> secrets = null;
+        try (VaultLock l = exclusive()) {
+            secrets = readCurrent();
+            VaultFormat.wipe(secrets.put(name, Arrays.copyOf(secret, secret.length)));
+            write(key, fileIterations, salt, secrets);
+        } finally {
+            if (secrets != null) {
+                VaultFormat.wipe(secrets);
+            }
         }
     }
 
+    /** A copy of the secret, read from the file as it is now; the caller wipes it. */
     @Override
     public synchronized Optional<char[]> get(String name) throws SecretStoreException {
+        checkName(name);
         requireUnlocked();
-        String v = secrets.get(checkName(name));
-        return v == null ? Optional.empty() : Optional.of(v.toCharArray());
+        TreeMap<String, char[]> secrets = readCurrent();
+        try {
+            char[] v = secrets.get(name);
+            return v == null ? Optional.empty() : Optional.of(Arrays.copyOf(v, v.length));
+        } finally {
+            VaultFormat.wipe(secrets);
+        }
     }
 
     @Override
     public synchronized void delete(String name) throws SecretStoreException {
+        checkName(name);
         requireUnlocked();
-        if (!secrets.containsKey(checkName(name))) {
-            return;
-        }
-        Map<String, String> before = secrets;
-        Map<String, String> next = new TreeMap<>(secrets);
-        next.remove(name);
-        secrets = next;
-        try {
-            save();
-        } catch (SecretStoreException e) {
-            secrets = before;
-            throw e;
+        TreeMap<String, char[]> secrets = null;
+        try (VaultLock l = exclusive()) {
+            secrets = readCurrent();
+            char[] removed = secrets.remove(name);
+            if (removed != null) {
+                VaultFormat.wipe(removed);
+                write(key, fileIterations, salt, secrets);
+            }
+        } finally {
+            if (secrets != null) {
+                VaultFormat.wipe(secrets);
+            }
         }
     }
 
-    private static String checkName(String name) {
+    private VaultLock exclusive() throws SecretStoreException {
+        return VaultLock.acquire(lockFile, LOCK_WAIT);
+    }
+
+    private void use(SecretKey k, byte[] s, int cost) {
+        key = k;
+        salt = s;
+        fileIterations = cost;
+    }
+
+    private byte[] newSalt() {
+        byte[] s = new byte[16];
+        random.nextBytes(s);
+        return s;
+    }
+
+    /**
+     * The secrets as the file holds them now. If another process changed the passphrase since this one was
+     * unlocked, the key here no longer fits: lock, and say so, rather than write the old key's file back.
+     */
+    private TreeMap<String, char[]> readCurrent() throws SecretStoreException {
+        if (!exists()) {
+            lock();
+            throw new SecretStoreException("The vault file " + file + " is gone (was it moved or deleted?):"
+                    + " restore it, or set up a new vault in Preferences");
+        }
+        VaultFormat.Header h = VaultFormat.read(file, mapper);
+        if (h.iterations != fileIterations || !Arrays.equals(h.salt, salt)) {
+            lock();
+            throw new SecretStoreException("The vault's master passphrase was changed by another GPUForge (a window or"
+                    + " a command) after it was unlocked here: unlock it again with the current passphrase");
+        }
+        return VaultFormat.decrypt(key, h, file, mapper);
+    }
+
+    private void write(SecretKey k, int cost, byte[] s, Map<String, char[]> secrets) throws SecretStoreException {
+        try {
+            AtomicFiles.write(file, VaultFormat.encrypt(k, cost, s, secrets, random, mapper), true);
+        } catch (GeneralSecurityException | IOException e) {
+            throw new SecretStoreException("Could not write the vault " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void checkName(String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("secret name must not be blank");
         }
-        return name;
     }
 
     private static void checkPassphrase(char[] passphrase) throws SecretStoreException {
@@ -175,121 +242,6 @@ public final class VaultSecretStore implements SecretStore {
     private void requireUnlocked() throws SecretStoreException {
         if (key == null) {
             throw new SecretStoreException(exists() ? "The vault is locked" : "No vault has been set up yet");
-        }
-    }
-
-    private static SecretKey derive(char[] passphrase, byte[] salt, int iterations) throws SecretStoreException {
-        PBEKeySpec spec = new PBEKeySpec(passphrase, salt, iterations, 256);
-        try {
-            byte[] raw = SecretKeyFactory.getInstance(KDF).generateSecret(spec).getEncoded();
-            try {
-                return new SecretKeySpec(raw, "AES");
-            } finally {
-                Arrays.fill(raw, (byte) 0);
-            }
-        } catch (GeneralSecurityException e) {
-            throw new SecretStoreException("This Java runtime cannot derive vault keys (" + KDF + ")", e);
-        } finally {
-            spec.clearPassword();
-        }
-    }
-
-    private static byte[] aad(int iterations, byte[] salt) {
-        String header = FORMAT + "|" + VERSION + "|" + KDF + "|" + iterations + "|"
-                + Base64.getEncoder().encodeToString(salt);
-        return header.getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private void save() throws SecretStoreException {
-        try {
-            byte[] nonce = new byte[12];
-            random.nextBytes(nonce);
-            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
-            c.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
-            c.updateAAD(aad(fileIterations, salt));
-            byte[] plain = mapper.writeValueAsBytes(secrets);
-            byte[] ct;
-            try {
-                ct = c.doFinal(plain);
-            } finally {
-                Arrays.fill(plain, (byte) 0);
-            }
-            Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("format", FORMAT);
-            doc.put("version", VERSION);
-            doc.put("kdf", KDF);
-            doc.put("iterations", fileIterations);
-            doc.put("salt", Base64.getEncoder().encodeToString(salt));
-            doc.put("nonce", Base64.getEncoder().encodeToString(nonce));
-            doc.put("ciphertext", Base64.getEncoder().encodeToString(ct));
-            writeAtomically(mapper.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc));
-        } catch (GeneralSecurityException | IOException e) {
-            throw new SecretStoreException("Could not write the vault " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    private void writeAtomically(byte[] bytes) throws IOException {
-        AtomicFiles.write(file, bytes, true);
-    }
-
-    private static final class Header {
-        int iterations;
-        byte[] salt;
-        byte[] nonce;
-        byte[] ciphertext;
-    }
-
-    private Header readHeader() throws SecretStoreException {
-        if (!exists()) {
-            throw new SecretStoreException("No vault has been set up yet at " + file);
-        }
-        Map<String, Object> doc;
-        try {
-            doc = mapper.readValue(file.toFile(), new TypeReference<Map<String, Object>>() { });
-        } catch (IOException e) {
-            throw new SecretStoreException("The vault file " + file + " is damaged (not valid JSON)", e);
-        }
-        if (doc == null || !FORMAT.equals(doc.get("format"))) {
-            throw new SecretStoreException("The file " + file + " is not a GPUForge vault");
-        }
-        if (!Integer.valueOf(VERSION).equals(doc.get("version")) || !KDF.equals(doc.get("kdf"))) {
-            throw new SecretStoreException("The vault " + file + " uses a format this GPUForge does not know");
-        }
-        Header h = new Header();
-        try {
-            Object it = doc.get("iterations");
-            if (!(it instanceof Integer) || (Integer) it < 1000) {
-                throw new SecretStoreException("The vault file " + file + " is damaged (iterations)");
-            }
-            h.iterations = (Integer) it;
-            h.salt = Base64.getDecoder().decode(String.valueOf(doc.get("salt")));
-            h.nonce = Base64.getDecoder().decode(String.valueOf(doc.get("nonce")));
-            h.ciphertext = Base64.getDecoder().decode(String.valueOf(doc.get("ciphertext")));
-        } catch (IllegalArgumentException e) {
-            throw new SecretStoreException("The vault file " + file + " is damaged (bad Base64)", e);
-        }
-        if (h.salt.length < 16 || h.nonce.length != 12 || h.ciphertext.length < TAG_BITS / 8) {
-            throw new SecretStoreException("The vault file " + file + " is damaged (field sizes)");
-        }
-        return h;
-    }
-
-    private Map<String, String> decrypt(SecretKey k, Header h) throws SecretStoreException {
-        byte[] plain = null;
-        try {
-            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
-            c.init(Cipher.DECRYPT_MODE, k, new GCMParameterSpec(TAG_BITS, h.nonce));
-            c.updateAAD(aad(h.iterations, h.salt));
-            plain = c.doFinal(h.ciphertext);
-            return new TreeMap<>(mapper.readValue(plain, new TypeReference<Map<String, String>>() { }));
-        } catch (AEADBadTagException e) {
-            throw new SecretStoreException("Wrong master passphrase, or the vault file was altered");
-        } catch (GeneralSecurityException | IOException e) {
-            throw new SecretStoreException("The vault " + file + " could not be decrypted: " + e.getMessage(), e);
-        } finally {
-            if (plain != null) {
-                Arrays.fill(plain, (byte) 0);
-            }
         }
     }
 }

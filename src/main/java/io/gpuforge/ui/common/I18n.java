@@ -1,10 +1,16 @@
 package io.gpuforge.ui.common;
 
 import java.text.MessageFormat;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.MissingResourceException;
 import java.util.Objects;
 import java.util.ResourceBundle;
+import java.util.Set;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.StringBinding;
 import javafx.beans.property.ObjectProperty;
@@ -20,6 +26,12 @@ import org.slf4j.LoggerFactory;
 public final class I18n {
 
     public static final String BUNDLE = "i18n.messages";
+    /**
+     * The bundles of the UI, one per feature so features do not share a file: {@code i18n/<name>.properties} and
+     * {@code i18n/<name>_zh_CN.properties}. A key lives in exactly one of them (a test checks).
+     */
+    public static final List<String> BUNDLES = List.of(
+            BUNDLE);
     private static final Logger LOG = LoggerFactory.getLogger(I18n.class);
 
     private final ObjectProperty<Locale> locale = new SimpleObjectProperty<>();
@@ -29,10 +41,52 @@ public final class I18n {
         setLocale(initial);
     }
 
-    /** Loads the bundle for exactly this locale, never falling back to the JVM's default locale. */
+    /** Loads the bundles for exactly this locale, never falling back to the JVM's default locale, as one. */
     public static ResourceBundle load(Locale l) {
-        return ResourceBundle.getBundle(BUNDLE, l, I18n.class.getClassLoader(),
+        List<ResourceBundle> parts = new ArrayList<>();
+        for (String name : BUNDLES) {
+            parts.add(loadOne(name, l));
+        }
+        return new Combined(parts, l);
+    }
+
+    /** One feature's bundle (tests check each bundle on its own). */
+    public static ResourceBundle loadOne(String name, Locale l) {
+        return ResourceBundle.getBundle(name, l, I18n.class.getClassLoader(),
                 ResourceBundle.Control.getNoFallbackControl(ResourceBundle.Control.FORMAT_PROPERTIES));
+    }
+
+    /** The feature bundles seen as one. */
+    private static final class Combined extends ResourceBundle {
+        private final List<ResourceBundle> parts;
+        private final Locale locale;
+
+        Combined(List<ResourceBundle> parts, Locale locale) {
+            this.parts = List.copyOf(parts);
+            this.locale = parts.isEmpty() ? locale : parts.get(0).getLocale();
+        }
+
+        @Override
+        protected Object handleGetObject(String key) {
+            for (ResourceBundle b : parts) {
+                if (b.containsKey(key)) {
+                    return b.getObject(key);
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public Enumeration<String> getKeys() {
+            Set<String> all = new LinkedHashSet<>();
+            parts.forEach(b -> all.addAll(b.keySet()));
+            return Collections.enumeration(all);
+        }
+
+        @Override
+        public Locale getLocale() {
+            return locale;
+        }
     }
 
     /** Switches language; the bundle changes before the locale, so listeners of either see the new strings. */

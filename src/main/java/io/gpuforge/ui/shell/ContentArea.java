@@ -1,17 +1,16 @@
 package io.gpuforge.ui.shell;
 
-import java.util.function.Function;
-import javafx.beans.binding.StringBinding;
-import javafx.scene.Node;
+import io.gpuforge.ui.common.Disposable;
+import io.gpuforge.ui.common.NavItem;
+import io.gpuforge.ui.common.Page;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 
-/** The centre of the main window: one closable tab per opened item of the navigation tree. */
+/**
+ * The centre of the main window: one closable tab per opened item of the navigation tree. A closed tab's view
+ * is disposed, so it lets go of the long-lived models it listened to.
+ */
 final class ContentArea {
-
-    /** What to show for an item: its tab key (items that share a key share a tab), title and content. */
-    record Page(String key, StringBinding title, Node graphic, Function<NavItem, Node> content) {
-    }
 
     private final TabPane tabs = new TabPane();
 
@@ -31,9 +30,21 @@ final class ContentArea {
         tab.setId(page.key());
         tab.textProperty().bind(page.title());
         tab.setGraphic(page.graphic());
-        tab.setContent(page.content().apply(item));
+        tab.setContent(page.content().get());
+        tab.setOnClosed(e -> {
+            tab.textProperty().unbind();
+            Disposable.of(tab.getContent());
+            tab.setContent(null);
+        });
         tabs.getTabs().add(tab);
         tabs.getSelectionModel().select(tab);
+    }
+
+    /** Disposes every open tab's view (the window closes). */
+    void disposeAll() {
+        for (Tab t : tabs.getTabs()) {
+            Disposable.of(t.getContent());
+        }
     }
 
     TabPane view() {

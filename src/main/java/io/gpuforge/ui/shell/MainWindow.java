@@ -1,14 +1,26 @@
 package io.gpuforge.ui.shell;
 
+import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostSummary;
 import io.gpuforge.app.settings.Settings;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.cluster.HypervisorPages;
+import io.gpuforge.ui.common.NavItem;
+import io.gpuforge.ui.common.Page;
+import io.gpuforge.ui.common.PageFactory;
+import io.gpuforge.ui.common.ShowsIommu;
 import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.host.HostSummaryViewModel;
+import io.gpuforge.ui.host.LocalHostPages;
+import io.gpuforge.ui.host.SshHostPages;
+import java.util.List;
+import java.util.Optional;
+import javafx.scene.control.Tab;
 import io.gpuforge.ui.connections.AddConnectionDialog;
 import io.gpuforge.ui.connections.AddConnectionViewModel;
-import io.gpuforge.ui.inventory.HostSummaryViewModel;
+
 import io.gpuforge.ui.preferences.PreferencesDialog;
 import io.gpuforge.ui.preferences.PreferencesViewModel;
 import java.util.function.Consumer;
@@ -30,8 +42,10 @@ public final class MainWindow {
     private final NavigationTree navigation;
     private final ContentArea content = new ContentArea();
     private final ActivityPanel activity;
-    private final HostSummaryViewModel localHost;
-    private final HostPages pages;
+    private final LocalHostPages local;
+    private final SshHostPages sshHosts;
+    private final HypervisorPages hypervisors;
+    private final List<PageFactory> pages;
     private final BorderPane root = new BorderPane();
     private final SplitPane vertical;
     private final SplitPane horizontal;
@@ -46,9 +60,10 @@ public final class MainWindow {
         AppContext app = ui.app();
         navigation = new NavigationTree(i18n);
         activity = new ActivityPanel(i18n, ui.taskMonitor(), app.events(), ui.tasks());
-        localHost = new HostSummaryViewModel(ui.tasks(), app.hosts()::thisComputer, i18n.get("task.readLocalHost"));
-        localHost.summaryProperty().addListener((o, old, now) -> onLocalSummary(now));
-        pages = new HostPages(ui, localHost, (conn, facts) -> navigation.showGpus(conn.isEmpty(), conn, facts));
+        local = new LocalHostPages(ui, this::onLocalSummary, facts -> navigation.showGpus(true, Optional.empty(), facts));
+        sshHosts = new SshHostPages(ui, (c, facts) -> navigation.showGpus(false, Optional.of(c), facts));
+        hypervisors = new HypervisorPages(ui, (c, facts) -> navigation.showGpus(false, Optional.of(c), facts));
+        pages = List.of(local, sshHosts, hypervisors);
 
         ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(this::addConnection,
                 this::refresh, this::showPreferences, this::quit, this::openLogFolder, this::showAbout));
@@ -89,11 +104,11 @@ public final class MainWindow {
                 ui.app().settings().update(s -> s.withNavigationDivider(b.doubleValue())));
         target.show();
         navigation.selectThisComputer();
-        localHost.refresh();
+        local.start();
         ui.tasks().supply(ui.i18n().get("task.loadConnections"), ui.app().connections()::all)
                 .onSuccess(list -> list.forEach(navigation::addConnection))
-                .onError(t -> ui.app().events().error("connections", "Saved connections could not be read: "
-                        + t.getMessage()))
+                .onError(t -> ui.app().events().error(ui.i18n().get("event.source.connections"),
+                        ui.i18n().get("event.connectionsUnreadable", t.getMessage())))
                 .start();
         ui.app().events().info("app", "GPUForge started");
     }
@@ -104,26 +119,18 @@ public final class MainWindow {
     }
 
     private void open(NavItem item) {
-        if (item.id().startsWith("local")) {
-            content.open(item, pages.local());
-            if (item.kind() == NavItem.Kind.GPU) {
-                showIommuOfSelectedTab();
+        for (PageFactory f : pages) {
+            Optional<Page> page = f.page(item);
+            if (page.isPresent()) {
+                content.open(item, page.get());
+                if (item.kind() == NavItem.Kind.GPU) {
+                    Tab t = content.view().getSelectionModel().getSelectedItem();
+                    if (t != null && t.getContent() instanceof ShowsIommu) {
+                        ((ShowsIommu) t.getContent()).showIommu();
+                    }
+                }
+                return;
             }
-        } else if (item.connection().isPresent()) {
-            ConnectionInfo c = item.connection().get();
-            content.open(item, c.kind() == ConnectionInfo.Kind.LIBVIRT ? pages.libvirt(c)
-                    : c.kind() == ConnectionInfo.Kind.DEMO || c.kind() == ConnectionInfo.Kind.PROXMOX ? pages.proxmox(c)
-                    : pages.ssh(c));
-            if (item.kind() == NavItem.Kind.GPU) {
-                showIommuOfSelectedTab();
-            }
-        }
-    }
-
-    private void showIommuOfSelectedTab() {
-        javafx.scene.control.Tab t = content.view().getSelectionModel().getSelectedItem();
-        if (t != null && t.getContent() instanceof io.gpuforge.ui.inventory.HostPage) {
-            ((io.gpuforge.ui.inventory.HostPage) t.getContent()).showIommu();
         }
     }
 
@@ -132,21 +139,23 @@ public final class MainWindow {
                 ui.tasks(), ui.i18n()), ui.i18n(), stage, c -> {
             navigation.addConnection(c);
             navigation.select(c);
-            ui.app().events().info("connections", "Added " + c.kind().db() + " connection " + c.name() + " ("
-                    + (c.username().isEmpty() ? "" : c.username() + "@") + c.address() + ")");
+            ui.app().events().info(ui.i18n().get("event.source.connections"), ui.i18n().get("event.connectionAdded",
+                    ui.i18n().get("connection.kind." + c.kind().db()), c.name(),
+                    (c.username().isEmpty() ? "" : c.username() + "@") + c.address()));
         }).show();
     }
 
     private void onLocalSummary(HostSummary s) {
         if (s != null) {
             navigation.showLocalHost(s);
-            ui.app().events().info("This computer", "Read host facts of " + s.hostname() + ": IOMMU "
-                    + s.iommu().json() + (s.iommuGroups() > 0 ? " (" + s.iommuGroups() + " groups)" : ""));
+            ui.app().events().info(ui.i18n().get("connection.local"), ui.i18n().get("event.localFacts", s.hostname(),
+                    ui.i18n().get("host.iommu." + s.iommu().json(), s.iommuGroups())));
         }
     }
 
+    /** F5: every page that was shown or read is read again, whatever its kind. */
     public void refresh() {
-        pages.refresh();
+        pages.forEach(PageFactory::refresh);
     }
 
     public void showPreferences() {
@@ -187,13 +196,14 @@ public final class MainWindow {
     }
 
     public HostSummaryViewModel localHost() {
-        return localHost;
+        return local.summary();
     }
 
     /** Detaches listeners from the long-lived services; call when the window closes. */
     public void dispose() {
         activity.dispose();
-        pages.dispose();
+        content.disposeAll();
+        pages.forEach(PageFactory::dispose);
         ui.app().settings().removeListener(settingsListener);
         if (geometry != null) {
             geometry.detach();

@@ -1,5 +1,6 @@
 package io.gpuforge.ui.shell;
 
+import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.HostFacts;

@@ -132,4 +132,93 @@ class VaultSecretStoreTest {
         assertThat(new ObjectMapper().readTree(dir.resolve("real.vault").toFile()).get("iterations").asInt())
                 .isEqualTo(600_000);
     }
+
+    @Test
+    void aTamperedIterationCountIsRefusedBeforeAnyKeyIsDerived() throws Exception {
+        VaultSecretStore v = vault();
+        v.create("correct horse".toCharArray());
+        Path file = dir.resolve("secrets.vault");
+        ObjectMapper m = new ObjectMapper();
+        byte[] original = Files.readAllBytes(file);
+        // just above the window first (deriving with it would still end, in seconds), then the hours-long ones
+        for (long tampered : new long[] {VaultSecretStore.MAX_ITERATIONS + 1L, Integer.MAX_VALUE, 999, 0, -5,
+                10_000_000_000L}) {
+            ObjectNode doc = (ObjectNode) m.readTree(original);
+            doc.put("iterations", tampered);
+            Files.write(file, m.writeValueAsBytes(doc));
+            assertThatThrownBy(() -> vault().unlock("correct horse".toCharArray()))
+                    .as("iterations %d", tampered)
+                    .isInstanceOf(SecretStoreException.class)
+                    .hasMessageContaining("damaged")
+                    .hasMessageContaining("iteration count")
+                    .hasMessageContaining("1000 to " + VaultSecretStore.MAX_ITERATIONS);
+        }
+        Files.write(file, original);
+        vault().unlock("correct horse".toCharArray());
+    }
+
+    @Test
+    void theIterationWindowHoldsTheDefaultAndTheTestsCount() throws Exception {
+        assertThat(VaultSecretStore.MIN_ITERATIONS).isEqualTo(1000);
+        assertThat(VaultSecretStore.MAX_ITERATIONS).isGreaterThanOrEqualTo(VaultSecretStore.DEFAULT_ITERATIONS * 5);
+        VaultSecretStore low = new VaultSecretStore(dir.resolve("low.vault"), 1000);
+        low.create("correct horse".toCharArray());
+        low.put("k", "v".toCharArray());
+        VaultSecretStore again = new VaultSecretStore(dir.resolve("low.vault"));
+        again.unlock("correct horse".toCharArray());
+        assertThat(again.get("k")).hasValueSatisfying(c -> assertThat(new String(c)).isEqualTo("v"));
+        assertThatThrownBy(() -> new VaultSecretStore(dir.resolve("x.vault"), VaultSecretStore.MAX_ITERATIONS + 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("too high");
+        assertThatThrownBy(() -> new VaultSecretStore(dir.resolve("x.vault"), 999))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("too low");
+    }
+
+    @Test
+    void twoInstancesOnOneFileKeepEachOthersSecrets() throws Exception {
+        VaultSecretStore a = vault();
+        a.create("correct horse".toCharArray());
+        VaultSecretStore b = vault();
+        b.unlock("correct horse".toCharArray());
+
+        a.put("connection:1:token", "from-a".toCharArray());
+        b.put("connection:2:token", "from-b".toCharArray());
+        a.put("connection:3:password", "from-a-again".toCharArray());
+        b.delete("connection:1:token");
+
+        VaultSecretStore fresh = vault();
+        fresh.unlock("correct horse".toCharArray());
+        assertThat(fresh.get("connection:1:token")).isEmpty();
+        assertThat(fresh.get("connection:2:token")).hasValueSatisfying(c -> assertThat(new String(c)).isEqualTo("from-b"));
+        assertThat(fresh.get("connection:3:password"))
+                .hasValueSatisfying(c -> assertThat(new String(c)).isEqualTo("from-a-again"));
+    }
+
+    @Test
+    void anInstanceReadsWhatAnotherOneWrote() throws Exception {
+        VaultSecretStore a = vault();
+        a.create("correct horse".toCharArray());
+        VaultSecretStore b = vault();
+        b.unlock("correct horse".toCharArray());
+        a.put("connection:7:token", "added-by-the-cli".toCharArray());
+        assertThat(b.get("connection:7:token"))
+                .hasValueSatisfying(c -> assertThat(new String(c)).isEqualTo("added-by-the-cli"));
+    }
+
+    @Test
+    void aPassphraseChangedByAnotherInstanceIsNotUndoneByAStaleOne() throws Exception {
+        VaultSecretStore a = vault();
+        a.create("correct horse".toCharArray());
+        a.put("k", "v".toCharArray());
+        VaultSecretStore b = vault();
+        b.unlock("correct horse".toCharArray());
+        a.changePassphrase("correct horse".toCharArray(), "battery staple".toCharArray());
+
+        assertThatThrownBy(() -> b.put("other", "x".toCharArray())).isInstanceOf(SecretStoreException.class)
+                .hasMessageContaining("passphrase was changed").hasMessageContaining("unlock");
+        assertThat(b.isUnlocked()).isFalse();
+        VaultSecretStore fresh = vault();
+        fresh.unlock("battery staple".toCharArray());
+        assertThat(fresh.get("k")).hasValueSatisfying(c -> assertThat(new String(c)).isEqualTo("v"));
+        assertThat(fresh.get("other")).isEmpty();
+    }
 }

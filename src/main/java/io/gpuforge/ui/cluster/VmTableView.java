@@ -1,7 +1,9 @@
-package io.gpuforge.ui.inventory;
+package io.gpuforge.ui.cluster;
 
 import io.gpuforge.domain.VmInfo;
+import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.ViewScope;
 import java.util.List;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -12,28 +14,32 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /** The VMs of a hypervisor connection: state, vCPUs, memory, machine, firmware and passed-through devices. */
-public final class DomainsView extends VBox {
+public final class VmTableView extends VBox implements Disposable {
 
     private final TableView<VmInfo> table = new TableView<>();
+    private final ViewScope scope = new ViewScope();
     /** Held strongly: a binding only weakly observes its source and would be collected with our listener. */
     private final ObservableValue<List<VmInfo>> domains;
 
-    public DomainsView(ObservableValue<List<VmInfo>> domains, ObservableValue<String> header, I18n i18n) {
+    public VmTableView(ObservableValue<List<VmInfo>> domains, ObservableValue<String> header, I18n i18n) {
         this.domains = domains;
         setPadding(new Insets(12));
         setSpacing(10);
         Label title = new Label();
         title.setId("domains-header");
-        title.textProperty().bind(header);
+        scope.bind(title.textProperty(), header);
         title.setWrapText(true);
-        title.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        title.setMinHeight(Region.USE_PREF_SIZE);
         table.setId("domains-table");
         table.getColumns().setAll(List.of(
-                col(i18n, "domains.column.name", 200, VmInfo::name),
-                col(i18n, "domains.column.state", 90, v -> v.state().json()),
+                col(i18n, "domains.column.id", 70, v -> v.ref().id()),
+                col(i18n, "domains.column.name", 200, v -> v.name() + (v.template() ? " " + i18n.get("domains.template") : "")),
+                col(i18n, "domains.column.node", 110, v -> v.ref().node()),
+                col(i18n, "domains.column.state", 90, v -> i18n.get("vm.state." + v.state().json())),
                 col(i18n, "domains.column.vcpus", 60, v -> String.valueOf(v.vcpus())),
                 col(i18n, "domains.column.memory", 90, v -> v.memoryBytes() / 1048576 + " MiB"),
                 col(i18n, "domains.column.machine", 130, v -> v.details().flatMap(d -> d.machine()).orElse("")),
@@ -44,21 +50,26 @@ public final class DomainsView extends VBox {
                         .map(x -> (x.model() + " " + x.mac() + " " + x.network()).strip()).toList())).orElse("")),
                 col(i18n, "domains.column.devices", 260, v -> v.hostDevices().toString().replaceAll("[\\[\\]]", ""))));
         Label empty = new Label();
-        empty.textProperty().bind(i18n.text("domains.empty"));
+        scope.bind(empty.textProperty(), i18n.text("domains.empty"));
         table.setPlaceholder(empty);
         VBox.setVgrow(table, Priority.ALWAYS);
         getChildren().setAll(title, table);
-        domains.addListener((o, a, list) -> table.setItems(FXCollections.observableArrayList(list == null ? List.of() : list)));
+        scope.listen(domains, (o, a, list) -> table.setItems(FXCollections.observableArrayList(list == null ? List.of() : list)));
         if (domains.getValue() != null) {
             table.setItems(FXCollections.observableArrayList(domains.getValue()));
         }
     }
 
-    private static TableColumn<VmInfo, String> col(I18n i18n, String key, double width, Function<VmInfo, String> f) {
+    private TableColumn<VmInfo, String> col(I18n i18n, String key, double width, Function<VmInfo, String> f) {
         TableColumn<VmInfo, String> c = new TableColumn<>();
-        c.textProperty().bind(i18n.text(key));
+        scope.bind(c.textProperty(), i18n.text(key));
         c.setPrefWidth(width);
         c.setCellValueFactory(p -> new ReadOnlyStringWrapper(f.apply(p.getValue())));
         return c;
+    }
+
+    @Override
+    public void dispose() {
+        scope.dispose();
     }
 }

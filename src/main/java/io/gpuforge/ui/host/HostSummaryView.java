@@ -1,8 +1,10 @@
-package io.gpuforge.ui.inventory;
+package io.gpuforge.ui.host;
 
 import io.gpuforge.domain.HostSummary;
+import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
+import io.gpuforge.ui.common.ViewScope;
 import java.util.List;
 import java.util.function.Function;
 import javafx.beans.binding.Bindings;
@@ -20,11 +22,12 @@ import javafx.scene.layout.VBox;
 import org.kordamp.ikonli.feather.Feather;
 
 /** The summary card of a host: OS, kernel, CPU, memory and the IOMMU state. */
-public final class HostSummaryView extends ScrollPane {
+public final class HostSummaryView extends ScrollPane implements Disposable {
 
     private final ObservableValue<HostSummary> summary;
     private final I18n i18n;
     private final HostFactsFormat format;
+    private final ViewScope scope = new ViewScope();
 
     public HostSummaryView(HostSummaryViewModel model, I18n i18n, String titleKey) {
         this(model.summaryProperty(), model.loadingProperty(), model.errorProperty(), i18n, i18n.text(titleKey));
@@ -40,17 +43,18 @@ public final class HostSummaryView extends ScrollPane {
         getStyleClass().add("host-summary");
 
         Label title = new Label();
-        title.textProperty().bind(titleText);
+        scope.bind(title.textProperty(), titleText);
         title.getStyleClass().add("title-2");
         title.setId("host-title");
         title.setGraphic(Icons.of(Feather.MONITOR, 22));
         Label hostname = new Label();
         hostname.setId("host-hostname");
         hostname.getStyleClass().add("text-muted");
-        hostname.textProperty().bind(fact(HostSummary::hostname));
+        scope.bind(hostname.textProperty(), fact(HostSummary::hostname));
         ProgressIndicator busy = new ProgressIndicator();
         busy.setPrefSize(18, 18);
-        busy.visibleProperty().bind(Bindings.createBooleanBinding(() -> Boolean.TRUE.equals(loading.getValue()), loading));
+        scope.bind(busy.visibleProperty(), Bindings.createBooleanBinding(() -> Boolean.TRUE.equals(loading.getValue()),
+                loading));
         HBox header = new HBox(12, title, busy);
 
         GridPane grid = new GridPane();
@@ -67,16 +71,16 @@ public final class HostSummaryView extends ScrollPane {
         addRow(grid, 2, "host.cpu", "fact-cpu", fact(format::cpu));
         addRow(grid, 3, "host.memory", "fact-memory", fact(format::memory));
         Label iommu = addRow(grid, 4, "host.iommu", "fact-iommu", fact(format::iommu));
-        summary.addListener((o, old, now) -> styleIommu(iommu, now));
+        scope.listen(summary, (o, old, now) -> styleIommu(iommu, now));
         styleIommu(iommu, summary.getValue());
 
         Label error = new Label();
         error.setId("host-error");
         error.getStyleClass().add("danger");
         error.setWrapText(true);
-        error.textProperty().bind(Bindings.createStringBinding(() -> errorText.getValue() == null ? ""
+        scope.bind(error.textProperty(), Bindings.createStringBinding(() -> errorText.getValue() == null ? ""
                 : i18n.get("host.error", errorText.getValue()), errorText, i18n.localeProperty()));
-        error.visibleProperty().bind(Bindings.createBooleanBinding(() -> errorText.getValue() != null, errorText));
+        scope.bind(error.visibleProperty(), Bindings.createBooleanBinding(() -> errorText.getValue() != null, errorText));
         error.managedProperty().bind(error.visibleProperty());
 
         VBox card = new VBox(14, header, hostname, grid, error);
@@ -101,14 +105,19 @@ public final class HostSummaryView extends ScrollPane {
 
     private Label addRow(GridPane grid, int row, String labelKey, String id, StringBinding value) {
         Label name = new Label();
-        name.textProperty().bind(i18n.text(labelKey));
+        scope.bind(name.textProperty(), i18n.text(labelKey));
         name.getStyleClass().add("fact-name");
         Label v = new Label();
         v.setId(id);
-        v.textProperty().bind(value);
+        scope.bind(v.textProperty(), value);
         v.setWrapText(true);
         grid.add(name, 0, row);
         grid.add(v, 1, row);
         return v;
+    }
+
+    @Override
+    public void dispose() {
+        scope.dispose();
     }
 }

@@ -1,5 +1,7 @@
-package io.gpuforge.ui.inventory;
+package io.gpuforge.ui.host;
 
+import io.gpuforge.ui.common.Disposable;
+import io.gpuforge.ui.common.ShowsIommu;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.iommu.HostFactsViewModel;
@@ -10,7 +12,7 @@ import javafx.scene.control.TabPane;
 import org.kordamp.ikonli.feather.Feather;
 
 /** A host's page: its summary and its IOMMU groups, as tabs. */
-public final class HostPage extends TabPane {
+public final class HostPage extends TabPane implements Disposable, ShowsIommu {
 
     public HostPage(Node summary, HostFactsViewModel facts, I18n i18n, String idPrefix) {
         Tab summaryTab = new Tab();
@@ -25,8 +27,8 @@ public final class HostPage extends TabPane {
         iommuTab.setContent(new IommuGroupsView(facts, i18n));
         // the probe runs when the tab is first opened, not before
         iommuTab.selectedProperty().addListener((o, was, now) -> {
-            if (now && facts.factsProperty().get() == null && !facts.loadingProperty().get()) {
-                facts.refresh();
+            if (now) {
+                facts.loadOnce();
             }
         });
         getTabs().setAll(summaryTab, iommuTab);
@@ -34,7 +36,16 @@ public final class HostPage extends TabPane {
         getStyleClass().add("host-page");
     }
 
+    @Override
     public void showIommu() {
         getSelectionModel().select(1);
+    }
+
+    @Override
+    public void dispose() {
+        for (Tab t : getTabs()) {
+            t.textProperty().unbind();
+            Disposable.of(t.getContent());
+        }
     }
 }

@@ -1,4 +1,4 @@
-package io.gpuforge.ui.inventory;
+package io.gpuforge.ui.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.gpuforge.ui.inventory;
+package io.gpuforge.ui.host;
 
 import io.gpuforge.domain.HostSummary;
 import io.gpuforge.ui.common.BackgroundTasks;

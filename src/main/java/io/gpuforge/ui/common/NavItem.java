@@ -1,4 +1,4 @@
-package io.gpuforge.ui.shell;
+package io.gpuforge.ui.common;
 
 import io.gpuforge.domain.ConnectionInfo;
 import java.util.Objects;

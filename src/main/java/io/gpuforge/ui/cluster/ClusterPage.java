@@ -1,0 +1,111 @@
+package io.gpuforge.ui.cluster;
+
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.NodeInfo;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.ui.common.Disposable;
+import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.Icons;
+import io.gpuforge.ui.common.ViewScope;
+import io.gpuforge.ui.iommu.IommuGroupsView;
+import java.util.List;
+import javafx.beans.binding.Bindings;
+import javafx.collections.FXCollections;
+import javafx.geometry.Insets;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import org.kordamp.ikonli.feather.Feather;
+
+/**
+ * A hypervisor connection's page, the same for Proxmox VE, the Demo lab and libvirt: its VMs, and the IOMMU groups
+ * of a node chosen from its nodes. The Demo lab says plainly that it is simulated.
+ */
+final class ClusterPage extends VBox implements Disposable {
+
+    private final ViewScope scope = new ViewScope();
+    private final VmTableView vms;
+    private final IommuGroupsView iommu;
+
+    ClusterPage(ClusterModel model, I18n i18n) {
+        ConnectionInfo c = model.session().connection();
+        getStyleClass().add("cluster-page");
+        if (c.kind() == ConnectionInfo.Kind.DEMO) {
+            Label banner = new Label();
+            banner.setId("demo-banner");
+            scope.bind(banner.textProperty(), i18n.text("demo.banner"));
+            banner.getStyleClass().addAll("badge", "badge-warn");
+            banner.setWrapText(true);
+            VBox.setMargin(banner, new Insets(8, 12, 0, 12));
+            getChildren().add(banner);
+        }
+        var inventory = model.inventory();
+        var header = Bindings.createStringBinding(() -> ClusterHeader.of(inventory.valueProperty().get(),
+                inventory.errorProperty().get(), i18n), inventory.valueProperty(), inventory.errorProperty(),
+                i18n.localeProperty());
+        var list = Bindings.createObjectBinding(() -> {
+            ClusterInventory inv = inventory.valueProperty().get();
+            return inv == null ? List.<VmInfo>of() : inv.vms();
+        }, inventory.valueProperty());
+        vms = new VmTableView(list, header, i18n);
+
+        ChoiceBox<String> node = new ChoiceBox<>();
+        node.setId("cluster-node");
+        scope.listen(inventory.valueProperty(), (o, a, inv) -> nodes(node, inv));
+        nodes(node, inventory.valueProperty().get());
+        node.valueProperty().bindBidirectional(model.node());
+        scope.onDispose(() -> node.valueProperty().unbindBidirectional(model.node()));
+        Label nodeLabel = new Label();
+        scope.bind(nodeLabel.textProperty(), i18n.text("cluster.node"));
+        HBox chooser = new HBox(10, nodeLabel, node);
+        chooser.setPadding(new Insets(12, 12, 0, 12));
+        iommu = new IommuGroupsView(model.pci().valueProperty(), model.pci().loadingProperty(), model.pci().errorProperty(),
+                i18n);
+        VBox iommuBox = new VBox(chooser, iommu);
+        VBox.setVgrow(iommu, Priority.ALWAYS);
+
+        TabPane tabs = new TabPane();
+        tabs.getStyleClass().add("host-page");
+        tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+        Tab vmTab = new Tab();
+        vmTab.setId("cluster-" + c.id() + "-vms");
+        scope.bind(vmTab.textProperty(), i18n.text("host.tab.domains"));
+        vmTab.setGraphic(Icons.of(Feather.BOX));
+        vmTab.setContent(vms);
+        Tab pciTab = new Tab();
+        pciTab.setId("cluster-" + c.id() + "-iommu");
+        scope.bind(pciTab.textProperty(), i18n.text("host.tab.iommu"));
+        pciTab.setGraphic(Icons.of(Feather.LAYERS));
+        pciTab.setContent(iommuBox);
+        // a node's devices are read when the tab is first opened
+        scope.listen(pciTab.selectedProperty(), (o, was, now) -> {
+            if (now && model.node().get() != null) {
+                model.pci().loadOnce();
+            }
+        });
+        tabs.getTabs().setAll(vmTab, pciTab);
+        VBox.setVgrow(tabs, Priority.ALWAYS);
+        getChildren().add(tabs);
+    }
+
+    private static void nodes(ChoiceBox<String> box, ClusterInventory inv) {
+        List<String> names = inv == null ? List.of() : inv.nodes().stream().map(NodeInfo::name).toList();
+        if (!box.getItems().equals(names)) {
+            String keep = box.getValue();
+            box.setItems(FXCollections.observableArrayList(names));
+            box.setValue(names.contains(keep) ? keep : names.isEmpty() ? null : names.get(0));
+        }
+    }
+
+    @Override
+    public void dispose() {
+        scope.dispose();
+        vms.dispose();
+        iommu.dispose();
+    }
+}
