@@ -4,6 +4,9 @@ export PATH="$PATH:/usr/sbin:/sbin"
 
 LAB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
+# The Debian guests' packages (build-root-tree.sh installs them; prepare-as-root.sh keys its cache on them)
+LAB_ROOT_PACKAGES="systemd systemd-sysv udev kmod openssh-server pciutils initramfs-tools zstd grub2-common grub-pc-bin iproute2 procps"
+
 die() { echo "lab: $*" >&2; exit 1; }
 need() { # command package
   command -v "$1" >/dev/null 2>&1 || die "$1 is missing: apt-get install $2 (see config/apt-packages-lab.txt)"

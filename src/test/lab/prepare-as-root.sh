@@ -15,14 +15,11 @@ if [ "${1:-}" = --where ]; then WHERE=1; shift; fi
 PROJECT="$(cd "$LAB_DIR/../../.." && pwd)"
 OUT="$(mkdir -p "${1:-$PROJECT/target/lab}" && cd "${1:-$PROJECT/target/lab}" && pwd)"
 OWNER="${LAB_OWNER:-$(stat -c %u:%g "$PROJECT")}"
-SUITE="$(. /etc/os-release && echo "${VERSION_CODENAME:-}")"
-[ -n "$SUITE" ] || die "cannot tell the Debian suite from /etc/os-release"
-INCLUDE="systemd,systemd-sysv,udev,kmod,openssh-server,pciutils,initramfs-tools,zstd,grub2-common,grub-pc-bin,iproute2,procps"
 ensure_key "$OUT"
 KPKG="$(kernel_package)"
-# shellcheck disable=SC2046
-KEY="$(cache_key "$LAB_DIR/lab-common.sh" "$LAB_DIR/prepare-as-root.sh" "$LAB_DIR"/guest/* "$OUT/ssh/id_ed25519.pub" -- \
-       "$KPKG" $(echo "$INCLUDE" | tr , ' '))"
+# shellcheck disable=SC2086
+KEY="$(cache_key "$LAB_DIR/lab-common.sh" "$LAB_DIR/build-root-tree.sh" "$LAB_DIR/prepare-as-root.sh" \
+       "$LAB_DIR"/guest/* "$OUT/ssh/id_ed25519.pub" -- "$KPKG" $LAB_ROOT_PACKAGES)"
 DEST="$OUT/rootfs/$KEY"
 if [ -f "$DEST/done" ]; then echo "$DEST"; exit 0; fi
 if [ "$WHERE" = 1 ] && [ "$(id -u)" != 0 ]; then
@@ -30,43 +27,54 @@ if [ "$WHERE" = 1 ] && [ "$(id -u)" != 0 ]; then
 fi
 [ "$(id -u)" = 0 ] || die "prepare-as-root.sh needs root (mmdebstrap --mode=root); run it with sudo"
 chown -R "$OWNER" "$OUT/ssh"
-for t in mmdebstrap:mmdebstrap mke2fs:e2fsprogs debugfs:e2fsprogs qemu-system-x86_64:qemu-system-x86 \
+for t in mke2fs:e2fsprogs debugfs:e2fsprogs qemu-system-x86_64:qemu-system-x86 \
          dpkg-deb:dpkg apt-get:apt xz:xz-utils; do need "${t%%:*}" "${t#*:}"; done
 rm -rf "$DEST.tmp"; mkdir -p "$DEST.tmp"; W="$DEST.tmp"
 START=$SECONDS
 
-# apt sources: this machine's own (the guest gets the same mirror and security updates)
-SOURCES=()
-for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-  [ -s "$f" ] && grep -qvE '^\s*(#|$)' "$f" && SOURCES+=("$f")
-done
-[ "${#SOURCES[@]}" -gt 0 ] || die "no apt sources on this machine"
-
+TREE="$(bash "$LAB_DIR/build-root-tree.sh" "$OUT")"
+echo "lab: packages installed ($((SECONDS - START)) s)" >&2
 mkdir -p "$W/debs"
 download "$W/debs" "$KPKG"
 VERSION="${KPKG#linux-image-}"
 G="$LAB_DIR/guest"
-mmdebstrap --mode=root --variant=minbase --include="$INCLUDE" --skip=cleanup/apt/lists \
-  --customize-hook='dpkg-deb --fsys-tarfile '"$W/debs/${KPKG}"'_*.deb | tar -x --keep-directory-symlink -C "$1"' \
-  --customize-hook='chroot "$1" depmod -a '"$VERSION" \
-  --customize-hook='cp /usr/share/grub/default/grub "$1/etc/default/grub" 2>/dev/null || cp "$1/usr/share/grub/default/grub" "$1/etc/default/grub"' \
-  --customize-hook='sed -i "s/^GRUB_CMDLINE_LINUX=.*/GRUB_CMDLINE_LINUX=\"console=ttyS0 panic=-1 intel_iommu=on\"/; s/^GRUB_TIMEOUT=.*/GRUB_TIMEOUT=0/" "$1/etc/default/grub"' \
-  --customize-hook='echo "/dev/vda / ext4 errors=remount-ro 0 1" > "$1/etc/fstab"; echo lab > "$1/etc/hostname"' \
-  --customize-hook='mkdir -p "$1/usr/local/lib/lab" "$1/root/.ssh" "$1/etc/systemd/network"' \
-  --customize-hook='cp '"$G"'/install.sh '"$G"'/proxmox-boot-tool '"$G"'/proxmox-boot-sync "$1/usr/local/lib/lab/"; chmod 0755 "$1"/usr/local/lib/lab/*' \
-  --customize-hook='install -m 0755 '"$G"'/lab-exec "$1/usr/local/sbin/lab-exec"' \
-  --customize-hook='install -m 0644 '"$G"'/lab-install.service "$1/etc/systemd/system/lab-install.service"' \
-  --customize-hook='install -m 0644 '"$G"'/mgmt.network "$1/etc/systemd/network/10-mgmt.network"' \
-  --customize-hook='install -m 0600 '"$OUT"'/ssh/id_ed25519.pub "$1/root/.ssh/authorized_keys"; chmod 0700 "$1/root/.ssh"' \
-  --customize-hook='printf "ForceCommand /usr/local/sbin/lab-exec\nUseDNS no\n" > "$1/etc/ssh/sshd_config.d/lab.conf"' \
-  --customize-hook='chroot "$1" dpkg-divert --local --rename --add /usr/sbin/update-initramfs; install -m 0755 '"$G"'/update-initramfs "$1/usr/sbin/update-initramfs"' \
-  --customize-hook='echo "MODULES=dep" > "$1/etc/initramfs-tools/conf.d/lab-modules"; echo "MODULES=most" > "$1/etc/initramfs-tools/conf.d/zz-lab-first-build"' \
-  --customize-hook='chroot "$1" update-initramfs -c -k '"$VERSION" \
-  --customize-hook='chroot "$1" systemctl enable systemd-networkd lab-install.service' \
-  --customize-hook='chroot "$1" systemctl mask systemd-networkd-wait-online.service apt-daily.timer apt-daily-upgrade.timer e2scrub_reap.service e2scrub_all.timer fstrim.timer getty@tty1.service systemd-timesyncd.service 2>/dev/null || true' \
-  --customize-hook='rm -f "$1"/etc/machine-id; : > "$1/etc/machine-id"' \
-  "$SUITE" "$W/tree" "${SOURCES[@]}"
-echo "lab: root built in $((SECONDS - START)) s" >&2
+T="$W/tree"
+cp -a "$TREE" "$T"
+rm -f "$T/.lab-done"
+umount_all() { for m in dev/pts dev sys proc; do mountpoint -q "$T/$m" && umount "$T/$m"; done; return 0; }
+trap umount_all EXIT
+mount -t proc proc "$T/proc"; mount -t sysfs sys "$T/sys"; mount --bind /dev "$T/dev"; mount --bind /dev/pts "$T/dev/pts"
+# the kernel: the same image package, unpacked as the fast guest's (the usr-merged /lib stays a link)
+dpkg-deb --fsys-tarfile "$W/debs/${KPKG}"_*.deb | tar -x --keep-directory-symlink -C "$T"
+chroot "$T" depmod -a "$VERSION"
+# GRUB's defaults as grub-pc's postinst installs them, with a serial console and the IOMMU on
+cp "$T/usr/share/grub/default/grub" "$T/etc/default/grub"
+sed -i 's/^GRUB_CMDLINE_LINUX=.*/GRUB_CMDLINE_LINUX="console=ttyS0 panic=-1 intel_iommu=on"/; s/^GRUB_TIMEOUT=.*/GRUB_TIMEOUT=0/' \
+  "$T/etc/default/grub"
+echo "/dev/vda / ext4 errors=remount-ro 0 1" > "$T/etc/fstab"
+echo lab > "$T/etc/hostname"
+mkdir -p "$T/usr/local/lib/lab" "$T/root/.ssh" "$T/etc/systemd/network"
+install -m 0755 "$G/install.sh" "$G/proxmox-boot-tool" "$G/proxmox-boot-sync" "$T/usr/local/lib/lab/"
+install -m 0755 "$G/lab-exec" "$T/usr/local/sbin/lab-exec"
+install -m 0644 "$G/lab-install.service" "$T/etc/systemd/system/lab-install.service"
+install -m 0644 "$G/mgmt.network" "$T/etc/systemd/network/10-mgmt.network"
+install -m 0644 "$G/lab-quiet.conf" "$T/etc/modprobe.d/lab-quiet.conf"
+install -m 0600 "$OUT/ssh/id_ed25519.pub" "$T/root/.ssh/authorized_keys"
+chmod 0700 "$T/root/.ssh"
+printf 'ForceCommand /usr/local/sbin/lab-exec\nUseDNS no\n' > "$T/etc/ssh/sshd_config.d/lab.conf"
+chroot "$T" dpkg-divert --local --rename --add /usr/sbin/update-initramfs
+install -m 0755 "$G/update-initramfs" "$T/usr/sbin/update-initramfs"
+echo "MODULES=dep" > "$T/etc/initramfs-tools/conf.d/lab-modules"
+# the first build cannot tell this machine's disk from the chroot: all modules, once
+echo "MODULES=most" > "$T/etc/initramfs-tools/conf.d/zz-lab-first-build"
+chroot "$T" update-initramfs -c -k "$VERSION"
+chroot "$T" systemctl enable systemd-networkd lab-install.service
+chroot "$T" systemctl mask systemd-networkd-wait-online.service apt-daily.timer apt-daily-upgrade.timer \
+  e2scrub_reap.service e2scrub_all.timer fstrim.timer getty@tty1.service getty-static.service \
+  systemd-timesyncd.service
+: > "$T/etc/machine-id"
+umount_all
+echo "lab: root configured ($((SECONDS - START)) s)" >&2
 
 extract_vmlinux "$W/tree/boot/vmlinuz-$VERSION" "$W/vmlinux"
 cp "$W/tree/boot/initrd.img-$VERSION" "$W/initrd-first"
@@ -76,10 +84,10 @@ rm -rf "$W/tree"
 # the installer's last step, on the guest's first boot, once per personality
 for p in grub pve; do
   cp --sparse=always "$W/base.img" "$W/$p.img"
-  timeout 600 qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m 1024 -nodefaults \
+  timeout 2400 qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m 1024 -nodefaults \
     -display none -monitor none -serial "file:$W/install-$p.log" -no-reboot \
     -kernel "$W/vmlinux" -initrd "$W/initrd-first" \
-    -append "root=/dev/vda rw console=ttyS0 panic=-1 lab.personality=$p" \
+    -append "root=/dev/vda rw console=ttyS0 panic=-1 quiet lab.personality=$p" \
     -drive "file=$W/$p.img,if=none,id=d0,format=raw" -device virtio-blk-pci,drive=d0,addr=0x6 \
     -netdev user,id=n0,restrict=on -device virtio-net-pci,netdev=n0,romfile=,mac=52:54:00:12:34:56,addr=0x2 \
     || die "the first boot of the $p guest failed; see $W/install-$p.log"

@@ -2,7 +2,6 @@ package io.gpuforge.lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,9 +51,5 @@ record FaultOutcome(State state, String details) {
             default:
                 return false;
         }
-    }
-
-    static List<String> none() {
-        return new ArrayList<>();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -86,7 +87,7 @@ class GrubLabTest {
             if (e.getValue().isEmpty()) {
                 s.append("rm -f '").append(e.getKey()).append("'\n");
             } else {
-                s.append("printf '%s' '").append(java.util.Base64.getEncoder().encodeToString(e.getValue().get()))
+                s.append("printf '%s' '").append(Base64.getEncoder().encodeToString(e.getValue().get()))
                         .append("' | base64 -d > '").append(e.getKey()).append("'\n");
             }
         }
@@ -141,7 +142,7 @@ class GrubLabTest {
         String binding = null;
         for (JsonNode e : plan.get("edits")) {
             String after = e.get("after").asText();
-            if (after.contains(Topology.GPU) && after.contains("vfio-pci") || after.contains("options vfio-pci ids=")) {
+            if (after.contains("driver_override") || after.contains("options vfio-pci ids=")) {
                 binding = e.get("path").asText();
             }
         }

@@ -11,7 +11,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,9 +61,5 @@ final class LabCli {
 
     JsonNode json(String... args) throws IOException {
         return run(args).json();
-    }
-
-    static String text(byte[] b) {
-        return new String(b, StandardCharsets.UTF_8);
     }
 }

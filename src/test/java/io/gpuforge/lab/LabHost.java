@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -43,7 +44,7 @@ final class LabHost {
     static Map<String, Optional<byte[]>> planned(JsonNode plan) {
         Map<String, Optional<byte[]>> out = new LinkedHashMap<>();
         plan.get("edits").forEach(e -> out.put(e.get("path").asText(),
-                Optional.of(e.get("after").asText().getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+                Optional.of(e.get("after").asText().getBytes(StandardCharsets.UTF_8))));
         return out;
     }
 
