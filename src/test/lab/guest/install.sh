@@ -5,7 +5,6 @@
 set -eux
 personality="$(sed -n 's/.*lab\.personality=\([a-z]*\).*/\1/p' /proc/cmdline)"
 root="UUID=$(findmnt -no UUID /)"
-rm -f /etc/initramfs-tools/conf.d/zz-lab-first-build
 case "$personality" in
   grub)
     echo lab-grub > /etc/hostname

@@ -51,7 +51,7 @@ record Topology(boolean bootConsole, Optional<Path> disk) {
     /** QEMU's machine and device arguments; {@code sshPort} is forwarded from 127.0.0.1 to the guest's port 22. */
     List<String> qemuArgs(int sshPort) {
         List<String> a = new ArrayList<>(List.of(
-                "-machine", "q35,kernel-irqchip=split", "-accel", "tcg", "-cpu", "max", "-smp", "2",
+                "-machine", "q35,kernel-irqchip=split", "-accel", "tcg", "-cpu", "max,-la57", "-smp", "2",
                 "-m", disk.isPresent() ? "1024" : "512", "-nodefaults", "-display", "none", "-monitor", "none",
                 "-no-reboot", "-audiodev", "none,id=snd0",
                 "-device", "intel-iommu,intremap=on,caching-mode=on"));
