@@ -1,14 +1,26 @@
 # GPUForge host probe, format 1. Read-only: it prints every fact GPU passthrough depends on in one
 # stream and changes nothing. POSIX sh (dash, busybox ash, bash); only sh builtins in the loops, so a
-# 120-device host costs a handful of processes. GPUFORGE_ROOT=DIR reads a copy of a host's / instead.
-R="${GPUFORGE_ROOT:-}"
+# 120-device host costs a handful of processes. Run as `sh -s < probe.sh` for the host itself, or as
+# `sh -s -- DIR < probe.sh` to read DIR, a copy of a host's /. The root comes only from that argument,
+# never from the environment: a variable set on a host must not redirect what GPUForge reads there.
+R="${1:-}"
 echo "@@gpuforge-probe 1"
 echo "@@meta uid=$(id -u 2>/dev/null || echo unknown) root=${R:-/}"
 
+inroot() { # under a root, a symbolic link to an absolute path means that path in the root, as on the host
+  f="$1"; n=0
+  while [ -L "$f" ] && [ "$n" -lt 40 ]; do
+    n=$((n + 1)); l="$(readlink "$f")" || break
+    case "$l" in /*) f="$R$l" ;; *) f="${f%/*}/$l" ;; esac
+  done
+  printf '%s\n' "$f"
+}
 emit() { # a file, each line prefixed with |
-  if [ -f "$R$1" ] && [ -r "$R$1" ]; then
+  f="$R$1"
+  if [ -n "$R" ] && [ -L "$f" ]; then f="$(inroot "$f")"; fi
+  if [ -f "$f" ] && [ -r "$f" ]; then
     echo "@@file $1"
-    while IFS= read -r line || [ -n "$line" ]; do printf '|%s\n' "$line"; done < "$R$1"
+    while IFS= read -r line || [ -n "$line" ]; do printf '|%s\n' "$line"; done < "$f"
     echo "@@end"
   fi
 }

@@ -10,6 +10,7 @@ import io.gpuforge.store.secret.SecretStore;
 import io.gpuforge.store.secret.VaultSecretStore;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -36,6 +37,7 @@ public final class AppContext implements AutoCloseable {
     private final ProxmoxService proxmox;
     private final Sessions sessions;
     private final Optional<Boolean> osPrefersDark;
+    private final TelemetryService telemetry;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
                        EventLog events, SecretsService secrets, HostService hosts, ConnectionsService connections,
@@ -49,8 +51,10 @@ public final class AppContext implements AutoCloseable {
         this.hosts = hosts;
         this.connections = connections;
         this.proxmox = new ProxmoxService(secrets);
-        this.sessions = new Sessions(new Backends(), executors.background());
+        this.sessions = new Sessions(new Backends(secrets, new LibvirtBackends()), executors.background());
         this.osPrefersDark = osPrefersDark;
+        this.telemetry = new TelemetryService(database, sessions, paths.configDir().resolve("known_hosts"),
+                Clock.systemUTC());
     }
 
     /** What differs between a real start and a test. */
@@ -138,6 +142,11 @@ public final class AppContext implements AutoCloseable {
         return connections;
     }
 
+    /** GPU telemetry: live readings, history, energy, power limits. */
+    public TelemetryService telemetry() {
+        return telemetry;
+    }
+
     public Optional<Boolean> osPrefersDark() {
         return osPrefersDark;
     }
@@ -149,6 +158,7 @@ public final class AppContext implements AutoCloseable {
         } catch (IOException e) {
             LOG.error("Settings could not be saved at exit", e);
         }
+        telemetry.close();
         sessions.close();
         libvirt.close();
         proxmox.close();

@@ -1,26 +1,118 @@
 package io.gpuforge.app;
 
+import io.gpuforge.demo.PveSimulator;
+import io.gpuforge.demo.SimCluster;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.hypervisor.Hypervisor;
-import java.util.EnumSet;
+import io.gpuforge.hypervisor.proxmox.ProxmoxHypervisor;
+import io.gpuforge.hypervisor.proxmox.PveApiException;
+import io.gpuforge.hypervisor.proxmox.PveClient;
+import io.gpuforge.hypervisor.proxmox.PveContract;
+import io.gpuforge.hypervisor.proxmox.PveCredentials;
+import io.gpuforge.hypervisor.proxmox.PveErrors;
+import io.gpuforge.store.secret.SecretStoreException;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** TEMPORARY while the backends are being merged: replaced by the real factory before this work lands. */
+/**
+ * The one place that knows which backend serves which kind of connection: Proxmox VE (API token from the secret
+ * store, certificate pinned by the accepted fingerprint), the Demo lab (a simulated cluster started on loopback
+ * HTTPS on first use, reached through the same client), libvirt. Blocking: background threads only.
+ */
 final class Backends implements HypervisorFactory {
 
-    @Override
-    public Hypervisor open(ConnectionInfo connection) throws BackendException {
-        throw new BackendException(BackendException.Kind.UNSUPPORTED, "backend not merged yet");
+    private static final Logger LOG = LoggerFactory.getLogger(Backends.class);
+    private final SecretsService secrets;
+    private final PveContract contract = PveContract.load();
+    private final LibvirtBackends libvirt;
+    private PveSimulator demo;
+
+    Backends(SecretsService secrets, LibvirtBackends libvirt) {
+        this.secrets = secrets;
+        this.libvirt = libvirt;
     }
 
     @Override
     public Set<Capability> capabilities(ConnectionInfo.Kind kind) {
-        return kind == ConnectionInfo.Kind.SSH ? Set.of() : EnumSet.of(Capability.INVENTORY);
+        switch (kind) {
+            case PROXMOX:
+            case DEMO:
+                return ProxmoxHypervisor.CAPABILITIES;
+            case LIBVIRT:
+                return libvirt.capabilities();
+            default:
+                return Set.of();
+        }
     }
 
     @Override
-    public void close() {
+    public Hypervisor open(ConnectionInfo c) throws BackendException {
+        switch (c.kind()) {
+            case PROXMOX:
+                return new ProxmoxHypervisor(proxmoxClient(c), c.address());
+            case DEMO:
+                try {
+                    return new ProxmoxHypervisor(demo().tokenClient(contract), demo().url());
+                } catch (PveApiException e) {
+                    throw PveErrors.map(e);
+                }
+            case LIBVIRT:
+                return libvirt.open(c.address());
+            default:
+                throw new BackendException(BackendException.Kind.UNSUPPORTED, c.name() + " is an SSH host, not a hypervisor");
+        }
+    }
+
+    /** A client for a saved cluster: its token secret from the secret store, its accepted certificate pinned. */
+    PveClient proxmoxClient(ConnectionInfo c) throws BackendException {
+        char[] secret;
+        try {
+            secret = secrets.store().get(c.secretRef().orElse("")).orElseThrow(() -> new BackendException(
+                    BackendException.Kind.AUTH, "The API token secret of " + c.name() + " is not in the secret store"
+                    + " (was it removed?): edit the connection and enter it again"));
+        } catch (SecretStoreException e) {
+            throw new BackendException(BackendException.Kind.AUTH, "The secret store says: " + e.getMessage(), e);
+        }
+        try {
+            return new PveClient(c.address(), new PveCredentials.Token(c.username(), new String(secret)), c.tlsFingerprint(),
+                    contract);
+        } catch (PveApiException e) {
+            throw PveErrors.map(e);
+        } finally {
+            Arrays.fill(secret, '\0');
+        }
+    }
+
+    /** The Demo lab's simulated cluster, started on first use and kept for the run. */
+    synchronized PveSimulator demo() throws BackendException {
+        if (demo == null) {
+            try {
+                demo = new PveSimulator(SimCluster.demo());
+                LOG.info("Demo lab (simulated Proxmox VE) listening on {}", demo.url());
+            } catch (IOException | GeneralSecurityException e) {
+                throw new BackendException(BackendException.Kind.FAILED, "The Demo lab could not start: " + e.getMessage(), e);
+            }
+        }
+        return demo;
+    }
+
+    /** The Demo lab if it runs (for tests and the simulated hosts behind it). */
+    synchronized Optional<PveSimulator> demoIfRunning() {
+        return Optional.ofNullable(demo);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (demo != null) {
+            demo.close();
+            demo = null;
+        }
     }
 }

@@ -60,9 +60,13 @@ public final class ConnectionSession implements AutoCloseable {
         return connection;
     }
 
-    /** What this kind of connection can do; known without connecting. */
+    /** What this connection can do: its backend's answer once connected, before that what its kind can do. */
     public Set<Capability> capabilities() {
-        return factory.capabilities(connection.kind());
+        Hypervisor h;
+        synchronized (this) {
+            h = hypervisor;
+        }
+        return h == null ? factory.capabilities(connection.kind()) : h.capabilities();
     }
 
     public boolean can(Capability c) {

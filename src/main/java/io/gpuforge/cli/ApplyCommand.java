@@ -1,16 +1,21 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.PlanBlockedException;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.host.ApplyException;
+import io.gpuforge.domain.ApplyProgress;
 import io.gpuforge.host.HostConfigurator;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.ProbeException;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -26,7 +31,7 @@ final class ApplyCommand implements Callable<Integer> {
     HostSource source = new HostSource();
 
     @Mixin
-    PlanOptions plan = new PlanOptions();
+    PlanFlags plan = new PlanFlags();
 
     @Option(names = "--yes", description = "Do not ask for confirmation.")
     boolean yes;
@@ -40,6 +45,35 @@ final class ApplyCommand implements Callable<Integer> {
         this.services = services;
     }
 
+    /**
+     * Prints each step and every line the refresh commands write, as they run, to stderr: stdout keeps the result
+     * (and stays clean JSON with --json).
+     */
+    static final class Progress implements ApplyProgress {
+        private final CliOutput o;
+
+        Progress(CliOutput o) {
+            this.o = o;
+        }
+
+        @Override
+        public void started(Step step) {
+            o.error(step.describe());
+        }
+
+        @Override
+        public void output(Step step, String line, boolean stderr) {
+            o.error("  | " + line);
+        }
+
+        @Override
+        public void finished(Step step, boolean succeeded) {
+            if (!succeeded) {
+                o.error("  FAILED: " + step.describe());
+            }
+        }
+    }
+
     @Override
     public Integer call() throws IOException {
         CliOutput o = services.output();
@@ -47,7 +81,7 @@ final class ApplyCommand implements Callable<Integer> {
             HostSource.Target t = source.target(services);
             try (var shell = t.shell()) {
                 HostFacts facts = t.sysroot().isPresent()
-                        ? new HostProbe().probeLocal(t.sysroot().map(java.nio.file.Path::of))
+                        ? new HostProbe().probeLocal(t.sysroot().map(Path::of))
                         : new HostProbe().probe(shell, t.sudo());
                 PassthroughPlan p = Planner.plan(facts, PciAddress.parse(plan.device), plan.options());
                 if (!json.enabled()) {
@@ -62,14 +96,18 @@ final class ApplyCommand implements Callable<Integer> {
                         return 1;
                     }
                 }
-                HostConfigurator.Outcome r = new HostConfigurator(shell, t.sysroot(), t.sudo(), Clock.systemUTC()).apply(p);
+                HostConfigurator.Outcome r = new HostConfigurator(shell, t.sysroot(), t.sudo(), Clock.systemUTC())
+                        .apply(p, new Progress(o));
                 report(o, r, json.enabled(), p.rebootNeeded());
                 return 0;
             }
-        } catch (ProbeException | ApplyException e) {
+        } catch (ApplyException e) {
+            failed(o, "gpuforge apply: ", e, json.enabled());
+            return 1;
+        } catch (ProbeException e) {
             o.error("gpuforge apply: " + e.getMessage());
             return 1;
-        } catch (Planner.BlockedException e) {
+        } catch (PlanBlockedException e) {
             o.error("gpuforge apply: " + e.getMessage() + " (see gpuforge check --device " + plan.device + ")");
             return 1;
         } catch (IllegalArgumentException e) {
@@ -78,11 +116,33 @@ final class ApplyCommand implements Callable<Integer> {
         }
     }
 
+    private static String name(Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** The message on stderr; with --json also where the host was left, item by item, on stdout. */
+    static void failed(CliOutput o, String prefix, ApplyException e, boolean json) {
+        o.error(prefix + e.getMessage());
+        if (json && e.host().isPresent()) {
+            ApplyException.HostState s = e.host().get();
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("status", "failed");
+            m.put("error", e.getMessage());
+            m.put("files_restored", s.filesRestored());
+            m.put("files_not_restored", s.filesNotRestored());
+            m.put("commands_rerun", s.commandsRerun());
+            m.put("commands_failed", s.commandsFailed());
+            m.put("commands_pending", s.commandsPending());
+            m.put("journal_state", s.journal().map(ApplyCommand::name).orElse(null));
+            o.json(m);
+        }
+    }
+
     static void report(CliOutput o, HostConfigurator.Outcome r, boolean json, boolean reboot) {
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("journal", r.journalId());
-            m.put("status", r.status().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+            m.put("status", name(r.status()));
             m.put("files", r.filesChanged());
             m.put("commands_run", r.commandsRun());
             m.put("commands_not_run", r.commandsNotRun());

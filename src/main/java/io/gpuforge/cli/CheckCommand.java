@@ -1,10 +1,16 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.ReadinessReport;
+import io.gpuforge.domain.GpuVerdict;
+import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.host.ProbeException;
-import io.gpuforge.passthrough.Check;
-import io.gpuforge.passthrough.Messages;
+import io.gpuforge.domain.Check;
+import io.gpuforge.domain.Coverage;
+import io.gpuforge.passthrough.GpuVerdicts;
+import io.gpuforge.app.CheckMessages;
 import io.gpuforge.passthrough.Readiness;
+import io.gpuforge.domain.Verdict;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,14 +23,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code gpuforge check}: the readiness checks of a host, and a device's verdict. */
+/**
+ * {@code gpuforge check}: the readiness checks of a host, with a device's verdict, or without
+ * {@code --device} the verdict of every GPU and the checks behind it. JSON:
+ * {@code {source, [device], checks, [verdict, because], host:[checks], gpus:[{address, name, verdict,
+ * because, checks:[ids not pass]}]}} plus, as for {@code iommu}, what a listing skipped and where it is partial.
+ */
 @Command(name = "check", mixinStandardHelpOptions = true, description = "Run the passthrough readiness checks.")
 final class CheckCommand implements Callable<Integer> {
+
+    private static final String ROW = "%-8s %-26s %s";
 
     @Mixin
     HostSource source = new HostSource();
 
-    @Option(names = "--device", paramLabel = "BDF", description = "The GPU to check, e.g. 0000:01:00.0.")
+    @Option(names = "--device", paramLabel = "BDF", description = "The GPU to check, e.g. 0000:01:00.0 (default: every GPU).")
     String device;
 
     @Mixin
@@ -33,10 +46,15 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--lang", paramLabel = "en|zh-CN", description = "Language of the messages (default en).")
     String lang = "en";
 
+    @Option(names = "--verbose", description = "With --listing: also show the lines skipped as not part of the listing.")
+    boolean verbose;
+
     @Mixin
     JsonOption json = new JsonOption();
 
     private final CliServices services;
+    private final CheckMessages en = new CheckMessages(Locale.ENGLISH);
+    private final CheckMessages zh = new CheckMessages(Locale.SIMPLIFIED_CHINESE);
 
     CheckCommand(CliServices services) {
         this.services = services;
@@ -51,8 +69,7 @@ final class CheckCommand implements Callable<Integer> {
             services.output().error("gpuforge check: " + e.getMessage());
             return 1;
         }
-        io.gpuforge.domain.HostFacts facts = loaded.facts()
-                .orElseGet(() -> io.gpuforge.domain.HostFacts.fromListing(loaded.source(), loaded.pci()));
+        HostFacts facts = loaded.facts().orElseGet(() -> HostFacts.fromListing(loaded.source(), loaded.pci()));
         Optional<PciAddress> dev;
         try {
             dev = Optional.ofNullable(device).map(PciAddress::parse);
@@ -60,40 +77,86 @@ final class CheckCommand implements Callable<Integer> {
             services.output().error("gpuforge check: " + e.getMessage());
             return 2;
         }
-        Readiness.Report r = Readiness.evaluate(facts, dev, overrides.overrides());
-        Messages en = new Messages(Locale.ENGLISH);
-        Messages zh = new Messages(Locale.SIMPLIFIED_CHINESE);
-        Messages shown = lang.toLowerCase(Locale.ROOT).startsWith("zh") ? zh : en;
+        Coverage coverage = loaded.listing().map(r -> Coverage.listing(r.partial(), r.groupsNotFullyShown()))
+                .orElse(Coverage.wholeHost());
+        ReadinessReport r = Readiness.evaluate(facts, dev, overrides.overrides(), coverage);
+        List<Check> host = Readiness.evaluate(facts, Optional.empty(), overrides.overrides(), coverage).checks();
+        List<GpuVerdict> gpus = GpuVerdicts.of(facts, overrides.overrides(), coverage);
         if (json.enabled()) {
-            Map<String, Object> root = new LinkedHashMap<>();
-            root.put("source", loaded.source());
-            dev.ifPresent(d -> root.put("device", d.toString()));
-            List<Object> checks = new ArrayList<>();
-            for (Check c : r.checks()) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("id", c.id());
-                m.put("status", c.status().name().toLowerCase(Locale.ROOT));
-                m.put("message", en.message(c));
-                m.put("message_zh_CN", zh.message(c));
-                m.put("fix", en.fix(c).orElse(null));
-                m.put("fix_zh_CN", zh.fix(c).orElse(null));
-                checks.add(m);
-            }
-            root.put("checks", checks);
-            r.verdict().ifPresent(v -> {
-                root.put("verdict", v.kind().json());
-                root.put("because", v.because());
-            });
-            services.output().json(root);
+            services.output().json(json(loaded, dev, r, host, gpus));
         } else {
-            for (Check c : r.checks()) {
-                services.output().line(String.format(Locale.ROOT, "%-8s %-26s %s", c.status(), c.id(), shown.message(c)));
-                shown.fix(c).ifPresent(fix -> services.output().line("         " + " ".repeat(26) + " → " + fix));
-            }
-            r.verdict().ifPresent(v -> services.output().line("Verdict for " + device + ": "
-                    + shown.format("verdict." + v.kind().json()) + (v.because().isEmpty() ? "" : " (" + String.join(", ",
-                    v.because()) + ")")));
+            text(loaded, r, gpus, dev.isEmpty());
         }
         return 0;
+    }
+
+    private Map<String, Object> json(LoadedHost loaded, Optional<PciAddress> dev, ReadinessReport r, List<Check> host,
+                                     List<GpuVerdict> gpus) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("source", loaded.source());
+        dev.ifPresent(d -> root.put("device", d.toString()));
+        root.put("checks", r.checks().stream().map(this::check).toList());
+        r.verdict().ifPresent(v -> {
+            root.put("verdict", v.kind().json());
+            root.put("because", v.because());
+        });
+        root.put("host", host.stream().map(this::check).toList());
+        List<Object> list = new ArrayList<>();
+        for (GpuVerdict g : gpus) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("address", g.address().toString());
+            m.put("name", g.name().orElse(null));
+            m.put("verdict", g.verdict().kind().json());
+            m.put("because", g.verdict().because());
+            m.put("checks", g.behindIds());
+            list.add(m);
+        }
+        root.put("gpus", list);
+        ListingInput.json(root, loaded, verbose);
+        return root;
+    }
+
+    private Map<String, Object> check(Check c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", c.id());
+        m.put("status", c.status().name().toLowerCase(Locale.ROOT));
+        m.put("message", en.message(c));
+        m.put("message_zh_CN", zh.message(c));
+        m.put("fix", en.fix(c).orElse(null));
+        m.put("fix_zh_CN", zh.fix(c).orElse(null));
+        return m;
+    }
+
+    private void text(LoadedHost loaded, ReadinessReport r, List<GpuVerdict> gpus, boolean everyGpu) {
+        CheckMessages shown = lang.toLowerCase(Locale.ROOT).startsWith("zh") ? zh : en;
+        CliOutput o = services.output();
+        ListingInput.notes(loaded, verbose).forEach(o::line);
+        for (Check c : r.checks()) {
+            row(o, "", c, shown);
+        }
+        r.verdict().ifPresent(v -> o.line("Verdict for " + device + ": " + verdict(v, shown)));
+        if (!everyGpu) {
+            return;
+        }
+        if (gpus.isEmpty()) {
+            o.line("");
+            o.line("No GPU (display-class PCI function) in " + loaded.source() + ".");
+        }
+        for (GpuVerdict g : gpus) {
+            o.line("");
+            o.line("GPU " + g.address() + g.name().map(n -> "  " + n).orElse(""));
+            o.line("  Verdict: " + verdict(g.verdict(), shown));
+            g.behind().forEach(c -> row(o, "  ", c, shown));
+        }
+    }
+
+    private static void row(CliOutput o, String indent, Check c, CheckMessages shown) {
+        o.line(indent + String.format(Locale.ROOT, ROW, c.status(), c.id(), shown.message(c)));
+        shown.fix(c).ifPresent(fix -> o.line(indent + "         " + " ".repeat(26) + " → " + fix));
+    }
+
+    private static String verdict(Verdict v, CheckMessages shown) {
+        return shown.format("verdict." + v.kind().json())
+                + (v.because().isEmpty() ? "" : " (" + String.join(", ", v.because()) + ")");
     }
 }

@@ -3,6 +3,8 @@ package io.gpuforge.cli;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.host.HostKeyPolicy;
 import io.gpuforge.host.HostProbe;
+import io.gpuforge.host.HostShell;
+import io.gpuforge.host.LocalShell;
 import io.gpuforge.host.ProbeException;
 import io.gpuforge.host.Snapshot;
 import io.gpuforge.host.SshShell;
@@ -20,7 +22,8 @@ import picocli.CommandLine.Option;
 final class HostSource {
 
     static final class Which {
-        @Option(names = "--local", description = "This computer (the default).")
+        @Option(names = "--local", description = "This computer (the default for reading; apply and rollback change"
+                + " this computer only when it is given).")
         boolean local;
 
         @Option(names = "--ssh", paramLabel = "USER@HOST[:PORT]", description = "A host over SSH.")
@@ -52,9 +55,15 @@ final class HostSource {
     boolean passwordStdin;
 
     /** A shell to change the host with, and the sysroot it stands for (empty for a real host). */
-    record Target(io.gpuforge.host.HostShell shell, Optional<String> sysroot, boolean sudo) {
+    record Target(HostShell shell, Optional<String> sysroot, boolean sudo) {
     }
 
+    /**
+     * The host a command that changes things (apply, rollback) works on. This computer only with an explicit
+     * {@code --local}: run as root without a host option, the command must not edit this machine's /etc.
+     *
+     * @throws IllegalArgumentException (a usage error) when no host was named
+     */
     Target target(CliServices services) throws ProbeException, IOException {
         if (which.listing != null) {
             throw new ProbeException("a listing cannot be changed; use --local, --ssh or --sysroot DIR");
@@ -67,9 +76,13 @@ final class HostSource {
             if (!Files.isDirectory(which.sysroot)) {
                 throw new ProbeException("--sysroot for changes must be a directory: " + which.sysroot);
             }
-            return new Target(new io.gpuforge.host.LocalShell(), Optional.of(which.sysroot.toAbsolutePath().toString()), false);
+            return new Target(new LocalShell(), Optional.of(which.sysroot.toAbsolutePath().toString()), false);
         }
-        return new Target(new io.gpuforge.host.LocalShell(), Optional.empty(), false);
+        if (!which.local) {
+            throw new IllegalArgumentException("this command changes a host, so say which one: --local for this"
+                    + " computer, --ssh USER@HOST for a host over SSH, or --sysroot DIR for a copy of a host's /");
+        }
+        return new Target(new LocalShell(), Optional.empty(), false);
     }
 
     /** Opens the SSH session named by --ssh with the SSH options. */

@@ -5,7 +5,13 @@ import io.gpuforge.domain.IommuGroup;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
 import io.gpuforge.host.ProbeException;
+import io.gpuforge.hypervisor.libvirt.LibvirtBackendException;
+import io.gpuforge.hypervisor.proxmox.PveApiException;
+import io.gpuforge.hypervisor.proxmox.PvePci;
 import java.io.IOException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,7 +25,7 @@ final class IommuCommand implements Callable<Integer> {
     @Mixin
     HostSource source = new HostSource();
 
-    @picocli.CommandLine.Mixin
+    @Mixin
     PveOptions pve = new PveOptions();
 
     @Option(names = "--node", paramLabel = "NODE", description = "With --pve: the node whose devices to list.")
@@ -27,6 +33,9 @@ final class IommuCommand implements Callable<Integer> {
 
     @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (qemu:///system, qemu+ssh://…).")
     String libvirt;
+
+    @Option(names = "--verbose", description = "With --listing: also show the lines skipped as not part of the listing.")
+    boolean verbose;
 
     @Mixin
     JsonOption json = new JsonOption();
@@ -46,18 +55,19 @@ final class IommuCommand implements Callable<Integer> {
         LoadedHost loaded;
         try {
             loaded = pve.present() ? pve() : libvirt != null ? LibvirtSource.load(libvirt) : source.load(services);
-        } catch (ProbeException | io.gpuforge.hypervisor.libvirt.LibvirtBackendException
-                 | io.gpuforge.hypervisor.proxmox.PveApiException | IllegalArgumentException e) {
+        } catch (ProbeException | LibvirtBackendException | PveApiException | IllegalArgumentException e) {
             services.output().error("gpuforge iommu: " + e.getMessage());
             return 1;
         }
         if (json.enabled()) {
-            services.output().json(IommuJson.of(loaded.source(), loaded.iommu(), loaded.pci()));
+            services.output().json(IommuJson.of(loaded, verbose));
             return 0;
         }
         CliOutput o = services.output();
         o.line("Source: " + loaded.source() + "   IOMMU: " + loaded.iommu().json()
-                + loaded.facts().map(f -> " (" + f.iommuReason().name().toLowerCase(java.util.Locale.ROOT) + ")").orElse(""));
+                + loaded.facts().map(f -> " (" + f.iommuReason().name().toLowerCase(Locale.ROOT) + ")").orElse(""));
+        ListingInput.notes(loaded, verbose).forEach(o::line);
+        Set<Integer> open = ListingInput.groupsNotFullyShown(loaded);
         for (IommuGroup g : loaded.pci().groups()) {
             o.line("IOMMU group " + g.id() + ":");
             for (PciAddress a : g.members()) {
@@ -69,14 +79,15 @@ final class IommuCommand implements Callable<Integer> {
         }
         for (GpuPlacement p : loaded.pci().gpus()) {
             o.line("GPU " + p.address() + " in group " + p.group() + ": " + p.isolation().json()
-                    + (p.sharedWith().isEmpty() ? "" : " with " + p.sharedWith()));
+                    + (p.sharedWith().isEmpty() ? "" : " with " + p.sharedWith())
+                    + (open.contains(p.group()) ? " as far as the listing shows (the group may hold more)" : ""));
         }
         return 0;
     }
 
-    private LoadedHost pve() throws io.gpuforge.hypervisor.proxmox.PveApiException, IOException {
-        var n = io.gpuforge.hypervisor.proxmox.PvePci.read(pve.client(services), node);
-        return new LoadedHost("pve:" + pve.url + "/" + node, n.iommu(), n.inventory(), java.util.Optional.empty());
+    private LoadedHost pve() throws PveApiException, IOException {
+        var n = PvePci.read(pve.client(services), node);
+        return new LoadedHost("pve:" + pve.url + "/" + node, n.iommu(), n.inventory(), Optional.empty());
     }
 
     private static String line(PciDevice d) {

@@ -10,18 +10,32 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The {@code gpuforge iommu --json} document, a contract other tools read:
  * {@code {source, iommu, groups:[{group, devices:[{address, vendor, device, class, name, driver}]}],
- * gpus:[{address, group, functions, isolation, shared_with}]}}.
+ * gpus:[{address, group, functions, isolation, shared_with, group_fully_shown}], partial, gaps:[{line, reason}],
+ * groups_not_fully_shown, skipped_lines}} and, with {@code --verbose}, {@code skipped:[{line, text}]}. For a
+ * live source nothing is partial or skipped.
  */
 final class IommuJson {
 
     private IommuJson() {
     }
 
+    /** The document of what a host source gave, with what a listing skipped and where it is partial. */
+    static Map<String, Object> of(LoadedHost h, boolean verbose) {
+        Map<String, Object> root = of(h.source(), h.iommu(), h.pci(), ListingInput.groupsNotFullyShown(h));
+        ListingInput.json(root, h, verbose);
+        return root;
+    }
+
     static Map<String, Object> of(String source, IommuState state, PciInventory inv) {
+        return of(source, state, inv, Set.of());
+    }
+
+    private static Map<String, Object> of(String source, IommuState state, PciInventory inv, Set<Integer> open) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("source", source);
         root.put("iommu", state.json());
@@ -45,6 +59,7 @@ final class IommuJson {
             jp.put("functions", p.functions().stream().map(PciAddress::toString).toList());
             jp.put("isolation", p.isolation().json());
             jp.put("shared_with", p.sharedWith().stream().map(PciAddress::toString).toList());
+            jp.put("group_fully_shown", !open.contains(p.group()));
             gpus.add(jp);
         }
         root.put("gpus", gpus);

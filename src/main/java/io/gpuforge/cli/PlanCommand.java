@@ -1,8 +1,10 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.PlanBlockedException;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.host.ProbeException;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -22,7 +24,7 @@ final class PlanCommand implements Callable<Integer> {
     HostSource source = new HostSource();
 
     @Mixin
-    PlanOptions plan = new PlanOptions();
+    PlanFlags plan = new PlanFlags();
 
     @Mixin
     JsonOption json = new JsonOption();
@@ -46,7 +48,7 @@ final class PlanCommand implements Callable<Integer> {
         } catch (ProbeException e) {
             services.output().error("gpuforge plan: " + e.getMessage());
             return 1;
-        } catch (Planner.BlockedException e) {
+        } catch (PlanBlockedException e) {
             services.output().error("gpuforge plan: " + e.getMessage() + " (see gpuforge check --device " + plan.device + ")");
             return 1;
         } catch (IllegalArgumentException e) {

@@ -11,7 +11,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code gpuforge rollback}: restores every file of the last apply byte for byte and re-runs its refresh commands. */
+/**
+ * {@code gpuforge rollback}: restores every file of the last apply byte for byte and re-runs its refresh commands;
+ * after a rollback that did not finish, running it again finishes the job.
+ */
 @Command(name = "rollback", mixinStandardHelpOptions = true,
         description = "Undo the last apply (or an interrupted one): files restored byte for byte.")
 final class RollbackCommand implements Callable<Integer> {
@@ -37,13 +40,19 @@ final class RollbackCommand implements Callable<Integer> {
             HostSource.Target t = source.target(services);
             try (var shell = t.shell()) {
                 HostConfigurator.Outcome r = new HostConfigurator(shell, t.sysroot(), t.sudo(), Clock.systemUTC())
-                        .rollback(Optional.ofNullable(id));
+                        .rollback(Optional.ofNullable(id), new ApplyCommand.Progress(services.output()));
                 ApplyCommand.report(services.output(), r, json.enabled(), false);
                 return 0;
             }
-        } catch (ProbeException | ApplyException e) {
+        } catch (ApplyException e) {
+            ApplyCommand.failed(services.output(), "gpuforge rollback: ", e, json.enabled());
+            return 1;
+        } catch (ProbeException e) {
             services.output().error("gpuforge rollback: " + e.getMessage());
             return 1;
+        } catch (IllegalArgumentException e) {
+            services.output().error("gpuforge rollback: " + e.getMessage());
+            return 2;
         }
     }
 }

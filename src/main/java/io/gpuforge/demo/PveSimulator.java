@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.gpuforge.hypervisor.proxmox.ContractValidator;
+import io.gpuforge.hypervisor.proxmox.PinnedTrust;
 import io.gpuforge.hypervisor.proxmox.PveApiException;
 import io.gpuforge.hypervisor.proxmox.PveClient;
 import io.gpuforge.hypervisor.proxmox.PveContract;
@@ -16,6 +17,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,8 +67,7 @@ public final class PveSimulator implements AutoCloseable {
             }
             ks.load(in, KEYSTORE_PASSWORD);
         }
-        this.fingerprint = io.gpuforge.hypervisor.proxmox.PinnedTrust.fingerprint(
-                (java.security.cert.X509Certificate) ks.getCertificate(ks.aliases().nextElement()));
+        this.fingerprint = PinnedTrust.fingerprint((X509Certificate) ks.getCertificate(ks.aliases().nextElement()));
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(ks, KEYSTORE_PASSWORD);
         SSLContext ssl = SSLContext.getInstance("TLS");
@@ -144,7 +145,8 @@ public final class PveSimulator implements AutoCloseable {
                 send(ex, 400, "Parameter verification failed.", null, errors);
                 return;
             }
-            if (!path.equals("/access/ticket") && !authorised(ex, !method.equals("GET"))) {
+            String user = path.equals("/access/ticket") ? "" : authorised(ex, !method.equals("GET"));
+            if (user == null) {
                 failedAuth(ex);
                 return;
             }
@@ -156,7 +158,7 @@ public final class PveSimulator implements AutoCloseable {
             }
             SimApi.Answer a;
             synchronized (cluster) {
-                a = api.answer(method, endpoint.get().path(), single, checked);
+                a = api.answer(method, endpoint.get().path(), single, checked, new SimApi.Caller(user));
             }
             send(ex, a.status(), a.message(), a.data(), a.errors());
         } catch (RuntimeException e) {
@@ -164,19 +166,24 @@ public final class PveSimulator implements AutoCloseable {
         }
     }
 
-    private boolean authorised(HttpExchange ex, boolean write) {
+    /** The user a request authenticates as ({@code root@pam!gpuforge} for the token), or null when refused. */
+    private String authorised(HttpExchange ex, boolean write) {
         String auth = ex.getRequestHeaders().getFirst("Authorization");
         if (auth != null) {
-            return auth.equals("PVEAPIToken=" + token());
+            return auth.equals("PVEAPIToken=" + token()) ? TOKEN_ID : null;
         }
         String cookie = ex.getRequestHeaders().getFirst("Cookie");
         if (cookie == null || !cookie.startsWith("PVEAuthCookie=")) {
-            return false;
+            return null;
         }
         String ticket = URLDecoder.decode(cookie.substring("PVEAuthCookie=".length()).split(";")[0], StandardCharsets.UTF_8);
-        String csrf = tickets.get(ticket);
-        return csrf != null && !csrf.equals("tfa-pending")
+        String csrf;
+        synchronized (tickets) {
+            csrf = tickets.get(ticket);
+        }
+        boolean ok = csrf != null && !csrf.equals("tfa-pending")
                 && (!write || csrf.equals(ex.getRequestHeaders().getFirst("CSRFPreventionToken")));
+        return ok ? ticket.split(":")[1] : null;
     }
 
     /** A user with a TOTP second factor, whose current code is {@link #TOTP_CODE}. */
@@ -248,7 +255,7 @@ public final class PveSimulator implements AutoCloseable {
         byte[] bytes = json.writeValueAsBytes(body);
         ex.getResponseHeaders().set("Content-Type", "application/json;charset=UTF-8");
         // PVE puts its message in the HTTP status line; the JDK server cannot, so it goes into a header too
-        ex.getResponseHeaders().set("X-PVE-Message", message);
+        ex.getResponseHeaders().set("X-PVE-Message", message.replaceAll("[^\\x20-\\x7e]", "?"));
         ex.sendResponseHeaders(status, bytes.length);
         ex.getResponseBody().write(bytes);
     }

@@ -12,26 +12,54 @@ import java.util.TreeMap;
 
 /**
  * The state of a simulated Proxmox VE cluster: nodes with PCI devices and IOMMU groups, VMs with their
- * configuration, PCI resource mappings. Thread-safe by its callers (the simulator serialises requests).
+ * configuration (and pending changes), PCI resource mappings, tasks, guest-agent processes and downloaded
+ * files. Thread-safe by its callers (the simulator serialises requests).
  */
 public final class SimCluster {
 
     /** A PCI function as {@code /nodes/{node}/hardware/pci} reports it. */
     public record Pci(String id, int group, String classCode, String vendor, String device, String vendorName,
-                      String deviceName) {
+                      String deviceName, String subsystemVendor, String subsystemDevice) {
+        public Pci(String id, int group, String classCode, String vendor, String device, String vendorName,
+                   String deviceName) {
+            this(id, group, classCode, vendor, device, vendorName, deviceName, "", "");
+        }
     }
 
     /** A node: name, whether the IOMMU is on, its PCI devices. */
     public record Node(String name, boolean iommu, List<Pci> pci) {
     }
 
-    /** A VM (or template): its node and configuration. */
+    /** A storage every node has: name, type and the content types it holds. */
+    record Storage(String name, String type, List<String> content) {
+        Storage {
+            content = List.copyOf(content);
+        }
+    }
+
+    /** The storages of every simulated node: a directory for ISOs and imports, a ZFS pool for VM disks. */
+    static final List<Storage> STORAGES = List.of(new Storage("local", "dir", List.of("iso", "vztmpl", "backup", "import")),
+            new Storage("local-zfs", "zfspool", List.of("images", "rootdir")));
+
+    static Storage storage(String name) {
+        return STORAGES.stream().filter(s -> s.name().equals(name)).findFirst().orElse(null);
+    }
+
+    /** A file on a storage that is not a VM disk: an ISO image, a disk image to import. */
+    record Volume(String volid, String content, long size) {
+    }
+
+    /** A VM (or template): its node, configuration, and the changes PVE keeps pending until the next start. */
     public static final class Vm {
         final int vmid;
         String node;
         boolean template;
         String status = "stopped";
         final Map<String, String> config = new TreeMap<>();
+        /** key → new value, or null for a key to delete at the next start */
+        final Map<String, String> pending = new TreeMap<>();
+        /** the QEMU guest agent inside answers (when configured and the VM runs) */
+        boolean agentAnswers = true;
 
         Vm(int vmid, String node) {
             this.vmid = vmid;
@@ -41,11 +69,36 @@ public final class SimCluster {
         String digest() {
             try {
                 MessageDigest md = MessageDigest.getInstance("SHA-1");
-                md.update(config.toString().getBytes(StandardCharsets.UTF_8));
+                md.update((config + "|" + pending).getBytes(StandardCharsets.UTF_8));
                 return HexFormat.of().formatHex(md.digest());
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException(e);
             }
+        }
+
+        /** The configuration with pending changes applied: what GET .../config answers by default. */
+        Map<String, String> withPending() {
+            Map<String, String> out = new TreeMap<>(config);
+            pending.forEach((k, v) -> {
+                if (v == null) {
+                    out.remove(k);
+                } else {
+                    out.put(k, v);
+                }
+            });
+            return out;
+        }
+
+        /** A cold start applies what was pending. */
+        void applyPending() {
+            config.clear();
+            config.putAll(withPending());
+            pending.clear();
+        }
+
+        boolean agentConfigured() {
+            String a = config.getOrDefault("agent", "0");
+            return a.equals("1") || a.startsWith("1,") || a.contains("enabled=1");
         }
     }
 
@@ -53,16 +106,21 @@ public final class SimCluster {
     static final class Task {
         final String upid;
         final String node;
+        final String type;
+        final String id;
         final long startMillis;
         final long durationMillis;
         final List<String> log = new ArrayList<>();
         Runnable effect;
         String exitStatus;
+        long endMillis;
         boolean stopped;
 
-        Task(String upid, String node, long startMillis, long durationMillis, Runnable effect) {
+        Task(String upid, String node, String type, String id, long startMillis, long durationMillis, Runnable effect) {
             this.upid = upid;
             this.node = node;
+            this.type = type;
+            this.id = id;
             this.startMillis = startMillis;
             this.durationMillis = durationMillis;
             this.effect = effect;
@@ -76,6 +134,7 @@ public final class SimCluster {
             if (stopped) {
                 exitStatus = "interrupted by signal";
                 log.add("TASK ERROR: interrupted by signal");
+                endMillis = now;
                 return;
             }
             if (now >= startMillis + durationMillis) {
@@ -87,7 +146,15 @@ public final class SimCluster {
                     exitStatus = e.getMessage();
                     log.add("TASK ERROR: " + e.getMessage());
                 }
+                endMillis = now;
             }
+        }
+    }
+
+    /** A command run by a guest agent: it runs for {@code durationMillis}, then has exited with its code. */
+    record Process(long startMillis, long durationMillis, int exitCode, String out, String err) {
+        boolean exited(long now) {
+            return now >= startMillis + durationMillis;
         }
     }
 
@@ -96,25 +163,55 @@ public final class SimCluster {
     long taskMillis = 300;
     /** When set, the next clone finds its new id taken by someone else (PVE's nextid does not reserve). */
     boolean raceNextClone;
+    final List<Node> nodes = new ArrayList<>();
+    final Map<Integer, Vm> vms = new TreeMap<>();
+    final Map<String, List<String>> mappings = new LinkedHashMap<>();
+    /** per VM id: guest-agent processes by pid */
+    final Map<Integer, Map<Long, Process>> processes = new TreeMap<>();
+    long nextPid = 4242;
+    /** per "node/storage": ISO images and importable disk images (VM disks are read from the VM configurations) */
+    final Map<String, List<Volume>> files = new LinkedHashMap<>();
 
     /** Makes the next clone find its new id taken, as when two clients clone at once. */
     public synchronized void raceNextClone() {
         raceNextClone = true;
     }
 
-    final List<Node> nodes = new ArrayList<>();
-    final Map<Integer, Vm> vms = new TreeMap<>();
-    final Map<String, List<String>> mappings = new LinkedHashMap<>();
+    /** Lets the guest agent of a VM stop answering (or answer again), as when qemu-guest-agent is not running. */
+    public synchronized void agentAnswers(int vmid, boolean answers) {
+        vms.get(vmid).agentAnswers = answers;
+    }
+
+    /** Finishes every task whose time has come: PVE's workers run whether or not anyone asks. */
+    void advanceTasks(long now) {
+        tasks.values().forEach(t -> t.advance(now));
+    }
+
+    /** Starts a task as PVE's workers do: it answers its UPID at once and ends after {@link #taskMillis}. */
+    String task(String node, String type, String id, String user, Runnable effect) {
+        long now = System.currentTimeMillis();
+        String upid = String.format("UPID:%s:%08X:%08X:%08X:%s:%s:%s:", node, (int) (Math.abs(now) % 0x7fffffff),
+                (int) (now / 10 % 0x7fffffff) + tasks.size(), now / 1000, type, id, user);
+        Task t = new Task(upid, node, type, id, now, taskMillis, effect);
+        t.log.add("starting " + type + " " + id + " on " + node);
+        t.log.add("progress 50%");
+        tasks.put(upid, t);
+        return upid;
+    }
+
+    Node node(String name) {
+        return nodes.stream().filter(n -> n.name().equals(name)).findFirst().orElse(null);
+    }
 
     /** Three nodes modelled on real listings: 2× RTX 4090, 4× RTX 3090 (one GPU sharing its group), no GPU. */
     public static SimCluster demo() {
         SimCluster c = new SimCluster();
         List<Pci> a = new ArrayList<>(List.of(
                 new Pci("0000:00:00.0", 0, "0x060000", "0x1022", "0x14d8", "Advanced Micro Devices, Inc. [AMD]", "Raphael Root Complex"),
-                new Pci("0000:01:00.0", 12, "0x030000", "0x10de", "0x2684", "NVIDIA Corporation", "AD102 [GeForce RTX 4090]"),
-                new Pci("0000:01:00.1", 12, "0x040300", "0x10de", "0x22ba", "NVIDIA Corporation", "AD102 High Definition Audio Controller"),
-                new Pci("0000:02:00.0", 13, "0x030000", "0x10de", "0x2684", "NVIDIA Corporation", "AD102 [GeForce RTX 4090]"),
-                new Pci("0000:02:00.1", 13, "0x040300", "0x10de", "0x22ba", "NVIDIA Corporation", "AD102 High Definition Audio Controller")));
+                new Pci("0000:01:00.0", 12, "0x030000", "0x10de", "0x2684", "NVIDIA Corporation", "AD102 [GeForce RTX 4090]", "0x1043", "0x889d"),
+                new Pci("0000:01:00.1", 12, "0x040300", "0x10de", "0x22ba", "NVIDIA Corporation", "AD102 High Definition Audio Controller", "0x1043", "0x889d"),
+                new Pci("0000:02:00.0", 13, "0x030000", "0x10de", "0x2684", "NVIDIA Corporation", "AD102 [GeForce RTX 4090]", "0x1458", "0x40bf"),
+                new Pci("0000:02:00.1", 13, "0x040300", "0x10de", "0x22ba", "NVIDIA Corporation", "AD102 High Definition Audio Controller", "0x1458", "0x40bf")));
         c.nodes.add(new Node("pve-4090", true, a));
         List<Pci> b = new ArrayList<>();
         b.add(new Pci("0000:00:01.0", 2, "0x060400", "0x8086", "0x1901", "Intel Corporation", "6th-10th Gen Core Processor PCIe Controller (x16)"));
@@ -123,23 +220,47 @@ public final class SimCluster {
         b.add(new Pci("0000:05:00.0", 23, "0x0c0330", "0x8086", "0x7ae0", "Intel Corporation", "Alder Lake-S PCH USB 3.2 xHCI"));
         for (int i = 0; i < slots.length; i++) {
             int g = i == 0 ? 2 : 20 + i;
-            b.add(new Pci("0000:" + slots[i] + ":00.0", g, "0x030000", "0x10de", "0x2204", "NVIDIA Corporation", "GA102 [GeForce RTX 3090]"));
-            b.add(new Pci("0000:" + slots[i] + ":00.1", g, "0x040300", "0x10de", "0x1aef", "NVIDIA Corporation", "GA102 High Definition Audio Controller"));
+            b.add(new Pci("0000:" + slots[i] + ":00.0", g, "0x030000", "0x10de", "0x2204", "NVIDIA Corporation", "GA102 [GeForce RTX 3090]", "0x3842", "0x3975"));
+            b.add(new Pci("0000:" + slots[i] + ":00.1", g, "0x040300", "0x10de", "0x1aef", "NVIDIA Corporation", "GA102 High Definition Audio Controller", "0x3842", "0x3975"));
         }
         c.nodes.add(new Node("pve-3090", true, b));
         c.nodes.add(new Node("pve-store", false, List.of(
                 new Pci("0000:00:17.0", -1, "0x010601", "0x8086", "0x7ae2", "Intel Corporation", "SATA controller"))));
+        for (Node n : c.nodes) {
+            c.files.put(n.name() + "/local", new ArrayList<>(List.of(
+                    new Volume("local:iso/ubuntu-24.04-live-server-amd64.iso", "iso", 2_800_000_000L))));
+        }
         Vm tpl = new Vm(9000, "pve-3090");
         tpl.template = true;
         tpl.config.putAll(Map.of("name", "ubuntu-24.04-cloud", "memory", "4096", "cores", "4", "machine", "q35",
-                "bios", "ovmf", "template", "1"));
+                "bios", "ovmf", "template", "1", "scsi0", "local-zfs:base-9000-disk-0,size=32G",
+                "net0", "virtio=BC:24:11:5E:90:00,bridge=vmbr0", "agent", "1", "ostype", "l26"));
         c.vms.put(9000, tpl);
         Vm train = new Vm(101, "pve-4090");
         train.status = "running";
         train.config.putAll(Map.of("name", "train-01", "memory", "65536", "cores", "16", "machine", "q35", "bios", "ovmf",
-                "hostpci0", "mapping=gpu-4090-a,pcie=1", "balloon", "0"));
+                "hostpci0", "mapping=gpu-4090-a,pcie=1", "balloon", "0", "agent", "1",
+                "scsi0", "local-zfs:vm-101-disk-0,iothread=1,size=200G",
+                "efidisk0", "local-zfs:vm-101-disk-1,efitype=4m,pre-enrolled-keys=0,size=1M"));
+        train.config.put("net0", "virtio=BC:24:11:3A:01:01,bridge=vmbr0,firewall=1");
         c.vms.put(101, train);
-        c.mappings.put("gpu-4090-a", List.of("node=pve-4090,path=0000:01:00,id=10de:2684,iommugroup=12"));
+        c.mappings.put("gpu-4090-a", List.of("node=pve-4090,path=0000:01:00,id=10de:2684,subsystem-id=1043:889d,iommugroup=12"));
+        return c;
+    }
+
+    /**
+     * The Demo lab plus what the backend contract suite needs: a stopped VM 102 on pve-4090 without a GPU, and
+     * the second RTX 4090 (0000:02:00) mapped as {@code gpu-4090-b} and used by no VM.
+     */
+    public static SimCluster contractLab() {
+        SimCluster c = demo();
+        Vm dev = new Vm(102, "pve-4090");
+        dev.config.putAll(Map.of("name", "dev-01", "memory", "8192", "cores", "4", "sockets", "1", "ostype", "l26",
+                "scsihw", "virtio-scsi-single", "scsi0", "local-zfs:vm-102-disk-0,iothread=1,size=32G",
+                "ide2", "local:iso/ubuntu-24.04-live-server-amd64.iso,media=cdrom",
+                "net0", "virtio=BC:24:11:3A:01:02,bridge=vmbr0,firewall=1"));
+        c.vms.put(102, dev);
+        c.mappings.put("gpu-4090-b", List.of("node=pve-4090,path=0000:02:00,id=10de:2684,subsystem-id=1458:40bf,iommugroup=13"));
         return c;
     }
 

@@ -2,6 +2,7 @@ package io.gpuforge.domain;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
@@ -10,7 +11,7 @@ import java.util.OptionalLong;
  * @param version {@code pve-manager/8.4.1/…} or {@code libvirt 9.0.0, QEMU 7.2.0}
  */
 public record NodeStatus(String node, Optional<String> version, Optional<String> kernel, OptionalLong uptimeSeconds,
-                         Optional<Double> cpuUsage, int cpus, OptionalLong memoryTotalBytes, OptionalLong memoryUsedBytes) {
+                         OptionalDouble cpuUsage, int cpus, OptionalLong memoryTotalBytes, OptionalLong memoryUsedBytes) {
 
     public NodeStatus {
         Objects.requireNonNull(node);

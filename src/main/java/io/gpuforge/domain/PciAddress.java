@@ -36,6 +36,19 @@ public record PciAddress(int domain, int bus, int slot, int function) implements
         return domain == other.domain && bus == other.bus && slot == other.slot;
     }
 
+    /**
+     * The slot without the function, {@code dddd:bb:ss}: what every function of one card shares, and the form
+     * Proxmox takes for a whole card ({@code hostpci0: 0000:01:00}, a mapping's {@code path=}).
+     */
+    public String slotAddress() {
+        return String.format(Locale.ROOT, "%04x:%02x:%02x", domain, bus, slot);
+    }
+
+    /** libvirt's name for this function as a node device: {@code pci_0000_01_00_0}. */
+    public String libvirtNodeDevice() {
+        return String.format(Locale.ROOT, "pci_%04x_%02x_%02x_%x", domain, bus, slot, function);
+    }
+
     @Override
     public int compareTo(PciAddress o) {
         int c = Integer.compare(domain, o.domain);

@@ -1,11 +1,15 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.ApplyProgress;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.ApplyProgress.Kind;
+import io.gpuforge.domain.ApplyProgress.Step;
+import io.gpuforge.domain.PassthroughPlan;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -20,7 +24,9 @@ import java.util.Set;
  * backs every edited file up under {@code /var/lib/gpuforge/backups/<time>-<id>/} (with a manifest); writes
  * atomically keeping mode and owner; journals each step so an interrupted apply can be rolled back; is
  * idempotent (the same plan again changes nothing and says so). If an apply fails part way it restores
- * what it wrote before reporting. With a sysroot it edits files under it and lists the commands.
+ * what it wrote and re-runs the refresh commands that had run, and says exactly what state the host is in.
+ * A refresh command that runs past its (generous) limit is not rolled back behind the user's back. With a
+ * sysroot it edits files under it and lists the commands.
  */
 public final class HostConfigurator {
 
@@ -30,10 +36,21 @@ public final class HostConfigurator {
         public enum Status { APPLIED, NOTHING_TO_DO, ROLLED_BACK }
     }
 
-    private static final String BACKUPS = "/var/lib/gpuforge/backups/";
+    /**
+     * Time limits: a file step is small (seconds); a refresh command (update-initramfs -u -k all on a host with
+     * several kernels and DKMS modules, dracut, proxmox-boot-tool on several ESPs) can take many minutes.
+     */
+    public record Limits(Duration fileStep, Duration command) {
+        public static Limits defaults() {
+            return new Limits(Duration.ofSeconds(60), Duration.ofMinutes(20));
+        }
+    }
+
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
     private final RemoteFiles files;
     private final Clock clock;
+    private final Limits limits;
+    private final Undo undo;
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /**
@@ -41,43 +58,87 @@ public final class HostConfigurator {
      *                empty for the host itself
      */
     public HostConfigurator(HostShell shell, Optional<String> sysroot, boolean sudo, Clock clock) {
-        this.files = new RemoteFiles(shell, sysroot.orElse(""), sudo);
-        this.clock = clock;
+        this(shell, sysroot, sudo, clock, Limits.defaults());
     }
 
+    public HostConfigurator(HostShell shell, Optional<String> sysroot, boolean sudo, Clock clock, Limits limits) {
+        this.files = new RemoteFiles(shell, sysroot.orElse(""), sudo, limits.fileStep());
+        this.clock = clock;
+        this.limits = limits;
+        this.undo = new Undo(files, this::save, limits.command());
+    }
+
+    /**
+     * The journal of the last apply on the host, checked against what GPUForge can have written ({@link
+     * JournalPolicy}): one naming another file, a path with '..', a command that is not a refresh command, or
+     * backups elsewhere is refused, naming the entry.
+     */
     public Optional<Journal> journal() throws ProbeException {
-        Optional<byte[]> raw = files.read(Journal.PATH);
+        return read(Journal.PATH, "The journal " + Journal.PATH + " on " + files.describe());
+    }
+
+    private Optional<Journal> read(String path, String what) throws ProbeException {
+        Optional<byte[]> raw = files.read(path);
         if (raw.isEmpty()) {
             return Optional.empty();
         }
+        Journal j;
         try {
-            return Optional.of(json.readValue(raw.get(), Journal.class));
+            j = json.readValue(raw.get(), Journal.class);
         } catch (IOException e) {
-            throw new ProbeException("The journal " + Journal.PATH + " on the host is damaged: " + e.getMessage(), e);
+            throw new ProbeException(what + " is damaged: " + e.getMessage(), e);
+        }
+        Optional<String> problem = j == null ? Optional.of("it is empty") : JournalPolicy.problem(j);
+        if (problem.isPresent()) {
+            throw new ProbeException(what + " is not one GPUForge wrote: " + problem.get() + ". Look at the file, and"
+                    + " move it away if it is not from GPUForge");
+        }
+        return Optional.of(j);
+    }
+
+    /** The manifest in the backup directory must be the journal's own (or absent, as a journal may outlive it). */
+    private void checkManifest(Journal j) throws ProbeException {
+        String path = j.backupDir + "/manifest.json";
+        Optional<Journal> m = read(path, "The backup manifest " + path + " on " + files.describe());
+        if (m.isPresent()) {
+            Optional<String> d = JournalPolicy.disagreement(j, m.get());
+            if (d.isPresent()) {
+                throw new ProbeException("The backup manifest " + path + " does not match the journal " + Journal.PATH
+                        + ": " + d.get() + ". Compare the two files");
+            }
         }
     }
 
+    /** The manifest first, the journal last: the journal's atomic write is what commits a step. */
     private void save(Journal j) throws ProbeException {
         try {
             byte[] data = json.writeValueAsBytes(j);
-            files.write(Journal.PATH, data);
             files.write(j.backupDir + "/manifest.json", data);
+            files.write(Journal.PATH, data);
         } catch (IOException e) {
             throw new ProbeException("The journal could not be serialised", e);
         }
     }
 
     public Outcome apply(PassthroughPlan plan) throws ApplyException {
+        return apply(plan, ApplyProgress.NONE);
+    }
+
+    /** Applies the plan; {@code progress} hears of each step and each line the refresh commands write. */
+    public Outcome apply(PassthroughPlan plan, ApplyProgress progress) throws ApplyException {
         Journal j;
+        Optional<Journal> previous;
+        List<PassthroughPlan.FileEdit> todo = new ArrayList<>();
         try {
-            Optional<Journal> previous = journal();
+            previous = journal();
             if (previous.isPresent() && (previous.get().state == Journal.State.APPLYING
                     || previous.get().state == Journal.State.ROLLING_BACK)) {
-                throw new ApplyException("An earlier apply (" + previous.get().id + ") on " + files.describe()
-                        + " was interrupted. Run 'gpuforge rollback' first; it restores the files from "
-                        + previous.get().backupDir + ".");
+                Journal p = previous.get();
+                throw new ApplyException("An earlier apply (" + p.id + ") on " + files.describe() + " did not finish"
+                        + (p.unfinishedCommand == null ? "" : " ('" + p.unfinishedCommand + "' ran past its time limit)")
+                        + " and was interrupted. Run 'gpuforge rollback' first; it restores the files from "
+                        + p.backupDir + " and re-runs the refresh commands.");
             }
-            List<PassthroughPlan.FileEdit> todo = new ArrayList<>();
             for (PassthroughPlan.FileEdit e : plan.edits()) {
                 Optional<byte[]> now = files.read(e.path());
                 byte[] after = e.after().getBytes(StandardCharsets.UTF_8);
@@ -96,18 +157,7 @@ public final class HostConfigurator {
                 return new Outcome(previous.map(p -> p.id).orElse(plan.id()), Outcome.Status.NOTHING_TO_DO, List.of(),
                         List.of(), List.of(), previous.map(p -> p.backupDir));
             }
-            j = new Journal();
-            j.id = STAMP.format(clock.instant()) + "-" + plan.id();
-            j.planId = plan.id();
-            j.state = Journal.State.APPLYING;
-            j.backupDir = BACKUPS + j.id;
-            j.createdAtMillis = clock.millis();
-            j.commands = new ArrayList<>(plan.commands());
-            plan.functions().forEach(f -> j.functions.add(f.toString()));
-            j.kernelArgs = kernelArgs(plan);
-            for (PassthroughPlan.FileEdit e : todo) {
-                j.files.add(new Journal.FileEntry(e.path(), files.read(e.path()).isPresent()));
-            }
+            j = newJournal(plan, todo);
             save(j);
         } catch (ProbeException e) {
             throw new ApplyException("Nothing was changed: " + e.getMessage(), e);
@@ -115,96 +165,156 @@ public final class HostConfigurator {
         List<String> changed = new ArrayList<>();
         List<String> ran = new ArrayList<>();
         List<String> listed = new ArrayList<>();
+        String running = null;
         try {
             for (Journal.FileEntry f : j.files) {
                 if (f.existed) {
-                    files.copy(f.path, j.backupDir + "/files" + f.path);
+                    step(progress, new Step(Kind.BACKUP, f.path), () -> files.copy(f.path, j.backupDir + "/files" + f.path));
                 }
             }
             for (Journal.FileEntry f : j.files) {
-                String after = plan.edits().stream().filter(e -> e.path().equals(f.path)).findFirst().orElseThrow().after();
+                String after = todo.stream().filter(e -> e.path().equals(f.path)).findFirst().orElseThrow().after();
                 f.written = true; // journaled before the write: a crash in between is rolled back as written
                 save(j);
-                files.write(f.path, after.getBytes(StandardCharsets.UTF_8));
+                step(progress, new Step(Kind.WRITE, f.path), () -> files.write(f.path, after.getBytes(StandardCharsets.UTF_8)));
                 changed.add(f.path);
             }
             for (String c : j.commands) {
-                if (files.command(c)) {
-                    ran.add(c);
-                } else {
+                if (files.sysroot()) {
                     listed.add(c);
+                    continue;
                 }
+                j.commandsStarted.add(c); // journaled before it starts: a rollback re-runs it
+                save(j);
+                running = c;
+                runCommand(c, progress);
+                running = null;
+                ran.add(c);
             }
             j.state = Journal.State.APPLIED;
             save(j);
-        } catch (ProbeException e) {
-            try {
-                restore(j);
-            } catch (ProbeException again) {
-                throw new ApplyException("The apply failed (" + e.getMessage() + ") and restoring the files failed too ("
-                        + again.getMessage() + "). The journal on the host records it: run 'gpuforge rollback'"
-                        + " when the host is reachable; backups are in " + j.backupDir + ".", e);
+        } catch (CommandTimeoutException e) {
+            if (running == null) {
+                throw failed(j, e, progress);
             }
-            throw new ApplyException("The apply failed and every file was restored: " + e.getMessage(), e);
+            j.unfinishedCommand = running;
+            try {
+                save(j);
+            } catch (ProbeException again) {
+                // the journal already says APPLYING with the command started: a rollback re-runs it
+            }
+            throw new ApplyException(ApplyReport.timedOut(running, e, j.backupDir), e);
+        } catch (ProbeException e) {
+            throw failed(j, e, progress);
         }
         return new Outcome(j.id, Outcome.Status.APPLIED, changed, ran, listed, Optional.of(j.backupDir));
     }
 
-    /** Rolls back the journaled apply (the last one); {@code id} must match when given. */
-    public Outcome rollback(Optional<String> id) throws ApplyException {
+    private Journal newJournal(PassthroughPlan plan, List<PassthroughPlan.FileEdit> todo) throws ProbeException {
+        Journal j = new Journal();
+        j.id = STAMP.format(clock.instant()) + "-" + plan.id();
+        j.planId = plan.id();
+        j.state = Journal.State.APPLYING;
+        j.backupDir = JournalPolicy.BACKUPS + j.id;
+        j.createdAtMillis = clock.millis();
+        j.commands = new ArrayList<>(plan.commands());
+        j.commandsStarted = new ArrayList<>();
+        plan.functions().forEach(f -> j.functions.add(f.toString()));
+        j.kernelArgs = kernelArgs(plan);
+        for (PassthroughPlan.FileEdit e : todo) {
+            j.files.add(new Journal.FileEntry(e.path(), files.read(e.path()).isPresent()));
+        }
+        Optional<String> problem = JournalPolicy.problem(j);
+        if (problem.isPresent()) {
+            throw new ProbeException("the plan asks for more than GPUForge does on a host (" + problem.get() + ")");
+        }
+        return j;
+    }
+
+    private interface Action {
+        void run() throws ProbeException;
+    }
+
+    private static void step(ApplyProgress progress, Step step, Action a) throws ProbeException {
+        progress.started(step);
+        boolean ok = false;
         try {
-            Journal j = journal().orElseThrow(() -> new ApplyException("Nothing to roll back on " + files.describe()
-                    + ": no GPUForge journal."));
-            if (id.isPresent() && !id.get().equals(j.id) && !id.get().equals(j.planId)) {
-                throw new ApplyException("The last apply on the host is " + j.id + ", not " + id.get());
-            }
-            if (j.state == Journal.State.ROLLED_BACK) {
-                return new Outcome(j.id, Outcome.Status.NOTHING_TO_DO, List.of(), List.of(), List.of(),
-                        Optional.of(j.backupDir));
-            }
-            List<String> restored = restore(j);
-            List<String> ran = new ArrayList<>();
-            List<String> listed = new ArrayList<>();
-            for (String c : j.commands) {
-                if (files.command(c)) {
-                    ran.add(c);
-                } else {
-                    listed.add(c);
-                }
-            }
-            return new Outcome(j.id, Outcome.Status.ROLLED_BACK, restored, ran, listed, Optional.of(j.backupDir));
-        } catch (ProbeException e) {
-            throw new ApplyException("The rollback did not finish: " + e.getMessage() + ". Run it again; it is safe to"
-                    + " repeat.", e);
+            a.run();
+            ok = true;
+        } finally {
+            progress.finished(step, ok);
         }
     }
 
-    /** Puts every journaled file back byte for byte (or removes it if it did not exist). Safe to repeat. */
-    private List<String> restore(Journal j) throws ProbeException {
-        j.state = Journal.State.ROLLING_BACK;
-        save(j);
-        List<String> restored = new ArrayList<>();
-        for (Journal.FileEntry f : j.files) {
-            if (!f.written) {
-                continue;
+    /** A refresh command, its output streamed to {@code progress}; a non-zero exit fails the apply. */
+    private void runCommand(String c, ApplyProgress progress) throws ProbeException {
+        Step step = new Step(Kind.COMMAND, c);
+        progress.started(step);
+        boolean ok = false;
+        try {
+            HostShell.Result r = files.command(c, limits.command(), (line, err) -> progress.output(step, line, err));
+            if (r.exitCode() != 0) {
+                throw new ProbeException(c + " failed on " + files.describe() + " (exit " + r.exitCode() + ")"
+                        + RemoteFiles.tail(r));
             }
-            if (f.existed) {
-                files.copy(j.backupDir + "/files" + f.path, f.path);
-            } else {
-                files.delete(f.path);
-            }
-            restored.add(f.path);
+            ok = true;
+        } finally {
+            progress.finished(step, ok);
         }
-        j.state = Journal.State.ROLLED_BACK;
-        save(j);
-        return restored;
+    }
+
+    /** Restores what the failed apply wrote, re-runs what it had run, and says where that leaves the host. */
+    private ApplyException failed(Journal j, ProbeException cause, ApplyProgress progress) {
+        Undo.Result u = undo.run(j, progress);
+        return new ApplyException(ApplyReport.failedApply(cause.getMessage(), u, j.backupDir), cause, u.host());
+    }
+
+    public Outcome rollback(Optional<String> id) throws ApplyException {
+        return rollback(id, ApplyProgress.NONE);
+    }
+
+    /**
+     * Rolls back the journaled apply (the last one); {@code id} must match when given. Done (ROLLED_BACK) only when
+     * every file is restored and every refresh command that had run was re-run successfully; otherwise it says what
+     * is left, and running it again finishes the job.
+     */
+    public Outcome rollback(Optional<String> id, ApplyProgress progress) throws ApplyException {
+        Journal j;
+        try {
+            j = journal().orElseThrow(() -> new ApplyException("Nothing to roll back on " + files.describe()
+                    + ": no GPUForge journal."));
+        } catch (ProbeException e) {
+            throw new ApplyException("The rollback did not start: " + e.getMessage() + ". Nothing was changed.", e);
+        }
+        if (id.isPresent() && !id.get().equals(j.id) && !id.get().equals(j.planId)) {
+            throw new ApplyException("The last apply on the host is " + j.id + ", not " + id.get());
+        }
+        if (j.state == Journal.State.ROLLED_BACK) {
+            return new Outcome(j.id, Outcome.Status.NOTHING_TO_DO, List.of(), List.of(), List.of(),
+                    Optional.of(j.backupDir));
+        }
+        try {
+            checkManifest(j);
+        } catch (ProbeException e) {
+            throw new ApplyException("The rollback did not start: " + e.getMessage() + ". Nothing was changed.", e);
+        }
+        Undo.Result u = undo.run(j, progress);
+        ApplyException.HostState s = u.host();
+        if (!s.restored() || s.journal().map(x -> x != Journal.State.ROLLED_BACK).orElse(true)) {
+            throw new ApplyException("The rollback did not finish. " + ApplyReport.state(s, u.problems(), j.backupDir),
+                    null, s);
+        }
+        List<String> listed = files.sysroot() ? j.commands : List.of();
+        return new Outcome(j.id, Outcome.Status.ROLLED_BACK, s.filesRestored(), s.commandsRerun(), listed,
+                Optional.of(j.backupDir));
     }
 
     /** Kernel arguments the plan adds: what verify looks for in /proc/cmdline after the reboot. */
     static List<String> kernelArgs(PassthroughPlan plan) {
         Set<String> added = new LinkedHashSet<>();
         for (PassthroughPlan.FileEdit e : plan.edits()) {
-            if (e.path().equals("/etc/default/grub") || e.path().equals("/etc/kernel/cmdline")) {
+            if (e.path().equals("/etc/default/grub") || e.path().equals("/etc/kernel/cmdline")
+                    || JournalPolicy.GRUB_DROP_IN.matcher(e.path()).matches()) {
                 Set<String> before = tokens(e.before().orElse(""));
                 for (String t : tokens(e.after())) {
                     if (!before.contains(t) && !t.startsWith("GRUB_")) {

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -58,12 +59,13 @@ public final class HostProbe {
     /** With a given POSIX shell ({@code sh}, {@code dash}, {@code busybox sh}); tests run every one. */
     HostFacts probe(HostShell shell, Optional<String> root, boolean useSudo, String source, String interpreter)
             throws ProbeException {
-        String script = root.map(r -> "GPUFORGE_ROOT='" + r.replace("'", "'\\''") + "'\n").orElse("") + SCRIPT;
-        byte[] stdin = script.getBytes(StandardCharsets.UTF_8);
-        HostShell.Result r = shell.run((useSudo ? "sudo -n " : "") + interpreter + " -s", stdin, DEFAULT_TIMEOUT);
+        // the root is the script's argument, never a variable: the host's environment must not redirect the probe
+        String command = interpreter + " -s" + root.map(r -> " -- " + RemoteFiles.q(r)).orElse("");
+        byte[] stdin = SCRIPT.getBytes(StandardCharsets.UTF_8);
+        HostShell.Result r = shell.run((useSudo ? "sudo -n " : "") + command, stdin, DEFAULT_TIMEOUT);
         boolean sudoFailed = useSudo && r.exitCode() != 0 && r.stdout().length == 0;
         if (sudoFailed) {
-            r = shell.run(interpreter + " -s", stdin, DEFAULT_TIMEOUT);
+            r = shell.run(command, stdin, DEFAULT_TIMEOUT);
         }
         if (r.exitCode() != 0 && r.stdout().length == 0) {
             throw new ProbeException("The probe failed on " + shell.describe() + " (exit " + r.exitCode() + "): "
@@ -72,7 +74,7 @@ public final class HostProbe {
         ProbeStream stream = ProbeStream.parse(new String(r.stdout(), StandardCharsets.UTF_8));
         HostFacts facts = new FactsAssembler(stream).assemble(source);
         if (sudoFailed) {
-            facts = facts.withSource(facts.source(), java.util.List.of("not run as root: sudo -n needs a password on "
+            facts = facts.withSource(facts.source(), List.of("not run as root: sudo -n needs a password on "
                     + shell.describe() + "; facts only root can read are unknown"));
         }
         return facts;

@@ -3,12 +3,16 @@ package io.gpuforge.host;
 import io.gpuforge.domain.HostSummary;
 import io.gpuforge.domain.IommuState;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -63,8 +67,8 @@ public final class HostSummaryReader {
      * Builds a summary from file contents, keyed by path relative to / ("etc/os-release"); shared by the
      * local reader and the probe, so both describe a host the same way.
      */
-    static HostSummary summarize(java.util.function.Function<String, Optional<String>> text, int cpus,
-                                 IommuState iommu, int groupCount, java.util.function.Supplier<String> fallbackName) {
+    static HostSummary summarize(Function<String, Optional<String>> text, int cpus, IommuState iommu, int groupCount,
+                                 Supplier<String> fallbackName) {
         String hostname = text.apply("etc/hostname").map(String::strip).filter(s -> !s.isEmpty())
                 .or(() -> text.apply("proc/sys/kernel/hostname").map(String::strip).filter(s -> !s.isEmpty()))
                 .orElseGet(fallbackName);
@@ -92,7 +96,7 @@ public final class HostSummaryReader {
                 return Optional.empty();
             }
             // procfs files report size 0, so read with a cap instead of trusting the size.
-            try (var in = Files.newInputStream(p)) {
+            try (InputStream in = Files.newInputStream(p)) {
                 byte[] data = in.readNBytes((int) MAX_READ);
                 return Optional.of(new String(data, StandardCharsets.UTF_8));
             }
@@ -202,7 +206,7 @@ public final class HostSummaryReader {
 
     private static String localHostname() {
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
+            return InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
             return "localhost";
         }

@@ -7,20 +7,22 @@ import java.util.Optional;
 
 /**
  * Files on a host, read and written through its {@link HostShell} with small POSIX sh scripts (one round
- * trip each). Paths are absolute on the host; with a root prefix they land under a sysroot. Writes are
- * atomic (temp file in the same directory, then rename) and keep the file's mode and owner.
+ * trip each). Paths are absolute on the host; with a root prefix they land under a sysroot, and never outside
+ * it. A symbolic link is followed to the file it stands for, which is what is read and written; the link stays.
+ * Writes are atomic (temp file in the same directory, flushed, then renamed) and keep the file's mode and owner.
  */
 final class RemoteFiles {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private final HostShell shell;
     private final String root;
     private final boolean sudo;
+    private final Duration stepLimit;
 
-    RemoteFiles(HostShell shell, String root, boolean sudo) {
+    RemoteFiles(HostShell shell, String root, boolean sudo, Duration stepLimit) {
         this.shell = shell;
         this.root = root;
         this.sudo = sudo;
+        this.stepLimit = stepLimit;
     }
 
     boolean sysroot() {
@@ -31,11 +33,45 @@ final class RemoteFiles {
         return "'" + s.replace("'", "'\\''") + "'";
     }
 
-    /** Runs a script with {@code R} set to the root prefix; fails on a non-zero exit. */
+    /**
+     * What every file script starts with. {@code R} is the root prefix (the script's argument, never a variable
+     * from the host's environment). {@code target} follows a path's symbolic links to the file it stands for (an
+     * absolute link means that path under the root, as on the host) and, under a root, refuses a path that
+     * resolves outside it: nothing is read, written or deleted outside a sysroot.
+     */
+    private static final String PRELUDE = String.join("\n",
+            "R=\"${1:-}\"",
+            "set -e",
+            "fail() { printf '%s\\n' \"$*\" >&2; exit 3; }",
+            "RR=",
+            "if [ -n \"$R\" ]; then RR=\"$(cd -P -- \"$R\" && pwd -P)\" || fail \"the root $R is not a directory\"; RR=\"${RR%/}\"; fi",
+            "inside() {",
+            "  [ -n \"$R\" ] || return 0",
+            "  p=\"$1\"",
+            "  while [ ! -e \"$p\" ] && [ ! -L \"$p\" ]; do p=\"${p%/*}\"; [ -n \"$p\" ] || p=/; done",
+            "  if [ -d \"$p\" ] && [ ! -L \"$p\" ]; then d=\"$(cd -P -- \"$p\" && pwd -P)\"; else d=\"$(cd -P -- \"${p%/*}/\" && pwd -P)\"; fi",
+            "  case \"$d/\" in \"$RR\"/*) ;; *) fail \"refusing ${1#\"$R\"}: it resolves to $d, outside the root $R\" ;; esac",
+            "}",
+            "target() {",
+            "  t=\"$1\"; n=0",
+            "  while [ -L \"$t\" ]; do",
+            "    n=$((n + 1)); [ \"$n\" -le 40 ] || fail \"${1#\"$R\"}: too many levels of symbolic links\"",
+            "    l=\"$(readlink -- \"$t\")\"",
+            "    case \"$l\" in /*) t=\"$R$l\" ;; *) t=\"${t%/*}/$l\" ;; esac",
+            "  done",
+            "  inside \"$t\"",
+            "  printf '%s\\n' \"$t\"",
+            "}",
+            "tmp=",
+            "trap '[ -z \"$tmp\" ] || rm -f -- \"$tmp\"' EXIT",
+            "flush() { { sync -- \"$1\" 2>/dev/null || sync; } || fail \"$2 could not be flushed to disk (sync failed); it was not changed\"; }",
+            "");
+
+    /** Runs a file script (after {@link #PRELUDE}); fails on a non-zero exit. */
     String run(String script) throws ProbeException {
-        // with no root given, R follows GPUFORGE_ROOT (unset on real hosts; set by test servers on a sysroot)
-        String full = (root.isEmpty() ? "R=\"${GPUFORGE_ROOT:-}\"" : "R=" + q(root)) + "\nset -e\n" + script + "\n";
-        HostShell.Result r = shell.run(sudo ? "sudo -n sh -s" : "sh -s", full.getBytes(StandardCharsets.UTF_8), TIMEOUT);
+        String full = PRELUDE + script + "\n";
+        String command = (sudo ? "sudo -n sh -s" : "sh -s") + (root.isEmpty() ? "" : " -- " + q(root));
+        HostShell.Result r = shell.run(command, full.getBytes(StandardCharsets.UTF_8), stepLimit);
         if (r.exitCode() != 0) {
             throw new ProbeException("A step failed on " + shell.describe() + " (exit " + r.exitCode() + "): "
                     + r.stderr().strip());
@@ -44,41 +80,82 @@ final class RemoteFiles {
     }
 
     Optional<byte[]> read(String path) throws ProbeException {
-        String out = run("f=\"$R\"" + q(path) + "\nif [ -e \"$f\" ]; then echo EXISTS; base64 < \"$f\"; else echo ABSENT; fi");
+        String out = run("f=\"$(target \"$R\"" + q(path) + ")\"\n"
+                + "if [ -e \"$f\" ]; then echo EXISTS; base64 < \"$f\"; else echo ABSENT; fi");
         if (out.startsWith("ABSENT")) {
             return Optional.empty();
         }
         if (!out.startsWith("EXISTS")) {
-            throw new ProbeException("Unexpected answer reading " + path + ": " + ListingParser.shorten(out));
+            throw new ProbeException("Unexpected answer reading " + path + ": " + shorten(out));
         }
         return Optional.of(Base64.getMimeDecoder().decode(out.substring("EXISTS".length()).strip()));
     }
 
+    /**
+     * Replaces the file {@code path} stands for (through its symbolic links: the link stays) atomically: a temp
+     * file next to it with the old file's mode and owner, flushed to disk, then renamed over it. A mode, owner or
+     * flush that fails replaces nothing.
+     */
     void write(String path, byte[] content) throws ProbeException {
         String b64 = Base64.getEncoder().encodeToString(content);
-        run("f=\"$R\"" + q(path) + "\nmkdir -p \"$(dirname \"$f\")\"\nt=\"$f.gpuforge-tmp\"\n"
-                + "printf '%s' " + q(b64) + " | base64 -d > \"$t\"\n"
-                + "if [ -e \"$f\" ]; then chmod \"$(stat -c %a \"$f\")\" \"$t\"; chown \"$(stat -c %u:%g \"$f\")\" \"$t\" 2>/dev/null"
-                + " || true; else chmod 644 \"$t\"; fi\nmv -f \"$t\" \"$f\"");
+        String name = q(path);
+        run("f=\"$(target \"$R\"" + name + ")\"\nmkdir -p -- \"${f%/*}\"\ntmp=\"$f.gpuforge-tmp\"\n"
+                + "printf '%s' " + q(b64) + " | base64 -d > \"$tmp\"\n"
+                + "if [ -e \"$f\" ]; then\n"
+                + "  m=\"$(stat -L -c %a -- \"$f\")\"; o=\"$(stat -L -c %u:%g -- \"$f\")\"\n"
+                + "  chmod \"$m\" \"$tmp\" || fail " + name + "\" was not changed: its mode $m could not be kept\"\n"
+                + "  chown \"$o\" \"$tmp\" || fail " + name + "\" was not changed: its owner $o could not be kept\"\n"
+                + "else chmod 644 \"$tmp\"; fi\n"
+                + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f\"\ntmp=");
     }
 
+    /** Removes the file {@code path} stands for (a GPUForge file that did not exist before the apply). */
     void delete(String path) throws ProbeException {
-        run("rm -f \"$R\"" + q(path));
+        run("f=\"$(target \"$R\"" + q(path) + ")\"\nrm -f -- \"$f\"");
     }
 
-    /** Copies with mode, owner and times ({@code cp -p}); the target appears atomically. */
+    /** Copies with mode, owner and times ({@code cp -p}), through symbolic links at both ends; atomic, flushed. */
     void copy(String from, String to) throws ProbeException {
-        run("s=\"$R\"" + q(from) + "\nf=\"$R\"" + q(to) + "\nmkdir -p \"$(dirname \"$f\")\"\n"
-                + "cp -p \"$s\" \"$f.gpuforge-tmp\"\nmv -f \"$f.gpuforge-tmp\" \"$f\"");
+        run("s=\"$(target \"$R\"" + q(from) + ")\"\nf=\"$(target \"$R\"" + q(to) + ")\"\n"
+                + "mkdir -p -- \"${f%/*}\"\ntmp=\"$f.gpuforge-tmp\"\n"
+                + "cp -p -- \"$s\" \"$tmp\"\nflush \"$tmp\" " + q(to) + "\nmv -f -- \"$tmp\" \"$f\"\ntmp=");
     }
 
-    /** Runs a host command (update-grub…) unless this is a sysroot; returns whether it ran. */
-    boolean command(String command) throws ProbeException {
+    private static String shorten(String s) {
+        String t = s.strip();
+        return t.length() > 120 ? t.substring(0, 117) + "…" : t;
+    }
+
+    /**
+     * Runs a refresh command (update-grub…) on the host, its output handed to {@code lines} while it runs. Never on
+     * a sysroot (those commands are listed for the user). A non-zero exit is in the result; a broken connection or
+     * the time limit is an exception ({@link CommandTimeoutException}).
+     */
+    HostShell.Result command(String command, Duration limit, HostShell.LineListener lines) throws ProbeException {
         if (sysroot()) {
-            return false;
+            throw new IllegalStateException("commands are not run on a sysroot: " + command);
         }
-        String out = run("if [ -n \"$R\" ]; then echo GPUFORGE-SYSROOT-SKIP; else " + command + "; fi");
-        return !out.startsWith("GPUFORGE-SYSROOT-SKIP");
+        try {
+            return shell.run(sudo ? "sudo -n sh -s" : "sh -s", (command + "\n").getBytes(StandardCharsets.UTF_8), limit,
+                    lines);
+        } catch (CommandTimeoutException e) {
+            throw new CommandTimeoutException("'" + command + "' did not finish within "
+                    + CommandTimeoutException.human(limit) + " on " + shell.describe(), e.mayStillRun());
+        }
+    }
+
+    /** ": " and the last lines a failed command wrote, for messages. */
+    static String tail(HostShell.Result r) {
+        String text = (new String(r.stdout(), StandardCharsets.UTF_8) + "\n" + r.stderr()).strip();
+        if (text.isEmpty()) {
+            return "";
+        }
+        String[] lines = text.split("\n");
+        StringBuilder b = new StringBuilder();
+        for (int i = Math.max(0, lines.length - 3); i < lines.length; i++) {
+            b.append(b.length() == 0 ? "" : " / ").append(lines[i].strip());
+        }
+        return ": " + shorten(b.toString());
     }
 
     String describe() {

@@ -1,7 +1,7 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.Check;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -10,6 +10,8 @@ import java.security.KeyPair;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.sshd.client.SshClient;
 import org.apache.sshd.client.channel.ChannelExec;
 import org.apache.sshd.client.channel.ClientChannelEvent;
@@ -29,8 +31,17 @@ public final class SshShell implements HostShell {
         public static Credentials none() {
             return new Credentials(Optional.empty(), Optional.empty(), Optional.empty());
         }
+
+        /** Says what is given, never a secret (nor the arrays' identities). */
+        @Override
+        public String toString() {
+            return "Credentials[password=" + (password.isPresent() ? "(given)" : "(none)") + ", identity="
+                    + identity.map(Path::toString).orElse("(default keys)") + ", keyPassphrase="
+                    + (keyPassphrase.isPresent() ? "(given)" : "(none)") + "]";
+        }
     }
 
+    private static final long TICK = TimeUnit.MILLISECONDS.toNanos(100);
     private final SshTarget target;
     private final SshClient client;
     private final ClientSession session;
@@ -110,24 +121,54 @@ public final class SshShell implements HostShell {
 
     @Override
     public Result run(String command, byte[] stdin, Duration timeout) throws ProbeException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        return execute(command, stdin, timeout, null);
+    }
+
+    @Override
+    public Result run(String command, byte[] stdin, Duration timeout, LineListener lines) throws ProbeException {
+        return execute(command, stdin, timeout, lines);
+    }
+
+    /** One exec channel; output capped like locally; with a listener, its lines handed on while it runs. */
+    private Result execute(String command, byte[] stdin, Duration timeout, LineListener lines) throws ProbeException {
+        LineRelay relay = lines == null ? null : new LineRelay();
+        OutputCapture out = new OutputCapture(LocalShell.STDOUT_CAP, relay, false);
+        OutputCapture err = new OutputCapture(LocalShell.STDERR_CAP, relay, true);
+        long deadline = System.nanoTime() + timeout.toNanos();
         try (ChannelExec ch = session.createExecChannel(command)) {
             ch.setIn(new ByteArrayInputStream(stdin == null ? new byte[0] : stdin));
-            ch.setOut(new Capped(out, ProbeStream.MAX_BYTES + 1));
-            ch.setErr(new Capped(err, LocalShell.STDERR_CAP));
+            ch.setOut(out);
+            ch.setErr(err);
             ch.open().verify(timeout);
-            var events = ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED, ClientChannelEvent.EXIT_STATUS),
-                    timeout.toMillis());
-            if (events.contains(ClientChannelEvent.TIMEOUT)) {
-                throw new ProbeException("'" + command + "' on " + target + " did not finish within "
-                        + timeout.toSeconds() + " s");
+            Set<ClientChannelEvent> ended = EnumSet.of(ClientChannelEvent.CLOSED, ClientChannelEvent.EXIT_STATUS);
+            while (true) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new CommandTimeoutException("'" + command + "' on " + target + " did not finish within "
+                            + CommandTimeoutException.human(timeout) + "; it may still be running there", true);
+                }
+                long wait = relay == null ? left : Math.min(left, TICK);
+                Set<ClientChannelEvent> events = ch.waitFor(ended, Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait)));
+                if (relay != null) {
+                    relay.deliver(lines, 0);
+                }
+                if (events.contains(ClientChannelEvent.CLOSED) || events.contains(ClientChannelEvent.EXIT_STATUS)) {
+                    break;
+                }
             }
             ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), 2000);
+            out.finish();
+            err.finish();
+            if (relay != null) {
+                relay.deliver(lines, 0);
+            }
             Integer exit = ch.getExitStatus();
-            return new Result(exit == null ? -1 : exit, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
+            return new Result(exit == null ? -1 : exit, out.bytes(), err.text());
         } catch (IOException e) {
             throw new ProbeException("Running '" + command + "' on " + target + " failed: " + describe(e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ProbeException("Interrupted while running '" + command + "' on " + target, e);
         }
     }
 
@@ -145,31 +186,5 @@ public final class SshShell implements HostShell {
     @Override
     public void close() {
         closeQuietly(session, client);
-    }
-
-    /** Keeps at most {@code cap} bytes and drops the rest, so a runaway command cannot fill the memory. */
-    private static final class Capped extends java.io.OutputStream {
-        private final ByteArrayOutputStream target;
-        private final int cap;
-
-        Capped(ByteArrayOutputStream target, int cap) {
-            this.target = target;
-            this.cap = cap;
-        }
-
-        @Override
-        public void write(int b) {
-            if (target.size() < cap) {
-                target.write(b);
-            }
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            int room = cap - target.size();
-            if (room > 0) {
-                target.write(b, off, Math.min(len, room));
-            }
-        }
     }
 }

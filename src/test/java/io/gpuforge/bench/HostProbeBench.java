@@ -46,9 +46,10 @@ class HostProbeBench {
     void probeVersusClassicLoop() throws Exception {
         assertThat(new File("/usr/bin/lspci")).as("apt-get install pciutils").exists();
         Path root = host(dir.resolve("root"));
-        String classic = "for d in \"$GPUFORGE_ROOT\"/sys/kernel/iommu_groups/*/devices/*; do n=${d#*/iommu_groups/};"
-                + " n=${n%%/*}; printf 'IOMMU Group %s ' \"$n\"; lspci -A linux-sysfs -O sysfs.path=\"$GPUFORGE_ROOT/sys/bus/pci\""
-                + " -nns \"${d##*/}\"; done";
+        // the classic loop as an admin would type it for this tree (the root written into the command)
+        String classic = "R=" + quote(root.toString()) + "; for d in \"$R\"/sys/kernel/iommu_groups/*/devices/*; do"
+                + " n=${d#*/iommu_groups/}; n=${n%%/*}; printf 'IOMMU Group %s ' \"$n\";"
+                + " lspci -A linux-sysfs -O sysfs.path=\"$R/sys/bus/pci\" -nns \"${d##*/}\"; done";
         List<Long> probeMs = new ArrayList<>();
         List<Long> classicMs = new ArrayList<>();
         int classicLines;
@@ -77,8 +78,8 @@ class HostProbeBench {
             new HostProbe().probeLocal(Optional.of(root));
             localMs.add((System.nanoTime() - t0) / 1_000_000);
         }
-        int probeProcs = execs(root, "sh -s", HostProbe.script());
-        int classicProcs = execs(root, classic, "");
+        int probeProcs = execs("sh -s -- " + quote(root.toString()), HostProbe.script());
+        int classicProcs = execs(classic, "");
         long p = median(probeMs);
         long k = median(classicMs);
         Map<String, Object> out = new LinkedHashMap<>();
@@ -103,17 +104,20 @@ class HostProbeBench {
     }
 
     /** Processes a script starts (execve calls under strace -f), on the sysroot. */
-    private static int execs(Path root, String command, String stdin) throws Exception {
+    private static int execs(String command, String stdin) throws Exception {
         Path log = Files.createTempFile("strace", ".log");
         ProcessBuilder pb = new ProcessBuilder("strace", "-f", "-qq", "-e", "trace=execve", "-o", log.toString(), "/bin/sh",
                 "-c", command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("GPUFORGE_ROOT", root.toString());
         Process pr = pb.start();
         pr.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         pr.getOutputStream().close();
         pr.waitFor();
         long n = Files.readAllLines(log).stream().filter(l -> l.contains("execve(") && !l.contains("ENOENT")).count();
         return (int) n;
+    }
+
+    private static String quote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
     }
 
     private static long median(List<Long> v) {

@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppPaths;
+import io.gpuforge.demo.PveSimulator;
+import io.gpuforge.demo.SimCluster;
 import io.gpuforge.testing.Sysroots;
+import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,7 +64,7 @@ class CliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "gpu"})
+    @ValueSource(strings = {"vm"})
     void commandsNotInThisBuildSaySoWithExitCode3(String command) throws Exception {
         assertThat(run(command)).isEqualTo(GpuForgeCli.EXIT_NOT_AVAILABLE);
         assertThat(err.toString()).contains("not available in this build");
@@ -71,11 +75,11 @@ class CliTest {
 
     @Test
     void proxmoxInventoryWithPasswordFromStdin() throws Exception {
-        try (io.gpuforge.demo.PveSimulator sim = new io.gpuforge.demo.PveSimulator(io.gpuforge.demo.SimCluster.demo())) {
+        try (PveSimulator sim = new PveSimulator(SimCluster.demo())) {
             int code = GpuForgeCli.run(new String[] {"inventory", "--pve", sim.url(), "--fingerprint",
                 sim.certificateFingerprint(), "--user", "root@pam", "--pve-password-stdin", "--node", "pve-4090", "--json"},
                     AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
-                    new java.io.ByteArrayInputStream((io.gpuforge.demo.PveSimulator.PASSWORD + "\n").getBytes()));
+                    new ByteArrayInputStream((PveSimulator.PASSWORD + "\n").getBytes()));
             assertThat(code).as(err.toString()).isZero();
             JsonNode doc = new ObjectMapper().readTree(out.toString());
             assertThat(doc.get("nodes")).hasSize(1);
@@ -86,7 +90,7 @@ class CliTest {
             code = GpuForgeCli.run(new String[] {"iommu", "--pve", sim.url(), "--fingerprint", sim.certificateFingerprint(),
                 "--user", "root@pam", "--pve-password-stdin", "--node", "pve-3090", "--json"}, AppPaths.underHome(home),
                     new CliOutput(new PrintWriter(out), new PrintWriter(err)),
-                    new java.io.ByteArrayInputStream((io.gpuforge.demo.PveSimulator.PASSWORD + "\n").getBytes()));
+                    new ByteArrayInputStream((PveSimulator.PASSWORD + "\n").getBytes()));
             assertThat(code).as(err.toString()).isZero();
             JsonNode iommu = new ObjectMapper().readTree(out.toString());
             IommuCommandTest.assertContract(iommu);
@@ -97,7 +101,7 @@ class CliTest {
 
     @Test
     void proxmoxInventoryNeedsAToken() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("GPUFORGE_PVE_TOKEN") == null, "token set in env");
+        Assumptions.assumeTrue(System.getenv("GPUFORGE_PVE_TOKEN") == null, "token set in env");
         assertThat(run("inventory", "--pve", "https://pve:8006")).isEqualTo(2);
         assertThat(err.toString()).contains("GPUFORGE_PVE_TOKEN");
         assertThat(out.toString()).isEmpty();

@@ -1,10 +1,13 @@
 package io.gpuforge.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppPaths;
+import io.gpuforge.hypervisor.libvirt.LibvirtBackendException;
+import io.gpuforge.hypervisor.libvirt.LibvirtConnection;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SharedFixtures;
 import io.gpuforge.testing.SysrootSshServer;
@@ -17,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,6 +43,14 @@ class IommuCommandTest {
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
         assertThat(code).as("exit code, stderr: %s", err).isZero();
         return new ObjectMapper().readTree(out.toString());
+    }
+
+    private String text(String stdin, String... args) {
+        out.getBuffer().setLength(0);
+        int code = GpuForgeCli.run(args, AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+        assertThat(code).as("exit code, stderr: %s", err).isZero();
+        return out.toString();
     }
 
     /** The rules of the contract, checked on any document. */
@@ -154,10 +166,10 @@ class IommuCommandTest {
     void overLibvirtsTestDriver() throws Exception {
         String uri = "test://" + Path.of("src/test/resources/libvirt/gpu-host.xml").toAbsolutePath();
         try {
-            io.gpuforge.hypervisor.libvirt.LibvirtConnection.open(uri).close();
-        } catch (io.gpuforge.hypervisor.libvirt.LibvirtBackendException e) {
-            org.assertj.core.api.Assumptions.assumeThat(System.getenv("CI")).as(e.getMessage()).isNotEqualTo("true");
-            org.junit.jupiter.api.Assumptions.abort(e.getMessage());
+            LibvirtConnection.open(uri).close();
+        } catch (LibvirtBackendException e) {
+            assumeThat(System.getenv("CI")).as(e.getMessage()).isNotEqualTo("true");
+            Assumptions.abort(e.getMessage());
         }
         JsonNode doc = run("", "iommu", "--libvirt", uri, "--json");
         assertContract(doc);
@@ -189,5 +201,68 @@ class IommuCommandTest {
                 new CliOutput(new PrintWriter(out), new PrintWriter(err)));
         assertThat(code).isEqualTo(1);
         assertThat(err.toString()).contains("binary");
+    }
+
+    private String listing(String name) throws Exception {
+        return new String(SharedFixtures.read("hosts/" + name), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aListingInAForumPostSaysHowManyLinesItSkipped() throws Exception {
+        String post = "Here are my groups:\n```\nroot@pve:~# ./iommu.sh\n" + listing("01-intel-z790-rtx4070-rx590.txt")
+                + "```\nThanks!\n";
+        JsonNode doc = run(post, "iommu", "--listing", "-", "--json");
+        assertContract(doc);
+        assertThat(doc.get("gpus")).hasSize(2);
+        assertThat(doc.get("skipped_lines").asInt()).isEqualTo(5);
+        assertThat(doc.get("partial").asBoolean()).isFalse();
+        assertThat(doc.has("skipped")).as("only with --verbose").isFalse();
+
+        out.getBuffer().setLength(0);
+        JsonNode verbose = run(post, "iommu", "--listing", "-", "--json", "--verbose");
+        assertThat(verbose.get("skipped")).hasSize(5);
+        assertThat(verbose.get("skipped").get(0).get("line").asInt()).isEqualTo(1);
+        assertThat(verbose.get("skipped").get(0).get("text").asText()).isEqualTo("Here are my groups:");
+
+        assertThat(text(post, "iommu", "--listing", "-")).contains("Skipped 5 of 39 lines: not part of an IOMMU listing (--verbose shows them)")
+                .contains("IOMMU group 11:").doesNotContain("line 1: Here are my groups:");
+        assertThat(text(post, "iommu", "--listing", "-", "--verbose")).contains("  skipped line 1: Here are my groups:")
+                .contains("  skipped line 3: root@pve:~# ./iommu.sh");
+    }
+
+    @Test
+    void aPartialListingSaysWhereAndWhichGroupsMayHoldMore() throws Exception {
+        String cut = listing("01-intel-z790-rtx4070-rx590.txt").replace(
+                "\t00:1f.4 SMBus [0c05]: Intel Corporation Raptor Lake-S PCH SMBus Controller [8086:7a23] (rev 11)\n", "...\n");
+        JsonNode doc = run(cut, "iommu", "--listing", "-", "--json");
+        assertContract(doc);
+        assertThat(doc.get("partial").asBoolean()).isTrue();
+        assertThat(doc.get("gaps").get(0).get("line").asInt()).isEqualTo(25);
+        assertThat(doc.get("gaps").get(0).get("reason").asText()).contains("left out");
+        assertThat(doc.get("groups_not_fully_shown").toString()).isEqualTo("[10]");
+        assertThat(doc.get("gpus")).hasSize(2);
+        for (JsonNode g : doc.get("gpus")) {
+            assertThat(g.get("group_fully_shown").asBoolean()).isTrue();
+        }
+
+        assertThat(text(cut, "iommu", "--listing", "-")).contains("Partial listing:").contains("line 25 ('...'): lines were left out here")
+                .contains("IOMMU group 10 may hold more devices than shown");
+    }
+
+    @Test
+    void liveSourcesAreNeverPartial(@TempDir Path dir) throws Exception {
+        JsonNode doc = run("", "iommu", "--sysroot", HostTrees.intelGrub(dir).toString(), "--json");
+        assertThat(doc.get("partial").asBoolean()).isFalse();
+        assertThat(doc.get("skipped_lines").asInt()).isZero();
+        assertThat(doc.get("gpus").get(0).get("group_fully_shown").asBoolean()).isTrue();
+    }
+
+    @Test
+    void proseWithoutAListingIsRefusedSayingWhatToPaste() throws Exception {
+        int code = GpuForgeCli.run(new String[] {"iommu", "--listing", "-"}, AppPaths.underHome(home),
+                new CliOutput(new PrintWriter(out), new PrintWriter(err)),
+                new ByteArrayInputStream("My GPU does not show up, any idea?\n".getBytes(StandardCharsets.UTF_8)));
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains("No IOMMU group with a device was found").contains("/sys/kernel/iommu_groups");
     }
 }

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpuforge.app.AppPaths;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SharedFixtures;
+import io.gpuforge.testing.SysrootSshServer;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -14,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -192,33 +195,97 @@ class PassthroughCliTest {
         assertThat(root.resolve("etc/modprobe.d/gpuforge-vfio.conf")).doesNotExist();
     }
 
+    private String[] ssh(SysrootSshServer server) {
+        return new String[] {"--ssh", "root@127.0.0.1:" + server.port(), "--known-hosts", dir.resolve("kh").toString(),
+            "--accept-new-host-key", "--password-stdin"};
+    }
+
+    private static final String PW = SysrootSshServer.PASSWORD + "\n";
+
     @Test
     void planApplyAndRollbackOverSsh() throws Exception {
-        Path root = HostTrees.intelGrub(dir.resolve("remote"));
+        Path root = HostTrees.withBootTools(HostTrees.intelGrub(dir.resolve("remote")));
         String grubBefore = Files.readString(root.resolve("etc/default/grub"));
-        try (io.gpuforge.testing.SysrootSshServer server = new io.gpuforge.testing.SysrootSshServer(root, dir.resolve("hk"))) {
-            String[] ssh = {"--ssh", "root@127.0.0.1:" + server.port(), "--known-hosts", dir.resolve("kh").toString(),
-                "--accept-new-host-key", "--password-stdin"};
-            String pw = io.gpuforge.testing.SysrootSshServer.PASSWORD + "\n";
-            String plan = run(pw, concat(new String[] {"plan", "--device", "0000:01:00.0"}, ssh));
+        String cfgBefore = Files.readString(root.resolve("boot/grub/grub.cfg"));
+        try (SysrootSshServer server = new SysrootSshServer(root, dir.resolve("hk"))) {
+            String plan = run(PW, concat(new String[] {"plan", "--device", "0000:01:00.0"}, ssh(server)));
             assertThat(code).as(err).isZero();
             assertThat(plan).contains("+GRUB_CMDLINE_LINUX_DEFAULT=\"quiet splash intel_iommu=on iommu=pt\"");
-            JsonNode applied = new ObjectMapper().readTree(run(pw, concat(new String[] {"apply", "--device", "0000:01:00.0",
-                "--yes", "--json"}, ssh)));
+            JsonNode applied = new ObjectMapper().readTree(run(PW, concat(new String[] {"apply", "--device", "0000:01:00.0",
+                "--yes", "--json"}, ssh(server))));
             assertThat(code).as(err).isZero();
             assertThat(applied.get("status").asText()).isEqualTo("applied");
+            assertThat(applied.get("commands_run").toString()).contains("update-grub", "update-initramfs -u -k all");
+            assertThat(err).as("the commands' output as they ran, on stderr (stdout is the JSON)")
+                    .contains("running update-grub\n  | Generating grub configuration file ...\n  | done\n")
+                    .contains("running update-initramfs -u -k all\n  | update-initramfs: Generating the initramfs\n");
             assertThat(Files.readString(root.resolve("etc/default/grub"))).contains("iommu=pt");
-            JsonNode back = new ObjectMapper().readTree(run(pw, concat(new String[] {"rollback", "--json"}, ssh)));
+            assertThat(Files.readString(root.resolve("boot/grub/grub.cfg"))).contains("iommu=pt");
+            JsonNode back = new ObjectMapper().readTree(run(PW, concat(new String[] {"rollback", "--json"}, ssh(server))));
             assertThat(code).as(err).isZero();
             assertThat(back.get("status").asText()).isEqualTo("rolled-back");
+            assertThat(err).contains("restoring /etc/default/grub").contains("re-running update-grub");
         }
         assertThat(Files.readString(root.resolve("etc/default/grub"))).isEqualTo(grubBefore);
+        assertThat(Files.readString(root.resolve("boot/grub/grub.cfg"))).isEqualTo(cfgBefore);
+    }
+
+    @Test
+    void aFailedApplySaysWhereItLeftTheHostAlsoInJson() throws Exception {
+        Path root = HostTrees.withBootTools(HostTrees.intelGrub(dir.resolve("remote")));
+        HostTrees.toolSwitch(root, "fail", "update-initramfs", "always");
+        try (SysrootSshServer server = new SysrootSshServer(root, dir.resolve("hk"))) {
+            JsonNode failed = new ObjectMapper().readTree(run(PW, concat(new String[] {"apply", "--device", "0000:01:00.0",
+                "--yes", "--json"}, ssh(server))));
+            assertThat(code).isEqualTo(1);
+            assertThat(failed.get("status").asText()).isEqualTo("failed");
+            assertThat(failed.get("files_restored").toString()).contains("/etc/default/grub", "/etc/modules");
+            assertThat(failed.get("commands_rerun").toString()).contains("update-grub");
+            assertThat(failed.get("commands_failed").toString()).contains("update-initramfs -u -k all");
+            assertThat(failed.get("journal_state").asText()).isEqualTo("rolling-back");
+            assertThat(err).contains("update-initramfs: error: failing as the test asked").contains("gpuforge rollback");
+
+            HostTrees.clearSwitches(root);
+            JsonNode back = new ObjectMapper().readTree(run(PW, concat(new String[] {"rollback", "--json"}, ssh(server))));
+            assertThat(code).as(err).isZero();
+            assertThat(back.get("commands_run").toString()).isEqualTo("[\"update-initramfs -u -k all\"]");
+        }
     }
 
     private static String[] concat(String[] a, String[] b) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
+    }
+
+    @Test
+    void aJournalGpuforgeDidNotWriteIsRefusedByRollbackAndVerify() throws Exception {
+        Path root = HostTrees.intelGrub(dir.resolve("h"));
+        Files.writeString(dir.resolve("victim"), "not GPUForge's\n");
+        json("apply", "--sysroot", root.toString(), "--device", "0000:01:00.0", "--yes", "--json");
+        Path journal = root.resolve("var/lib/gpuforge/journal.json");
+        ObjectNode j = (ObjectNode) new ObjectMapper().readTree(journal.toFile());
+        ((ObjectNode) j.get("files").get(0)).put("path", "/etc/../../victim");
+        new ObjectMapper().writeValue(journal.toFile(), j);
+
+        run("", "rollback", "--sysroot", root.toString());
+        assertThat(code).isEqualTo(1);
+        assertThat(err).contains("not one GPUForge wrote").contains("files[0].path '/etc/../../victim'")
+                .contains("Nothing was changed");
+        assertThat(dir.resolve("victim")).hasContent("not GPUForge's");
+        run("", "verify", "--sysroot", root.toString());
+        assertThat(code).isEqualTo(1);
+        assertThat(err).contains("not one GPUForge wrote").contains("/etc/../../victim");
+    }
+
+    /** Changing this computer (as root, its real /etc) must be asked for by name, never be what happens by default. */
+    @ParameterizedTest
+    @CsvSource({"apply, --device, 0000:ff:1f.7", "rollback, --id, 20250101-120000-0123456789ab"})
+    void changingAHostNeedsToBeToldWhichOne(String command, String option, String value) {
+        String out = run("", command, option, value);
+        assertThat(code).as("a usage error").isEqualTo(2);
+        assertThat(err).contains("--local").contains("--ssh").contains("--sysroot");
+        assertThat(out).isEmpty();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.gpuforge.host;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A shell that breaks at its n-th command: KILL (the connection dies: this and every later command
@@ -33,6 +34,18 @@ final class FaultyShell implements HostShell {
 
     @Override
     public Result run(String command, byte[] stdin, Duration timeout) throws ProbeException {
+        Optional<Result> f = fault();
+        return f.isPresent() ? f.get() : real.run(command, stdin, timeout);
+    }
+
+    @Override
+    public Result run(String command, byte[] stdin, Duration timeout, LineListener lines) throws ProbeException {
+        Optional<Result> f = fault();
+        return f.isPresent() ? f.get() : real.run(command, stdin, timeout, lines);
+    }
+
+    /** Counts the command; the injected failure when it is the n-th (or the connection is dead). */
+    private Optional<Result> fault() throws ProbeException {
         calls++;
         if (dead) {
             throw new ProbeException("connection lost");
@@ -42,9 +55,9 @@ final class FaultyShell implements HostShell {
                 dead = true;
                 throw new ProbeException("connection lost");
             }
-            return new Result(1, new byte[0], "injected failure");
+            return Optional.of(new Result(1, new byte[0], "injected failure"));
         }
-        return real.run(command, stdin, timeout);
+        return Optional.empty();
     }
 
     @Override

@@ -3,13 +3,15 @@ package io.gpuforge.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -22,6 +24,8 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Apply, idempotence, byte-identical rollback and a fault at every step, on sysroot hosts and over SSH. */
 class HostConfiguratorTest {
@@ -37,11 +41,12 @@ class HostConfiguratorTest {
         try (Stream<Path> s = Files.walk(root)) {
             for (Path p : (Iterable<Path>) s::iterator) {
                 String rel = root.relativize(p).toString();
-                if (rel.startsWith("var/lib/gpuforge") || !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                if (rel.startsWith("var/lib/gpuforge/") || rel.startsWith(HostTrees.SWITCHES + "/")
+                        || !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
                     continue;
                 }
                 out.put(rel, PosixFilePermissions.toString(Files.getPosixFilePermissions(p)) + "\n"
-                        + new String(Files.readAllBytes(p), java.nio.charset.StandardCharsets.ISO_8859_1));
+                        + new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1));
             }
         }
         return out;
@@ -49,7 +54,7 @@ class HostConfiguratorTest {
 
     private static PassthroughPlan plan(Path root) throws Exception {
         HostFacts f = new HostProbe().probeLocal(Optional.of(root));
-        return Planner.plan(f, GPU, Planner.Options.defaults());
+        return Planner.plan(f, GPU, PlanOptions.defaults());
     }
 
     private static HostConfigurator configurator(HostShell shell, Path root) {
@@ -105,61 +110,131 @@ class HostConfiguratorTest {
         assertThat(state(root)).isEqualTo(before);
     }
 
-    @Test
-    void aFaultAtEveryStepLeavesTheHostUntouchedOrCompletelyApplied() throws Exception {
-        Path clean = grubHost("count");
-        FaultyShell counter = new FaultyShell(new LocalShell(), Integer.MAX_VALUE, FaultyShell.Mode.FAIL);
-        configurator(counter, clean).apply(plan(clean));
-        int steps = counter.calls();
+    /**
+     * Where faults are injected: a sysroot (files only, commands listed) and a tree host whose boot tools really
+     * rebuild grub.cfg and the initramfs (so {@link #state} shows whether the boot files match the configuration).
+     */
+    enum HostKind { SYSROOT, TREE_HOST }
+
+    private Path faultHost(HostKind kind, String name) throws IOException {
+        Path root = grubHost(name);
+        return kind == HostKind.TREE_HOST ? HostTrees.withBootTools(root) : root;
+    }
+
+    private static HostShell shellFor(HostKind kind, Path root) throws IOException {
+        return kind == HostKind.TREE_HOST ? new TreeShell(root) : new LocalShell();
+    }
+
+    private static HostConfigurator configurator(HostKind kind, HostShell shell, Path root) {
+        return new HostConfigurator(shell, kind == HostKind.TREE_HOST ? Optional.empty() : Optional.of(root.toString()),
+                false, Clock.systemUTC());
+    }
+
+    private static Optional<Journal.State> journalState(HostKind kind, Path root) throws Exception {
+        try (HostShell shell = shellFor(kind, root)) {
+            return configurator(kind, shell, root).journal().map(j -> j.state);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(HostKind.class)
+    void aFaultAtEveryStepLeavesTheHostUntouchedOrCompletelyApplied(HostKind kind) throws Exception {
+        Path clean = faultHost(kind, "count");
+        PassthroughPlan p = plan(clean); // every tree below is built alike: the same plan
+        int steps;
+        try (HostShell real = shellFor(kind, clean)) {
+            FaultyShell counter = new FaultyShell(real, Integer.MAX_VALUE, FaultyShell.Mode.FAIL);
+            configurator(kind, counter, clean).apply(p);
+            steps = counter.calls();
+        }
         assertThat(steps).isGreaterThan(8);
         Map<String, String> applied = state(clean);
+        if (kind == HostKind.TREE_HOST) {
+            assertThat(clean.resolve("boot/grub/grub.cfg")).as("update-grub ran").content().contains("iommu=pt");
+        }
         for (FaultyShell.Mode mode : FaultyShell.Mode.values()) {
             for (int k = 1; k <= steps + 1; k++) {
-                Path root = grubHost(mode + "-" + k);
+                String at = mode + " at step " + k + " of " + steps;
+                Path root = faultHost(kind, mode + "-" + k);
                 Map<String, String> original = state(root);
-                PassthroughPlan p = plan(root);
-                try {
-                    configurator(new FaultyShell(new LocalShell(), k, mode), root).apply(p);
-                } catch (ApplyException expected) {
-                    // recovery with a working connection, as the user would do
-                    HostConfigurator healthy = configurator(new LocalShell(), root);
-                    Optional<Journal> j = healthy.journal();
-                    if (j.isPresent() && j.get().state != Journal.State.APPLIED && j.get().state != Journal.State.ROLLED_BACK) {
-                        assertThatThrownBy(() -> healthy.apply(p)).as("apply refuses until rolled back")
-                                .hasMessageContaining("interrupted");
-                        healthy.rollback(Optional.empty());
-                    }
+                ApplyException failure = null;
+                try (HostShell real = shellFor(kind, root)) {
+                    configurator(kind, new FaultyShell(real, k, mode), root).apply(p);
+                } catch (ApplyException e) {
+                    failure = e;
                 }
                 Map<String, String> now = state(root);
-                assertThat(now.equals(original) || now.equals(applied))
-                        .as("%s at step %d of %d: the host is neither untouched nor applied", mode, k, steps).isTrue();
+                Optional<Journal.State> journal = journalState(kind, root);
+                if (failure == null) {
+                    assertThat(now).as("%s: applied", at).isEqualTo(applied);
+                    assertThat(journal).as(at).contains(Journal.State.APPLIED);
+                    continue;
+                }
+                boolean open = journal.isPresent() && (journal.get() == Journal.State.APPLYING
+                        || journal.get() == Journal.State.ROLLING_BACK);
+                if (!now.equals(original)) {
+                    assertThat(open).as("%s: the host (files or boot files) is changed, so the journal must say so, not %s",
+                            at, journal).isTrue();
+                }
+                if (journal.equals(Optional.of(Journal.State.ROLLED_BACK)) || failure.getMessage().contains("as it was before")
+                        || failure.getMessage().contains("Nothing on the host was changed")) {
+                    assertThat(now).as("%s: said to be as before (%s)", at, failure.getMessage()).isEqualTo(original);
+                }
+                if (mode == FaultyShell.Mode.FAIL && failure.host().isPresent() && failure.host().get().restored()) {
+                    assertThat(journal).as("%s: one failed step is recovered in place", at).contains(Journal.State.ROLLED_BACK);
+                }
+                if (open) {
+                    // recovery with a working connection, as the user would do
+                    try (HostShell healthy = shellFor(kind, root)) {
+                        HostConfigurator c = configurator(kind, healthy, root);
+                        assertThatThrownBy(() -> c.apply(p)).as("apply refuses until rolled back")
+                                .hasMessageContaining("interrupted");
+                        c.rollback(Optional.empty());
+                    }
+                    assertThat(journalState(kind, root)).as(at).contains(Journal.State.ROLLED_BACK);
+                }
+                assertThat(state(root)).as("%s: the host is not as before after the rollback", at).isEqualTo(original);
             }
         }
     }
 
-    @Test
-    void aFaultAtEveryStepOfRollbackIsRepairedByRollingBackAgain() throws Exception {
-        Path clean = grubHost("count");
-        configurator(new LocalShell(), clean).apply(plan(clean));
-        FaultyShell counter = new FaultyShell(new LocalShell(), Integer.MAX_VALUE, FaultyShell.Mode.FAIL);
-        configurator(counter, clean).rollback(Optional.empty());
-        int steps = counter.calls();
-        for (int k = 1; k <= steps; k++) {
-            Path root = grubHost("rb-" + k);
-            Map<String, String> original = state(root);
-            configurator(new LocalShell(), root).apply(plan(root));
-            try {
-                configurator(new FaultyShell(new LocalShell(), k, FaultyShell.Mode.KILL), root).rollback(Optional.empty());
-            } catch (ApplyException expected) {
-                configurator(new LocalShell(), root).rollback(Optional.empty());
+    @ParameterizedTest
+    @EnumSource(HostKind.class)
+    void aFaultAtEveryStepOfRollbackIsRepairedByRollingBackAgain(HostKind kind) throws Exception {
+        Path clean = faultHost(kind, "count");
+        PassthroughPlan p = plan(clean);
+        int steps;
+        try (HostShell real = shellFor(kind, clean)) {
+            configurator(kind, real, clean).apply(p);
+            FaultyShell counter = new FaultyShell(real, Integer.MAX_VALUE, FaultyShell.Mode.FAIL);
+            configurator(kind, counter, clean).rollback(Optional.empty());
+            steps = counter.calls();
+        }
+        for (FaultyShell.Mode mode : FaultyShell.Mode.values()) {
+            for (int k = 1; k <= steps; k++) {
+                String at = "rollback " + mode + " at step " + k + " of " + steps;
+                Path root = faultHost(kind, "rb-" + mode + "-" + k);
+                Map<String, String> original = state(root);
+                try (HostShell real = shellFor(kind, root)) {
+                    configurator(kind, real, root).apply(p);
+                    configurator(kind, new FaultyShell(real, k, mode), root).rollback(Optional.empty());
+                    assertThat(state(root)).as("%s: reported done", at).isEqualTo(original);
+                } catch (ApplyException expected) {
+                    assertThat(journalState(kind, root)).as("%s: not done, not recorded as done", at)
+                            .isNotEqualTo(Optional.of(Journal.State.ROLLED_BACK));
+                    try (HostShell healthy = shellFor(kind, root)) {
+                        configurator(kind, healthy, root).rollback(Optional.empty());
+                    }
+                }
+                assertThat(state(root)).as(at).isEqualTo(original);
+                assertThat(journalState(kind, root)).as(at).contains(Journal.State.ROLLED_BACK);
             }
-            assertThat(state(root)).as("rollback fault at step %d of %d", k, steps).isEqualTo(original);
         }
     }
 
     @Test
     void applyAndRollbackOverSsh() throws Exception {
-        Path root = grubHost("ssh");
+        Path root = HostTrees.withBootTools(grubHost("ssh"));
         Map<String, String> original = state(root);
         PassthroughPlan p = plan(root);
         try (SysrootSshServer server = new SysrootSshServer(root, dir.resolve("hk"));
@@ -169,11 +244,13 @@ class HostConfiguratorTest {
             HostConfigurator c = new HostConfigurator(shell, Optional.empty(), false, Clock.systemUTC());
             HostConfigurator.Outcome r = c.apply(p);
             assertThat(r.status()).isEqualTo(HostConfigurator.Outcome.Status.APPLIED);
-            assertThat(r.commandsRun()).as("a sysroot behind the test server: commands are not run").isEmpty();
+            assertThat(r.commandsRun()).as("the host's own commands").containsExactly("update-grub", "update-initramfs -u -k all");
             assertThat(root.resolve("etc/default/grub")).content().contains("iommu=pt");
+            assertThat(root.resolve("boot/grub/grub.cfg")).content().contains("iommu=pt");
             assertThat(new HostProbe().probe(shell, false).files()).containsKey(Journal.PATH);
-            c.rollback(Optional.of(r.journalId()));
+            HostConfigurator.Outcome back = c.rollback(Optional.of(r.journalId()));
+            assertThat(back.commandsRun()).containsExactly("update-grub", "update-initramfs -u -k all");
         }
-        assertThat(state(root)).isEqualTo(original);
+        assertThat(state(root)).as("files and boot files as before").isEqualTo(original);
     }
 }

@@ -2,6 +2,7 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.gpuforge.domain.BootSetup;
 import io.gpuforge.domain.GpuPlacement;
@@ -11,7 +12,9 @@ import io.gpuforge.domain.Isolation;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
 import io.gpuforge.testing.HostTrees;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,8 +72,7 @@ class HostProbeSysrootTest {
 
         assertThat(f.pci().groups()).extracting(g -> g.id()).containsExactly(0, 1, 11, 13, 14, 15);
         assertThat(f.pci().gpus()).extracting(GpuPlacement::address, GpuPlacement::isolation)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(a("0000:01:00.0"), Isolation.ISOLATED),
-                        org.assertj.core.groups.Tuple.tuple(a("0000:04:00.0"), Isolation.ISOLATED));
+                .containsExactly(tuple(a("0000:01:00.0"), Isolation.ISOLATED), tuple(a("0000:04:00.0"), Isolation.ISOLATED));
         assertThat(f.pci().gpus().get(0).functions()).containsExactly(a("0000:01:00.0"), a("0000:01:00.1"));
     }
 
@@ -161,8 +163,8 @@ class HostProbeSysrootTest {
 
     @Test
     void truncatedOrForeignProbeOutputIsRejected() throws Exception {
-        String full = new String(new LocalShell().run("sh -s", ("GPUFORGE_ROOT='" + HostTrees.intelGrub(dir) + "'\n"
-                + HostProbe.script()).getBytes(), java.time.Duration.ofSeconds(30)).stdout());
+        String full = new String(new LocalShell().run("sh -s -- " + RemoteFiles.q(HostTrees.intelGrub(dir).toString()),
+                HostProbe.script().getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(30)).stdout(), StandardCharsets.UTF_8);
         assertThat(HostProbe.fromOutput(full, "saved").pci().devices()).hasSize(8);
         assertThatThrownBy(() -> HostProbe.fromOutput(full.substring(0, full.length() / 2), "cut"))
                 .isInstanceOf(ProbeException.class).hasMessageContaining("truncated");

@@ -2,6 +2,7 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.IommuGroup;
@@ -12,6 +13,8 @@ import io.gpuforge.domain.PciInventory;
 import io.gpuforge.testing.SharedFixtures;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,8 +38,8 @@ class ListingParserTest {
         assertThat(inv.groups()).extracting(IommuGroup::id).isSorted();
         assertThat(inv.group(10).orElseThrow().members()).hasSize(4);
         assertThat(inv.gpus()).extracting(GpuPlacement::address, GpuPlacement::group, GpuPlacement::isolation)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(a("0000:01:00.0"), 11, Isolation.ISOLATED),
-                        org.assertj.core.groups.Tuple.tuple(a("0000:04:00.0"), 13, Isolation.ISOLATED));
+                .containsExactly(tuple(a("0000:01:00.0"), 11, Isolation.ISOLATED),
+                        tuple(a("0000:04:00.0"), 13, Isolation.ISOLATED));
         assertThat(inv.gpus().get(0).functions()).containsExactly(a("0000:01:00.0"), a("0000:01:00.1"));
         PciDevice rtx = inv.device(a("0000:01:00.0")).orElseThrow();
         assertThat(rtx.vendorId()).isEqualTo("10de");
@@ -55,7 +58,7 @@ class ListingParserTest {
         PciInventory alone = ListingParser.parse(listing);
         assertThat(alone.groups()).hasSize(24);
         assertThat(alone.groups()).extracting(IommuGroup::id).containsExactlyElementsOf(
-                java.util.stream.IntStream.range(0, 24).boxed().toList());
+                IntStream.range(0, 24).boxed().toList());
         assertThat(alone.device(a("03:00.0")).orElseThrow().iommuGroup()).hasValue(19);
         assertThat(alone.device(a("03:00.1")).orElseThrow().iommuGroup()).hasValue(20);
         GpuPlacement amd = alone.gpus().stream().filter(g -> g.address().equals(a("03:00.0"))).findFirst().orElseThrow();
@@ -132,21 +135,29 @@ class ListingParserTest {
     void garbageIsRejectedWithAReason() {
         assertThatThrownBy(() -> ListingParser.parse(new byte[0])).hasMessage("The listing is empty");
         byte[] binary = new byte[4096];
-        new java.util.Random(7).nextBytes(binary);
+        new Random(7).nextBytes(binary);
         assertThatThrownBy(() -> ListingParser.parse(binary)).hasMessageContaining("binary");
         byte[] huge = "IOMMU Group 1:\n\t00:00.0 Host bridge [0600]: X [8086:0000]\n".repeat(200_000)
                 .getBytes(StandardCharsets.UTF_8);
         assertThat(huge.length).isGreaterThan(10_000_000);
         assertThatThrownBy(() -> ListingParser.parse(huge)).hasMessageContaining("MB");
-        assertThatThrownBy(() -> ListingParser.parse(
-                "IOMMU Group 11:\n\t01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD104 [GeForce RTX 40"))
-                .hasMessageContaining("Line 2 is cut off");
-        assertThatThrownBy(() -> ListingParser.parse("IOMMU Group 11:\n\t01:00.0 VGA [0300]: N [10de:2786]\nIOMMU Group 12:\n"))
-                .hasMessageContaining("group 12").hasMessageContaining("truncated");
         assertThatThrownBy(() -> ListingParser.parse("Hello, my GPU does not work\nplease help\n"))
-                .hasMessageContaining("Line 1 is not part of an IOMMU listing");
+                .hasMessageContaining("No IOMMU group with a device was found in the listing");
         assertThatThrownBy(() -> ListingParser.parse("IOMMU Group 1:\n\t01:00.0 A [0300]: B\nIOMMU Group 2:\n\t01:00.0 A [0300]: B\n"))
-                .hasMessageContaining("two IOMMU groups");
+                .hasMessageContaining("two IOMMU groups").hasMessageContaining("paste only one");
+    }
+
+    @Test
+    void truncatedListingsAreReadAsPartialNotRefused() throws Exception {
+        ListingParser.Result cut = ListingParser.read(
+                "IOMMU Group 11:\n\t01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD104 [GeForce RTX 40");
+        assertThat(cut.partial()).isTrue();
+        assertThat(cut.gaps()).singleElement().satisfies(g -> assertThat(g.reason()).contains("line 2 is cut off"));
+        assertThat(cut.inventory().gpus()).singleElement().satisfies(g -> assertThat(g.group()).isEqualTo(11));
+        ListingParser.Result empty = ListingParser.read("IOMMU Group 11:\n\t01:00.0 VGA [0300]: N [10de:2786]\nIOMMU Group 12:\n");
+        assertThat(empty.gaps()).singleElement().satisfies(g -> assertThat(g.reason()).contains("group 12")
+                .contains("no device"));
+        assertThat(empty.inventory().groups()).hasSize(1);
     }
 
     @Test

@@ -3,6 +3,10 @@ package io.gpuforge.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * The six host trees the probe is tested on, modelled on real machines (devices and ids from the
@@ -164,6 +168,115 @@ public final class HostTrees {
                 .pci("0000:0b:00.0", "10de", "2204", "030000", 27, "vfio-pci", 16L << 20)
                 .pci("0000:0b:00.1", "10de", "1aef", "040300", 27, "vfio-pci", 0x4000)
                 .root();
+    }
+
+    /** Where a test tree keeps the switches of its boot tools (left out when trees are compared). */
+    public static final String SWITCHES = ".test";
+
+    private static final String SELF = "#!/bin/sh\n# A stand-in for %s on a test tree: it rebuilds the tree's boot files from its configuration,\n"
+            + "# as the real tool does. Switches in $R/" + SWITCHES + ": fail-TOOL (once: removed when used; always), hang-TOOL,\n"
+            + "# await-TOOL (waits for $R/" + SWITCHES + "/seen after its first line).\n"
+            + "R=\"$(cd -P \"$(dirname \"$0\")/../..\" && pwd -P)\"\nS=\"$R/" + SWITCHES + "\"\nme=\"${0##*/}\"\nexport LC_ALL=C\n"
+            + "echo \"%s\"\n"
+            + "if [ -f \"$S/await-$me\" ]; then n=0; while [ ! -e \"$S/seen\" ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done;"
+            + " [ -e \"$S/seen\" ] || { echo \"$me: nobody saw my first line\" >&2; exit 7; }; fi\n"
+            + "if [ -f \"$S/hang-$me\" ]; then exec sleep 600; fi\n"
+            + "if [ -f \"$S/fail-$me\" ]; then grep -qx once \"$S/fail-$me\" && rm -f \"$S/fail-$me\";"
+            + " echo \"$me: error: failing as the test asked\" >&2; exit 1; fi\n";
+
+    private static final String GRUB = SELF + "out=\"$R/boot/grub/grub.cfg\"\n"
+            + "if [ \"$1\" = -o ]; then out=\"$R$2\"; fi\nmkdir -p \"${out%%/*}\"\n"
+            + "{ echo '# generated from /etc/default/grub'; cat \"$R/etc/default/grub\"; } > \"$out.new\"\n"
+            + "mv \"$out.new\" \"$out\"\necho done\n";
+
+    private static final String INITRAMFS = SELF + "case \"$me\" in\n"
+            + "  update-initramfs) out=\"$R/boot/initrd.img-$(cat \"$R/proc/sys/kernel/osrelease\")\" ;;\n"
+            + "  dracut) out=\"$R/boot/initramfs-$(cat \"$R/proc/sys/kernel/osrelease\").img\" ;;\n"
+            + "  *) out=\"$R/boot/initramfs-linux.img\" ;;\nesac\nmkdir -p \"$R/boot\"\n"
+            + "for f in \"$R\"/etc/modules \"$R\"/etc/initramfs-tools/modules \"$R\"/etc/mkinitcpio.conf \"$R\"/etc/modprobe.d/*.conf"
+            + " \"$R\"/etc/dracut.conf.d/*.conf \"$R\"/etc/udev/rules.d/*.rules; do\n"
+            + "  [ -f \"$f\" ] && { echo \"== ${f#\"$R\"}\"; cat \"$f\"; }\ndone > \"$out.new\"\n"
+            + "mv \"$out.new\" \"$out\"\necho \"I: wrote ${out#\"$R\"}\"\n";
+
+    private static final String PROXMOX = SELF + "[ \"$1\" = refresh ] || { echo \"usage: $me refresh\" >&2; exit 2; }\n"
+            + "mkdir -p \"$R/boot/efi/loader/entries\"\n"
+            + "k=\"$(cat \"$R/proc/sys/kernel/osrelease\")\"\n"
+            + "printf 'title Proxmox VE\\nlinux /EFI/proxmox/%%s/vmlinuz\\noptions %%s\\n' \"$k\" \"$(cat \"$R/etc/kernel/cmdline\")\""
+            + " > \"$R/boot/efi/loader/entries/proxmox-$k.conf\"\n"
+            + "echo \"Copying and configuring kernels on /dev/disk/by-uuid/4A2B-9C1D\"\n";
+
+    /**
+     * Makes the tree's boot tools work (update-grub or grub-mkconfig, update-initramfs, dracut or mkinitcpio,
+     * proxmox-boot-tool, the ones the tree's host has): each rebuilds the tree's boot files (grub.cfg, the
+     * initramfs, the systemd-boot entry) from its configuration, so a test sees whether the boot loader carries
+     * what the configuration says. Runs each once, so the tree starts consistent. For tree hosts only
+     * ({@link SysrootSshServer.TreeHost}), which run a host's commands.
+     */
+    public static Path withBootTools(Path root) throws IOException {
+        List<List<String>> installed = new ArrayList<>();
+        boolean grubMkconfig = Files.exists(root.resolve("usr/sbin/grub-mkconfig")) || Files.exists(root.resolve("usr/sbin/grub2-mkconfig"));
+        if (Files.exists(root.resolve("etc/default/grub")) && !grubMkconfig) {
+            installed.add(tool(root, "usr/sbin/update-grub", GRUB, "Generating grub configuration file ..."));
+        }
+        for (String g : new String[] {"grub-mkconfig", "grub2-mkconfig"}) {
+            if (Files.exists(root.resolve("usr/sbin/" + g))) {
+                List<String> cmd = tool(root, "usr/sbin/" + g, GRUB, "Generating grub configuration file ...");
+                cmd.addAll(List.of("-o", g.equals("grub2-mkconfig") ? "/boot/grub2/grub.cfg" : "/boot/grub/grub.cfg"));
+                installed.add(cmd);
+            }
+        }
+        if (Files.exists(root.resolve("usr/sbin/update-initramfs")) || Files.isDirectory(root.resolve("etc/initramfs-tools"))) {
+            installed.add(tool(root, "usr/sbin/update-initramfs", INITRAMFS, "update-initramfs: Generating the initramfs"));
+        }
+        for (String t : new String[] {"usr/bin/dracut", "usr/bin/mkinitcpio"}) {
+            if (Files.exists(root.resolve(t))) {
+                installed.add(tool(root, t, INITRAMFS, "==> Building the initramfs"));
+            }
+        }
+        if (Files.exists(root.resolve("usr/sbin/proxmox-boot-tool"))) {
+            List<String> cmd = tool(root, "usr/sbin/proxmox-boot-tool", PROXMOX, "Running hook script 'proxmox-auto-removal'..");
+            cmd.add("refresh");
+            installed.add(cmd);
+        }
+        for (List<String> cmd : installed) {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            try {
+                if (p.waitFor() != 0) {
+                    throw new IOException(cmd + " failed on " + root);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
+        return root;
+    }
+
+    private static List<String> tool(Path root, String path, String body, String firstLine) throws IOException {
+        Path p = root.resolve(path);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, String.format(Locale.ROOT, body, p.getFileName(), firstLine));
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return new ArrayList<>(List.of(p.toString()));
+    }
+
+    /** Sets a switch of a boot tool (see {@link #withBootTools}): "fail" once or always, "hang", "await". */
+    public static void toolSwitch(Path root, String kind, String tool, String value) throws IOException {
+        Path p = root.resolve(SWITCHES).resolve(kind + "-" + tool);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, value + "\n");
+    }
+
+    /** Removes every switch of the tree's boot tools. */
+    public static void clearSwitches(Path root) throws IOException {
+        Path d = root.resolve(SWITCHES);
+        if (Files.isDirectory(d)) {
+            try (var s = Files.list(d)) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    Files.delete(p);
+                }
+            }
+        }
     }
 
     /** A fixture file from shared/fixtures when present, else the given excerpt of it. */

@@ -49,9 +49,12 @@ class DemoLabGuiTest {
         assertThat(robot.lookup("#demo-banner").queryAs(Label.class).getText()).contains("simulated");
         @SuppressWarnings("unchecked")
         TableView<VmInfo> table = robot.lookup("#domains-table").queryAs(TableView.class);
-        assertThat(table.getItems()).extracting(VmInfo::name).containsExactly("101 train-01 @ pve-4090", "9000 ubuntu-24.04-cloud @ pve-3090 (template)");
+        assertThat(table.getItems()).extracting(VmInfo::name).containsExactly("train-01", "ubuntu-24.04-cloud");
+        assertThat(table.getItems()).extracting(v -> v.ref().node() + "/" + v.ref().id() + (v.template() ? " template" : ""))
+                .containsExactly("pve-4090/101", "pve-3090/9000 template");
         assertThat(robot.lookup("#domains-header").queryAs(Label.class).getText())
-                .startsWith("3 nodes, 2 VMs, 1 GPUs mapped").contains("gpu-4090-a: pve-4090 0000:01:00 10de:2684");
+                .startsWith("gpuforge-demo (Proxmox VE 8.4.1): 3 nodes, 1 VMs, 1 templates, 1 GPUs")
+                .contains("gpu-4090-a on pve-4090: 0000:01:00.0 (10de:2684)");
         assertThat(fx.app.connections().all()).singleElement()
                 .satisfies(c -> assertThat(c.kind()).isEqualTo(ConnectionInfo.Kind.DEMO));
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);

@@ -1,12 +1,13 @@
 package io.gpuforge.hypervisor.libvirt;
 
+import io.gpuforge.domain.LibvirtHostdev;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.VmSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import org.w3c.dom.Element;
 
 /**
  * Builds libvirt domain XML from a {@link VmSpec}: q35, OVMF with secure boot off (when UEFI), virtio disk
@@ -49,32 +50,21 @@ public final class DomainXmlBuilder {
         x.append("    <console type='pty'/>\n");
         Map<String, List<PciAddress>> cards = new LinkedHashMap<>();
         for (PciAddress a : s.hostDevices()) {
-            cards.computeIfAbsent(slot(a), k -> new ArrayList<>()).add(a);
+            cards.computeIfAbsent(a.slotAddress(), k -> new ArrayList<>()).add(a);
         }
         int port = FIRST_ROOT_PORT;
         for (List<PciAddress> functions : cards.values()) {
             x.append("    <controller type='pci' model='pcie-root-port' index='").append(port).append("'/>\n");
             boolean multi = functions.size() > 1;
+            int first = functions.get(0).function();
             for (PciAddress a : functions) {
-                x.append("    <hostdev mode='subsystem' type='pci' managed='yes'>\n      <source>\n        ")
-                        .append(address(a, null, false)).append("\n      </source>\n      ")
-                        .append(address(new PciAddress(0, port, 0, a.function()), "pci", multi && a.function() == functions.get(0).function()))
-                        .append("\n    </hostdev>\n");
+                x.append(LibvirtHostdev.of(a).at(new PciAddress(0, port, 0, a.function()), multi && a.function() == first)
+                        .xml("    "));
             }
             port++;
         }
         x.append("  </devices>\n</domain>\n");
         return x.toString();
-    }
-
-    private static String slot(PciAddress a) {
-        return String.format(Locale.ROOT, "%04x:%02x:%02x", a.domain(), a.bus(), a.slot());
-    }
-
-    static String address(PciAddress a, String type, boolean multifunction) {
-        return String.format(Locale.ROOT, "<address %sdomain='0x%04x' bus='0x%02x' slot='0x%02x' function='0x%x'%s/>",
-                type == null ? "" : "type='" + type + "' ", a.domain(), a.bus(), a.slot(), a.function(),
-                multifunction ? " multifunction='on'" : "");
     }
 
     private static String escape(String s) {
@@ -84,7 +74,7 @@ public final class DomainXmlBuilder {
     /** The host functions of every {@code <hostdev type='pci'>} in a domain (or devices) XML. */
     public static List<PciAddress> hostdevSources(String xml) throws LibvirtBackendException {
         List<PciAddress> out = new ArrayList<>();
-        for (org.w3c.dom.Element h : Xml.all(Xml.parse(xml), "hostdev")) {
+        for (Element h : Xml.all(Xml.parse(xml), "hostdev")) {
             if (!"pci".equals(h.getAttribute("type"))) {
                 continue;
             }

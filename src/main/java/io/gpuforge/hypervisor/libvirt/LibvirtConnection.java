@@ -1,37 +1,75 @@
 package io.gpuforge.hypervisor.libvirt;
 
+import com.sun.jna.Pointer;
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
 import io.gpuforge.domain.PciInventory;
-import io.gpuforge.domain.VmDetails;
 import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmRef;
-import io.gpuforge.domain.VmState;
 import io.gpuforge.domain.VmSpec;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.libvirt.Connect;
 import org.libvirt.Device;
 import org.libvirt.Domain;
-import org.libvirt.DomainInfo;
 import org.libvirt.LibvirtException;
-import org.w3c.dom.Element;
+import org.libvirt.jna.Libvirt.VirErrorCallback;
+import org.libvirt.jna.virError;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One libvirt connection ({@code qemu:///system}, {@code qemu+ssh://…}, {@code test:///file.xml}) behind
  * GPUForge's own types: host, domains, PCI devices and IOMMU groups, define/start/stop/undefine, node
  * device detach/reattach. Every {@link LibvirtException} becomes a {@link LibvirtBackendException} with
- * libvirt's message. Closed explicitly. Blocking: call off the FX thread.
+ * libvirt's message and its kind ({@link LibvirtErrors}). Blocking: call off the FX thread.
+ *
+ * <p>A connection to a daemon uses libvirt's keepalive ({@link KeepAlive}), so a host that falls off the
+ * network makes calls fail instead of hanging. {@link #close()} never waits on the network: it refuses new
+ * calls at once and leaves the native clean-up (deregistering listeners, {@code virConnectClose}) to a daemon
+ * thread, which runs it after the calls in flight have ended.
  */
 public final class LibvirtConnection implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(LibvirtConnection.class);
+    private static final int UNDEFINE_MANAGED_SAVE = 1;
+    private static final int UNDEFINE_NVRAM = 4;
     private static volatile boolean quiet;
+    /** Process-wide on purpose (see {@link #silenceStderr()}): libvirt holds on to it. */
+    private static final VirErrorCallback SILENT = new VirErrorCallback() {
+        @Override
+        public void errorCallback(Pointer userData, virError error) {
+            // reported through the exception of the failing call
+        }
+    };
+    /** How long a closed connection's listeners stay reachable for an event libvirt was already dispatching. */
+    private static final long DISPATCH_GRACE_MS = 500;
     private final Connect connect;
     private final String uri;
+    private final ReadWriteLock inFlight = new ReentrantReadWriteLock();
+    private final List<NativeStep> beforeClose = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** A libvirt call on the connection. */
+    @FunctionalInterface
+    interface Call<T> {
+        T apply(Connect c) throws LibvirtException, LibvirtBackendException;
+    }
+
+    /** Native clean-up run on the closing thread before the connection itself is closed. */
+    @FunctionalInterface
+    interface NativeStep {
+        void run(Connect c) throws LibvirtException;
+    }
 
     private LibvirtConnection(String uri, Connect connect) {
         this.uri = uri;
@@ -39,30 +77,54 @@ public final class LibvirtConnection implements AutoCloseable {
     }
 
     public static LibvirtConnection open(String uri) throws LibvirtBackendException {
+        return open(uri, KeepAlive.DEFAULT, false);
+    }
+
+    public static LibvirtConnection open(String uri, KeepAlive keepAlive) throws LibvirtBackendException {
+        return open(uri, keepAlive, false);
+    }
+
+    static LibvirtConnection open(String uri, KeepAlive keepAlive, boolean readOnly) throws LibvirtBackendException {
         silenceStderr();
-        // libvirt wants its event loop registered before the first connection of the process; doing it
-        // here means no connection can race the registration (a deadlock seen when both ran at once)
+        // libvirt wants its event loop registered before the first connection of the process (keepalive and
+        // events need it); doing it here means no connection can race the registration (a deadlock seen
+        // when both ran at once)
         new LibvirtEventLoop().start();
+        LibvirtConnection c;
         try {
-            return new LibvirtConnection(uri, new Connect(uri, false));
+            c = new LibvirtConnection(uri, new Connect(uri, readOnly));
         } catch (LibvirtException e) {
-            throw wrap("connect to " + uri, e);
+            throw LibvirtErrors.wrap("connect to " + uri, e);
         } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-            throw new LibvirtBackendException("libvirt is not installed on this computer (apt-get install libvirt0): "
-                    + e.getMessage(), e);
+            throw new LibvirtBackendException(BackendException.Kind.UNSUPPORTED, "libvirt is not installed on this"
+                    + " computer (apt-get install libvirt0): " + e.getMessage(), e);
+        }
+        c.keepAlive(keepAlive);
+        return c;
+    }
+
+    private void keepAlive(KeepAlive k) {
+        if (!k.enabled() || uri.startsWith("test:")) {
+            return; // the test driver runs in this process: nothing to lose touch with
+        }
+        try {
+            if (connect.setKeepAlive(k.intervalSeconds(), k.count())) {
+                LOG.info("{} does not answer keepalive requests: a host that drops off the network goes unnoticed", uri);
+            }
+        } catch (LibvirtException e) {
+            LOG.info("no keepalive on {}: {}", uri, e.getMessage());
         }
     }
 
-    /** libvirt prints every error to stderr by default; we report them ourselves. */
+    /**
+     * libvirt prints every error to stderr by default; we report them ourselves. libvirt keeps the handler's
+     * native address for the life of the process, so the handler must stay reachable as long: a collected one
+     * lets JNA reuse its address, and libvirt's next error then runs some other callback with its arguments.
+     */
     private static void silenceStderr() {
         if (!quiet) {
             try {
-                Connect.setErrorCallback(new org.libvirt.jna.Libvirt.VirErrorCallback() {
-                    @Override
-                    public void errorCallback(com.sun.jna.Pointer userData, org.libvirt.jna.virError error) {
-                        // reported through the exception of the failing call
-                    }
-                });
+                Connect.setErrorCallback(SILENT);
                 quiet = true;
             } catch (LibvirtException | UnsatisfiedLinkError | NoClassDefFoundError e) {
                 // libvirt missing: open() reports it
@@ -70,9 +132,39 @@ public final class LibvirtConnection implements AutoCloseable {
         }
     }
 
-    static LibvirtBackendException wrap(String what, LibvirtException e) {
-        String m = e.getError() != null && e.getError().getMessage() != null ? e.getError().getMessage() : e.getMessage();
-        return new LibvirtBackendException("libvirt could not " + what + ": " + m, e);
+    /**
+     * Runs a libvirt call unless the connection is closed or closing; its {@link LibvirtException} becomes a
+     * {@link LibvirtBackendException} saying that libvirt could not do {@code what}.
+     */
+    <T> T call(String what, Call<T> call) throws LibvirtBackendException {
+        Lock l = inFlight.readLock();
+        if (closed.get() || !l.tryLock()) {
+            throw closedError(what);
+        }
+        try {
+            if (closed.get()) {
+                throw closedError(what);
+            }
+            return call.apply(connect);
+        } catch (LibvirtException e) {
+            throw LibvirtErrors.wrap(what, e);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private LibvirtBackendException closedError(String what) {
+        return new LibvirtBackendException(BackendException.Kind.INVALID, "libvirt could not " + what + ": the connection"
+                + " to " + uri + " is closed; connect again", null);
+    }
+
+    /** Registers native clean-up for {@link #close()} (e.g. deregistering an event listener). */
+    void beforeClose(NativeStep step) {
+        beforeClose.add(step);
+    }
+
+    boolean isClosed() {
+        return closed.get();
     }
 
     public String uri() {
@@ -81,11 +173,8 @@ public final class LibvirtConnection implements AutoCloseable {
 
     /** "libvirt 9.0.0, QEMU 7.2.0" (hypervisor part as the driver reports it). */
     public String versions() throws LibvirtBackendException {
-        try {
-            return "libvirt " + version(connect.getLibVersion()) + ", " + connect.getType() + " " + version(connect.getVersion());
-        } catch (LibvirtException e) {
-            throw wrap("read its version", e);
-        }
+        return call("read its version", c -> "libvirt " + version(c.getLibVersion()) + ", " + c.getType() + " "
+                + version(c.getVersion()));
     }
 
     private static String version(long v) {
@@ -93,73 +182,29 @@ public final class LibvirtConnection implements AutoCloseable {
     }
 
     public String hostname() throws LibvirtBackendException {
-        try {
-            return connect.getHostName();
-        } catch (LibvirtException e) {
-            throw wrap("read the host name", e);
-        }
+        return call("read the host name", Connect::getHostName);
     }
 
     /** {@code <iommu support='yes|no'/>} of the host capabilities; empty when the driver does not say. */
     public Optional<Boolean> iommuSupport() throws LibvirtBackendException {
-        try {
-            Element caps = Xml.parse(connect.getCapabilities());
-            return Xml.all(caps, "iommu").stream().findFirst().map(e -> "yes".equals(e.getAttribute("support")));
-        } catch (LibvirtException e) {
-            throw wrap("read the host capabilities", e);
-        }
+        return call("read the host capabilities", c -> Xml.all(Xml.parse(c.getCapabilities()), "iommu").stream()
+                .findFirst().map(e -> "yes".equals(e.getAttribute("support"))));
     }
 
+    /**
+     * Every domain, running and defined, with its details; one that goes away while it is read (someone
+     * undefined or stopped it meanwhile) is left out, not an error.
+     */
     public List<VmInfo> domains() throws LibvirtBackendException {
-        try {
-            List<Domain> all = new ArrayList<>();
-            for (int id : connect.listDomains()) {
-                all.add(connect.domainLookupByID(id));
-            }
-            for (String name : connect.listDefinedDomains()) {
-                all.add(connect.domainLookupByName(name));
-            }
-            String host = connect.getHostName();
-            List<VmInfo> out = new ArrayList<>();
-            for (Domain d : all) {
-                try {
-                    DomainInfo info = d.getInfo();
-                    VmDetails details = DomainDetails.parse(d.getXMLDesc(0));
-                    out.add(new VmInfo(new VmRef(host, d.getName()), d.getName(), state(info.state), false,
-                            info.nrVirtCpu, info.maxMem * 1024, Optional.of(details)));
-                } finally {
-                    d.free();
-                }
-            }
-            return out;
-        } catch (LibvirtException e) {
-            throw wrap("list domains", e);
-        }
-    }
-
-    static VmState state(DomainInfo.DomainState s) {
-        switch (s) {
-            case VIR_DOMAIN_RUNNING:
-            case VIR_DOMAIN_BLOCKED:
-                return VmState.RUNNING;
-            case VIR_DOMAIN_PAUSED:
-                return VmState.PAUSED;
-            case VIR_DOMAIN_SHUTDOWN:
-            case VIR_DOMAIN_SHUTOFF:
-                return VmState.STOPPED;
-            case VIR_DOMAIN_CRASHED:
-                return VmState.CRASHED;
-            default:
-                return VmState.UNKNOWN;
-        }
+        return call("list domains", DomainList::read);
     }
 
     /** Every PCI node device with its IOMMU group. */
     public PciInventory pciInventory() throws LibvirtBackendException {
-        try {
+        return call("list PCI devices", c -> {
             Map<PciAddress, PciDevice> devices = new LinkedHashMap<>();
-            for (String name : connect.listDevices("pci")) {
-                Device dev = connect.deviceLookupByName(name);
+            for (String name : c.listDevices("pci")) {
+                Device dev = c.deviceLookupByName(name);
                 try {
                     NodeDeviceXml.parse(dev.getXMLDescription()).ifPresent(p -> devices.put(p.device().address(), p.device()));
                 } finally {
@@ -167,17 +212,14 @@ public final class LibvirtConnection implements AutoCloseable {
                 }
             }
             return PciInventory.fromDevices(devices.values());
-        } catch (LibvirtException e) {
-            throw wrap("list PCI devices", e);
-        }
+        });
     }
 
     public void define(VmSpec spec) throws LibvirtBackendException {
-        try {
-            connect.domainDefineXML(DomainXmlBuilder.build(spec)).free();
-        } catch (LibvirtException e) {
-            throw wrap("define " + spec.name(), e);
-        }
+        call("define " + spec.name(), c -> {
+            c.domainDefineXML(DomainXmlBuilder.build(spec)).free();
+            return null;
+        });
     }
 
     public void start(String name) throws LibvirtBackendException {
@@ -188,16 +230,21 @@ public final class LibvirtConnection implements AutoCloseable {
         onDomain(name, "shut down", Domain::shutdown);
     }
 
+    public void reboot(String name) throws LibvirtBackendException {
+        onDomain(name, "reboot", d -> d.reboot(0));
+    }
+
     public void forceOff(String name) throws LibvirtBackendException {
         onDomain(name, "force off", Domain::destroy);
     }
 
+    /** Undefines a domain and its UEFI variables (NVRAM) and managed-save image; its disks stay. */
     public void undefine(String name) throws LibvirtBackendException {
-        // UEFI domains keep an NVRAM file: remove it too; drivers without NVRAM refuse the flag
         onDomain(name, "undefine", d -> {
             try {
-                d.undefine(4 /* VIR_DOMAIN_UNDEFINE_NVRAM */);
+                d.undefine(UNDEFINE_NVRAM | UNDEFINE_MANAGED_SAVE);
             } catch (LibvirtException e) {
+                // drivers without NVRAM (the test driver) refuse the flags
                 if (e.getMessage() == null || !e.getMessage().contains("unsupported flags")) {
                     throw e;
                 }
@@ -215,47 +262,84 @@ public final class LibvirtConnection implements AutoCloseable {
         onDevice(a, "reattach", Device::reAttach);
     }
 
-    private interface DomainOp {
-        void apply(Domain d) throws LibvirtException;
+    /** Something done to one domain. */
+    @FunctionalInterface
+    interface DomainOp<T> {
+        T apply(Domain d) throws LibvirtException, LibvirtBackendException;
     }
 
     private interface DeviceOp {
         void apply(Device d) throws LibvirtException;
     }
 
-    private void onDomain(String name, String what, DomainOp op) throws LibvirtBackendException {
-        try {
-            Domain d = connect.domainLookupByName(name);
+    private interface VoidDomainOp {
+        void apply(Domain d) throws LibvirtException;
+    }
+
+    private void onDomain(String name, String what, VoidDomainOp op) throws LibvirtBackendException {
+        withDomain(name, what + " " + name, d -> {
+            op.apply(d);
+            return null;
+        });
+    }
+
+    /** Looks a domain up by name, runs {@code op} on it and frees it; "no such domain" is NOT_FOUND. */
+    <T> T withDomain(String name, String what, DomainOp<T> op) throws LibvirtBackendException {
+        return call(what, c -> {
+            Domain d = c.domainLookupByName(name);
             try {
-                op.apply(d);
+                return op.apply(d);
             } finally {
                 d.free();
             }
-        } catch (LibvirtException e) {
-            throw wrap(what + " " + name, e);
-        }
+        });
     }
 
     private void onDevice(PciAddress a, String what, DeviceOp op) throws LibvirtBackendException {
-        String name = String.format(Locale.ROOT, "pci_%04x_%02x_%02x_%x", a.domain(), a.bus(), a.slot(), a.function());
-        try {
-            Device d = connect.deviceLookupByName(name);
+        String name = a.libvirtNodeDevice();
+        call(what + " " + a, c -> {
+            Device d = c.deviceLookupByName(name);
             try {
                 op.apply(d);
             } finally {
                 d.free();
             }
-        } catch (LibvirtException e) {
-            throw wrap(what + " " + a, e);
-        }
+            return null;
+        });
     }
 
+    /**
+     * Refuses new calls at once; deregisters listeners and closes the native connection on a daemon thread once
+     * the calls in flight have ended (with a dead host: when keepalive gives up), so the caller never waits.
+     */
     @Override
     public void close() {
-        try {
-            connect.close();
-        } catch (LibvirtException e) {
-            // closing: nothing left to do
+        if (!closed.compareAndSet(false, true)) {
+            return;
         }
+        OffThread.start("libvirt-close " + uri, () -> {
+            Lock l = inFlight.writeLock();
+            l.lock();
+            try {
+                for (NativeStep step : beforeClose) {
+                    try {
+                        step.run(connect);
+                    } catch (LibvirtException e) {
+                        LOG.debug("closing {}: {}", uri, e.getMessage());
+                    }
+                }
+                if (!beforeClose.isEmpty()) {
+                    // an event queued before the listener went away may still be on its way on the event loop
+                    TimeUnit.MILLISECONDS.sleep(DISPATCH_GRACE_MS);
+                }
+                connect.close();
+            } catch (LibvirtException e) {
+                LOG.debug("closing {}: {}", uri, e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                l.unlock();
+            }
+        });
     }
 }

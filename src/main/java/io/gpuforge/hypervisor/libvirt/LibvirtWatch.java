@@ -1,22 +1,24 @@
 package io.gpuforge.hypervisor.libvirt;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import org.libvirt.Connect;
 import org.libvirt.LibvirtException;
 import org.libvirt.event.LifecycleListener;
 
 /**
  * A connection that tells about domain lifecycle changes (defined, started, stopped…) as they happen,
  * on the event-loop thread: the receiver hops to its own thread. Needs a started {@link LibvirtEventLoop}.
+ * Its own read-only connection, with keepalive; {@link #close()} returns at once (nothing arrives after it)
+ * and leaves the RPCs to a background thread, so closing a watch on a host that went silent never freezes.
  */
 public final class LibvirtWatch implements AutoCloseable {
 
-    private final Connect connect;
-    private final LifecycleListener listener;
+    private final LibvirtConnection connection;
+    private final AtomicBoolean open;
 
-    private LibvirtWatch(Connect connect, LifecycleListener listener) {
-        this.connect = connect;
-        this.listener = listener;
+    private LibvirtWatch(LibvirtConnection connection, AtomicBoolean open) {
+        this.connection = connection;
+        this.open = open;
     }
 
     /** @param onEvent gets "domain-name event-type" (e.g. "web1 STARTED") */
@@ -25,9 +27,10 @@ public final class LibvirtWatch implements AutoCloseable {
         if (!loop.start()) {
             throw new LibvirtBackendException("libvirt is not installed on this computer (apt-get install libvirt0)", null);
         }
-        try {
-            Connect c = new Connect(uri, true);
-            LifecycleListener l = (domain, event) -> {
+        LibvirtConnection c = LibvirtConnection.open(uri, KeepAlive.DEFAULT, true);
+        AtomicBoolean open = new AtomicBoolean(true);
+        LifecycleListener l = (domain, event) -> {
+            if (open.get()) {
                 String name;
                 try {
                     name = domain.getName();
@@ -35,26 +38,26 @@ public final class LibvirtWatch implements AutoCloseable {
                     name = "?";
                 }
                 onEvent.accept(name + " " + event.getType());
-                return 0;
-            };
-            c.addLifecycleListener(l);
-            return new LibvirtWatch(c, l);
-        } catch (LibvirtException e) {
-            throw LibvirtConnection.wrap("watch " + uri, e);
+            }
+            return 0;
+        };
+        try {
+            c.call("watch " + uri, conn -> {
+                conn.addLifecycleListener(l);
+                return null;
+            });
+        } catch (LibvirtBackendException e) {
+            c.close();
+            throw e;
         }
+        c.beforeClose(conn -> conn.removeLifecycleListener(l));
+        return new LibvirtWatch(c, open);
     }
 
+    /** Stops the events at once; deregistering and closing happen on a background thread. */
     @Override
     public void close() {
-        try {
-            connect.removeLifecycleListener(listener);
-        } catch (LibvirtException e) {
-            // closing anyway
-        }
-        try {
-            connect.close();
-        } catch (LibvirtException e) {
-            // nothing more to do
-        }
+        open.set(false);
+        connection.close();
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -71,7 +72,7 @@ final class Xml {
     }
 
     static int number(String s) {
-        String t = s.strip().toLowerCase();
+        String t = s.strip().toLowerCase(Locale.ROOT);
         return t.startsWith("0x") ? Integer.parseInt(t.substring(2), 16) : Integer.parseInt(t);
     }
 }

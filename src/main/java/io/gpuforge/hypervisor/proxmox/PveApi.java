@@ -3,10 +3,13 @@ package io.gpuforge.hypervisor.proxmox;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 /** Typed records in and out for the endpoints beyond the inventory. Blocking: background threads only. */
 public final class PveApi {
@@ -18,7 +21,9 @@ public final class PveApi {
         }
     }
 
-    public record NodeStatus(long uptimeSeconds, double cpu, String kernel, String pveVersion, long memTotal, long memUsed) {
+    /** @param cpus logical CPUs ({@code cpuinfo.cpus}), 0 when the node does not say */
+    public record NodeStatus(long uptimeSeconds, double cpu, String kernel, String pveVersion, long memTotal, long memUsed,
+                             int cpus) {
     }
 
     public record TaskStatus(boolean running, Optional<String> exitStatus) {
@@ -33,7 +38,71 @@ public final class PveApi {
     public record RrdPoint(Instant time, Optional<Double> cpu, Optional<Long> maxMem) {
     }
 
-    public record ExecStatus(boolean exited, Optional<Integer> exitCode, String out) {
+    /** A guest-agent process: still running ({@code exited} false, no exit code), or its end with the output. */
+    public record ExecStatus(boolean exited, Optional<Integer> exitCode, String out, String err) {
+    }
+
+    /** One node RRD point ({@code /nodes/{node}/rrddata}); a value the node did not record is empty. */
+    public record NodeRrdPoint(Instant time, OptionalDouble cpu, OptionalLong memUsed, OptionalLong memTotal,
+                               OptionalDouble loadAverage, OptionalDouble netIn, OptionalDouble netOut) {
+    }
+
+    /** A task of the cluster's recent list: running while {@code status} is empty. */
+    public record ClusterTask(String upid, String node, String type, String id, String user, Instant started,
+                              Optional<Instant> ended, Optional<String> status) {
+        public boolean running() {
+            return status.isEmpty();
+        }
+    }
+
+    /**
+     * What a user may do, per ACL path ({@code /}, {@code /vms/101}, {@code /mapping/pci/gpu-a}): privilege →
+     * whether it also holds below the path (propagate).
+     */
+    public record Permissions(Map<String, Map<String, Boolean>> byPath) {
+        public Permissions {
+            Map<String, Map<String, Boolean>> copy = new LinkedHashMap<>();
+            byPath.forEach((k, v) -> copy.put(k, Map.copyOf(v)));
+            byPath = Collections.unmodifiableMap(copy);
+        }
+
+        /** Whether {@code privilege} holds on {@code path}, there or propagated from a path above it. */
+        public boolean has(String path, String privilege) {
+            for (String p = path; ; p = parent(p)) {
+                Map<String, Boolean> privs = byPath.get(p);
+                if (privs != null && privs.containsKey(privilege) && (p.equals(path) || privs.get(privilege))) {
+                    return true;
+                }
+                if (p.equals("/")) {
+                    return false;
+                }
+            }
+        }
+
+        private static String parent(String p) {
+            int i = p.lastIndexOf('/');
+            return i <= 0 ? "/" : p.substring(0, i);
+        }
+    }
+
+    /** What {@code download-url} fetches into a storage: an ISO or a disk image to import, checked if a sum is given. */
+    public record Download(String content, String url, String filename, Optional<String> checksum,
+                           Optional<String> checksumAlgorithm) {
+        public Download {
+            if (!List.of("iso", "import", "vztmpl").contains(content)) {
+                throw new IllegalArgumentException("A download is an ISO image (iso), a disk image to import (import) or a"
+                        + " container template (vztmpl), not '" + content + "'");
+            }
+            if (!url.startsWith("https://") && !url.startsWith("http://")) {
+                throw new IllegalArgumentException("Proxmox VE downloads over http(s) only: '" + url + "'");
+            }
+            if (filename.isBlank() || filename.contains("/")) {
+                throw new IllegalArgumentException("A file name without '/' is needed for the download, not '" + filename + "'");
+            }
+            if (checksum.isPresent() != checksumAlgorithm.isPresent()) {
+                throw new IllegalArgumentException("A checksum and its algorithm (sha256, sha512…) go together");
+            }
+        }
     }
 
     private final PveClient c;
@@ -64,12 +133,27 @@ public final class PveApi {
         c.put(vm(node, vmid) + "/config", p);
     }
 
+    /**
+     * Sets {@code set} and removes {@code delete} in one write, refused as a CONFLICT when the VM changed since the
+     * configuration with {@code digest} was read.
+     */
+    public void updateConfig(String node, int vmid, Map<String, String> set, List<String> delete, String digest)
+            throws PveApiException {
+        Map<String, String> p = new LinkedHashMap<>(set);
+        if (!delete.isEmpty()) {
+            p.put("delete", String.join(",", delete));
+        }
+        p.put("digest", digest);
+        c.put(vm(node, vmid) + "/config", p);
+    }
+
     public NodeStatus nodeStatus(String node) throws PveApiException {
         JsonNode d = c.get("/nodes/" + node + "/status", Map.of());
         JsonNode mem = d.path("memory");
         return new NodeStatus(PveValues.number(d, "uptime").orElse(0), d.path("cpu").asDouble(0),
                 PveValues.text(d, "kversion").orElse(""), PveValues.text(d, "pveversion").orElse(""),
-                PveValues.number(mem, "total").orElse(0), PveValues.number(mem, "used").orElse(0));
+                PveValues.number(mem, "total").orElse(0), PveValues.number(mem, "used").orElse(0),
+                (int) PveValues.number(d.path("cpuinfo"), "cpus").orElse(0));
     }
 
     public Upid rebootNode(String node) throws PveApiException {
@@ -107,6 +191,74 @@ public final class PveApi {
         return out;
     }
 
+    /** The node's own RRD (CPU, memory, load, network) over {@code timeframe}: hour, day, week, month, year. */
+    public List<NodeRrdPoint> nodeRrd(String node, String timeframe, boolean max) throws PveApiException {
+        List<NodeRrdPoint> out = new ArrayList<>();
+        for (JsonNode p : c.get("/nodes/" + node + "/rrddata", Map.of("timeframe", timeframe, "cf", max ? "MAX" : "AVERAGE"))) {
+            long t = PveValues.number(p, "time").orElse(-1);
+            if (t >= 0) {
+                out.add(new NodeRrdPoint(Instant.ofEpochSecond(t), decimal(p, "cpu"), PveValues.number(p, "memused"),
+                        PveValues.number(p, "memtotal"), decimal(p, "loadavg"), decimal(p, "netin"), decimal(p, "netout")));
+            }
+        }
+        return out;
+    }
+
+    private static OptionalDouble decimal(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (v != null && v.isNumber()) {
+            return OptionalDouble.of(v.asDouble());
+        }
+        try {
+            return v != null && v.isTextual() ? OptionalDouble.of(Double.parseDouble(v.asText())) : OptionalDouble.empty();
+        } catch (NumberFormatException e) {
+            return OptionalDouble.empty();
+        }
+    }
+
+    /** The cluster's recent tasks (every node), newest first. */
+    public List<ClusterTask> clusterTasks() throws PveApiException {
+        List<ClusterTask> out = new ArrayList<>();
+        for (JsonNode t : c.get("/cluster/tasks", Map.of())) {
+            Optional<String> upid = PveValues.text(t, "upid");
+            if (upid.isEmpty()) {
+                continue;
+            }
+            long end = PveValues.number(t, "endtime").orElse(-1);
+            out.add(new ClusterTask(upid.get(), PveValues.text(t, "node").orElse(""), PveValues.text(t, "type").orElse(""),
+                    PveValues.text(t, "id").orElse(""), PveValues.text(t, "user").orElse(""),
+                    Instant.ofEpochSecond(PveValues.number(t, "starttime").orElse(0)),
+                    end < 0 ? Optional.empty() : Optional.of(Instant.ofEpochSecond(end)), PveValues.text(t, "status")));
+        }
+        return out;
+    }
+
+    /** The privileges of the caller (or of {@code userid}), on every path or on {@code path} only. */
+    public Permissions permissions(Optional<String> path, Optional<String> userid) throws PveApiException {
+        Map<String, String> q = new LinkedHashMap<>();
+        path.ifPresent(p -> q.put("path", p));
+        userid.ifPresent(u -> q.put("userid", u));
+        Map<String, Map<String, Boolean>> out = new LinkedHashMap<>();
+        c.get("/access/permissions", q).fields().forEachRemaining(p -> {
+            Map<String, Boolean> privs = new LinkedHashMap<>();
+            p.getValue().fields().forEachRemaining(priv -> privs.put(priv.getKey(), PveValues.bool(p.getValue(),
+                    priv.getKey()).orElse(false)));
+            out.put(p.getKey(), privs);
+        });
+        return new Permissions(out);
+    }
+
+    /** Has the node fetch a file into a storage; the task's log tells the progress. */
+    public Upid downloadUrl(String node, String storage, Download d) throws PveApiException {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("content", d.content());
+        p.put("url", d.url());
+        p.put("filename", d.filename());
+        d.checksum().ifPresent(v -> p.put("checksum", v));
+        d.checksumAlgorithm().ifPresent(v -> p.put("checksum-algorithm", v));
+        return Upid.parse(c.post("/nodes/" + node + "/storage/" + storage + "/download-url", p).asText());
+    }
+
     public boolean agentPing(String node, int vmid) {
         try {
             c.post(vm(node, vmid) + "/agent/ping", Map.of());
@@ -117,7 +269,12 @@ public final class PveApi {
     }
 
     public long agentExec(String node, int vmid, String command) throws PveApiException {
-        return PveValues.number(c.post(vm(node, vmid) + "/agent/exec", Map.of("command", command)), "pid")
+        return agentExec(node, vmid, List.of(command));
+    }
+
+    /** Starts {@code argv} (no shell) in the guest; each word goes as its own {@code command} value. */
+    public long agentExec(String node, int vmid, List<String> argv) throws PveApiException {
+        return PveValues.number(c.post(vm(node, vmid) + "/agent/exec", Map.of(), Map.of("command", argv)), "pid")
                 .orElseThrow(() -> new PveApiException(PveApiException.Kind.PROTOCOL, 200, "the guest agent gave no pid",
                         Map.of(), null));
     }
@@ -126,6 +283,7 @@ public final class PveApi {
         JsonNode d = c.get(vm(node, vmid) + "/agent/exec-status", Map.of("pid", String.valueOf(pid)));
         long code = PveValues.number(d, "exitcode").orElse(Long.MIN_VALUE);
         return new ExecStatus(PveValues.bool(d, "exited").orElse(false),
-                code == Long.MIN_VALUE ? Optional.empty() : Optional.of((int) code), PveValues.text(d, "out-data").orElse(""));
+                code == Long.MIN_VALUE ? Optional.empty() : Optional.of((int) code), PveValues.text(d, "out-data").orElse(""),
+                PveValues.text(d, "err-data").orElse(""));
     }
 }

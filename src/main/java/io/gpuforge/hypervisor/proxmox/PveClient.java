@@ -1,5 +1,6 @@
 package io.gpuforge.hypervisor.proxmox;
 
+import io.gpuforge.domain.Check;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -124,11 +125,22 @@ public final class PveClient {
         return call("DELETE", path, query);
     }
 
+    /** A POST with array parameters, each value sent as its own field ({@code command=nvidia-smi&command=-L}). */
+    public JsonNode post(String path, Map<String, String> form, Map<String, List<String>> arrays) throws PveApiException {
+        return call("POST", path, form, arrays);
+    }
+
     private JsonNode call(String method, String path, Map<String, String> params) throws PveApiException {
+        return call(method, path, params, Map.of());
+    }
+
+    private JsonNode call(String method, String path, Map<String, String> params, Map<String, List<String>> arrays)
+            throws PveApiException {
         PveContract.Endpoint e = contract.find(method, path).orElseThrow(() -> new PveApiException(
                 PveApiException.Kind.NOT_IMPLEMENTED, 0, method + " " + path + " is not in GPUForge's contract", Map.of(), null));
         Map<String, List<String>> all = new LinkedHashMap<>();
         params.forEach((k, v) -> all.put(k, List.of(v)));
+        arrays.forEach((k, v) -> all.put(k, List.copyOf(v)));
         pathVariables(e.path(), path).forEach((k, v) -> all.putIfAbsent(k, List.of(v)));
         Map<String, String> problems = ContractValidator.check(e, all);
         if (!problems.isEmpty()) {
@@ -144,9 +156,11 @@ public final class PveClient {
         if (write && !method.equals("DELETE")) {
             FormBody.Builder form = new FormBody.Builder();
             params.forEach(form::add);
+            arrays.forEach((k, vs) -> vs.forEach(v -> form.add(k, v)));
             body = form.build();
         } else {
             params.forEach(url::addQueryParameter);
+            arrays.forEach((k, vs) -> vs.forEach(v -> url.addQueryParameter(k, v)));
         }
         Request.Builder r = new Request.Builder().url(url.build()).method(method, body);
         if (credentials instanceof PveCredentials.Token) {
@@ -213,7 +227,8 @@ public final class PveClient {
             kind = PveApiException.Kind.BAD_REQUEST;
         } else if (code == 501) {
             kind = PveApiException.Kind.NOT_IMPLEMENTED;
-        } else if (code == 500 && message != null && message.contains("checksum mismatch")) {
+        } else if (code == 500 && message != null && (message.contains("checksum mismatch")
+                || message.contains("detected modified configuration"))) {
             kind = PveApiException.Kind.CONFLICT;
         } else {
             kind = PveApiException.Kind.SERVER;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,11 +60,11 @@ public record PveContract(List<Endpoint> endpoints) {
                 throw new IllegalStateException("/pve/contract.json is missing from the application");
             }
             var tree = new ObjectMapper().readTree(in);
-            List<Endpoint> out = new java.util.ArrayList<>();
+            List<Endpoint> out = new ArrayList<>();
             for (var e : tree.get("endpoints")) {
-                Map<String, Param> params = new java.util.LinkedHashMap<>();
+                Map<String, Param> params = new LinkedHashMap<>();
                 e.get("parameters").fields().forEachRemaining(f -> {
-                    List<String> en = new java.util.ArrayList<>();
+                    List<String> en = new ArrayList<>();
                     if (f.getValue().has("enum")) {
                         f.getValue().get("enum").forEach(v -> en.add(v.asText()));
                     }

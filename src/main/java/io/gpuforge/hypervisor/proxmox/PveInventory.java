@@ -2,6 +2,7 @@ package io.gpuforge.hypervisor.proxmox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -83,7 +84,7 @@ public record PveInventory(String version, String clusterName, List<Node> nodes,
 
     /** A PVE property string {@code node=pve1,path=0000:01:00,id=10de:2204} as a map. */
     static Map<String, String> properties(String s) {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
+        Map<String, String> out = new LinkedHashMap<>();
         for (String part : s.split(",")) {
             int eq = part.indexOf('=');
             if (eq > 0) {

@@ -45,13 +45,34 @@ public final class PvePci {
             try {
                 devices.add(new PciDevice(PciAddress.parse(id.get()), hex(d, "vendor"), hex(d, "device"),
                         hex(d, "class"), name.isEmpty() ? Optional.empty() : Optional.of(name), Optional.empty(),
-                        g >= 0 ? OptionalInt.of((int) g) : OptionalInt.empty(), PciDevice.Details.NONE));
+                        g >= 0 ? OptionalInt.of((int) g) : OptionalInt.empty(), details(d)));
             } catch (IllegalArgumentException e) {
                 // a device with ids we cannot read is left out rather than guessed
             }
         }
         IommuState state = anyGroup ? IommuState.ENABLED : anyOff ? IommuState.DISABLED : IommuState.UNKNOWN;
         return new NodePci(PciInventory.fromDevices(devices), state);
+    }
+
+    /** The subsystem ids, which a PCI resource mapping records ({@code subsystem-id}) and PVE checks at VM start. */
+    private static PciDevice.Details details(JsonNode d) {
+        Optional<String> vendor = PveValues.text(d, "subsystem_vendor").flatMap(PvePci::hex4);
+        Optional<String> device = PveValues.text(d, "subsystem_device").flatMap(PvePci::hex4);
+        if (vendor.isEmpty() && device.isEmpty()) {
+            return PciDevice.Details.NONE;
+        }
+        PciDevice.Details n = PciDevice.Details.NONE;
+        return new PciDevice.Details(vendor, device, n.driverOverride(), n.bootVga(), n.resetMethods(), n.powerState(),
+                n.sriovTotalVfs(), n.sriovNumVfs(), n.physicalFunction(), n.barSizes(), n.resizableBar(), n.romSize(),
+                n.numaNode(), n.linkSpeed(), n.linkWidth(), n.d3coldAllowed(), n.kernelModules());
+    }
+
+    private static Optional<String> hex4(String raw) {
+        try {
+            return Optional.of(PciDevice.hex4(raw, "subsystem"));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     private static String hex(JsonNode d, String field) {

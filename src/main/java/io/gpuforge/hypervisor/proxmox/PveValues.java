@@ -1,6 +1,9 @@
 package io.gpuforge.hypervisor.proxmox;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -46,7 +49,7 @@ public final class PveValues {
         if (v.isBoolean()) {
             return Optional.of(v.asBoolean());
         }
-        String s = v.asText().strip().toLowerCase(java.util.Locale.ROOT);
+        String s = v.asText().strip().toLowerCase(Locale.ROOT);
         switch (s) {
             case "1":
             case "true":
@@ -68,7 +71,7 @@ public final class PveValues {
      * {@code %20}, not {@code +}.
      */
     public static String sshKeys(String keys) {
-        return java.net.URLEncoder.encode(keys, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+        return URLEncoder.encode(keys, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     /** Booleans go to PVE as 1/0. */

@@ -22,7 +22,7 @@ final class ClusterHeader {
         for (GpuInfo g : inv.gpus()) {
             s.append("\n  ").append(i18n.get("cluster.gpu", g.mapping().orElse(g.name()), g.node(), g.address(),
                     g.ids().orElse("?"), g.assignedTo().map(v -> i18n.get("cluster.gpu.assigned", v.id()))
-                            .orElse(i18n.get("cluster.gpu.free"))));
+                            .orElse(i18n.get(g.assignmentKnown() ? "cluster.gpu.free" : "cluster.gpu.unknown"))));
         }
         return s.toString();
     }

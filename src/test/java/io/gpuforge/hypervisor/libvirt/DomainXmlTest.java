@@ -2,14 +2,23 @@ package io.gpuforge.hypervisor.libvirt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
 import io.gpuforge.domain.VmSpec;
+import io.gpuforge.host.HostProbe;
+import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.passthrough.Planner;
+import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SharedFixtures;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The domain XML builder against real {@code <hostdev>} blocks, and node device XML from real hosts. */
 class DomainXmlTest {
@@ -34,6 +43,24 @@ class DomainXmlTest {
                 + " multifunction='on'/>").contains("<address type='pci' domain='0x0000' bus='0x0a' slot='0x00' function='0x1'/>");
         assertThat(built).contains("<controller type='pci' model='pcie-root-port' index='10'/>")
                 .contains("<controller type='pci' model='pcie-root-port' index='11'/>");
+        Xml.parse(built);
+    }
+
+    @Test
+    void thePlansHostdevsAreTheOnesTheDomainGets(@TempDir Path dir) throws Exception {
+        HostFacts f = new HostProbe().probeLocal(Optional.of(HostTrees.intelGrub(dir)));
+        PassthroughPlan plan = Planner.plan(f, a("0000:01:00.0"), PlanOptions.defaults());
+        PassthroughPlan.VmChange libvirt = plan.vmChanges().get(0);
+        assertThat(libvirt.hypervisor()).isEqualTo("libvirt");
+        assertThat(DomainXmlBuilder.hostdevSources("<devices>" + libvirt.snippet() + "</devices>"))
+                .containsExactlyElementsOf(plan.functions()).containsExactly(a("0000:01:00.0"), a("0000:01:00.1"));
+        // the domain built for those functions holds the same <source> blocks, only indented and placed
+        String built = DomainXmlBuilder.build(new VmSpec("gpu-vm", 4, 8192, Optional.empty(), "default",
+                Optional.empty(), plan.functions(), true, true));
+        String unindented = built.lines().map(String::strip).collect(Collectors.joining("\n"));
+        String sourceOfAudio = libvirt.snippet().lines().map(String::strip).dropWhile(l -> !l.contains("function='0x1'"))
+                .findFirst().orElseThrow();
+        assertThat(unindented).contains("<source>\n" + sourceOfAudio + "\n</source>");
         Xml.parse(built);
     }
 

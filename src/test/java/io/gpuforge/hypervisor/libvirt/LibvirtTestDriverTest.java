@@ -2,7 +2,9 @@ package io.gpuforge.hypervisor.libvirt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.gpuforge.domain.Firmware;
 import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.Isolation;
 import io.gpuforge.domain.PciAddress;
@@ -10,13 +12,14 @@ import io.gpuforge.domain.PciDevice;
 import io.gpuforge.domain.PciInventory;
 import io.gpuforge.domain.VmInfo;
 import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.VmState;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 
 /** Inventory over libvirt's own test driver, with a host file whose node devices mirror real machines. */
 class LibvirtTestDriverTest {
@@ -74,9 +77,9 @@ class LibvirtTestDriverTest {
         assertThat(inv.device(a("0000:3b:02.0")).orElseThrow().details().physicalFunction()).contains(a("0000:3b:00.0"));
 
         assertThat(inv.gpus()).extracting(GpuPlacement::address, GpuPlacement::isolation).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(a("0000:01:00.0"), Isolation.SHARES_WITH_BRIDGES),
-                org.assertj.core.groups.Tuple.tuple(a("0000:02:00.0"), Isolation.ISOLATED),
-                org.assertj.core.groups.Tuple.tuple(a("0000:82:00.0"), Isolation.ISOLATED));
+                tuple(a("0000:01:00.0"), Isolation.SHARES_WITH_BRIDGES),
+                tuple(a("0000:02:00.0"), Isolation.ISOLATED),
+                tuple(a("0000:82:00.0"), Isolation.ISOLATED));
         assertThat(inv.gpus().get(0).sharedWith()).containsExactly(a("0000:00:01.0"));
         assertThat(inv.gpus().get(1).functions()).containsExactly(a("0000:02:00.0"), a("0000:02:00.1"));
     }
@@ -88,10 +91,10 @@ class LibvirtTestDriverTest {
         assertThat(win.vcpus()).isEqualTo(8);
         assertThat(win.memoryBytes()).isEqualTo(16L * 1024 * 1024 * 1024);
         assertThat(win.details().orElseThrow().machine()).hasValueSatisfying(m -> assertThat(m).startsWith("q35"));
-        assertThat(win.details().orElseThrow().firmware()).isEqualTo(io.gpuforge.domain.Firmware.UEFI);
+        assertThat(win.details().orElseThrow().firmware()).isEqualTo(Firmware.UEFI);
         assertThat(win.hostDevices()).containsExactly(a("0000:02:00.0"), a("0000:02:00.1"));
         VmInfo build = vms.stream().filter(v -> v.name().equals("build-box")).findFirst().orElseThrow();
-        assertThat(build.details().orElseThrow().firmware()).isEqualTo(io.gpuforge.domain.Firmware.BIOS);
+        assertThat(build.details().orElseThrow().firmware()).isEqualTo(Firmware.BIOS);
         assertThat(win.details().orElseThrow().disks()).isEmpty();
         assertThat(c.versions()).startsWith("libvirt ");
     }
@@ -108,7 +111,7 @@ class LibvirtTestDriverTest {
             return;
         }
         c.start("gf-test-1");
-        assertThat(c.domains()).anyMatch(v -> v.name().equals("gf-test-1") && v.state() == io.gpuforge.domain.VmState.RUNNING);
+        assertThat(c.domains()).anyMatch(v -> v.name().equals("gf-test-1") && v.state() == VmState.RUNNING);
         c.forceOff("gf-test-1");
         c.undefine("gf-test-1");
         assertThat(c.domains()).noneMatch(v -> v.name().equals("gf-test-1"));

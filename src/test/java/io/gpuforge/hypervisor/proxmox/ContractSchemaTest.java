@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -36,9 +38,7 @@ class ContractSchemaTest {
         return out;
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"apidata.json", "apidata-pve9.json"})
-    void contractMatchesTheOfficialSchema(String file) throws Exception {
+    private static Map<String, JsonNode> schema(String file) throws Exception {
         Path schema = Path.of(System.getProperty("gpuforge.shared", "../shared"), "pve", file);
         if (!Files.isReadable(schema)) {
             String m = schema + " is missing: check out ../shared beside the project";
@@ -47,7 +47,43 @@ class ContractSchemaTest {
             }
             Assumptions.abort(m);
         }
-        Map<String, JsonNode> paths = index(new ObjectMapper().readTree(schema.toFile()), new HashMap<>());
+        return index(new ObjectMapper().readTree(schema.toFile()), new HashMap<>());
+    }
+
+    /**
+     * Where PVE versions differ in allowed values (9.1 added {@code decade} to the RRD time frames), the contract
+     * holds exactly the values both accept, so what GPUForge sends works on 8.4 and 9.1 alike.
+     */
+    @Test
+    void enumsAreWhatEveryVersionAccepts() throws Exception {
+        List<Map<String, JsonNode>> versions = List.of(schema("apidata.json"), schema("apidata-pve9.json"));
+        List<String> problems = new ArrayList<>();
+        for (PveContract.Endpoint e : PveContract.load().endpoints()) {
+            e.parameters().forEach((name, p) -> {
+                TreeSet<String> shared = null;
+                for (Map<String, JsonNode> v : versions) {
+                    TreeSet<String> values = new TreeSet<>();
+                    v.getOrDefault(e.path(), MissingNode.getInstance()).path(e.method()).path("parameters").path("properties").path(name).path("enum")
+                            .forEach(x -> values.add(x.asText()));
+                    if (shared == null) {
+                        shared = values;
+                    } else {
+                        shared.retainAll(values);
+                    }
+                }
+                if (!new TreeSet<>(p.enumValues()).equals(shared)) {
+                    problems.add(e.method() + " " + e.path() + " " + name + ": enum " + p.enumValues()
+                            + ", every version accepts " + shared);
+                }
+            });
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"apidata.json", "apidata-pve9.json"})
+    void contractMatchesTheOfficialSchema(String file) throws Exception {
+        Map<String, JsonNode> paths = schema(file);
         PveContract contract = PveContract.load();
         assertThat(contract.endpoints()).hasSizeGreaterThan(30);
         List<String> problems = new ArrayList<>();
@@ -75,7 +111,9 @@ class ContractSchemaTest {
                 }
                 TreeSet<String> schemaEnum = new TreeSet<>();
                 s.path("enum").forEach(v -> schemaEnum.add(v.asText()));
-                if (!new TreeSet<>(p.enumValues()).equals(schemaEnum)) {
+                // never a value this version refuses, and an enum wherever the schema has one (the values every
+                // supported version shares: enumsAreWhatEveryVersionAccepts)
+                if (!schemaEnum.containsAll(p.enumValues()) || schemaEnum.isEmpty() != p.enumValues().isEmpty()) {
                     problems.add(e.method() + " " + e.path() + " " + name + ": enum " + p.enumValues() + ", schema "
                             + schemaEnum);
                 }

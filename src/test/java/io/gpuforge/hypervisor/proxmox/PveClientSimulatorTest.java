@@ -6,8 +6,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
+import io.gpuforge.domain.IommuState;
+import io.gpuforge.domain.Isolation;
+import io.gpuforge.domain.PciAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import okhttp3.FormBody;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,15 +94,15 @@ class PveClientSimulatorTest {
     void theTicketIsRenewedBeforeItsTwoHoursEnd() throws Exception {
         PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", PveSimulator.PASSWORD.toCharArray()),
                 Optional.of(pin), PveContract.load());
-        java.time.Instant t0 = java.time.Instant.parse("2026-11-29T10:00:00Z");
-        c.useClock(java.time.Clock.fixed(t0, java.time.ZoneOffset.UTC));
+        Instant t0 = Instant.parse("2026-11-29T10:00:00Z");
+        c.useClock(Clock.fixed(t0, ZoneOffset.UTC));
         c.get("/nodes", Map.of());
         c.get("/version", Map.of());
         assertThat(c.logins()).isEqualTo(1);
-        c.useClock(java.time.Clock.fixed(t0.plus(java.time.Duration.ofMinutes(99)), java.time.ZoneOffset.UTC));
+        c.useClock(Clock.fixed(t0.plus(Duration.ofMinutes(99)), ZoneOffset.UTC));
         c.get("/nodes", Map.of());
         assertThat(c.logins()).as("still valid").isEqualTo(1);
-        c.useClock(java.time.Clock.fixed(t0.plus(java.time.Duration.ofMinutes(101)), java.time.ZoneOffset.UTC));
+        c.useClock(Clock.fixed(t0.plus(Duration.ofMinutes(101)), ZoneOffset.UTC));
         c.get("/nodes", Map.of());
         assertThat(c.logins()).as("renewed before the 2 h expiry").isEqualTo(2);
     }
@@ -115,27 +130,27 @@ class PveClientSimulatorTest {
         PveClient c = tokenClient();
         String digest = c.get("/nodes/pve-4090/qemu/101/config", Map.of()).get("digest").asText();
         c.put("/nodes/pve-4090/qemu/101/config", Map.of("digest", digest, "sshkeys", once));
-        assertThat(java.net.URLDecoder.decode(c.get("/nodes/pve-4090/qemu/101/config", Map.of()).get("sshkeys").asText()
-                .replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(keys);
+        assertThat(URLDecoder.decode(c.get("/nodes/pve-4090/qemu/101/config", Map.of()).get("sshkeys").asText()
+                .replace("+", "%2B"), StandardCharsets.UTF_8)).isEqualTo(keys);
     }
 
     @Test
     void pciDevicesAndGroupsOfANode() throws Exception {
         PveClient c = tokenClient();
         PvePci.NodePci n = PvePci.read(c, "pve-3090");
-        assertThat(n.iommu()).isEqualTo(io.gpuforge.domain.IommuState.ENABLED);
+        assertThat(n.iommu()).isEqualTo(IommuState.ENABLED);
         var gpus = n.inventory().gpus();
         assertThat(gpus).hasSize(4);
         assertThat(gpus.get(0).isolation()).as("the first 3090 shares group 2 with the root port")
-                .isEqualTo(io.gpuforge.domain.Isolation.SHARES_WITH_BRIDGES);
-        assertThat(gpus.get(1).isolation()).isEqualTo(io.gpuforge.domain.Isolation.ISOLATED);
+                .isEqualTo(Isolation.SHARES_WITH_BRIDGES);
+        assertThat(gpus.get(1).isolation()).isEqualTo(Isolation.ISOLATED);
         assertThat(gpus.get(3).isolation()).as("the chipset-slot 3090 shares with the USB controller")
-                .isEqualTo(io.gpuforge.domain.Isolation.SHARED);
-        assertThat(gpus.get(3).sharedWith()).containsExactly(io.gpuforge.domain.PciAddress.parse("0000:05:00.0"));
-        assertThat(n.inventory().device(io.gpuforge.domain.PciAddress.parse("0000:01:00.0")).orElseThrow().name())
+                .isEqualTo(Isolation.SHARED);
+        assertThat(gpus.get(3).sharedWith()).containsExactly(PciAddress.parse("0000:05:00.0"));
+        assertThat(n.inventory().device(PciAddress.parse("0000:01:00.0")).orElseThrow().name())
                 .contains("NVIDIA Corporation GA102 [GeForce RTX 3090]");
         PvePci.NodePci off = PvePci.read(c, "pve-store");
-        assertThat(off.iommu()).isEqualTo(io.gpuforge.domain.IommuState.DISABLED);
+        assertThat(off.iommu()).isEqualTo(IommuState.DISABLED);
         assertThat(off.inventory().groups()).isEmpty();
     }
 
@@ -143,6 +158,7 @@ class PveClientSimulatorTest {
     void passwordTicketWithCsrfOnWritesAndStaleDigestIsAConflict() throws Exception {
         PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", PveSimulator.PASSWORD.toCharArray()),
                 Optional.of(pin), PveContract.load());
+        c.post("/cluster/mapping/pci", Map.of("id", "gpu-4090-b", "map", "node=pve-4090,path=0000:02:00,id=10de:2684"));
         JsonNode cfg = c.get("/nodes/pve-4090/qemu/101/config", Map.of());
         String digest = cfg.get("digest").asText();
         c.put("/nodes/pve-4090/qemu/101/config", Map.of("digest", digest, "balloon", "0", "hostpci1",
@@ -184,32 +200,32 @@ class PveClientSimulatorTest {
 
     @Test
     void theSimulatorAnswersBadRequestsLikePve() throws Exception {
-        okhttp3.OkHttpClient raw = rawClient();
-        try (okhttp3.Response r = raw.newCall(new okhttp3.Request.Builder().url(sim.url()
+        OkHttpClient raw = rawClient();
+        try (Response r = raw.newCall(new Request.Builder().url(sim.url()
                 + "/api2/json/nodes/pve-4090/qemu/101/clone").header("Authorization", "PVEAPIToken=" + sim.token())
-                .post(new okhttp3.FormBody.Builder().add("full", "maybe").build()).build()).execute()) {
+                .post(new FormBody.Builder().add("full", "maybe").build()).build()).execute()) {
             assertThat(r.code()).isEqualTo(400);
             String body = r.body().string();
             assertThat(body).contains("\"newid\"").contains("\"full\"").contains("\"data\":null");
         }
-        try (okhttp3.Response r = raw.newCall(new okhttp3.Request.Builder().url(sim.url() + "/api2/json/nodes/pve-4090/lxc")
+        try (Response r = raw.newCall(new Request.Builder().url(sim.url() + "/api2/json/nodes/pve-4090/lxc")
                 .header("Authorization", "PVEAPIToken=" + sim.token()).build()).execute()) {
             assertThat(r.code()).isEqualTo(501);
         }
-        try (okhttp3.Response r = raw.newCall(new okhttp3.Request.Builder().url(sim.url() + "/api2/json/nodes").build())
+        try (Response r = raw.newCall(new Request.Builder().url(sim.url() + "/api2/json/nodes").build())
                 .execute()) {
             assertThat(r.code()).isEqualTo(401);
         }
     }
 
-    private okhttp3.OkHttpClient rawClient() throws Exception {
+    private OkHttpClient rawClient() throws Exception {
         PinnedTrust t = new PinnedTrust(Optional.of(pin));
-        return new okhttp3.OkHttpClient.Builder().sslSocketFactory(t.sslContext().getSocketFactory(), t)
+        return new OkHttpClient.Builder().sslSocketFactory(t.sslContext().getSocketFactory(), t)
                 .hostnameVerifier((h, session) -> {
                     try {
                         return pin.equals(PinnedTrust.fingerprint(
-                                (java.security.cert.X509Certificate) session.getPeerCertificates()[0]));
-                    } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+                                (X509Certificate) session.getPeerCertificates()[0]));
+                    } catch (SSLPeerUnverifiedException e) {
                         return false;
                     }
                 }).build();

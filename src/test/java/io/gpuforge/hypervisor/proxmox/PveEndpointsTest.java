@@ -85,6 +85,6 @@ class PveEndpointsTest {
         assertThat(PveValues.bool(status, "exited")).contains(true);
         assertThat(status.get("out-data").asText()).contains("RTX 4090");
         assertThatThrownBy(() -> c.post("/nodes/pve-3090/qemu/9000/agent/ping", Map.of()))
-                .hasMessageContaining("guest agent is not running");
+                .hasMessageContaining("VM 9000 is not running");
     }
 }

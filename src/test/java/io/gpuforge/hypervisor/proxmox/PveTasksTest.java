@@ -62,12 +62,14 @@ class PveTasksTest {
 
     @Test
     void cancellingStopsTheTaskOnTheServer() throws Exception {
-        Upid start = Upid.parse(c.post("/nodes/pve-3090/qemu/9000/template", Map.of()).asText());
+        Upid stop = Upid.parse(c.post("/nodes/pve-4090/qemu/101/status/stop", Map.of()).asText());
         AtomicBoolean cancel = new AtomicBoolean(true);
-        PveTasks.Outcome o = new PveTasks(c, Duration.ofMillis(20)).await(start, l -> { }, cancel::get, Duration.ofSeconds(5));
+        PveTasks.Outcome o = new PveTasks(c, Duration.ofMillis(20)).await(stop, l -> { }, cancel::get, Duration.ofSeconds(5));
         assertThat(o.ok()).isFalse();
         assertThat(o.exitStatus()).isEqualTo("cancelled");
-        assertThat(c.get("/nodes/pve-3090/tasks/" + start.raw() + "/status", Map.of()).get("exitstatus").asText())
+        assertThat(c.get("/nodes/pve-4090/tasks/" + stop.raw() + "/status", Map.of()).get("exitstatus").asText())
                 .isEqualTo("interrupted by signal");
+        assertThat(c.get("/nodes/pve-4090/qemu/101/status/current", Map.of()).get("status").asText())
+                .as("the stop never happened").isEqualTo("running");
     }
 }

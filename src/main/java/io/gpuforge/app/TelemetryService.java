@@ -1,0 +1,344 @@
+package io.gpuforge.app;
+
+import io.gpuforge.domain.EnergyReport;
+import io.gpuforge.domain.GpuId;
+import io.gpuforge.domain.GpuMetric;
+import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.GpuTarget;
+import io.gpuforge.domain.PowerLimit;
+import io.gpuforge.domain.ReducedSeries;
+import io.gpuforge.domain.SeriesKey;
+import io.gpuforge.domain.SourceInfo;
+import io.gpuforge.domain.SourceKind;
+import io.gpuforge.domain.SourceStatus;
+import io.gpuforge.domain.Tariff;
+import io.gpuforge.host.ApplyException;
+import io.gpuforge.host.HostConfigurator;
+import io.gpuforge.host.HostShell;
+import io.gpuforge.host.ProbeException;
+import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.store.Database;
+import io.gpuforge.store.StoreException;
+import io.gpuforge.store.TelemetryQueries;
+import io.gpuforge.store.TelemetryStore;
+import io.gpuforge.telemetry.GpuSource;
+import io.gpuforge.telemetry.Nvml;
+import io.gpuforge.telemetry.NvmlSource;
+import io.gpuforge.telemetry.PowerLimits;
+import io.gpuforge.telemetry.PrometheusEndpoint;
+import io.gpuforge.telemetry.SampleSink;
+import io.gpuforge.telemetry.Sampler;
+import io.gpuforge.telemetry.SimulatedGpuSource;
+import io.gpuforge.telemetry.SourceException;
+import io.gpuforge.telemetry.TelemetryThreads;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * GPU telemetry for the window and the CLI: watch a target's GPUs live (every sample is also stored), read them
+ * once, query history reduced to a chart's width, energy over any window, power limits (now, and kept after reboots
+ * through a plan), and the optional Prometheus endpoint on localhost. All sources run on one shared pool; samples
+ * are written in batches once a second; rollups and retention run every minute. Blocking calls: off the FX thread.
+ */
+public final class TelemetryService implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TelemetryService.class);
+
+    /** What went wrong, for the user. */
+    public static final class Failure extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public Failure(String message) {
+            super(message);
+        }
+
+        public Failure(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** A running watch; closing it stops its sources. */
+    public interface Watch extends AutoCloseable {
+        List<SourceInfo> sources();
+
+        @Override
+        void close();
+    }
+
+    private final TelemetryThreads threads = new TelemetryThreads();
+    private final Clock clock;
+    private final Sampler sampler;
+    private final TelemetryStore store;
+    private final TelemetryQueries queries;
+    private final TelemetrySources sources;
+    private final Map<GpuId, GpuSample> latest = new ConcurrentHashMap<>();
+    private final List<Watch> watches = new CopyOnWriteArrayList<>();
+    private final Map<GpuId, SimulatedGpuSource> simulated = new ConcurrentHashMap<>();
+    private volatile PrometheusEndpoint endpoint;
+
+    public TelemetryService(Database db, Sessions sessions, Path knownHosts, Clock clock) {
+        this(db, sessions, knownHosts, clock, TelemetrySources.Tools.system(), TelemetryStore.Retention.defaults());
+    }
+
+    TelemetryService(Database db, Sessions sessions, Path knownHosts, Clock clock, TelemetrySources.Tools tools,
+                     TelemetryStore.Retention retention) {
+        this.clock = clock;
+        this.sampler = new Sampler(threads, clock);
+        this.store = new TelemetryStore(db, clock, retention);
+        this.queries = new TelemetryQueries(store);
+        this.sources = new TelemetrySources(tools, threads, sessions, knownHosts, clock);
+        threads.timer().scheduleWithFixedDelay(() -> threads.pool().execute(this::flushQuietly), 1, 1, TimeUnit.SECONDS);
+        threads.timer().scheduleWithFixedDelay(() -> threads.pool().execute(this::rollUpQuietly), 60, 60,
+                TimeUnit.SECONDS);
+    }
+
+    /** For tests: NVML and nvidia-smi from the given places. */
+    public static TelemetryService withTools(Database db, Sessions sessions, Path knownHosts, Clock clock,
+                                             Optional<String> nvml, String nvidiaSmi) {
+        return new TelemetryService(db, sessions, knownHosts, clock, new TelemetrySources.Tools(nvml, nvidiaSmi),
+                TelemetryStore.Retention.defaults());
+    }
+
+    /**
+     * Reads a target's GPUs every {@code interval} until closed: each sample goes to {@code samples} (on a telemetry
+     * thread; hop to your own), to the store and to {@link #latest()}; source changes go to {@code status}.
+     */
+    public Watch watch(GpuTarget target, Duration interval, Consumer<GpuSample> samples, Consumer<SourceStatus> status)
+            throws Failure {
+        Sampler.checkInterval(interval);
+        TelemetrySources.Opened opened = sources.open(target);
+        List<Sampler.Registration> regs = new ArrayList<>();
+        SampleSink sink = new SampleSink() {
+            @Override
+            public void samples(List<GpuSample> batch) {
+                for (GpuSample s : batch) {
+                    if (!s.isGap()) {
+                        latest.put(s.gpu(), s);
+                    }
+                }
+                if (store.append(batch)) {
+                    threads.pool().execute(TelemetryService.this::flushQuietly);
+                }
+                batch.forEach(samples);
+            }
+
+            @Override
+            public void status(SourceStatus s) {
+                status.accept(s);
+            }
+        };
+        for (GpuSource s : opened.sources()) {
+            if (s instanceof SimulatedGpuSource) {
+                remember((SimulatedGpuSource) s);
+            }
+            regs.add(sampler.add(s, interval, sink));
+        }
+        Watch w = new Watch() {
+            @Override
+            public List<SourceInfo> sources() {
+                return opened.sources().stream().map(GpuSource::info).toList();
+            }
+
+            @Override
+            public void close() {
+                regs.forEach(Sampler.Registration::close);
+                for (AutoCloseable h : opened.held()) {
+                    try {
+                        h.close();
+                    } catch (Exception e) {
+                        LOG.debug("closing {} failed", h, e);
+                    }
+                }
+                watches.remove(this);
+                flushQuietly();
+            }
+        };
+        watches.add(w);
+        return w;
+    }
+
+    private void remember(SimulatedGpuSource s) {
+        for (GpuSample x : s.poll(clock.millis(), 1000)) {
+            simulated.put(x.gpu(), s);
+        }
+    }
+
+    /** One reading of each GPU of a target (waits for the first full round, at most {@code wait}). */
+    public List<GpuSample> read(GpuTarget target, Duration wait) throws Failure, InterruptedException {
+        Map<GpuId, GpuSample> got = new ConcurrentHashMap<>();
+        List<String> problems = new CopyOnWriteArrayList<>();
+        long deadline = System.nanoTime() + wait.toNanos();
+        try (Watch w = watch(target, Sampler.DEFAULT_INTERVAL, s -> {
+            if (!s.isGap()) {
+                got.putIfAbsent(s.gpu(), s);
+            }
+        }, st -> st.problem().ifPresent(problems::add))) {
+            int stable = 0;
+            int last = -1;
+            while (System.nanoTime() < deadline && (got.isEmpty() || stable < 3) && (problems.isEmpty() || !got.isEmpty())) {
+                Thread.sleep(100);
+                stable = got.size() == last ? stable + 1 : 0;
+                last = got.size();
+            }
+        }
+        if (got.isEmpty()) {
+            throw new Failure(problems.isEmpty() ? "No GPU reading arrived within " + wait.toSeconds() + " s"
+                    : problems.get(0));
+        }
+        List<GpuSample> out = new ArrayList<>(got.values());
+        out.sort((a, b) -> a.gpu().toString().compareTo(b.gpu().toString()));
+        return out;
+    }
+
+    /** The newest sample of every GPU seen by a running watch. */
+    public Collection<GpuSample> latest() {
+        return List.copyOf(latest.values());
+    }
+
+    /** History reduced to at most {@code points} points per series (what a chart of that width draws). */
+    public List<ReducedSeries> history(List<SeriesKey> keys, Instant from, Instant to, int points) throws Failure {
+        try {
+            flushQuietly();
+            return queries.reduced(keys, from, to, points);
+        } catch (StoreException | IllegalArgumentException e) {
+            throw new Failure("Cannot read the GPU history: " + e.getMessage(), e);
+        }
+    }
+
+    /** Energy per GPU, VM and node over a window, gaps left out and reported; the cost with a tariff. */
+    public EnergyReport energy(Instant from, Instant to, Optional<Tariff> tariff) throws Failure {
+        try {
+            flushQuietly();
+            return queries.energy(from, to, tariff, r -> true);
+        } catch (StoreException | IllegalArgumentException e) {
+            throw new Failure("Cannot compute the energy: " + e.getMessage(), e);
+        }
+    }
+
+    /** The GPUs telemetry has stored, newest first. */
+    public List<GpuId> knownGpus() throws Failure {
+        try {
+            return store.series().all().stream().sorted((a, b) -> Long.compare(b.lastMillis(), a.lastMillis()))
+                    .map(r -> r.gpu()).toList();
+        } catch (StoreException e) {
+            throw new Failure("Cannot read the stored GPUs: " + e.getMessage(), e);
+        }
+    }
+
+    /** What a GPU's latest reading says of its power limit. */
+    public static PowerLimit powerLimit(GpuSample s) {
+        return new PowerLimit(s.gpu(), s.name(), s.get(GpuMetric.POWER_LIMIT_W), s.get(GpuMetric.POWER_MIN_LIMIT_W),
+                s.get(GpuMetric.POWER_MAX_LIMIT_W));
+    }
+
+    /** What setting a power limit did. */
+    public record PowerLimitResult(GpuId gpu, double watts, String how, Optional<String> planDiff,
+                                   Optional<String> appliedAs) {
+    }
+
+    /**
+     * Sets a GPU's power limit within the range it reports: NVML on this computer, {@code nvidia-smi -pl} over SSH
+     * (sudo when not root), the Demo lab's simulation; with {@code persist} a systemd unit keeps it after reboots,
+     * applied through the journaled plan machinery (see {@code gpuforge rollback}).
+     */
+    public PowerLimitResult setPowerLimit(GpuTarget target, String device, double watts, boolean persist)
+            throws Failure, InterruptedException {
+        GpuSample now = read(target, Duration.ofSeconds(10)).stream()
+                .filter(s -> s.gpu().device().equalsIgnoreCase(device) || s.gpu().toString().equalsIgnoreCase(device))
+                .findFirst().orElseThrow(() -> new Failure("No GPU '" + device + "' there; 'gpuforge gpu list' shows"
+                        + " the ids"));
+        Optional<String> refusal = powerLimit(now).refuse(watts);
+        if (refusal.isPresent()) {
+            throw new Failure(refusal.get());
+        }
+        SimulatedGpuSource sim = simulated.get(now.gpu());
+        if (sim != null) {
+            sim.setPowerLimit(now.gpu(), watts);
+            return new PowerLimitResult(now.gpu(), watts, "simulated (Demo lab)", Optional.empty(), Optional.empty());
+        }
+        try (HostShell shell = sources.shellFor(target)) {
+            boolean sudo = !(target instanceof GpuTarget.Local) && !((GpuTarget.Ssh) target).userAtHost().startsWith("root@");
+            String how;
+            if (now.source() == SourceKind.NVML) {
+                try (NvmlSource nvml = new NvmlSource(Nvml.load(Optional.empty()), "local")) {
+                    nvml.setPowerLimit(now.gpu().device(), watts);
+                }
+                how = "NVML";
+            } else {
+                PowerLimits.set(shell, now.gpu().device(), watts, sudo);
+                how = PowerLimits.command(now.gpu().device(), watts, sudo);
+            }
+            if (!persist) {
+                return new PowerLimitResult(now.gpu(), watts, how, Optional.empty(), Optional.empty());
+            }
+            String path = PowerLimits.unitPath(now.gpu().device());
+            HostShell.Result cur = shell.run("cat " + path + " 2>/dev/null", new byte[0], Duration.ofSeconds(10));
+            Optional<String> current = cur.exitCode() == 0 ? Optional.of(new String(cur.stdout(), StandardCharsets.UTF_8))
+                    : Optional.empty();
+            PassthroughPlan plan = PowerLimits.persistentPlan(shell.describe(), now.gpu().device(), watts, current);
+            String diff = plan.edits().stream().map(PassthroughPlan.FileEdit::diff).reduce("", String::concat);
+            HostConfigurator.Outcome o = new HostConfigurator(shell, Optional.empty(), sudo, clock).apply(plan);
+            return new PowerLimitResult(now.gpu(), watts, how, Optional.of(diff),
+                    Optional.of(o.journalId() + " (" + o.status().name().toLowerCase(Locale.ROOT) + ")"));
+        } catch (SourceException | ProbeException | ApplyException | IllegalArgumentException e) {
+            throw new Failure(e.getMessage(), e);
+        }
+    }
+
+    /** Starts the Prometheus endpoint on 127.0.0.1:{@code port} (0: a free port); returns the port. */
+    public synchronized int exportPrometheus(int port) throws Failure {
+        if (endpoint == null) {
+            try {
+                endpoint = PrometheusEndpoint.start(port, this::latest, threads.pool());
+            } catch (IOException e) {
+                throw new Failure("Cannot serve Prometheus metrics on 127.0.0.1:" + port + ": " + e.getMessage()
+                        + " (is the port taken?)", e);
+            }
+        }
+        return endpoint.port();
+    }
+
+    /** Writes queued samples now (tests, and before queries). */
+    public void flushQuietly() {
+        try {
+            store.flush();
+        } catch (StoreException e) {
+            LOG.warn("GPU samples could not be written; they are kept for the next try only in memory", e);
+        }
+    }
+
+    private void rollUpQuietly() {
+        try {
+            store.rollUpAndPrune();
+        } catch (StoreException e) {
+            LOG.warn("GPU telemetry rollup or retention failed; it is tried again in a minute", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        watches.forEach(Watch::close);
+        if (endpoint != null) {
+            endpoint.close();
+        }
+        sampler.close();
+        flushQuietly();
+        threads.close();
+    }
+}

@@ -1,0 +1,361 @@
+package io.gpuforge.hypervisor.proxmox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.Capability;
+import io.gpuforge.domain.ChangeEvent;
+import io.gpuforge.domain.CloneRequest;
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.ConfigChange;
+import io.gpuforge.domain.ConnectionState;
+import io.gpuforge.domain.GpuAttachRequest;
+import io.gpuforge.domain.GpuAttachResult;
+import io.gpuforge.domain.GuestExecResult;
+import io.gpuforge.domain.NodePci;
+import io.gpuforge.domain.NodeStatus;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.VmAction;
+import io.gpuforge.domain.VmConfig;
+import io.gpuforge.domain.VmDetails;
+import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.VmSpec;
+import io.gpuforge.hypervisor.BackendTask;
+import io.gpuforge.hypervisor.Hypervisor;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
+
+/**
+ * A Proxmox VE cluster behind the seam, over {@link PveClient}. It offers everything a real PVE does except
+ * replacing a whole configuration document (that is libvirt's XML). The inventory is the four cluster-wide
+ * requests, never one per node ({@link PveClusterInventory} says what it knows without reading every VM);
+ * configurations are read and written with PVE's {@code digest}; a GPU is attached through a PCI resource
+ * mapping ({@link PveGpuAttach}); changes are polled ({@link PveChangeFeed}). Every method blocks on the network.
+ */
+public final class ProxmoxHypervisor implements Hypervisor {
+
+    /**
+     * @param taskPoll how often a task's status and log are asked while it runs
+     * @param feedInterval how often the change feed polls the cluster
+     * @param feedScheduler where the feed polls; empty: one daemon thread per subscription
+     */
+    public record Options(Duration taskPoll, Duration feedInterval, Optional<ScheduledExecutorService> feedScheduler) {
+        public static Options defaults() {
+            return new Options(Duration.ofMillis(500), Duration.ofSeconds(3), Optional.empty());
+        }
+    }
+
+    /** What a Proxmox VE connection offers (known without connecting): all but a whole configuration document. */
+    public static final Set<Capability> CAPABILITIES = Collections.unmodifiableSet(
+            EnumSet.complementOf(EnumSet.of(Capability.VM_CONFIG_DOCUMENT)));
+    private final PveClient client;
+    private final PveApi api;
+    private final PveVms vms;
+    private final PveTasks tasks;
+    private final PveSession session;
+    private final Options options;
+    private final String server;
+    private final Map<String, NodePci> pciRead = new ConcurrentHashMap<>();
+    private final Map<VmRef, List<PciAddress>> devicesRead = new ConcurrentHashMap<>();
+    private final List<PveChangeFeed> feeds = new CopyOnWriteArrayList<>();
+
+    public ProxmoxHypervisor(PveClient client, String server) {
+        this(client, server, Options.defaults());
+    }
+
+    /** @param server what the user calls the cluster ({@code pve1.lab:8006}), for messages */
+    public ProxmoxHypervisor(PveClient client, String server, Options options) {
+        this.client = client;
+        this.api = new PveApi(client);
+        this.vms = new PveVms(client);
+        this.tasks = new PveTasks(client, options.taskPoll());
+        this.session = new PveSession(server);
+        this.options = options;
+        this.server = server;
+    }
+
+    @Override
+    public String kind() {
+        return "Proxmox VE";
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public ConnectionState state() {
+        return session.state();
+    }
+
+    /**
+     * Nodes, VMs and GPUs in four requests. A GPU's {@code assignedTo} is known for the VMs whose configuration
+     * this connection has read (readConfig, attach, detach), not for the others.
+     */
+    @Override
+    public ClusterInventory inventory() throws BackendException {
+        ClusterInventory inv = session.call(() -> PveClusterInventory.of(client.get("/version", Map.of()),
+                client.get("/cluster/status", Map.of()), client.get("/cluster/resources", Map.of()),
+                PveMappings.read(client), Map.copyOf(pciRead), Map.copyOf(devicesRead)));
+        devicesRead.keySet().removeIf(vm -> inv.vm(vm).isEmpty());
+        return inv;
+    }
+
+    @Override
+    public NodePci nodePci(String node) throws BackendException {
+        PvePci.NodePci read = session.call(() -> PvePci.read(client, node));
+        NodePci pci = new NodePci(node, read.inventory(), read.iommu());
+        pciRead.put(node, pci);
+        return pci;
+    }
+
+    @Override
+    public NodeStatus nodeStatus(String node) throws BackendException {
+        PveApi.NodeStatus s = session.call(() -> api.nodeStatus(node));
+        return new NodeStatus(node, Optional.of(s.pveVersion()).filter(v -> !v.isEmpty()),
+                Optional.of(s.kernel()).filter(k -> !k.isEmpty()), OptionalLong.of(s.uptimeSeconds()), OptionalDouble.of(s.cpu()),
+                s.cpus(), s.memTotal() > 0 ? OptionalLong.of(s.memTotal()) : OptionalLong.empty(),
+                s.memTotal() > 0 ? OptionalLong.of(s.memUsed()) : OptionalLong.empty());
+    }
+
+    @Override
+    public BackendTask rebootNode(String node) throws BackendException {
+        return task(session.call(() -> api.rebootNode(node)), Optional.empty());
+    }
+
+    @Override
+    public BackendTask vmAction(VmRef vm, VmAction action) throws BackendException {
+        int vmid = vmid(vm);
+        PveVms.Action a = PveVms.Action.valueOf(action.name());
+        return task(session.call(() -> vms.action(vm.node(), vmid, a)), Optional.empty());
+    }
+
+    @Override
+    public BackendTask deleteVm(VmRef vm) throws BackendException {
+        int vmid = vmid(vm);
+        return task(session.call(() -> vms.delete(vm.node(), vmid, true)), Optional.empty());
+    }
+
+    @Override
+    public VmConfig readConfig(VmRef vm) throws BackendException {
+        int vmid = vmid(vm);
+        PveApi.VmConfig raw = session.call(() -> api.config(vm.node(), vmid));
+        List<PveConfigParser.HostPci> pcis = PveConfigParser.hostPcis(raw.values());
+        PveMappings mappings = pcis.stream().anyMatch(h -> h.mapping().isPresent())
+                ? session.call(() -> PveMappings.read(client)) : new PveMappings(List.of());
+        boolean slots = pcis.stream().flatMap(h -> h.mapping().map(m -> mappings.paths(m, vm.node())).orElse(h.ids())
+                .stream()).anyMatch(id -> !id.contains("."));
+        NodePci pci = slots ? knownPci(vm.node()) : null;
+        PveConfigParser.Resolvers resolvers = new PveConfigParser.Resolvers(m -> mappings.paths(m, vm.node()),
+                a -> pci == null ? List.of() : PveGpuAttach.functions(pci, a));
+        VmDetails details = PveConfigParser.details(raw.values(), resolvers);
+        devicesRead.put(vm, details.hostDevices());
+        return new VmConfig(vm, raw.digest(), details, raw.values(), PveConfigParser.document(raw.values()));
+    }
+
+    /** The node's PCI listing as read before, else read now; null when the node cannot tell (slots stay function 0). */
+    private NodePci knownPci(String node) {
+        NodePci known = pciRead.get(node);
+        if (known != null) {
+            return known;
+        }
+        try {
+            return nodePci(node);
+        } catch (BackendException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public VmConfig writeConfig(VmRef vm, ConfigChange change, String basedOnVersion) throws BackendException {
+        int vmid = vmid(vm);
+        requireVersion(basedOnVersion);
+        Map<String, String> set = new LinkedHashMap<>();
+        List<String> delete = new ArrayList<>();
+        if (change instanceof ConfigChange.Resources) {
+            ConfigChange.Resources r = (ConfigChange.Resources) change;
+            r.cores().ifPresent(c -> set.put("cores", String.valueOf(c)));
+            r.memoryMiB().ifPresent(m -> set.put("memory", String.valueOf(m)));
+            r.name().ifPresent(n -> set.put("name", n));
+        } else if (change instanceof ConfigChange.Settings) {
+            ((ConfigChange.Settings) change).keys().forEach((k, v) -> {
+                if (v.isPresent()) {
+                    set.put(k, v.get());
+                } else {
+                    delete.add(k);
+                }
+            });
+        } else {
+            throw BackendException.unsupported(kind(), Capability.VM_CONFIG_DOCUMENT);
+        }
+        if (set.isEmpty() && delete.isEmpty()) {
+            return readConfig(vm);
+        }
+        session.call(() -> {
+            api.updateConfig(vm.node(), vmid, set, delete, basedOnVersion);
+            return null;
+        });
+        return readConfig(vm);
+    }
+
+    @Override
+    public GpuAttachResult attachGpu(GpuAttachRequest r) throws BackendException {
+        VmRef vm = r.vm();
+        int vmid = vmid(vm);
+        requireVersion(r.basedOnVersion());
+        PveApi.VmConfig cfg = stoppedAt(vm, vmid, r.basedOnVersion(), "passing a GPU through to it");
+        NodePci pci = nodePci(vm.node());
+        PveMappings mappings = session.call(() -> PveMappings.read(client));
+        PveGpuAttach.Plan plan = PveGpuAttach.attach(r, cfg.values(), pci, mappings);
+        session.call(() -> {
+            if (plan.mapping().isPresent()) {
+                PveGpuAttach.NewMapping m = plan.mapping().get();
+                client.post("/cluster/mapping/pci", Map.of("id", m.id(), "map", m.entry(), "description", m.description()));
+            }
+            try {
+                api.updateConfig(vm.node(), vmid, plan.set(), List.of(), r.basedOnVersion());
+            } catch (PveApiException e) {
+                if (plan.mapping().isPresent()) {
+                    undoMapping(plan.mapping().get().id());
+                }
+                throw e;
+            }
+            return null;
+        });
+        return new GpuAttachResult(plan.changes(), readConfig(vm));
+    }
+
+    private void undoMapping(String id) {
+        try {
+            client.delete("/cluster/mapping/pci/" + id, Map.of());
+        } catch (PveApiException e) {
+            // the mapping stays, unused: a later attach of the same card reuses it
+        }
+    }
+
+    @Override
+    public GpuAttachResult detachGpu(VmRef vm, PciAddress gpu, String basedOnVersion) throws BackendException {
+        int vmid = vmid(vm);
+        requireVersion(basedOnVersion);
+        PveApi.VmConfig cfg = stoppedAt(vm, vmid, basedOnVersion, "taking a GPU away from it");
+        NodePci pci = nodePci(vm.node());
+        PveMappings mappings = session.call(() -> PveMappings.read(client));
+        PveGpuAttach.Removal removal = PveGpuAttach.detach(vm, gpu, cfg.values(), pci, mappings);
+        session.call(() -> {
+            api.updateConfig(vm.node(), vmid, Map.of(), removal.delete(), basedOnVersion);
+            return null;
+        });
+        return new GpuAttachResult(removal.changes(), readConfig(vm));
+    }
+
+    /**
+     * The configuration of a stopped VM that is still at {@code version}. PVE would take PCI changes to a running
+     * VM only as pending changes (applied at the next cold start), which the user would not see take effect: such a
+     * change is refused here instead.
+     */
+    private PveApi.VmConfig stoppedAt(VmRef vm, int vmid, String version, String what) throws BackendException {
+        PveApi.VmConfig cfg = session.call(() -> api.config(vm.node(), vmid));
+        if (!cfg.digest().equals(version)) {
+            throw new BackendException(BackendException.Kind.CONFLICT, "VM " + vm.id() + " changed since its"
+                    + " configuration was read: read it again and retry");
+        }
+        JsonNode status = session.call(() -> client.get("/nodes/" + vm.node() + "/qemu/" + vmid + "/status/current",
+                Map.of()));
+        if (!"stopped".equals(PveValues.text(status, "status").orElse("stopped"))) {
+            throw new BackendException(BackendException.Kind.INVALID, "VM " + vm.id() + " is running: shut it down"
+                    + " before " + what + " (Proxmox VE would only keep it as a pending change until the next start)");
+        }
+        return cfg;
+    }
+
+    @Override
+    public BackendTask convertToTemplate(VmRef vm) throws BackendException {
+        int vmid = vmid(vm);
+        return task(session.call(() -> vms.template(vm.node(), vmid)), Optional.empty());
+    }
+
+    @Override
+    public BackendTask cloneVm(CloneRequest r) throws BackendException {
+        int vmid = vmid(r.source());
+        PveVms.Clone c = session.call(() -> vms.clone(r.source().node(), vmid, r.name(), r.full(), r.targetNode(),
+                r.storage()));
+        return task(c.task(), Optional.of(new VmRef(r.targetNode().orElse(r.source().node()), String.valueOf(c.vmid()))));
+    }
+
+    /** Creates a VM on {@code node}; see {@link PveVmSpec} for what of the spec PVE takes and what it ignores. */
+    @Override
+    public BackendTask createVm(String node, VmSpec spec) throws BackendException {
+        String storage = session.call(() -> api.storages(node)).stream()
+                .filter(s -> s.active() && s.content().contains("images")).map(PveApi.Storage::name).findFirst()
+                .orElseThrow(() -> new BackendException(BackendException.Kind.INVALID, "Node " + node + " has no active"
+                        + " storage for VM disks (content 'images'): add one under Datacenter → Storage"));
+        Map<String, String> params = PveVmSpec.params(spec, storage);
+        PveVms.Clone c = session.call(() -> vms.create(node, params));
+        return task(c.task(), Optional.of(new VmRef(node, String.valueOf(c.vmid()))));
+    }
+
+    @Override
+    public GuestExecResult guestExec(VmRef vm, List<String> command, Duration timeout)
+            throws BackendException, InterruptedException {
+        return new PveGuestAgent(session, api).exec(vm, vmid(vm), command, timeout);
+    }
+
+    @Override
+    public Subscription watch(Consumer<ChangeEvent> listener) throws BackendException {
+        if (session.closed()) {
+            throw new BackendException(BackendException.Kind.FAILED, "The connection to " + server + " was closed");
+        }
+        PveChangeFeed feed = new PveChangeFeed(session, client, listener, options.feedInterval(),
+                options.feedScheduler(), server);
+        feeds.add(feed);
+        return () -> {
+            feeds.remove(feed);
+            feed.close();
+        };
+    }
+
+    /** Stops every change feed and refuses later calls; requests in flight end on their own (never waited for). */
+    @Override
+    public void close() {
+        session.close();
+        feeds.forEach(PveChangeFeed::close);
+        feeds.clear();
+    }
+
+    private BackendTask task(Upid upid, Optional<VmRef> creates) {
+        return new PveBackendTask(session, tasks, upid, creates);
+    }
+
+    private static int vmid(VmRef vm) throws BackendException {
+        try {
+            int id = Integer.parseInt(vm.id());
+            if (id >= 100 && id <= 999_999_999) {
+                return id;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new BackendException(BackendException.Kind.NOT_FOUND, "'" + vm.id() + "' is not a Proxmox VE VM id (a"
+                + " number from 100)");
+    }
+
+    private static void requireVersion(String version) throws BackendException {
+        if (version == null || version.isBlank()) {
+            throw new BackendException(BackendException.Kind.INVALID, "A change must name the configuration version"
+                    + " (digest) it is based on: read the configuration first");
+        }
+    }
+}

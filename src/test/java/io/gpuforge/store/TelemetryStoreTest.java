@@ -1,0 +1,193 @@
+package io.gpuforge.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.gpuforge.domain.EnergyReport;
+import io.gpuforge.domain.GpuId;
+import io.gpuforge.domain.GpuMetric;
+import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.ReducedSeries;
+import io.gpuforge.domain.SeriesKey;
+import io.gpuforge.domain.SourceKind;
+import io.gpuforge.domain.Tariff;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Telemetry in a real SQLite file: batched writes, reduced windows, rollups, retention, energy with gaps. */
+class TelemetryStoreTest {
+
+    private static final GpuId GPU = new GpuId("ssh:root@pve1", "GPU-1234");
+    private static final long T0 = Instant.parse("2026-06-01T00:00:00Z").toEpochMilli();
+
+    @TempDir
+    Path dir;
+
+    private Database db;
+    private MutableClock clock;
+    private TelemetryStore store;
+    private TelemetryQueries queries;
+
+    /** A clock the test moves. */
+    static final class MutableClock extends Clock {
+        volatile long now;
+
+        MutableClock(long now) {
+            this.now = now;
+        }
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(now);
+        }
+    }
+
+    @BeforeEach
+    void open() throws Exception {
+        db = Database.open(dir.resolve("gpuforge.db"));
+        clock = new MutableClock(T0 + Duration.ofHours(4).toMillis());
+        store = new TelemetryStore(db, clock, TelemetryStore.Retention.defaults());
+        queries = new TelemetryQueries(store);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    private static GpuSample sample(long t, double power, double temp) {
+        return GpuSample.builder(GPU, t, SourceKind.NVIDIA_SMI).name("NVIDIA GeForce RTX 3090").node(Optional.of("pve1"))
+                .vm(Optional.of("VM 104")).intervalMillis(1000).set(GpuMetric.POWER_W, power)
+                .set(GpuMetric.TEMPERATURE_C, temp).build();
+    }
+
+    /** Seconds [from, to) of 1 Hz samples at a constant power. */
+    private static List<GpuSample> run(long fromS, long toS, double power) {
+        List<GpuSample> out = new ArrayList<>();
+        for (long s = fromS; s < toS; s++) {
+            out.add(sample(T0 + s * 1000, power, 50 + (s % 7)));
+        }
+        return out;
+    }
+
+    @Test
+    void aReducedWindowKeepsTheSpikeAndTheDipAndHasAtMostTheAskedPoints() throws Exception {
+        List<GpuSample> all = run(0, 3 * 3600, 200);
+        all.set(5000, sample(T0 + 5000_000, 449.5, 88));
+        all.set(9000, sample(T0 + 9000_000, 21.25, 30));
+        store.append(all);
+        assertThat(store.flush()).isEqualTo(3 * 3600);
+        ReducedSeries r = queries.reduced(List.of(new SeriesKey(GPU, GpuMetric.POWER_W)), Instant.ofEpochMilli(T0),
+                Instant.ofEpochMilli(T0 + 3 * 3600_000), 100).get(0);
+        assertThat(r.points()).hasSizeLessThanOrEqualTo(100).hasSizeGreaterThan(10);
+        assertThat(r.max()).isCloseTo(449.5, within(0.01));
+        assertThat(r.min()).isCloseTo(21.25, within(0.01));
+        assertThat(r.rawCount()).isEqualTo(3 * 3600);
+        assertThat(r.gaps()).isEmpty();
+        assertThat(r.resolution()).isEqualTo(ReducedSeries.Resolution.RAW);
+    }
+
+    @Test
+    void gapsStayGapsInTheChartAndInTheEnergy() throws Exception {
+        store.append(run(0, 600, 100));
+        store.append(List.of(GpuSample.gap(GPU, T0 + 600_000, SourceKind.NVIDIA_SMI, "x", 1000)));
+        store.append(run(900, 1500, 100)); // the source came back after 5 minutes
+        store.flush();
+        Instant from = Instant.ofEpochMilli(T0);
+        Instant to = Instant.ofEpochMilli(T0 + 1500_000);
+        ReducedSeries r = queries.reduced(List.of(new SeriesKey(GPU, GpuMetric.POWER_W)), from, to, 400).get(0);
+        assertThat(r.gaps()).hasSize(1);
+        assertThat(r.gaps().get(0).fromMillis()).isEqualTo(T0 + 599_000);
+        assertThat(r.gaps().get(0).toMillis()).isEqualTo(T0 + 900_000);
+        EnergyReport e = queries.energy(from, to, Optional.of(Tariff.flat("EUR", 0.30)), x -> true);
+        EnergyReport.Line gpu = e.gpus().get(0);
+        // 100 W over the two measured stretches (599 s + 599 s), nothing across the gap
+        assertThat(gpu.joules()).isCloseTo(100.0 * 1198, within(1e-6));
+        assertThat(gpu.covered()).isEqualTo(Duration.ofSeconds(1198));
+        assertThat(gpu.gaps()).isEqualTo(Duration.ofSeconds(1500 - 1198));
+        assertThat(gpu.cost().orElseThrow()).isCloseTo(100.0 * 1198 / 3.6e6 * 0.30, within(1e-9));
+        assertThat(e.vms()).extracting(EnergyReport.Line::key).containsExactly("VM 104");
+        assertThat(e.nodes()).extracting(EnergyReport.Line::key).containsExactly("pve1");
+        assertThat(e.total().joules()).isCloseTo(gpu.joules(), within(1e-6));
+    }
+
+    @Test
+    void aLongSilenceWithoutAMarkerIsAGapToo() throws Exception {
+        store.append(run(0, 60, 50));
+        store.append(run(120, 180, 50));
+        store.flush();
+        EnergyReport e = queries.energy(Instant.ofEpochMilli(T0), Instant.ofEpochMilli(T0 + 180_000), Optional.empty(),
+                x -> true);
+        assertThat(e.gpus().get(0).joules()).isCloseTo(50.0 * 118, within(1e-6));
+    }
+
+    @Test
+    void rollupsKeepMinMaxAndEnergyAfterTheRawSamplesArePruned() throws Exception {
+        List<GpuSample> all = run(0, 2 * 3600, 300);
+        all.set(4000, sample(T0 + 4000_000, 512, 90));
+        store.append(all);
+        store.flush();
+        Instant from = Instant.ofEpochMilli(T0);
+        Instant to = Instant.ofEpochMilli(T0 + 2 * 3600_000);
+        double rawEnergy = queries.energy(from, to, Optional.empty(), x -> true).total().joules();
+        assertThat(store.rollUpAndPrune()).isEqualTo(120);
+        clock.now = T0 + Duration.ofHours(50).toMillis();
+        store.rollUpAndPrune();
+        assertThat(store.chunks().count()).as("raw samples past 48 h are gone").isZero();
+        assertThat(store.rollups().count()).isEqualTo(120);
+        ReducedSeries r = queries.reduced(List.of(new SeriesKey(GPU, GpuMetric.POWER_W)), from, to, 100).get(0);
+        assertThat(r.resolution()).isEqualTo(ReducedSeries.Resolution.MINUTE);
+        assertThat(r.max()).isCloseTo(512, within(0.01));
+        assertThat(r.min()).isCloseTo(300, within(0.01));
+        double rolledEnergy = queries.energy(from, to, Optional.empty(), x -> true).total().joules();
+        assertThat(rolledEnergy).isCloseTo(rawEnergy, within(rawEnergy * 1e-4));
+        clock.now = T0 + Duration.ofDays(91).toMillis();
+        store.rollUpAndPrune();
+        assertThat(store.rollups().count()).as("rollups past 90 days are gone").isZero();
+    }
+
+    @Test
+    void aLateSampleIsMergedIntoItsMinuteInTimeOrder() throws Exception {
+        store.append(run(0, 120, 10));
+        store.flush();
+        store.append(List.of(sample(T0 + 30_500, 999, 99)));
+        store.flush();
+        ReducedSeries r = queries.reduced(List.of(new SeriesKey(GPU, GpuMetric.POWER_W)), Instant.ofEpochMilli(T0),
+                Instant.ofEpochMilli(T0 + 120_000), 1000).get(0);
+        assertThat(r.rawCount()).isEqualTo(121);
+        assertThat(r.max()).isEqualTo(999);
+        List<Long> times = r.points().stream().map(ReducedSeries.Point::timeMillis).toList();
+        assertThat(times).isSorted();
+    }
+
+    @Test
+    void absentReadingsAreNeverStoredAsZero() throws Exception {
+        store.append(List.of(GpuSample.builder(GPU, T0, SourceKind.HWMON).set(GpuMetric.TEMPERATURE_C, 40).build(),
+                GpuSample.builder(GPU, T0 + 1000, SourceKind.HWMON).set(GpuMetric.TEMPERATURE_C, 41).build()));
+        store.flush();
+        ReducedSeries fan = queries.reduced(List.of(new SeriesKey(GPU, GpuMetric.FAN_PCT)), Instant.ofEpochMilli(T0),
+                Instant.ofEpochMilli(T0 + 60_000), 100).get(0);
+        assertThat(fan.points()).isEmpty();
+    }
+}
