@@ -11,6 +11,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,9 +41,9 @@ final class LabCli {
         }
     }
 
-    LabCli(LabMachine machine) {
+    LabCli(LabMachine machine) throws IOException {
         this.machine = machine;
-        this.home = machine.workDir().resolve("cli-home");
+        this.home = Files.createDirectories(machine.workDir().resolve("cli-home"));
     }
 
     Run run(String... args) {

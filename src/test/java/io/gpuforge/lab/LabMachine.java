@@ -93,7 +93,8 @@ final class LabMachine implements AutoCloseable {
         ProbeException last = null;
         while (Instant.now().isBefore(deadline)) {
             if (!qemu.alive()) {
-                throw new IOException("The lab machine stopped while booting; serial console:\n" + qemu.serialTail(40));
+                throw new IOException("The lab machine stopped while booting (" + qemu.exitDescription()
+                        + "); serial console:\n" + qemu.serialTail(40));
             }
             try {
                 SshShell s = SshShell.connect(new SshTarget("root", "127.0.0.1", qemu.sshPort()),

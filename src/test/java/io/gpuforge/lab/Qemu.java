@@ -72,6 +72,18 @@ final class Qemu implements AutoCloseable {
         return sshPort;
     }
 
+    /** QEMU's exit status and what it printed, for a machine that stopped. */
+    String exitDescription() {
+        String printed;
+        try {
+            printed = Files.readString(serialLog.resolveSibling(serialLog.getFileName().toString()
+                    .replace("-serial.log", "-qemu.log")), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            printed = "(no QEMU log: " + e.getMessage() + ")";
+        }
+        return "QEMU exit " + (process.isAlive() ? "none yet" : String.valueOf(process.exitValue())) + ": " + printed;
+    }
+
     boolean alive() {
         return process.isAlive();
     }
