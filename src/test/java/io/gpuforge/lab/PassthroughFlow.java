@@ -65,8 +65,8 @@ final class PassthroughFlow {
         for (JsonNode e : plan.get("edits")) {
             String path = e.get("path").asText();
             if (path.equals("/etc/default/grub") || path.equals("/etc/kernel/cmdline")) {
-                String b = e.get("before").isNull() ? "" : e.get("before").asText();
-                for (String t : e.get("after").asText().replace('"', ' ').split("\\s+")) {
+                String b = cmdlineLines(e.get("before").isNull() ? "" : e.get("before").asText());
+                for (String t : cmdlineLines(e.get("after").asText()).replace('"', ' ').split("\\s+")) {
                     String x = t.replaceFirst("^GRUB_CMDLINE_LINUX(_DEFAULT)?=", "");
                     if (!x.isBlank() && !(" " + b.replace('"', ' ') + " ").contains(" " + x + " ")) {
                         out.add(x);
@@ -75,6 +75,16 @@ final class PassthroughFlow {
             }
         }
         return out;
+    }
+
+    /** The command-line part of a boot configuration file: GRUB's GRUB_CMDLINE_LINUX* lines, or all of it. */
+    private static String cmdlineLines(String file) {
+        if (!file.contains("GRUB_")) {
+            return file;
+        }
+        StringBuilder out = new StringBuilder();
+        file.lines().filter(l -> l.strip().startsWith("GRUB_CMDLINE_LINUX")).forEach(l -> out.append(l).append(' '));
+        return out.toString();
     }
 
     /** Reboot, then: the command line as planned, and gpuforge verify. */
