@@ -65,8 +65,7 @@ public final class AppContext implements AutoCloseable {
         this.proxmox = new ProxmoxService(secrets);
         this.sessions = new Sessions(new Backends(secrets, new LibvirtBackends()), executors.background());
         this.osPrefersDark = osPrefersDark;
-        this.telemetry = new TelemetryService(database, sessions, knownHosts.get().write(),
-                Clock.systemUTC());
+        this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC());
     }
 
     /**
