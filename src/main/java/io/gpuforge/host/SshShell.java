@@ -161,13 +161,35 @@ public final class SshShell implements HostShell {
                 relay.deliver(lines, 0);
             }
             Integer exit = ch.getExitStatus();
+            if (exit == null && ch.getExitSignal() == null && !isOpen()) {
+                throw new ConnectionLostException(target.toString(), shown(command), null);
+            }
             return new Result(exit == null ? -1 : exit, out.bytes(), err.text());
-        } catch (IOException e) {
-            throw new ProbeException("Running '" + command + "' on " + target + " failed: " + describe(e), e);
+        } catch (IOException | RuntimeException e) {
+            throw failed(command, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ProbeException("Interrupted while running '" + command + "' on " + target, e);
         }
+    }
+
+    /**
+     * What sshd threw while a command was started or ran, as a checked error naming the host and the command: a
+     * dropped connection (sshd then throws unchecked ones too, "Channel id=N not registered because session is being
+     * closed") is a {@link ConnectionLostException}.
+     */
+    private ProbeException failed(String command, Exception e) {
+        if (!isOpen()) {
+            return new ConnectionLostException(target.toString(), shown(command), e);
+        }
+        return new ProbeException("Running '" + shown(command) + "' on " + target + " failed: " + describe(e), e);
+    }
+
+    /** A command as an error message shows it: its first line, at most 200 characters. */
+    private static String shown(String command) {
+        String first = command.strip().lines().findFirst().orElse("");
+        String s = first.length() > 200 ? first.substring(0, 200) + "…" : first;
+        return first.length() < command.strip().length() && !s.endsWith("…") ? s + " …" : s;
     }
 
     /** Whether the SSH session is still up (a dropped connection closes it). */
@@ -240,15 +262,15 @@ public final class SshShell implements HostShell {
             Integer exit = ch.getExitStatus();
             String signal = ch.getExitSignal();
             if (exit == null && signal == null && !isOpen()) {
-                throw new ProbeException("The SSH connection to " + target + " was lost while '" + command + "' ran");
+                throw new ConnectionLostException(target.toString(), shown(command), null);
             }
             return new Result(exit == null ? -1 : exit, out.partial(), err.text()
                     + (signal == null ? "" : (err.text().isEmpty() ? "" : "\n") + "ended by signal " + signal));
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             if (stop.stopped()) {
                 return new Result(-1, out.partial(), err.text());
             }
-            throw new ProbeException("Running '" + command + "' on " + target + " failed: " + describe(e), e);
+            throw failed(command, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ProbeException("Interrupted while running '" + command + "' on " + target, e);

@@ -155,6 +155,14 @@ public final class SysrootSshServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Cuts every connection at once, as a network failure or a host going down would: the client is told nothing,
+     * its commands on this host are killed.
+     */
+    public void dropSessions() {
+        server.getActiveSessions().forEach(s -> s.close(true));
+    }
+
     /** A variable every command on this host finds in its environment (as a login shell's profile would set). */
     public SysrootSshServer environment(String name, String value) {
         environment.put(name, value);
