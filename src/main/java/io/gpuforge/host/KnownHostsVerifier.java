@@ -2,8 +2,10 @@ package io.gpuforge.host;
 
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.util.ArrayList;
@@ -107,14 +109,30 @@ final class KnownHostsVerifier extends KnownHostsServerKeyVerifier {
         }
         Path file = getPath();
         try {
-            if (file.getParent() != null) {
-                Files.createDirectories(file.getParent());
-            }
+            privateDirectories(file.toAbsolutePath().getParent());
             updateKnownHostsFile(session, remote, key, file, List.of());
         } catch (Exception e) {
             LOG.warn("The host key of {} was accepted but could not be written to {}: {}", host, file, e.toString());
         }
         return true;
+    }
+
+    /**
+     * Makes the directories of a known_hosts file that are missing readable by the user only, as OpenSSH keeps
+     * {@code ~/.ssh} (directories that exist are left as they are).
+     */
+    static void privateDirectories(Path dir) throws IOException {
+        if (dir == null || Files.isDirectory(dir)) {
+            return;
+        }
+        privateDirectories(dir.getParent());
+        try {
+            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (FileAlreadyExistsException e) {
+            // made meanwhile
+        } catch (UnsupportedOperationException e) {
+            Files.createDirectories(dir);
+        }
     }
 
     @Override
