@@ -3,7 +3,7 @@ package io.gpuforge.ui.host;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.HostSummary;
-import io.gpuforge.ui.common.FxHostKeyPrompt;
+import io.gpuforge.ui.common.FxLoginPrompt;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.ui.common.Page;
@@ -34,7 +34,7 @@ public final class SshHostPages implements PageFactory {
     private HostFactsViewModel model(ConnectionInfo c) {
         return models.computeIfAbsent(c.id(), id -> {
             HostFactsViewModel vm = new HostFactsViewModel(ui.tasks(),
-                    () -> ui.app().hosts().probe(c, new FxHostKeyPrompt(ui.dialogs(), ui.i18n())),
+                    () -> ui.app().hosts().probe(c, new FxLoginPrompt(ui.dialogs(), ui.i18n())),
                     ui.i18n().get("task.probeHost", c.name()));
             vm.factsProperty().addListener((o, a, f) -> {
                 if (f != null) {
