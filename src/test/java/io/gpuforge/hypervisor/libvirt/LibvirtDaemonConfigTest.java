@@ -7,6 +7,7 @@ import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ConfigChange;
 import io.gpuforge.domain.VmConfig;
 import io.gpuforge.domain.VmRef;
+import java.nio.file.Files;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -24,6 +25,9 @@ class LibvirtDaemonConfigTest {
 
     @AfterEach
     void undefine() throws Exception {
+        if (!Files.exists(LibvirtDaemon.SOCKET)) {
+            return; // skipped: nothing was defined
+        }
         try (LibvirtConnection c = LibvirtConnection.open(LibvirtDaemon.URI)) {
             if (c.domains().stream().anyMatch(v -> v.name().equals(name))) {
                 c.undefine(name);

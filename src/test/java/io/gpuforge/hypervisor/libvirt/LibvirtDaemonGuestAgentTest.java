@@ -10,6 +10,7 @@ import io.gpuforge.domain.VmAction;
 import io.gpuforge.domain.VmConfig;
 import io.gpuforge.domain.VmRef;
 import io.gpuforge.domain.VmSpec;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +29,9 @@ class LibvirtDaemonGuestAgentTest {
 
     @AfterEach
     void undefine() throws Exception {
+        if (!Files.exists(LibvirtDaemon.SOCKET)) {
+            return; // skipped: nothing was defined
+        }
         try (LibvirtConnection c = LibvirtConnection.open(LibvirtDaemon.URI)) {
             if (c.domains().stream().anyMatch(v -> v.name().equals(name))) {
                 try {

@@ -38,7 +38,9 @@ class LibvirtDroppedNetworkTest {
 
     @AfterEach
     void stop() throws Exception {
-        proxy.close();
+        if (proxy != null) {
+            proxy.close();
+        }
     }
 
     private String uri() {
