@@ -3,6 +3,7 @@ package io.gpuforge.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.SecretsService;
+import io.gpuforge.app.settings.KnownHostsFile;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.TaskMonitor;
@@ -53,6 +54,9 @@ class LocalizationConsistencyTest {
         }
         for (ThemeChoice t : ThemeChoice.values()) {
             keys.add("prefs.theme." + t.name().toLowerCase(Locale.ROOT));
+        }
+        for (KnownHostsFile f : KnownHostsFile.values()) {
+            keys.add("prefs.hostkeys." + f.name().toLowerCase(Locale.ROOT));
         }
         for (TaskMonitor.State s : TaskMonitor.State.values()) {
             keys.add("tasks.state." + s.name().toLowerCase(Locale.ROOT));

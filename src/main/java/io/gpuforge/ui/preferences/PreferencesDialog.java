@@ -2,6 +2,7 @@ package io.gpuforge.ui.preferences;
 
 import io.gpuforge.app.SecretsService;
 import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.KnownHostsFile;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.ui.common.DialogService;
 import io.gpuforge.ui.common.I18n;
@@ -58,6 +59,11 @@ public final class PreferencesDialog {
         language.setId("prefs-language");
         language.valueProperty().bindBidirectional(model.languageProperty());
 
+        ChoiceBox<KnownHostsFile> hostKeys = choice(KnownHostsFile.values(),
+                f -> i18n.get("prefs.hostkeys." + f.name().toLowerCase(Locale.ROOT)));
+        hostKeys.setId("prefs-host-keys");
+        hostKeys.valueProperty().bindBidirectional(model.newHostKeysProperty());
+
         GridPane grid = new GridPane();
         grid.setHgap(14);
         grid.setVgap(12);
@@ -85,6 +91,13 @@ public final class PreferencesDialog {
                 model.secretsMessageProperty(), i18n.localeProperty()));
         grid.add(secretButtons(), 1, 6);
         grid.add(message, 1, 7);
+        grid.add(new Separator(), 0, 8, 2, 1);
+        grid.add(header("prefs.section.ssh"), 0, 9, 2, 1);
+        grid.addRow(10, label("prefs.hostkeys"), hostKeys);
+        Label hostKeysHint = new Label();
+        hostKeysHint.setWrapText(true);
+        hostKeysHint.textProperty().bind(i18n.text("prefs.hostkeys.hint"));
+        grid.add(hostKeysHint, 1, 11);
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().setPrefWidth(560);
     }

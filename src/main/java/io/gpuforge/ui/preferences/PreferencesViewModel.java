@@ -3,6 +3,7 @@ package io.gpuforge.ui.preferences;
 import io.gpuforge.app.SecretsService;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.SettingsStore;
+import io.gpuforge.app.settings.KnownHostsFile;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.ui.common.BackgroundTasks;
 import java.util.Arrays;
@@ -27,6 +28,7 @@ public final class PreferencesViewModel {
 
     private final ObjectProperty<ThemeChoice> theme = new SimpleObjectProperty<>();
     private final ObjectProperty<LanguageChoice> language = new SimpleObjectProperty<>();
+    private final ObjectProperty<KnownHostsFile> newHostKeys = new SimpleObjectProperty<>();
     private final ReadOnlyObjectWrapper<SecretsService.State> secretsState = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper secretsMessage = new ReadOnlyStringWrapper();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
@@ -48,7 +50,18 @@ public final class PreferencesViewModel {
                 settings.update(s -> s.withLanguage(now));
             }
         });
+        newHostKeys.set(settings.current().newHostKeys());
+        newHostKeys.addListener((o, old, now) -> {
+            if (now != null) {
+                settings.update(s -> s.withNewHostKeys(now));
+            }
+        });
         secretsState.set(secrets.state());
+    }
+
+    /** Where a host key accepted from now on is written (both files are always read). */
+    public ObjectProperty<KnownHostsFile> newHostKeysProperty() {
+        return newHostKeys;
     }
 
     public ObjectProperty<ThemeChoice> themeProperty() {

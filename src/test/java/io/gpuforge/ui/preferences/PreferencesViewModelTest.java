@@ -3,6 +3,7 @@ package io.gpuforge.ui.preferences;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.SecretsService;
+import io.gpuforge.app.settings.KnownHostsFile;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.SettingsStore;
 import io.gpuforge.app.settings.ThemeChoice;
@@ -46,6 +47,16 @@ class PreferencesViewModelTest {
         vm.languageProperty().set(LanguageChoice.CHINESE_SIMPLIFIED);
         assertThat(settings.current().theme()).isEqualTo(ThemeChoice.DARK);
         assertThat(settings.current().language()).isEqualTo(LanguageChoice.CHINESE_SIMPLIFIED);
+    }
+
+    @Test
+    void newHostKeysGoToOpenSshsFileUntilTheUserPicksGpuForgesOwn() {
+        assertThat(vm.newHostKeysProperty().get()).isEqualTo(KnownHostsFile.OPENSSH);
+        vm.newHostKeysProperty().set(KnownHostsFile.GPUFORGE);
+        assertThat(settings.current().newHostKeys()).isEqualTo(KnownHostsFile.GPUFORGE);
+        PreferencesViewModel reopened = new PreferencesViewModel(settings,
+                new SecretsService(Optional.empty(), vault), BackgroundTasks.sameThread());
+        assertThat(reopened.newHostKeysProperty().get()).isEqualTo(KnownHostsFile.GPUFORGE);
     }
 
     @Test
