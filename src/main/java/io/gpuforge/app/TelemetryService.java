@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.domain.ApplyOutcome;
 import io.gpuforge.domain.EnergyReport;
 import io.gpuforge.domain.GpuId;
 import io.gpuforge.domain.GpuMetric;
@@ -293,7 +294,7 @@ public final class TelemetryService implements AutoCloseable {
                     : Optional.empty();
             PassthroughPlan plan = PowerLimits.persistentPlan(shell.describe(), now.gpu().device(), watts, current);
             String diff = plan.edits().stream().map(PassthroughPlan.FileEdit::diff).reduce("", String::concat);
-            HostConfigurator.Outcome o = new HostConfigurator(shell, Optional.empty(), sudo, clock).apply(plan);
+            ApplyOutcome o = new HostConfigurator(shell, Optional.empty(), sudo, clock).apply(plan);
             return new PowerLimitResult(now.gpu(), watts, how, Optional.of(diff),
                     Optional.of(o.journalId() + " (" + o.status().name().toLowerCase(Locale.ROOT) + ")"));
         } catch (SourceException | ProbeException | ApplyException | IllegalArgumentException e) {
