@@ -64,8 +64,7 @@ public final class AppContext implements AutoCloseable {
         this.proxmox = new ProxmoxService(secrets);
         this.sessions = new Sessions(new Backends(secrets, new LibvirtBackends()), executors.background());
         this.osPrefersDark = osPrefersDark;
-        this.telemetry = new TelemetryService(database, sessions, knownHosts.file(),
-                Clock.systemUTC());
+        this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC());
         this.templates = new TemplateService(new TemplateRepository(database, Clock.systemUTC()));
         this.provisioning = new VmProvisioning(sessions);
     }
