@@ -21,6 +21,7 @@ import io.gpuforge.domain.VmSpec;
 import io.gpuforge.domain.VmTemplate;
 import io.gpuforge.hypervisor.libvirt.DomainXmlBuilder;
 import io.gpuforge.hypervisor.proxmox.PveVmSpec;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -309,5 +310,33 @@ public final class VmProvisioning {
                     + "&resize=off&cmd=");
         }
         return List.of("virt-viewer", "--connect", t.connection().address(), "--wait", vmName);
+    }
+
+    /**
+     * Opens the console: the noVNC URL with the desktop's browser opener (xdg-open, open, start), or virt-viewer.
+     * Fails with what to install when the program is missing.
+     */
+    public void openConsole(Target t, VmRef vm, String vmName) throws IOException {
+        List<String> c = console(t, vm, vmName);
+        List<String> command = new ArrayList<>();
+        if (t.proxmox()) {
+            switch (OsFamily.current()) {
+                case WINDOWS:
+                    command.addAll(List.of("rundll32", "url.dll,FileProtocolHandler"));
+                    break;
+                case MAC:
+                    command.add("open");
+                    break;
+                default:
+                    command.add("xdg-open");
+            }
+        }
+        command.addAll(c);
+        try {
+            new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException e) {
+            throw new IOException("Could not run " + command.get(0) + (t.proxmox() ? ": open " + c.get(0)
+                    + " in a browser" : ": install virt-viewer (Debian/Ubuntu: apt install virt-viewer)"), e);
+        }
     }
 }
