@@ -153,11 +153,13 @@ public final class CreateVmWizardModel {
 
     /** Checks again whenever a value changes; an edited field loses the hypervisor's refusal. */
     private void watch() {
-        Map<VmField, List<Observable>> by = Map.of(VmField.NAME, List.of(name),
-                VmField.CORES, List.of(cores), VmField.MEMORY, List.of(memoryMiB), VmField.DISK, List.of(diskGiB),
-                VmField.CPU_TYPE, List.of(cpuType), VmField.STORAGE, List.of(storage), VmField.NETWORK, List.of(network),
-                VmField.CI_USER, List.of(user), VmField.SSH_KEYS, List.of(password, sshKeys),
-                VmField.IP, List.of(staticIp, ip, gateway, dns));
+        Map<VmField, List<Observable>> by = Map.ofEntries(Map.entry(VmField.NAME, List.of(name)),
+                Map.entry(VmField.CORES, List.of(cores)), Map.entry(VmField.MEMORY, List.of(memoryMiB)),
+                Map.entry(VmField.DISK, List.of(diskGiB)), Map.entry(VmField.CPU_TYPE, List.of(cpuType)),
+                Map.entry(VmField.STORAGE, List.of(storage)), Map.entry(VmField.NETWORK, List.of(network)),
+                Map.entry(VmField.CI_USER, List.of(user)), Map.entry(VmField.CI_PASSWORD, List.of(password)),
+                Map.entry(VmField.SSH_KEYS, List.of(password, sshKeys)), Map.entry(VmField.IP, List.of(staticIp, ip)),
+                Map.entry(VmField.GATEWAY, List.of(gateway)), Map.entry(VmField.DNS, List.of(dns)));
         by.forEach((f, props) -> props.forEach(p -> p.addListener(o -> edited(f))));
         variables.addListener((Observable o) -> edited(VmField.OTHER));
         gpu.addListener(o -> edited(VmField.GPU));

@@ -94,7 +94,9 @@ final class LaterPages {
         g.addRow(6, new Label(i18n.get("vmcreate.ci.ip")), ip);
         g.add(pages.message(VmField.IP), 1, 7);
         g.addRow(8, new Label(i18n.get("vmcreate.ci.gateway")), gateway);
-        g.addRow(9, new Label(i18n.get("vmcreate.ci.dns")), dns);
+        g.add(pages.message(VmField.GATEWAY), 1, 9);
+        g.addRow(10, new Label(i18n.get("vmcreate.ci.dns")), dns);
+        g.add(pages.message(VmField.DNS), 1, 11);
         GridPane vars = WizardPages.grid();
         vars.setId("vmc-variables");
         Runnable fill = () -> {
@@ -248,7 +250,6 @@ final class LaterPages {
     }
 
     void createStarted() {
-        progress();
         log.clear();
         status.getStyleClass().remove("danger");
         status.setText(i18n.get("vmcreate.progress.running", model.name.get()));

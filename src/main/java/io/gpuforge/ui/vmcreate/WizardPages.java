@@ -256,6 +256,8 @@ final class WizardPages {
         s.setId(id);
         s.setEditable(true);
         s.getValueFactory().valueProperty().bindBidirectional(value);
+        // a bidirectional binding holds its ends weakly: keep the adapter of IntegerProperty.asObject()
+        s.getProperties().put("vmc-value", value);
         return s;
     }
 
