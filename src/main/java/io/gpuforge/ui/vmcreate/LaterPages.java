@@ -66,6 +66,7 @@ final class LaterPages {
         TextArea keys = new TextArea();
         keys.setId("vmc-sshkeys");
         keys.setPrefRowCount(3);
+        keys.setWrapText(true);
         keys.setPromptText("ssh-ed25519 AAAA… user@laptop");
         keys.textProperty().bindBidirectional(model.sshKeys);
         CheckBox fixed = new CheckBox(i18n.get("vmcreate.ci.static"));

@@ -112,6 +112,7 @@ final class TemplateManager {
         ui.theme().style(scene);
         stage.setScene(scene);
         stage.setOnHidden(e -> closed.run());
+        stage.getProperties().put(TemplateManager.class, this);
         reload(Optional.empty());
     }
 
