@@ -12,6 +12,7 @@ import java.util.Optional;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.geometry.Insets;
+import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -129,7 +130,7 @@ final class TemplateManager {
 
     private void show(VmTemplate t) {
         boolean editable = t != null && !t.builtIn();
-        for (javafx.scene.Node n : List.of(name, description, cores, memory, disk, save, delete)) {
+        for (Node n : List.of(name, description, cores, memory, disk, save, delete)) {
             n.setDisable(!editable);
         }
         if (t == null) {

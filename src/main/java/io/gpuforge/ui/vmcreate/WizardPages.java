@@ -10,6 +10,7 @@ import io.gpuforge.domain.VmTemplate;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -18,6 +19,7 @@ import javafx.beans.binding.StringBinding;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.Property;
 import javafx.collections.FXCollections;
+import javafx.collections.MapChangeListener;
 import javafx.collections.ObservableList;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
@@ -145,7 +147,7 @@ final class WizardPages {
             l.getStyleClass().removeAll("danger", "badge-warn");
             l.getStyleClass().add(model.errors.containsKey(f) ? "danger" : "badge-warn");
         };
-        model.errors.addListener((javafx.collections.MapChangeListener<VmField, String>) c -> style.run());
+        model.errors.addListener((MapChangeListener<VmField, String>) c -> style.run());
         style.run();
         l.visibleProperty().bind(l.textProperty().isNotEmpty());
         l.managedProperty().bind(l.visibleProperty());
@@ -291,7 +293,7 @@ final class WizardPages {
     private Node placement() {
         ObservableList<String> storages = FXCollections.observableArrayList();
         ObservableList<String> networks = FXCollections.observableArrayList();
-        Map<String, String> storageText = new java.util.HashMap<>();
+        Map<String, String> storageText = new HashMap<>();
         Runnable fill = () -> {
             VmProvisioning.Choices c = model.choices.get();
             List<StorageInfo> s = c == null ? List.of() : c.diskStorages();

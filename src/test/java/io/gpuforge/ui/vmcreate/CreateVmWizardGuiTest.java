@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Optional;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TableView;
@@ -151,7 +153,7 @@ class CreateVmWizardGuiTest {
         spin("#vmc-memory", 112 * 1024);
         assertThat(fx.text("#vmc-msg-memory")).isEqualTo("Not enough memory on pve-4090: 112.0 GiB asked, 96.0 GiB free"
                 + " of 128.0 GiB");
-        assertThat(fx.find("#vmc-msg-memory", javafx.scene.control.Label.class).getStyleClass()).contains("danger");
+        assertThat(fx.find("#vmc-msg-memory", Label.class).getStyleClass()).contains("danger");
         assertThat(nextEnabled()).as("not enough memory blocks Next").isFalse();
         WizardFixture.writePng(wizard.getScene(), "vmcreate-4-resources-not-enough-memory-light-en.png");
         spin("#vmc-memory", 16 * 1024);
@@ -159,8 +161,8 @@ class CreateVmWizardGuiTest {
         spin("#vmc-disk", 64);
         assertThat(nextEnabled()).isTrue();
         next(w, CreateVmWizardModel.Page.PLACEMENT);
-        assertThat(fx.find("#vmc-storage", javafx.scene.control.ChoiceBox.class).getItems()).contains("local-zfs");
-        assertThat(fx.find("#vmc-network", javafx.scene.control.ChoiceBox.class).getValue()).isEqualTo("vmbr0");
+        assertThat(fx.find("#vmc-storage", ChoiceBox.class).getItems()).contains("local-zfs");
+        assertThat(fx.find("#vmc-network", ChoiceBox.class).getValue()).isEqualTo("vmbr0");
         WizardFixture.writePng(wizard.getScene(), "vmcreate-5-placement-light-en.png");
         next(w, CreateVmWizardModel.Page.CLOUD_INIT);
         assertThat(fx.text("#vmc-msg-ssh-keys")).contains("Give a password or an SSH public key");
