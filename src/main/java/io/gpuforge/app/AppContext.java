@@ -6,6 +6,7 @@ import io.gpuforge.store.Database;
 import io.gpuforge.store.EventRepository;
 import io.gpuforge.store.HostLinkRepository;
 import io.gpuforge.store.StoreException;
+import io.gpuforge.store.TemplateRepository;
 import io.gpuforge.store.secret.SecretServiceKeyring;
 import io.gpuforge.store.secret.SecretStore;
 import io.gpuforge.store.secret.VaultSecretStore;
@@ -43,6 +44,8 @@ public final class AppContext implements AutoCloseable {
     private final Sessions sessions;
     private final Optional<Boolean> osPrefersDark;
     private final TelemetryService telemetry;
+    private final TemplateService templates;
+    private final VmProvisioning provisioning;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
                        EventLog events, SecretsService secrets, ConnectionsService connections,
@@ -66,6 +69,8 @@ public final class AppContext implements AutoCloseable {
         this.sessions = new Sessions(new Backends(secrets, new LibvirtBackends()), executors.background());
         this.osPrefersDark = osPrefersDark;
         this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC());
+        this.templates = new TemplateService(new TemplateRepository(database, Clock.systemUTC()));
+        this.provisioning = new VmProvisioning(sessions);
     }
 
     /**
@@ -190,6 +195,16 @@ public final class AppContext implements AutoCloseable {
     /** GPU telemetry: live readings, history, energy, power limits. */
     public TelemetryService telemetry() {
         return telemetry;
+    }
+
+    /** VM templates: built-in and the user's. */
+    public TemplateService templates() {
+        return templates;
+    }
+
+    /** Creating VMs from templates (the wizard, gpuforge vm create). */
+    public VmProvisioning provisioning() {
+        return provisioning;
     }
 
     public Optional<Boolean> osPrefersDark() {

@@ -11,9 +11,11 @@ import io.gpuforge.domain.ConnectionState;
 import io.gpuforge.domain.GpuAttachRequest;
 import io.gpuforge.domain.GpuAttachResult;
 import io.gpuforge.domain.GuestExecResult;
+import io.gpuforge.domain.NetworkInfo;
 import io.gpuforge.domain.NodePci;
 import io.gpuforge.domain.NodeStatus;
 import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.StorageInfo;
 import io.gpuforge.domain.TaskListener;
 import io.gpuforge.domain.TaskOutcome;
 import io.gpuforge.domain.VmAction;
@@ -141,6 +143,18 @@ public final class ConnectionSession implements AutoCloseable {
 
     public NodeStatus nodeStatus(String node) throws BackendException {
         return quick(h -> h.nodeStatus(node));
+    }
+
+    public List<StorageInfo> storages(String node) throws BackendException {
+        return quick(h -> h.storages(node));
+    }
+
+    public List<NetworkInfo> networks(String node) throws BackendException {
+        return quick(h -> h.networks(node));
+    }
+
+    public List<String> volumes(String node, String storage, String content) throws BackendException {
+        return quick(h -> h.volumes(node, storage, content));
     }
 
     public VmConfig readConfig(VmRef vm) throws BackendException {

@@ -91,8 +91,9 @@ public final class SimCluster {
 
         /** A cold start applies what was pending. */
         void applyPending() {
+            Map<String, String> next = withPending();
             config.clear();
-            config.putAll(withPending());
+            config.putAll(next);
             pending.clear();
         }
 
@@ -163,6 +164,8 @@ public final class SimCluster {
     long taskMillis = 300;
     /** When set, the next clone finds its new id taken by someone else (PVE's nextid does not reserve). */
     boolean raceNextClone;
+    /** When set, the next create finds its new id taken by someone else (between nextid and the create). */
+    boolean raceNextCreate;
     final List<Node> nodes = new ArrayList<>();
     final Map<Integer, Vm> vms = new TreeMap<>();
     final Map<String, List<String>> mappings = new LinkedHashMap<>();
@@ -175,6 +178,16 @@ public final class SimCluster {
     /** Makes the next clone find its new id taken, as when two clients clone at once. */
     public synchronized void raceNextClone() {
         raceNextClone = true;
+    }
+
+    /** Makes the next VM create find its id taken, as when someone else creates a VM at the same time. */
+    public synchronized void raceNextCreate() {
+        raceNextCreate = true;
+    }
+
+    /** How long each simulated task takes from now on (a slow download or create, to cancel in a test). */
+    public synchronized void taskMillis(long millis) {
+        taskMillis = millis;
     }
 
     /** Lets the guest agent of a VM stop answering (or answer again), as when qemu-guest-agent is not running. */

@@ -51,6 +51,8 @@ final class SimNodeApi {
                 return content(node, p);
             case "POST /nodes/{node}/storage/{storage}/download-url":
                 return download(node, p, who);
+            case "GET /nodes/{node}/network":
+                return Answer.ok(SimVmChecks.network(p.get("type")));
             case "GET /nodes/{node}/rrddata":
                 return Answer.ok(rrd(p.get("timeframe"), "MAX".equals(p.get("cf"))));
             default:

@@ -62,6 +62,8 @@ final class SimVmApi {
                 return update(vm, p, who);
             case "POST /nodes/{node}/qemu/{vmid}/clone":
                 return clone(vm, p, who);
+            case "PUT /nodes/{node}/qemu/{vmid}/resize":
+                return resize(vm, p, who);
             case "POST /nodes/{node}/qemu/{vmid}/template":
                 if (vm.status.equals("running")) {
                     return Answer.fail(500, "you can't convert a VM to template if VM is running");
@@ -143,6 +145,16 @@ final class SimVmApi {
             return Answer.fail(500, "no such node '" + node + "'");
         }
         int id = Integer.parseInt(p.get("vmid"));
+        Map<String, String> invalid = SimVmChecks.create(p);
+        if (!invalid.isEmpty()) {
+            return Answer.invalid(invalid);
+        }
+        if (c.raceNextCreate) {
+            c.raceNextCreate = false;
+            SimCluster.Vm other = new SimCluster.Vm(id, node);
+            other.config.put("name", "someone-else");
+            c.vms.put(id, other);
+        }
         if (c.vms.containsKey(id)) {
             return Answer.fail(500, "unable to create VM " + id + ": config file already exists");
         }
@@ -161,6 +173,31 @@ final class SimVmApi {
                 vm.status = "running";
             }
         });
+    }
+
+    /** PVE grows a disk ({@code +8G} or an absolute {@code 64G}); it never shrinks one. */
+    private Answer resize(SimCluster.Vm vm, Map<String, String> p, SimApi.Caller who) {
+        if (p.containsKey("digest") && !p.get("digest").equals(vm.digest())) {
+            return Answer.fail(500, "detected modified configuration - file changed by other user? Try again.");
+        }
+        String disk = p.get("disk");
+        String value = vm.config.get(disk);
+        if (value == null) {
+            return Answer.fail(500, "disk '" + disk + "' does not exist");
+        }
+        String size = p.get("size");
+        if (!size.matches("\\+?\\d+(\\.\\d+)?[KMGT]?")) {
+            return Answer.invalid(Map.of("size", "value does not match the regex pattern"));
+        }
+        long now = SimDisks.sizeBytes(properties(value).getOrDefault("size", "0"));
+        long asked = SimDisks.sizeBytes(size.replace("+", ""));
+        long next = size.startsWith("+") ? now + asked : asked;
+        if (next < now) {
+            return Answer.fail(500, "unable to shrink disk size");
+        }
+        String grown = value.replaceAll(",size=[^,]*", "") + ",size=" + (next % (1L << 30) == 0 ? (next >> 30) + "G"
+                : (next >> 20) + "M");
+        return task(vm.node, "resize", vm.vmid, who, () -> vm.config.put(disk, grown));
     }
 
     private Answer clone(SimCluster.Vm source, Map<String, String> p, SimApi.Caller who) {

@@ -10,9 +10,11 @@ import io.gpuforge.domain.ConnectionState;
 import io.gpuforge.domain.GpuAttachRequest;
 import io.gpuforge.domain.GpuAttachResult;
 import io.gpuforge.domain.GuestExecResult;
+import io.gpuforge.domain.NetworkInfo;
 import io.gpuforge.domain.NodePci;
 import io.gpuforge.domain.NodeStatus;
 import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.StorageInfo;
 import io.gpuforge.domain.VmAction;
 import io.gpuforge.domain.VmConfig;
 import io.gpuforge.domain.VmRef;
@@ -85,6 +87,24 @@ public interface Hypervisor extends AutoCloseable {
 
     /** Defines a new VM on {@code node}; the outcome names it; {@link Capability#CREATE_VM}. */
     BackendTask createVm(String node, VmSpec spec) throws BackendException;
+
+    /** The storages (Proxmox VE) or storage pools (libvirt) of a node, for a new VM's disks, images and ISOs. */
+    default List<StorageInfo> storages(String node) throws BackendException {
+        throw BackendException.unsupported(kind(), Capability.CREATE_VM);
+    }
+
+    /** Where a new VM's NIC can connect: the node's bridges (Proxmox VE) or the host's networks (libvirt). */
+    default List<NetworkInfo> networks(String node) throws BackendException {
+        throw BackendException.unsupported(kind(), Capability.CREATE_VM);
+    }
+
+    /**
+     * The volumes of a storage that hold {@code content} ({@code iso}, {@code import}), as the backend names them
+     * ({@code local:iso/virtio-win.iso}; a libvirt volume's name).
+     */
+    default List<String> volumes(String node, String storage, String content) throws BackendException {
+        throw BackendException.unsupported(kind(), Capability.CREATE_VM);
+    }
 
     /**
      * Runs {@code command} (argv, no shell) inside a running VM through the QEMU guest agent and waits up to

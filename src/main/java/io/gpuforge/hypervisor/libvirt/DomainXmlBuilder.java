@@ -10,8 +10,10 @@ import java.util.Map;
 import org.w3c.dom.Element;
 
 /**
- * Builds libvirt domain XML from a {@link VmSpec}: q35, OVMF with secure boot off (when UEFI), virtio disk
- * and NIC, a cloud-init seed as CD-ROM, and a managed {@code <hostdev>} for every passed-through function.
+ * Builds libvirt domain XML from a {@link VmSpec}: q35, OVMF with secure boot off (when UEFI), the CPU (host
+ * passthrough for {@code host} under KVM, else the named model), virtio disk and NIC, a cloud-init seed and the
+ * spec's ISOs as CD-ROMs, a TPM 2.0 (swtpm emulator), the guest agent channel, a VNC display on the host's
+ * loopback (for virt-viewer), and a managed {@code <hostdev>} for every passed-through function.
  * The functions of one card share a guest slot on their own PCIe root port, multifunction on.
  */
 public final class DomainXmlBuilder {
@@ -33,7 +35,13 @@ public final class DomainXmlBuilder {
             x.append("    <firmware>\n      <feature enabled='no' name='secure-boot'/>\n    </firmware>\n");
         }
         x.append("  </os>\n  <features>\n    <acpi/>\n    <apic/>\n  </features>\n");
-        x.append(s.accelerated() ? "  <cpu mode='host-passthrough'/>\n" : "");
+        String cpu = s.options().cpuType();
+        if (cpu.equals("host")) {
+            x.append(s.accelerated() ? "  <cpu mode='host-passthrough'/>\n" : "");
+        } else {
+            x.append("  <cpu mode='custom' match='exact'>\n    <model fallback='forbid'>").append(escape(cpu))
+                    .append("</model>\n  </cpu>\n");
+        }
         x.append("  <devices>\n");
         s.diskPath().ifPresent(d -> x.append("    <disk type='file' device='disk'>\n      <driver name='qemu' type='")
                 .append(d.endsWith(".raw") || d.endsWith(".img") ? "raw" : "qcow2").append("'/>\n      <source file='")
@@ -41,6 +49,12 @@ public final class DomainXmlBuilder {
         s.cloudInitSeed().ifPresent(seed -> x.append("    <disk type='file' device='cdrom'>\n      <driver name='qemu'"
                 + " type='raw'/>\n      <source file='").append(escape(seed)).append("'/>\n      <target dev='sda' bus='sata'/>\n"
                 + "      <readonly/>\n    </disk>\n"));
+        char cd = 'b';
+        for (String iso : s.options().isos()) {
+            x.append("    <disk type='file' device='cdrom'>\n      <driver name='qemu' type='raw'/>\n      <source file='")
+                    .append(escape(iso)).append("'/>\n      <target dev='sd").append(cd++).append("' bus='sata'/>\n"
+                    + "      <readonly/>\n    </disk>\n");
+        }
         if (s.network().equals(VmSpec.USER_NETWORK)) {
             x.append("    <interface type='user'>\n      <model type='virtio'/>\n    </interface>\n");
         } else {
@@ -48,6 +62,14 @@ public final class DomainXmlBuilder {
                     .append("'/>\n      <model type='virtio'/>\n    </interface>\n");
         }
         x.append("    <console type='pty'/>\n");
+        if (s.options().agent()) {
+            x.append("    <channel type='unix'>\n      <target type='virtio' name='org.qemu.guest_agent.0'/>\n"
+                    + "    </channel>\n");
+        }
+        if (s.options().tpm()) {
+            x.append("    <tpm model='tpm-crb'>\n      <backend type='emulator' version='2.0'/>\n    </tpm>\n");
+        }
+        x.append("    <graphics type='vnc' autoport='yes' listen='127.0.0.1'/>\n");
         Map<String, List<PciAddress>> cards = new LinkedHashMap<>();
         for (PciAddress a : s.hostDevices()) {
             cards.computeIfAbsent(a.slotAddress(), k -> new ArrayList<>()).add(a);
@@ -67,7 +89,7 @@ public final class DomainXmlBuilder {
         return x.toString();
     }
 
-    private static String escape(String s) {
+    static String escape(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&apos;").replace("\"", "&quot;");
     }
 

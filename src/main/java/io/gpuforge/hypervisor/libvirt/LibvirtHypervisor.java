@@ -13,6 +13,7 @@ import io.gpuforge.domain.GpuAttachResult;
 import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.GuestExecResult;
 import io.gpuforge.domain.IommuState;
+import io.gpuforge.domain.NetworkInfo;
 import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.NodePci;
 import io.gpuforge.domain.NodeState;
@@ -20,6 +21,8 @@ import io.gpuforge.domain.NodeStatus;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
 import io.gpuforge.domain.PciInventory;
+import io.gpuforge.domain.SpecRefusedException;
+import io.gpuforge.domain.StorageInfo;
 import io.gpuforge.domain.TaskOutcome;
 import io.gpuforge.domain.TaskRef;
 import io.gpuforge.domain.VmAction;
@@ -69,6 +72,7 @@ public final class LibvirtHypervisor implements Hypervisor {
     private final DomainConfigs configs;
     private final GpuAttach gpus;
     private final GuestAgent agent = new GuestAgent();
+    private final LibvirtProvisioning provisioning;
     private final ChangeFeed feed;
     private final AtomicLong tasks = new AtomicLong();
 
@@ -79,6 +83,7 @@ public final class LibvirtHypervisor implements Hypervisor {
         this.configs = new DomainConfigs(connection);
         this.gpus = new GpuAttach(connection, configs);
         this.feed = new ChangeFeed(connection, host);
+        this.provisioning = new LibvirtProvisioning(connection);
     }
 
     /** What a connection to this driver ({@code QEMU}, {@code TEST}…) can do: the guest agent is QEMU's. */
@@ -141,6 +146,9 @@ public final class LibvirtHypervisor implements Hypervisor {
     }
 
     private BackendException failure(LibvirtBackendException e) {
+        if (e.getCause() instanceof SpecRefusedException) {
+            return (SpecRefusedException) e.getCause();
+        }
         if (e.kind() == Kind.NETWORK) {
             feed.failed("The connection to " + host + " is lost: " + e.getMessage());
         }
@@ -314,11 +322,30 @@ public final class LibvirtHypervisor implements Hypervisor {
                 throw new LibvirtBackendException(Kind.INVALID, "A VM named " + spec.name() + " exists on " + host
                         + " already: pick another name", null);
             }
-            connection.define(spec);
-            String line = spec.name() + " was defined: " + spec.vcpus() + " vCPU, " + spec.memoryMiB() + " MiB, q35, "
-                    + (spec.uefi() ? "UEFI" : "BIOS") + (spec.hostDevices().isEmpty() ? "" : ", PCI " + spec.hostDevices());
-            return done("define", vm, "OK", List.of(line), Optional.of(vm));
+            List<String> log = new ArrayList<>();
+            provisioning.create(spec, log::add);
+            log.add(spec.name() + " was defined: " + spec.vcpus() + " vCPU, " + spec.memoryMiB() + " MiB, q35, "
+                    + (spec.uefi() ? "UEFI" : "BIOS") + (spec.hostDevices().isEmpty() ? "" : ", PCI " + spec.hostDevices()));
+            return done("define", vm, "OK", log, Optional.of(vm));
         });
+    }
+
+    @Override
+    public List<StorageInfo> storages(String node) throws BackendException {
+        node(node);
+        return guard(() -> provisioning.volumes().pools());
+    }
+
+    @Override
+    public List<NetworkInfo> networks(String node) throws BackendException {
+        node(node);
+        return guard(() -> provisioning.volumes().networks());
+    }
+
+    @Override
+    public List<String> volumes(String node, String storage, String content) throws BackendException {
+        node(node);
+        return guard(() -> provisioning.volumes().volumes(storage, content));
     }
 
     private boolean exists(String name) throws LibvirtBackendException {

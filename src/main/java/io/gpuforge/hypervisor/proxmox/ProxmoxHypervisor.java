@@ -11,9 +11,11 @@ import io.gpuforge.domain.ConnectionState;
 import io.gpuforge.domain.GpuAttachRequest;
 import io.gpuforge.domain.GpuAttachResult;
 import io.gpuforge.domain.GuestExecResult;
+import io.gpuforge.domain.NetworkInfo;
 import io.gpuforge.domain.NodePci;
 import io.gpuforge.domain.NodeStatus;
 import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.StorageInfo;
 import io.gpuforge.domain.VmAction;
 import io.gpuforge.domain.VmConfig;
 import io.gpuforge.domain.VmDetails;
@@ -65,6 +67,7 @@ public final class ProxmoxHypervisor implements Hypervisor {
     private final PveVms vms;
     private final PveTasks tasks;
     private final PveSession session;
+    private final PveProvisioning provisioning;
     private final Options options;
     private final String server;
     private final Map<String, NodePci> pciRead = new ConcurrentHashMap<>();
@@ -82,6 +85,7 @@ public final class ProxmoxHypervisor implements Hypervisor {
         this.vms = new PveVms(client);
         this.tasks = new PveTasks(client, options.taskPoll());
         this.session = new PveSession(server);
+        this.provisioning = new PveProvisioning(session, client, tasks);
         this.options = options;
         this.server = server;
     }
@@ -295,16 +299,28 @@ public final class ProxmoxHypervisor implements Hypervisor {
         return task(c.task(), Optional.of(new VmRef(r.targetNode().orElse(r.source().node()), String.valueOf(c.vmid()))));
     }
 
-    /** Creates a VM on {@code node}; see {@link PveVmSpec} for what of the spec PVE takes and what it ignores. */
+    /**
+     * Creates a VM on {@code node}: see {@link PveVmSpec} for what of the spec PVE takes and {@link PveProvisioning}
+     * for the steps (cloud image download, create, disk resize).
+     */
     @Override
     public BackendTask createVm(String node, VmSpec spec) throws BackendException {
-        String storage = session.call(() -> api.storages(node)).stream()
-                .filter(s -> s.active() && s.content().contains("images")).map(PveApi.Storage::name).findFirst()
-                .orElseThrow(() -> new BackendException(BackendException.Kind.INVALID, "Node " + node + " has no active"
-                        + " storage for VM disks (content 'images'): add one under Datacenter → Storage"));
-        Map<String, String> params = PveVmSpec.params(spec, storage);
-        PveVms.Clone c = session.call(() -> vms.create(node, params));
-        return task(c.task(), Optional.of(new VmRef(node, String.valueOf(c.vmid()))));
+        return provisioning.create(node, spec);
+    }
+
+    @Override
+    public List<StorageInfo> storages(String node) throws BackendException {
+        return provisioning.storages(node);
+    }
+
+    @Override
+    public List<NetworkInfo> networks(String node) throws BackendException {
+        return provisioning.networks(node);
+    }
+
+    @Override
+    public List<String> volumes(String node, String storage, String content) throws BackendException {
+        return provisioning.volumes(node, storage, content);
     }
 
     @Override

@@ -1,0 +1,342 @@
+package io.gpuforge.app;
+
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.CloudInit;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.GpuAttachRequest;
+import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.domain.NetworkInfo;
+import io.gpuforge.domain.NodeStatus;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.StorageInfo;
+import io.gpuforge.domain.TaskListener;
+import io.gpuforge.domain.TaskOutcome;
+import io.gpuforge.domain.VmAction;
+import io.gpuforge.domain.VmConfig;
+import io.gpuforge.domain.VmField;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.VmOptions;
+import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.hypervisor.libvirt.DomainXmlBuilder;
+import io.gpuforge.hypervisor.proxmox.PveVmSpec;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+
+/**
+ * Creating a VM from a template, for the wizard and {@code gpuforge vm create}: what a target offers (free memory,
+ * storages, networks, free GPUs, clone sources), the checks of a request against it (errors block, warnings tell
+ * of over-commit), the spec and the exact calls or domain XML that will be sent, and the create itself with
+ * progress and cancel, the GPU attach ({@link ConnectionSession#attachGpu}) and an optional start. Blocking.
+ *
+ * <p>On Proxmox VE the template's user-data cannot be uploaded through the API (snippets); GPUForge then uses PVE's
+ * own cloud-init drive (user, password, keys, network) and says so in the result's notes, with the user-data to
+ * run after the first boot.
+ */
+public final class VmProvisioning {
+
+    private final Sessions sessions;
+
+    public VmProvisioning(Sessions sessions) {
+        this.sessions = sessions;
+    }
+
+    /** A node of a hypervisor connection (a libvirt host is its one node). */
+    public record Target(ConnectionInfo connection, String node) {
+        public boolean proxmox() {
+            return connection.kind() == ConnectionInfo.Kind.PROXMOX || connection.kind() == ConnectionInfo.Kind.DEMO;
+        }
+    }
+
+    /** What the target offers, read once for the wizard's pages. */
+    public record Choices(NodeStatus status, List<StorageInfo> storages, List<NetworkInfo> networks, List<GpuInfo> gpus,
+                          List<VmInfo> vms, List<VmInfo> cloneSources) {
+        public Choices {
+            storages = List.copyOf(storages);
+            networks = List.copyOf(networks);
+            gpus = List.copyOf(gpus);
+            vms = List.copyOf(vms);
+            cloneSources = List.copyOf(cloneSources);
+        }
+
+        public List<GpuInfo> freeGpus() {
+            return gpus.stream().filter(GpuInfo::free).toList();
+        }
+
+        public List<StorageInfo> diskStorages() {
+            return storages.stream().filter(s -> s.active() && s.holds(StorageInfo.IMAGES)).toList();
+        }
+
+        public long freeMemoryBytes() {
+            return status.memoryTotalBytes().orElse(0) - status.memoryUsedBytes().orElse(0);
+        }
+    }
+
+    /** Everything the user chose. {@code cloudInit}'s user-data is left empty: the template's is rendered here. */
+    public record Request(Target target, VmTemplate template, String name, int cores, int memoryMiB, int diskGiB,
+                          String storage, String network, String cpuType, Optional<CloudInit> cloudInit,
+                          Map<String, String> variables, Optional<GpuInfo> gpu, boolean start) {
+        public Request {
+            variables = Map.copyOf(variables);
+        }
+    }
+
+    /** A finding about a request: an error blocks the create, a warning does not. */
+    public record Problem(VmField field, boolean error, String message) {
+    }
+
+    /** What a create did: the task's outcome, the VM's configuration afterwards, and notes for the user. */
+    public record Result(TaskOutcome outcome, Optional<VmRef> vm, Optional<VmConfig> config, List<String> notes) {
+        public Result {
+            notes = List.copyOf(notes);
+        }
+    }
+
+    public ConnectionSession session(Target t) {
+        return sessions.of(t.connection());
+    }
+
+    /**
+     * What the target offers. The node's GPUs come from its PCI listing, and whether each is free from the
+     * configurations of the node's VMs (Proxmox VE's inventory knows a VM's devices only once its configuration was
+     * read: they are read here, one request per VM of the node).
+     */
+    public Choices choices(Target t) throws BackendException {
+        ConnectionSession s = session(t);
+        var first = s.inventory();
+        s.nodePci(t.node());
+        if (t.proxmox()) {
+            for (VmInfo v : first.vmsOn(t.node())) {
+                if (!v.template()) {
+                    s.readConfig(v.ref());
+                }
+            }
+        }
+        var inv = s.inventory();
+        return new Choices(s.nodeStatus(t.node()), s.storages(t.node()), s.networks(t.node()), inv.gpusOn(t.node()),
+                inv.vmsOn(t.node()), inv.templates());
+    }
+
+    /** The request's problems against what the target offers. */
+    public static List<Problem> check(Request r, Choices c) {
+        List<Problem> out = new ArrayList<>();
+        String dns = "[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?";
+        if (!r.name().matches(dns) || r.name().length() > 63) {
+            out.add(new Problem(VmField.NAME, true, "A VM name is letters, digits, '-' and '.' (at most 63), starting"
+                    + " and ending with a letter or digit"));
+        } else if (c.vms().stream().anyMatch(v -> v.name().equalsIgnoreCase(r.name()))) {
+            out.add(new Problem(VmField.NAME, !r.target().proxmox(), "A VM named " + r.name() + " exists on "
+                    + r.target().node() + " already" + (r.target().proxmox() ? " (Proxmox VE allows it, but it confuses)"
+                    : ": pick another name")));
+        }
+        if (r.cores() < 1) {
+            out.add(new Problem(VmField.CORES, true, "A VM needs at least one core"));
+        } else if (c.status().cpus() > 0 && r.cores() > c.status().cpus()) {
+            out.add(new Problem(VmField.CORES, true, r.cores() + " cores is more than the " + c.status().cpus()
+                    + " CPUs of " + r.target().node()));
+        }
+        long asked = (long) r.memoryMiB() << 20;
+        long free = c.freeMemoryBytes();
+        long total = c.status().memoryTotalBytes().orElse(0);
+        if (r.memoryMiB() < 64) {
+            out.add(new Problem(VmField.MEMORY, true, "A VM needs at least 64 MiB"));
+        } else if (total > 0 && asked > free) {
+            out.add(new Problem(VmField.MEMORY, true, "Not enough memory on " + r.target().node() + ": "
+                    + gib(asked) + " asked, " + gib(free) + " free of " + gib(total)));
+        } else if (total > 0) {
+            long promised = c.vms().stream().filter(v -> !v.template()).mapToLong(VmInfo::memoryBytes).sum() + asked;
+            if (promised > total) {
+                out.add(new Problem(VmField.MEMORY, false, "Over-committed: the VMs of " + r.target().node()
+                        + " would be given " + gib(promised) + " of " + gib(total)));
+            }
+        }
+        Optional<StorageInfo> st = c.storages().stream().filter(s -> s.name().equals(r.storage())).findFirst();
+        if (st.isEmpty() || !st.get().holds(StorageInfo.IMAGES)) {
+            out.add(new Problem(VmField.STORAGE, true, "Pick a storage for the disk (one that holds VM disks)"));
+        } else if (((long) r.diskGiB() << 30) > st.get().availableBytes()) {
+            out.add(new Problem(VmField.DISK, true, "Not enough space on " + r.storage() + ": " + r.diskGiB() + " GiB"
+                    + " asked, " + gib(st.get().availableBytes()) + " free"));
+        }
+        if (r.diskGiB() < 1) {
+            out.add(new Problem(VmField.DISK, true, "A disk is at least 1 GiB"));
+        }
+        if (c.networks().stream().noneMatch(n -> n.name().equals(r.network()))) {
+            out.add(new Problem(VmField.NETWORK, true, "Pick a network of " + r.target().node()));
+        }
+        r.cloudInit().ifPresent(ci -> {
+            if (ci.password().isEmpty() && ci.sshKeys().isEmpty()) {
+                out.add(new Problem(VmField.SSH_KEYS, true, "Give a password or an SSH public key: else nobody can log in"));
+            }
+            for (String k : ci.sshKeys()) {
+                if (!k.matches("(ssh-(ed25519|rsa|dss)|ecdsa-sha2-nistp(256|384|521)|sk-\\S+) [A-Za-z0-9+/=]+( .*)?")) {
+                    out.add(new Problem(VmField.SSH_KEYS, true, "Not an OpenSSH public key: '" + shorten(k) + "'"));
+                }
+            }
+            if (ci.ip() instanceof CloudInit.Static && !((CloudInit.Static) ci.ip()).cidr()
+                    .matches("\\d{1,3}(\\.\\d{1,3}){3}/\\d{1,2}")) {
+                out.add(new Problem(VmField.IP, true, "A static address is written 192.0.2.10/24"));
+            }
+        });
+        for (VmTemplate.Variable v : r.template().variables()) {
+            if (r.variables().getOrDefault(v.name(), "").isBlank()) {
+                out.add(new Problem(VmField.OTHER, true, v.label() + " is needed by the template"));
+            }
+        }
+        if (r.gpu().isEmpty() && r.template().gpus() > 0) {
+            out.add(new Problem(VmField.GPU, false, "The template expects " + r.template().gpus() + " GPU(s); the VM"
+                    + " gets none"));
+        }
+        return out;
+    }
+
+    private static String gib(long bytes) {
+        return String.format("%.1f GiB", bytes / (double) (1L << 30));
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 40 ? s.substring(0, 37) + "..." : s;
+    }
+
+    /** The spec sent to the backend; the template's user-data rendered with the request's values. */
+    public static VmSpec spec(Request r) {
+        VmTemplate t = r.template();
+        Optional<CloudInit> ci = t.os() == VmTemplate.Os.WINDOWS ? Optional.empty()
+                : r.cloudInit().map(c -> c.withUserData(t.renderUserData(r.variables())));
+        VmOptions o = new VmOptions(Optional.of(r.storage()), OptionalInt.of(r.diskGiB()), t.image(), ci, r.cpuType(),
+                t.tpm(), t.osType(), t.agent(), t.isos());
+        boolean uefi = t.uefi() || r.gpu().isPresent();
+        return new VmSpec(r.name(), r.cores(), r.memoryMiB(), Optional.empty(), r.network(), Optional.empty(), List.of(),
+                uefi, r.target().proxmox() || !"test".equals(r.target().connection().address().split(":")[0]), o);
+    }
+
+    /** What will be sent, as the summary shows it: Proxmox VE's calls with their parameters, or libvirt's domain XML. */
+    public static String preview(Request r) {
+        VmSpec spec = spec(r);
+        StringBuilder out = new StringBuilder();
+        if (r.target().proxmox()) {
+            r.template().image().ifPresent(i -> out.append("POST /nodes/").append(r.target().node())
+                    .append("/storage/<import storage>/download-url content=import url=").append(i.url())
+                    .append(" filename=").append(i.fileName()).append("   (unless the image is there)\n"));
+            out.append("GET /cluster/nextid\nPOST /nodes/").append(r.target().node()).append("/qemu\n");
+            try {
+                Map<String, String> p = PveVmSpec.shown(PveVmSpec.params(spec, r.storage(), r.template().image()
+                        .map(i -> "<import storage>:import/" + i.fileName())));
+                p.forEach((k, v) -> out.append("  ").append(k).append(": ").append(v).append('\n'));
+            } catch (BackendException e) {
+                out.append("  (refused: ").append(e.getMessage()).append(")\n");
+            }
+            if (r.template().image().isPresent()) {
+                out.append("PUT /nodes/").append(r.target().node()).append("/qemu/<vmid>/resize disk=scsi0 size=")
+                        .append(r.diskGiB()).append("G\n");
+            }
+            r.gpu().ifPresent(g -> out.append("PCI mapping + PUT /nodes/").append(r.target().node())
+                    .append("/qemu/<vmid>/config hostpci0=mapping=").append(g.mapping().orElse("<new mapping>"))
+                    .append(",pcie=1\n"));
+        } else {
+            out.append("volume ").append(r.name()).append("-disk0.qcow2 in pool ").append(r.storage()).append(", ")
+                    .append(r.diskGiB()).append(" GiB").append(r.template().image().map(i -> ", backed by "
+                    + i.fileName()).orElse("")).append('\n');
+            if (spec.options().cloudInit().isPresent()) {
+                out.append("volume ").append(r.name()).append("-seed.iso (NoCloud, label cidata: user-data, meta-data,"
+                        + " network-config)\n");
+            }
+            String xml = DomainXmlBuilder.build(spec.withDiskPath(Optional.of("<pool " + r.storage() + ">/" + r.name()
+                    + "-disk0.qcow2")).withCloudInitSeed(spec.options().cloudInit().map(c -> "<pool " + r.storage()
+                    + ">/" + r.name() + "-seed.iso")));
+            out.append(xml);
+            r.gpu().ifPresent(g -> out.append("then <hostdev> for ").append(g.address()).append(" (managed)\n"));
+        }
+        return out.toString();
+    }
+
+    /** Creates the VM, attaches the GPU and starts it when asked; a create that failed after taking an id is removed. */
+    public Result create(Request r, TaskListener progress, BooleanSupplier cancelled)
+            throws BackendException, InterruptedException {
+        ConnectionSession s = session(r.target());
+        VmSpec spec = spec(r);
+        List<String> notes = new ArrayList<>();
+        TaskOutcome out = s.createVm(r.target().node(), spec, progress, cancelled);
+        if (!out.ok()) {
+            String id = out.task().target();
+            if (r.target().proxmox() && !id.isEmpty()) {
+                VmRef left = new VmRef(r.target().node(), id);
+                boolean ours = s.inventory().vm(left).map(v -> v.name().equals(r.name())).orElse(false);
+                if (ours) {
+                    s.deleteVm(left, progress, () -> false);
+                    notes.add("VM " + id + " that the create had begun was removed again");
+                }
+            }
+            return new Result(out, Optional.empty(), Optional.empty(), notes);
+        }
+        VmRef vm = out.created().orElseThrow();
+        if (r.target().proxmox() && spec.options().cloudInit().flatMap(CloudInit::userData).isPresent()) {
+            notes.add("Proxmox VE's API cannot upload the template's user-data (a snippet): the VM got PVE's own"
+                    + " cloud-init (user, password or keys, network); run the template's setup after the first boot"
+                    + " (gpuforge vm templates --export FILE holds it)");
+        }
+        VmConfig cfg = s.readConfig(vm);
+        if (r.gpu().isPresent()) {
+            GpuInfo g = r.gpu().get();
+            List<PciAddress> functions = s.nodePci(r.target().node()).inventory().devices().stream()
+                    .map(d -> d.address()).filter(a -> a.slotAddress().equals(g.address().slotAddress()))
+                    .collect(Collectors.toList());
+            var attached = s.attachGpu(new GpuAttachRequest(vm, functions.isEmpty() ? List.of(g.address()) : functions,
+                    false, g.mapping(), Optional.of(r.storage()), cfg.version()));
+            progress.line("GPU " + g.address() + " attached: " + String.join(", ", attached.changes()));
+            cfg = attached.after();
+        }
+        if (r.start()) {
+            TaskOutcome started = s.vmAction(vm, VmAction.START, progress, cancelled);
+            notes.add(started.ok() ? vm.id() + " started" : "start failed: " + started.status());
+        }
+        return new Result(out, Optional.of(vm), Optional.of(cfg), notes);
+    }
+
+    /**
+     * How to open the VM's console: the Proxmox VE web UI's noVNC for the VM (a URL), or virt-viewer's command
+     * line for a libvirt host.
+     */
+    public static List<String> console(Target t, VmRef vm, String vmName) {
+        if (t.proxmox()) {
+            String base = t.connection().address().replaceAll("/+$", "");
+            return List.of(base + "/?console=kvm&novnc=1&vmid=" + vm.id() + "&vmname=" + vmName + "&node=" + vm.node()
+                    + "&resize=off&cmd=");
+        }
+        return List.of("virt-viewer", "--connect", t.connection().address(), "--wait", vmName);
+    }
+
+    /**
+     * Opens the console: the noVNC URL with the desktop's browser opener (xdg-open, open, start), or virt-viewer.
+     * Fails with what to install when the program is missing.
+     */
+    public void openConsole(Target t, VmRef vm, String vmName) throws IOException {
+        List<String> c = console(t, vm, vmName);
+        List<String> command = new ArrayList<>();
+        if (t.proxmox()) {
+            switch (OsFamily.current()) {
+                case WINDOWS:
+                    command.addAll(List.of("rundll32", "url.dll,FileProtocolHandler"));
+                    break;
+                case MAC:
+                    command.add("open");
+                    break;
+                default:
+                    command.add("xdg-open");
+            }
+        }
+        command.addAll(c);
+        try {
+            new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException e) {
+            throw new IOException("Could not run " + command.get(0) + (t.proxmox() ? ": open " + c.get(0)
+                    + " in a browser" : ": install virt-viewer (Debian/Ubuntu: apt install virt-viewer)"), e);
+        }
+    }
+}

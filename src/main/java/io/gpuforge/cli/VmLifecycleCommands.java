@@ -1,0 +1,169 @@
+package io.gpuforge.cli;
+
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.TaskOutcome;
+import io.gpuforge.domain.VmAction;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.VmRef;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/** {@code gpuforge vm list|start|shutdown|stop|delete}: over the connection's session, as the window does it. */
+final class VmLifecycleCommands {
+
+    private VmLifecycleCommands() {
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List the VMs (and templates) of a connection.")
+    static final class ListVms implements Callable<Integer> {
+        @Mixin
+        VmTargetOptions target = new VmTargetOptions();
+        @Mixin
+        JsonOption json = new JsonOption();
+        private final CliServices services;
+
+        ListVms(CliServices services) {
+            this.services = services;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            try (AppContext ctx = VmCommand.context(services)) {
+                var vms = ctx.sessions().of(target.connection(ctx)).inventory().vms().stream()
+                        .filter(v -> target.node == null || v.ref().node().equals(target.node)).toList();
+                if (json.enabled()) {
+                    services.output().json(Map.of("vms", vms.stream().map(ListVms::json).toList()));
+                } else {
+                    vms.forEach(v -> services.output().line(String.format(Locale.ROOT, "%-12s %-8s %-28s %-8s %3d vCPU %7d MiB%s",
+                            v.ref().node(), v.ref().id(), v.name(), v.state().name().toLowerCase(Locale.ROOT), v.vcpus(),
+                            v.memoryBytes() >> 20, v.template() ? "  template" : "")));
+                }
+                return 0;
+            } catch (BackendException | IllegalArgumentException e) {
+                services.output().error("gpuforge vm list: " + e.getMessage());
+                return 1;
+            }
+        }
+
+        static Map<String, Object> json(VmInfo v) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("node", v.ref().node());
+            m.put("id", v.ref().id());
+            m.put("name", v.name());
+            m.put("state", v.state().name().toLowerCase(Locale.ROOT));
+            m.put("template", v.template());
+            m.put("vcpus", v.vcpus());
+            m.put("memoryMiB", v.memoryBytes() >> 20);
+            return m;
+        }
+    }
+
+    /** One VM and an action on it. */
+    abstract static class OnVm implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "VM", description = "The VM's id or name.")
+        String vm;
+        @Mixin
+        VmTargetOptions target = new VmTargetOptions();
+        @Mixin
+        JsonOption json = new JsonOption();
+        private final CliServices services;
+
+        OnVm(CliServices services) {
+            this.services = services;
+        }
+
+        abstract String verb();
+
+        abstract TaskOutcome run(ConnectionSession s, VmRef ref) throws BackendException, InterruptedException;
+
+        @Override
+        public Integer call() throws Exception {
+            try (AppContext ctx = VmCommand.context(services)) {
+                ConnectionSession s = ctx.sessions().of(target.connection(ctx));
+                VmRef ref = VmTargetOptions.find(s, vm, target.node);
+                TaskOutcome out = run(s, ref);
+                if (json.enabled()) {
+                    services.output().json(Map.of("vm", ref.node() + "/" + ref.id(), "ok", out.ok(), "status", out.status(),
+                            "log", out.log()));
+                } else {
+                    services.output().line(verb() + " " + ref.node() + "/" + ref.id() + ": " + out.status());
+                }
+                return out.ok() ? 0 : 1;
+            } catch (BackendException | IllegalArgumentException e) {
+                services.output().error("gpuforge vm " + verb() + ": " + e.getMessage());
+                return 1;
+            }
+        }
+
+        TaskOutcome action(ConnectionSession s, VmRef ref, VmAction a) throws BackendException, InterruptedException {
+            return s.vmAction(ref, a, line -> { }, () -> false);
+        }
+    }
+
+    @Command(name = "start", mixinStandardHelpOptions = true, description = "Start a VM.")
+    static final class Start extends OnVm {
+        Start(CliServices s) {
+            super(s);
+        }
+
+        String verb() {
+            return "start";
+        }
+
+        TaskOutcome run(ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
+            return action(s, r, VmAction.START);
+        }
+    }
+
+    @Command(name = "shutdown", mixinStandardHelpOptions = true, description = "Ask a VM's guest to shut down (ACPI).")
+    static final class Shutdown extends OnVm {
+        Shutdown(CliServices s) {
+            super(s);
+        }
+
+        String verb() {
+            return "shutdown";
+        }
+
+        TaskOutcome run(ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
+            return action(s, r, VmAction.SHUTDOWN);
+        }
+    }
+
+    @Command(name = "stop", mixinStandardHelpOptions = true, description = "Power a VM off at once.")
+    static final class Stop extends OnVm {
+        Stop(CliServices s) {
+            super(s);
+        }
+
+        String verb() {
+            return "stop";
+        }
+
+        TaskOutcome run(ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
+            return action(s, r, VmAction.STOP);
+        }
+    }
+
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a stopped VM and its disks.")
+    static final class Delete extends OnVm {
+        Delete(CliServices s) {
+            super(s);
+        }
+
+        String verb() {
+            return "delete";
+        }
+
+        TaskOutcome run(ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
+            return s.deleteVm(r, line -> { }, () -> false);
+        }
+    }
+}

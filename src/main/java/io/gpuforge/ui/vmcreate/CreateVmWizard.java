@@ -1,0 +1,326 @@
+package io.gpuforge.ui.vmcreate;
+
+import io.gpuforge.app.VmProvisioning;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.NodeState;
+import io.gpuforge.domain.SpecRefusedException;
+import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.ui.common.BackgroundTasks;
+import io.gpuforge.ui.common.UiContext;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+
+/**
+ * The VM creation wizard: target → template → name → resources → storage and network → cloud-init → GPU →
+ * summary → create with live progress, then start and console. Each page is checked before Next
+ * ({@link CreateVmWizardModel#pageValid}); a refusal of the hypervisor takes the user back to the field it names.
+ * Open it with {@link #open}.
+ */
+public final class CreateVmWizard {
+
+    /** What the wizard starts with: a connection, a node of it, a template (by id), each optional. */
+    public record Preselection(Optional<ConnectionInfo> connection, Optional<String> node, Optional<String> template) {
+        public Preselection {
+            Objects.requireNonNull(connection);
+            Objects.requireNonNull(node);
+            Objects.requireNonNull(template);
+        }
+
+        public static Preselection none() {
+            return new Preselection(Optional.empty(), Optional.empty(), Optional.empty());
+        }
+
+        /** A node of a connection, as the tree's context menu of a node offers. */
+        public static Preselection node(ConnectionInfo connection, String node) {
+            return new Preselection(Optional.of(connection), Optional.of(node), Optional.empty());
+        }
+    }
+
+    private final UiContext ui;
+    private final CreateVmWizardModel model;
+    private final Stage stage = new Stage();
+    private final ObjectProperty<CreateVmWizardModel.Page> page = new SimpleObjectProperty<>(
+            CreateVmWizardModel.Page.TARGET);
+    private final SimpleBooleanProperty busy = new SimpleBooleanProperty(false);
+    final ObservableList<ConnectionInfo> connections = FXCollections.observableArrayList();
+    final ObservableList<String> nodes = FXCollections.observableArrayList();
+    final ObservableList<VmTemplate> templates = FXCollections.observableArrayList();
+    private final WizardPages pages;
+    private final AtomicBoolean cancelCreate = new AtomicBoolean();
+    private Optional<VmRef> created = Optional.empty();
+
+    private CreateVmWizard(UiContext ui, Window owner, Preselection pre) {
+        this.ui = ui;
+        this.model = new CreateVmWizardModel(ui.i18n());
+        this.pages = new WizardPages(ui, model, this);
+        if (owner != null) {
+            stage.initOwner(owner);
+        }
+        stage.setTitle(ui.i18n().get("vmcreate.title"));
+        BorderPane root = new BorderPane();
+        root.setId("create-vm-wizard");
+        root.setLeft(steps());
+        ScrollPane center = new ScrollPane();
+        center.setFitToWidth(true);
+        center.setPadding(new Insets(16));
+        center.contentProperty().bind(Bindings.createObjectBinding(() -> pages.page(page.get()), page));
+        Label heading = new Label();
+        heading.setId("vmc-heading");
+        heading.getStyleClass().add("title-3");
+        heading.textProperty().bind(Bindings.createStringBinding(() -> ui.i18n().get("vmcreate.step",
+                page.get().ordinal() + 1, CreateVmWizardModel.Page.values().length, WizardPages.title(ui.i18n(),
+                page.get())), page));
+        BorderPane.setMargin(heading, new Insets(16, 16, 0, 16));
+        root.setTop(heading);
+        root.setCenter(center);
+        root.setBottom(buttons());
+        Scene scene = new Scene(root, 900, 640);
+        ui.theme().style(scene);
+        stage.setScene(scene);
+        stage.setOnHidden(e -> cancelCreate.set(true));
+        model.connection.addListener((o, a, c) -> connectionChosen(c));
+        model.node.addListener((o, a, n) -> loadChoices());
+        load(pre);
+    }
+
+    /**
+     * Opens the wizard over {@code owner}. The toolbar's and the File menu's "Create VM" pass
+     * {@link Preselection#none()}; a node's context menu passes {@link Preselection#node}.
+     */
+    public static CreateVmWizard open(UiContext ui, Window owner, Optional<Preselection> preselection) {
+        CreateVmWizard w = new CreateVmWizard(ui, owner, preselection.orElse(Preselection.none()));
+        w.stage.show();
+        return w;
+    }
+
+    Stage stage() {
+        return stage;
+    }
+
+    CreateVmWizardModel model() {
+        return model;
+    }
+
+    private Node steps() {
+        ListView<CreateVmWizardModel.Page> steps = new ListView<>(FXCollections.observableArrayList(
+                CreateVmWizardModel.Page.values()));
+        steps.setId("vmc-steps");
+        steps.setFocusTraversable(false);
+        steps.setMouseTransparent(true);
+        steps.setPrefWidth(190);
+        steps.setCellFactory(l -> new ListCell<>() {
+            @Override
+            protected void updateItem(CreateVmWizardModel.Page p, boolean empty) {
+                super.updateItem(p, empty);
+                setText(empty || p == null ? null : (p.ordinal() + 1) + ". " + WizardPages.title(ui.i18n(), p));
+            }
+        });
+        page.addListener((o, a, p) -> steps.getSelectionModel().select(p));
+        steps.getSelectionModel().select(page.get());
+        return steps;
+    }
+
+    private Node buttons() {
+        Button back = new Button(ui.i18n().get("vmcreate.back"));
+        back.setId("vmc-back");
+        back.setOnAction(e -> move(-1));
+        back.disableProperty().bind(Bindings.createBooleanBinding(() -> busy.get()
+                || page.get() == CreateVmWizardModel.Page.TARGET, page, busy));
+        Button next = new Button(ui.i18n().get("vmcreate.next"));
+        next.setId("vmc-next");
+        next.setDefaultButton(true);
+        next.setOnAction(e -> move(1));
+        next.disableProperty().bind(Bindings.createBooleanBinding(() -> busy.get() || !model.pageValid(page.get()),
+                page, busy, model.errors, model.template, model.choices, model.connection, model.node));
+        next.visibleProperty().bind(page.isNotEqualTo(CreateVmWizardModel.Page.SUMMARY)
+                .and(page.isNotEqualTo(CreateVmWizardModel.Page.CREATE)));
+        next.managedProperty().bind(next.visibleProperty());
+        Button create = new Button(ui.i18n().get("vmcreate.create"));
+        create.setId("vmc-create");
+        create.getStyleClass().add("accent");
+        create.setOnAction(e -> create());
+        create.visibleProperty().bind(page.isEqualTo(CreateVmWizardModel.Page.SUMMARY));
+        create.managedProperty().bind(create.visibleProperty());
+        create.disableProperty().bind(Bindings.createBooleanBinding(() -> busy.get()
+                || !model.pageValid(CreateVmWizardModel.Page.SUMMARY), busy, model.errors));
+        Button close = new Button(ui.i18n().get("vmcreate.close"));
+        close.setId("vmc-close");
+        close.setCancelButton(true);
+        close.setOnAction(e -> stage.close());
+        Label problem = new Label();
+        problem.setId("vmc-problem");
+        problem.getStyleClass().add("danger");
+        problem.setWrapText(true);
+        problem.textProperty().bind(pages.pageProblem(page));
+        Region gap = new Region();
+        HBox.setHgrow(gap, Priority.ALWAYS);
+        HBox bar = new HBox(10, problem, gap, back, next, create, close);
+        bar.setAlignment(Pos.CENTER_RIGHT);
+        bar.setPadding(new Insets(10, 16, 14, 16));
+        return bar;
+    }
+
+    private void move(int by) {
+        int i = page.get().ordinal() + by;
+        CreateVmWizardModel.Page[] all = CreateVmWizardModel.Page.values();
+        if (i >= 0 && i < all.length) {
+            page.set(all[i]);
+        }
+    }
+
+    void show(CreateVmWizardModel.Page p) {
+        page.set(p);
+    }
+
+    CreateVmWizardModel.Page current() {
+        return page.get();
+    }
+
+    private void load(Preselection pre) {
+        busy.set(true);
+        ui.tasks().supply("vmcreate-load", () -> {
+            List<ConnectionInfo> hv = ui.app().connections().all().stream()
+                    .filter(c -> ui.app().sessions().isHypervisor(c.kind())).toList();
+            return new Object[] {hv, ui.app().templates().all()};
+        }).onSuccess(r -> {
+            @SuppressWarnings("unchecked")
+            List<ConnectionInfo> hv = (List<ConnectionInfo>) r[0];
+            @SuppressWarnings("unchecked")
+            List<VmTemplate> all = (List<VmTemplate>) r[1];
+            connections.setAll(hv);
+            templates.setAll(all);
+            pre.template().flatMap(id -> all.stream().filter(t -> t.id().equals(id)).findFirst()).ifPresent(model::apply);
+            pendingNode = pre.node().orElse("");
+            Optional<ConnectionInfo> c = pre.connection().flatMap(p -> hv.stream().filter(h -> h.id() == p.id())
+                    .findFirst()).or(() -> hv.size() == 1 ? Optional.of(hv.get(0)) : Optional.empty());
+            c.ifPresent(model.connection::set);
+        }).onError(this::failed).andFinally(() -> busy.set(false)).start();
+    }
+
+    private String pendingNode = "";
+
+    /** Reloads the template list (after the template manager closed), keeping the chosen one if it is still there. */
+    void reloadTemplates() {
+        ui.tasks().supply("vmcreate-templates", () -> ui.app().templates().all()).onSuccess(all -> {
+            VmTemplate chosen = model.template.get();
+            templates.setAll(all);
+            if (chosen != null) {
+                all.stream().filter(t -> t.id().equals(chosen.id())).findFirst().ifPresentOrElse(model::apply,
+                        () -> model.template.set(null));
+            }
+        }).onError(this::failed).start();
+    }
+
+    private void connectionChosen(ConnectionInfo c) {
+        nodes.clear();
+        model.choices.set(null);
+        model.node.set("");
+        if (c == null) {
+            return;
+        }
+        busy.set(true);
+        ui.tasks().supply("vmcreate-nodes", () -> ui.app().sessions().of(c).inventory().nodes().stream()
+                .filter(n -> n.state() == NodeState.ONLINE).map(n -> n.name()).toList()).onSuccess(names -> {
+                    nodes.setAll(names);
+                    String wanted = names.contains(pendingNode) ? pendingNode : names.size() == 1 ? names.get(0) : "";
+                    pendingNode = "";
+                    model.node.set(wanted);
+                }).onError(this::failed).andFinally(() -> busy.set(false)).start();
+    }
+
+    private void loadChoices() {
+        model.choices.set(null);
+        Optional<VmProvisioning.Target> t = model.target();
+        if (t.isEmpty()) {
+            return;
+        }
+        busy.set(true);
+        ui.tasks().supply("vmcreate-choices", () -> ui.app().provisioning().choices(t.get())).onSuccess(c -> {
+            if (!t.equals(model.target())) {
+                return;
+            }
+            if (c.diskStorages().stream().noneMatch(s -> s.name().equals(model.storage.get()))) {
+                model.storage.set(c.diskStorages().isEmpty() ? "" : c.diskStorages().get(0).name());
+            }
+            if (c.networks().stream().noneMatch(n -> n.name().equals(model.network.get()))) {
+                model.network.set(c.networks().isEmpty() ? "" : c.networks().get(0).name());
+            }
+            model.gpu.set(null);
+            model.choices.set(c);
+        }).onError(this::failed).andFinally(() -> busy.set(false)).start();
+    }
+
+    private void failed(Throwable e) {
+        pages.loadFailed(e.getMessage() == null ? e.toString() : e.getMessage());
+    }
+
+    private void create() {
+        VmProvisioning.Request request = model.request();
+        page.set(CreateVmWizardModel.Page.CREATE);
+        pages.createStarted();
+        cancelCreate.set(false);
+        busy.set(true);
+        BackgroundTasks.Cancellable handle = ui.tasks().supply(ui.i18n().get("vmcreate.task", request.name()),
+                () -> ui.app().provisioning().create(request, line -> Platform.runLater(() -> pages.log(line)),
+                        cancelCreate::get)).onSuccess(r -> {
+                            created = r.vm();
+                            pages.createFinished(r);
+                        }).onError(e -> {
+                            if (e instanceof SpecRefusedException) {
+                                model.refused(((SpecRefusedException) e).fields());
+                                pages.createRefused(e.getMessage());
+                                model.firstPageWithError().ifPresent(page::set);
+                            } else {
+                                pages.createFailed(e.getMessage() == null ? e.toString() : e.getMessage());
+                            }
+                        }).andFinally(() -> busy.set(false)).start();
+        pages.onCancel(() -> {
+            cancelCreate.set(true);
+            pages.log(ui.i18n().get("vmcreate.progress.cancelling"));
+        });
+        stage.setUserData(handle);
+    }
+
+    /** Opens the created VM's console: Proxmox VE's noVNC in the browser, or virt-viewer for libvirt. */
+    void openConsole() {
+        Optional<VmRef> vm = created;
+        Optional<VmProvisioning.Target> t = model.target();
+        if (vm.isEmpty() || t.isEmpty()) {
+            return;
+        }
+        String name = model.name.get().strip();
+        ui.tasks().supply("vmcreate-console", () -> {
+            ui.app().provisioning().openConsole(t.get(), vm.get(), name);
+            return true;
+        }).onError(e -> ui.dialogs().showError("vmcreate.console.failed", e.getMessage(), e)).start();
+    }
+
+    Optional<VmRef> created() {
+        return created;
+    }
+}

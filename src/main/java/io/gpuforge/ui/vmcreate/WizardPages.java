@@ -1,0 +1,362 @@
+package io.gpuforge.ui.vmcreate;
+
+import io.gpuforge.app.VmProvisioning;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.domain.NetworkInfo;
+import io.gpuforge.domain.StorageInfo;
+import io.gpuforge.domain.VmField;
+import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.UiContext;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.StringBinding;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.Property;
+import javafx.collections.FXCollections;
+import javafx.collections.MapChangeListener;
+import javafx.collections.ObservableList;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.ColumnConstraints;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
+
+/**
+ * The wizard's pages as nodes bound to the {@link CreateVmWizardModel}; each field has a message line under it
+ * with its error (red) or warning. The cloud-init, GPU, summary and progress pages are in {@link LaterPages}.
+ */
+final class WizardPages {
+
+    private final UiContext ui;
+    private final I18n i18n;
+    private final CreateVmWizardModel model;
+    private final CreateVmWizard wizard;
+    private final Map<CreateVmWizardModel.Page, Node> built = new EnumMap<>(CreateVmWizardModel.Page.class);
+    private final Label loadProblem = new Label();
+    private final LaterPages later;
+
+    WizardPages(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard) {
+        this.ui = ui;
+        this.i18n = ui.i18n();
+        this.model = model;
+        this.wizard = wizard;
+        this.later = new LaterPages(ui, model, wizard, this);
+        loadProblem.setId("vmc-load-problem");
+        loadProblem.getStyleClass().add("danger");
+        loadProblem.setWrapText(true);
+    }
+
+    static String title(I18n i18n, CreateVmWizardModel.Page p) {
+        switch (p) {
+            case TARGET:
+                return i18n.get("vmcreate.page.target");
+            case TEMPLATE:
+                return i18n.get("vmcreate.page.template");
+            case NAME:
+                return i18n.get("vmcreate.page.name");
+            case RESOURCES:
+                return i18n.get("vmcreate.page.resources");
+            case PLACEMENT:
+                return i18n.get("vmcreate.page.placement");
+            case CLOUD_INIT:
+                return i18n.get("vmcreate.page.cloudInit");
+            case GPU:
+                return i18n.get("vmcreate.page.gpu");
+            case SUMMARY:
+                return i18n.get("vmcreate.page.summary");
+            default:
+                return i18n.get("vmcreate.page.create");
+        }
+    }
+
+    Node page(CreateVmWizardModel.Page p) {
+        return built.computeIfAbsent(p, this::build);
+    }
+
+    private Node build(CreateVmWizardModel.Page p) {
+        switch (p) {
+            case TARGET:
+                return target();
+            case TEMPLATE:
+                return template();
+            case NAME:
+                return name();
+            case RESOURCES:
+                return resources();
+            case PLACEMENT:
+                return placement();
+            case CLOUD_INIT:
+                return later.cloudInit();
+            case GPU:
+                return later.gpu();
+            case SUMMARY:
+                return later.summary();
+            default:
+                return later.progress();
+        }
+    }
+
+    /** The first error of the page shown, for the line beside the buttons. */
+    StringBinding pageProblem(ObjectProperty<CreateVmWizardModel.Page> page) {
+        return Bindings.createStringBinding(() -> model.errors.entrySet().stream()
+                .filter(e -> CreateVmWizardModel.pageOf(e.getKey()) == page.get()
+                        || page.get() == CreateVmWizardModel.Page.SUMMARY)
+                .map(Map.Entry::getValue).findFirst().orElse(""), model.errors, page);
+    }
+
+    void loadFailed(String message) {
+        loadProblem.setText(i18n.get("vmcreate.loadFailed", message));
+    }
+
+    static GridPane grid() {
+        GridPane g = new GridPane();
+        g.setHgap(12);
+        g.setVgap(6);
+        ColumnConstraints labels = new ColumnConstraints();
+        labels.setMinWidth(Region.USE_PREF_SIZE);
+        ColumnConstraints fields = new ColumnConstraints();
+        fields.setHgrow(Priority.ALWAYS);
+        g.getColumnConstraints().setAll(labels, fields);
+        return g;
+    }
+
+    /** A message line for a field: its error, else its warning. */
+    Label message(VmField f) {
+        Label l = new Label();
+        l.setId("vmc-msg-" + f.name().toLowerCase().replace('_', '-'));
+        l.setWrapText(true);
+        l.setMaxWidth(520);
+        l.textProperty().bind(Bindings.createStringBinding(() -> model.errors.containsKey(f) ? model.errors.get(f)
+                : model.warnings.getOrDefault(f, ""), model.errors, model.warnings));
+        Runnable style = () -> {
+            l.getStyleClass().removeAll("danger", "badge-warn");
+            l.getStyleClass().add(model.errors.containsKey(f) ? "danger" : "badge-warn");
+        };
+        model.errors.addListener((MapChangeListener<VmField, String>) c -> style.run());
+        style.run();
+        l.visibleProperty().bind(l.textProperty().isNotEmpty());
+        l.managedProperty().bind(l.visibleProperty());
+        return l;
+    }
+
+    static <T> StringConverter<T> converter(Function<T, String> f) {
+        return new StringConverter<>() {
+            @Override
+            public String toString(T t) {
+                return t == null ? "" : f.apply(t);
+            }
+
+            @Override
+            public T fromString(String s) {
+                throw new UnsupportedOperationException();
+            }
+        };
+    }
+
+    private Node target() {
+        ChoiceBox<ConnectionInfo> connection = new ChoiceBox<>(wizard.connections);
+        connection.setId("vmc-connection");
+        connection.setConverter(converter(c -> c.name() + " (" + c.address() + ")"));
+        connection.valueProperty().bindBidirectional(model.connection);
+        ChoiceBox<String> node = new ChoiceBox<>(wizard.nodes);
+        node.setId("vmc-node");
+        node.valueProperty().bindBidirectional(model.node);
+        Label status = new Label();
+        status.setId("vmc-target-status");
+        status.setWrapText(true);
+        status.textProperty().bind(Bindings.createStringBinding(() -> {
+            VmProvisioning.Choices c = model.choices.get();
+            if (c == null) {
+                return model.target().isPresent() ? i18n.get("vmcreate.target.reading") : "";
+            }
+            return i18n.get("vmcreate.target.status", c.status().cpus(), gib(c.freeMemoryBytes()),
+                    gib(c.status().memoryTotalBytes().orElse(0)), c.diskStorages().size(), c.networks().size(),
+                    c.freeGpus().size());
+        }, model.choices, model.node));
+        Label none = new Label(i18n.get("vmcreate.target.none"));
+        none.setWrapText(true);
+        none.getStyleClass().add("text-muted");
+        none.visibleProperty().bind(Bindings.isEmpty(wizard.connections));
+        none.managedProperty().bind(none.visibleProperty());
+        GridPane g = grid();
+        g.addRow(0, new Label(i18n.get("vmcreate.target.connection")), connection);
+        g.addRow(1, new Label(i18n.get("vmcreate.target.node")), node);
+        VBox box = new VBox(12, g, status, none, loadProblem);
+        return box;
+    }
+
+    private Node template() {
+        ListView<VmTemplate> list = new ListView<>(wizard.templates);
+        list.setId("vmc-templates");
+        list.setPrefHeight(260);
+        list.setCellFactory(l -> new ListCell<>() {
+            @Override
+            protected void updateItem(VmTemplate t, boolean empty) {
+                super.updateItem(t, empty);
+                setText(empty || t == null ? null : t.name() + "   " + (t.builtIn() ? i18n.get("vmcreate.template.builtIn")
+                        : i18n.get("vmcreate.template.user")) + "   " + i18n.get("vmcreate.template.size", t.cores(),
+                        t.memoryMiB() / 1024.0, t.diskGiB(), t.gpus()));
+            }
+        });
+        model.template.addListener((o, a, t) -> {
+            if (t != list.getSelectionModel().getSelectedItem()) {
+                list.getSelectionModel().select(t);
+            }
+        });
+        list.getSelectionModel().selectedItemProperty().addListener((o, a, t) -> {
+            if (t != null && t != model.template.get()) {
+                model.apply(t);
+            }
+        });
+        list.getSelectionModel().select(model.template.get());
+        Label description = new Label();
+        description.setId("vmc-template-description");
+        description.setWrapText(true);
+        description.textProperty().bind(Bindings.createStringBinding(() -> model.template.get() == null ? ""
+                : model.template.get().description(), model.template));
+        Button manage = new Button(i18n.get("vmcreate.template.manage"));
+        manage.setId("vmc-manage-templates");
+        manage.setOnAction(e -> TemplateManager.open(ui, wizard.stage(), wizard::reloadTemplates));
+        Label clones = new Label();
+        clones.setId("vmc-clone-sources");
+        clones.setWrapText(true);
+        clones.getStyleClass().add("text-muted");
+        clones.textProperty().bind(Bindings.createStringBinding(() -> {
+            VmProvisioning.Choices c = model.choices.get();
+            return c == null || c.cloneSources().isEmpty() ? "" : i18n.get("vmcreate.template.cloneSources",
+                    String.join(", ", c.cloneSources().stream().map(v -> v.ref().id() + " " + v.name()).toList()));
+        }, model.choices));
+        return new VBox(10, list, description, manage, clones);
+    }
+
+    private Node name() {
+        TextField name = new TextField();
+        name.setId("vmc-name");
+        name.textProperty().bindBidirectional(model.name);
+        Label id = new Label();
+        id.setWrapText(true);
+        id.getStyleClass().add("text-muted");
+        id.textProperty().bind(Bindings.createStringBinding(() -> model.target().map(t -> t.proxmox()
+                ? i18n.get("vmcreate.name.pveId") : i18n.get("vmcreate.name.libvirtId")).orElse(""), model.connection,
+                model.node));
+        GridPane g = grid();
+        g.addRow(0, new Label(i18n.get("vmcreate.name.name")), name);
+        g.add(message(VmField.NAME), 1, 1);
+        g.add(message(VmField.VMID), 1, 2);
+        return new VBox(12, g, id);
+    }
+
+    private Spinner<Integer> spinner(String id, int min, int max, int step, Property<Integer> value) {
+        Spinner<Integer> s = new Spinner<>(min, max, min, step);
+        s.setId(id);
+        s.setEditable(true);
+        s.getValueFactory().valueProperty().bindBidirectional(value);
+        // a bidirectional binding holds its ends weakly: keep the adapter of IntegerProperty.asObject()
+        s.getProperties().put("vmc-value", value);
+        return s;
+    }
+
+    private Node resources() {
+        TextField cpu = new TextField();
+        cpu.setId("vmc-cpu");
+        cpu.textProperty().bindBidirectional(model.cpuType);
+        GridPane g = grid();
+        g.addRow(0, new Label(i18n.get("vmcreate.resources.cores")), spinner("vmc-cores", 1, 512, 1,
+                model.cores.asObject()));
+        g.add(message(VmField.CORES), 1, 1);
+        g.addRow(2, new Label(i18n.get("vmcreate.resources.memory")), spinner("vmc-memory", 64, 16 * 1024 * 1024, 1024,
+                model.memoryMiB.asObject()));
+        g.add(message(VmField.MEMORY), 1, 3);
+        g.addRow(4, new Label(i18n.get("vmcreate.resources.disk")), spinner("vmc-disk", 1, 65_536, 8,
+                model.diskGiB.asObject()));
+        g.add(message(VmField.DISK), 1, 5);
+        g.addRow(6, new Label(i18n.get("vmcreate.resources.cpu")), cpu);
+        g.add(message(VmField.CPU_TYPE), 1, 7);
+        return g;
+    }
+
+    private Node placement() {
+        ObservableList<String> storages = FXCollections.observableArrayList();
+        ObservableList<String> networks = FXCollections.observableArrayList();
+        Map<String, String> storageText = new HashMap<>();
+        Runnable fill = () -> {
+            VmProvisioning.Choices c = model.choices.get();
+            List<StorageInfo> s = c == null ? List.of() : c.diskStorages();
+            List<NetworkInfo> n = c == null ? List.of() : c.networks();
+            storageText.clear();
+            s.forEach(x -> storageText.put(x.name(), i18n.get("vmcreate.placement.storageItem", x.name(), x.type(),
+                    gib(x.availableBytes()), gib(x.totalBytes()))));
+            String keepS = model.storage.get();
+            String keepN = model.network.get();
+            storages.setAll(s.stream().map(StorageInfo::name).toList());
+            networks.setAll(n.stream().map(NetworkInfo::name).toList());
+            model.storage.set(keepS);
+            model.network.set(keepN);
+        };
+        model.choices.addListener(o -> fill.run());
+        fill.run();
+        ChoiceBox<String> storage = new ChoiceBox<>(storages);
+        storage.setId("vmc-storage");
+        storage.setConverter(converter(n -> storageText.getOrDefault(n, n)));
+        storage.valueProperty().bindBidirectional(model.storage);
+        ChoiceBox<String> network = new ChoiceBox<>(networks);
+        network.setId("vmc-network");
+        network.valueProperty().bindBidirectional(model.network);
+        Label image = new Label();
+        image.setWrapText(true);
+        image.getStyleClass().add("text-muted");
+        image.textProperty().bind(Bindings.createStringBinding(() -> model.template.get() == null ? ""
+                : model.template.get().image().map(i -> i18n.get("vmcreate.placement.image", i.url()))
+                .orElse(i18n.get("vmcreate.placement.noImage")), model.template));
+        GridPane g = grid();
+        g.addRow(0, new Label(i18n.get("vmcreate.placement.storage")), storage);
+        g.add(message(VmField.STORAGE), 1, 1);
+        g.addRow(2, new Label(i18n.get("vmcreate.placement.network")), network);
+        g.add(message(VmField.NETWORK), 1, 3);
+        return new VBox(12, g, image, message(VmField.IMAGE));
+    }
+
+    static String gib(long bytes) {
+        return String.format("%.1f GiB", bytes / (double) (1L << 30));
+    }
+
+
+    void createStarted() {
+        later.createStarted();
+    }
+
+    void log(String line) {
+        later.log(line);
+    }
+
+    void createFinished(VmProvisioning.Result r) {
+        later.createFinished(r);
+    }
+
+    void createRefused(String message) {
+        later.createFailed(message);
+    }
+
+    void createFailed(String message) {
+        later.createFailed(message);
+    }
+
+    void onCancel(Runnable r) {
+        later.onCancel(r);
+    }
+}

@@ -1,0 +1,267 @@
+package io.gpuforge.ui.vmcreate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.demo.PveSimulator;
+import io.gpuforge.demo.SimCluster;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.VmState;
+import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.ui.common.NavItem;
+import java.util.List;
+import java.util.Optional;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.control.TreeView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/**
+ * The VM creation wizard in the real window, opened through {@link CreateVmWizard#open} as the toolbar does: on
+ * the Demo lab from template to a VM in the inventory, and against a simulator the test controls (a 400 shown on
+ * its field, an id taken between nextid and the create, a cancelled create).
+ */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class CreateVmWizardGuiTest {
+
+    private static final String KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIF9nUH9yZ2UtdGVzdC1rZXktMDAwMDAwMDAwMDAw alice@laptop";
+    private Stage stage;
+    private WizardFixture fx;
+    private PveSimulator sim;
+
+    @Start
+    void start(Stage s) {
+        stage = s;
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        if (fx != null) {
+            fx.close();
+        }
+        if (sim != null) {
+            sim.close();
+        }
+    }
+
+    private ConnectionInfo simulatorConnection() throws Exception {
+        sim = new PveSimulator(SimCluster.demo());
+        fx.app.secrets().createVault("a long passphrase".toCharArray());
+        String token = sim.token();
+        return fx.app.connections().addProxmox("lab-pve", sim.url(), token.substring(0, token.indexOf('=')),
+                token.substring(token.indexOf('=') + 1).toCharArray(), Optional.of(sim.certificateFingerprint()));
+    }
+
+    private CreateVmWizard openOn(ConnectionInfo c, String node) throws Exception {
+        CreateVmWizard w = fx.open(Optional.of(CreateVmWizard.Preselection.node(c, node)), stage);
+        WizardFixture.waitFor(30, () -> fx.text("#vmc-target-status").contains("CPUs")
+                || fx.text("#vmc-target-status").contains("CPU"));
+        fx.settle();
+        return w;
+    }
+
+    private void pickTemplate(String id) throws Exception {
+        @SuppressWarnings("unchecked")
+        ListView<VmTemplate> list = fx.find("#vmc-templates", ListView.class);
+        fx.robot.interact(() -> list.getSelectionModel().select(list.getItems().stream()
+                .filter(t -> t.id().equals(id)).findFirst().orElseThrow()));
+    }
+
+    private void set(String id, String text) {
+        TextField f = fx.find(id, TextField.class);
+        fx.robot.interact(() -> f.setText(text));
+    }
+
+    @SuppressWarnings("unchecked")
+    private void spin(String id, int value) {
+        Spinner<Integer> s = fx.find(id, Spinner.class);
+        fx.robot.interact(() -> s.getValueFactory().setValue(value));
+    }
+
+    private boolean nextEnabled() {
+        return !fx.find("#vmc-next", Button.class).isDisabled();
+    }
+
+    private void next(CreateVmWizard w, CreateVmWizardModel.Page expected) {
+        fx.fire("#vmc-next");
+        assertThat(w.current()).isEqualTo(expected);
+    }
+
+    /** From the target to the summary with valid values (a template without a GPU request on the page). */
+    private void fillUpToSummary(CreateVmWizard w, String name) throws Exception {
+        next(w, CreateVmWizardModel.Page.TEMPLATE);
+        pickTemplate("ubuntu-cuda");
+        next(w, CreateVmWizardModel.Page.NAME);
+        set("#vmc-name", name);
+        next(w, CreateVmWizardModel.Page.RESOURCES);
+        spin("#vmc-memory", 8192);
+        spin("#vmc-disk", 40);
+        next(w, CreateVmWizardModel.Page.PLACEMENT);
+        next(w, CreateVmWizardModel.Page.CLOUD_INIT);
+        fx.robot.interact(() -> fx.find("#vmc-sshkeys", TextArea.class).setText(KEY));
+        next(w, CreateVmWizardModel.Page.GPU);
+        next(w, CreateVmWizardModel.Page.SUMMARY);
+        fx.robot.interact(() -> fx.find("#vmc-start", CheckBox.class).setSelected(false));
+    }
+
+    private List<VmInfo> vmsNamed(ConnectionInfo c, String name) throws Exception {
+        return fx.app.sessions().of(c).inventory().vms().stream().filter(v -> v.name().equals(name)).toList();
+    }
+
+    @Test
+    void aVmIsCreatedOnTheDemoLabFromATemplateWithAGpuAndAppearsInTheInventory() throws Exception {
+        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        ConnectionInfo demo = fx.app.connections().addDemo("Demo lab");
+        fx.show(stage);
+        CreateVmWizard w = openOn(demo, "pve-4090");
+        Stage wizard = w.stage();
+        assertThat(fx.text("#vmc-target-status")).contains("32 CPUs").contains("96.0 GiB memory free of 128.0 GiB")
+                .contains("1 free GPUs");
+        WizardFixture.writePng(wizard.getScene(), "vmcreate-1-target-light-en.png");
+        next(w, CreateVmWizardModel.Page.TEMPLATE);
+        assertThat(nextEnabled()).as("no template chosen yet").isFalse();
+        pickTemplate("ubuntu-cuda");
+        assertThat(fx.text("#vmc-template-description")).contains("NVIDIA Container Toolkit");
+        assertThat(fx.text("#vmc-clone-sources")).contains("9000 ubuntu-24.04-cloud");
+        WizardFixture.writePng(wizard.getScene(), "vmcreate-2-template-light-en.png");
+        next(w, CreateVmWizardModel.Page.NAME);
+        set("#vmc-name", "bad name!");
+        assertThat(fx.text("#vmc-msg-name")).startsWith("A VM name is letters");
+        assertThat(nextEnabled()).isFalse();
+        set("#vmc-name", "cuda-gui-01");
+        WizardFixture.writePng(wizard.getScene(), "vmcreate-3-name-light-en.png");
+        next(w, CreateVmWizardModel.Page.RESOURCES);
+        spin("#vmc-memory", 112 * 1024);
+        assertThat(fx.text("#vmc-msg-memory")).isEqualTo("Not enough memory on pve-4090: 112.0 GiB asked, 96.0 GiB free"
+                + " of 128.0 GiB");
+        assertThat(fx.find("#vmc-msg-memory", Label.class).getStyleClass()).contains("danger");
+        assertThat(nextEnabled()).as("not enough memory blocks Next").isFalse();
+        WizardFixture.writePng(wizard.getScene(), "vmcreate-4-resources-not-enough-memory-light-en.png");
+        spin("#vmc-memory", 16 * 1024);
+        assertThat(fx.text("#vmc-msg-memory")).isEmpty();
+        spin("#vmc-disk", 64);
+        assertThat(nextEnabled()).isTrue();
+        next(w, CreateVmWizardModel.Page.PLACEMENT);
+        assertThat(fx.find("#vmc-storage", ChoiceBox.class).getItems()).contains("local-zfs");
+        assertThat(fx.find("#vmc-network", ChoiceBox.class).getValue()).isEqualTo("vmbr0");
+        WizardFixture.writePng(wizard.getScene(), "vmcreate-5-placement-light-en.png");
+        next(w, CreateVmWizardModel.Page.CLOUD_INIT);
+        assertThat(fx.text("#vmc-msg-ssh-keys")).contains("Give a password or an SSH public key");
+        assertThat(nextEnabled()).isFalse();
+        fx.robot.interact(() -> fx.find("#vmc-sshkeys", TextArea.class).setText(KEY));
+        assertThat(nextEnabled()).isTrue();
+        WizardFixture.writePng(wizard.getScene(), "vmcreate-6-cloud-init-light-en.png");
+        next(w, CreateVmWizardModel.Page.GPU);
+        @SuppressWarnings("unchecked")
+        ListView<Optional<GpuInfo>> gpus = fx.find("#vmc-gpus", ListView.class);
+        assertThat(gpus.getItems()).hasSize(2);
+        assertThat(fx.text("#vmc-msg-gpu")).contains("expects 1 GPU");
+        fx.robot.interact(() -> gpus.getSelectionModel().select(1));
+        assertThat(gpus.getItems().get(1).orElseThrow().address().toString()).isEqualTo("0000:02:00.0");
+        assertThat(fx.text("#vmc-msg-gpu")).isEmpty();
+        WizardFixture.writePng(wizard.getScene(), "vmcreate-7-gpu-light-en.png");
+        next(w, CreateVmWizardModel.Page.SUMMARY);
+        String summary = fx.find("#vmc-summary", TextArea.class).getText();
+        assertThat(summary).contains("Name: cuda-gui-01", "Memory: 16384 MiB", "Disk: 64 GiB", "GPU: 0000:02:00.0",
+                "POST /nodes/pve-4090/qemu", "import-from", "PUT /nodes/pve-4090/qemu/<vmid>/resize disk=scsi0 size=64G",
+                "hostpci0");
+        WizardFixture.writePng(wizard.getScene(), "vmcreate-8-summary-light-en.png");
+
+        fx.fire("#vmc-create");
+        WizardFixture.waitFor(60, () -> fx.text("#vmc-status").startsWith("Created")
+                || fx.text("#vmc-status").startsWith("The VM was not"));
+        assertThat(fx.text("#vmc-status")).as(fx.find("#vmc-log", TextArea.class).getText())
+                .matches("Created cuda-gui-01: VM \\d+ on pve-4090");
+        assertThat(fx.find("#vmc-log", TextArea.class).getText()).contains("GPU 0000:02:00.0 attached");
+        assertThat(fx.find("#vmc-console", Button.class).isDisabled()).isFalse();
+        WizardFixture.writePng(wizard.getScene(), "vmcreate-9-create-light-en.png");
+        List<VmInfo> made = vmsNamed(demo, "cuda-gui-01");
+        assertThat(made).as("the VM, started, keeps its configuration").singleElement().satisfies(v -> {
+            assertThat(v.ref().node()).isEqualTo("pve-4090");
+            assertThat(v.memoryBytes()).isEqualTo(16L << 30);
+            assertThat(v.state()).isEqualTo(VmState.RUNNING);
+        });
+        // the main window's VM table of the connection lists it
+        @SuppressWarnings("unchecked")
+        TreeView<NavItem> tree = fx.find("#navigation", TreeView.class);
+        fx.robot.interact(() -> tree.getSelectionModel().select(tree.getRoot().getChildren().stream()
+                .filter(i -> i.getValue().connection().map(x -> x.id() == demo.id()).orElse(false)).findFirst()
+                .orElseThrow()));
+        WizardFixture.waitFor(30, () -> fx.robot.lookup("#domains-table").tryQuery().isPresent()
+                && fx.robot.lookup("#domains-table").queryAs(TableView.class).getItems().stream()
+                .anyMatch(v -> ((VmInfo) v).name().equals("cuda-gui-01")));
+    }
+
+    @Test
+    void aRefusedValueIsShownOnItsFieldAndAnIdTakenMeanwhileIsRetried() throws Exception {
+        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        ConnectionInfo c = simulatorConnection();
+        fx.show(stage);
+        CreateVmWizard w = openOn(c, "pve-3090");
+        fillUpToSummary(w, "race-01");
+        fx.fire("#vmc-back");
+        fx.fire("#vmc-back");
+        assertThat(w.current()).isEqualTo(CreateVmWizardModel.Page.CLOUD_INIT);
+        // GPUForge does not check DNS server addresses itself: Proxmox VE's 400 names the field
+        set("#vmc-dns", "dns.example.org");
+        next(w, CreateVmWizardModel.Page.GPU);
+        next(w, CreateVmWizardModel.Page.SUMMARY);
+        sim.cluster().raceNextCreate();
+        fx.fire("#vmc-create");
+        WizardFixture.waitFor(60, () -> w.current() == CreateVmWizardModel.Page.CLOUD_INIT);
+        assertThat(fx.text("#vmc-msg-dns")).containsIgnoringCase("nameserver");
+        assertThat(nextEnabled()).as("the refused value blocks Next until it is changed").isFalse();
+        WizardFixture.writePng(w.stage().getScene(), "vmcreate-refused-dns-light-en.png");
+        assertThat(vmsNamed(c, "race-01")).isEmpty();
+        set("#vmc-dns", "192.0.2.53");
+        assertThat(fx.text("#vmc-msg-dns")).isEmpty();
+        next(w, CreateVmWizardModel.Page.GPU);
+        next(w, CreateVmWizardModel.Page.SUMMARY);
+        fx.fire("#vmc-create");
+        WizardFixture.waitFor(60, () -> fx.text("#vmc-status").startsWith("Created")
+                || fx.text("#vmc-status").startsWith("The VM was not"));
+        assertThat(fx.text("#vmc-status")).as(fx.find("#vmc-log", TextArea.class).getText())
+                .startsWith("Created race-01");
+        List<VmInfo> all = fx.app.sessions().of(c).inventory().vms();
+        VmInfo other = all.stream().filter(v -> v.name().equals("someone-else")).findFirst().orElseThrow();
+        assertThat(vmsNamed(c, "race-01")).singleElement()
+                .satisfies(v -> assertThat(v.ref().id()).isNotEqualTo(other.ref().id()));
+    }
+
+    @Test
+    void aCancelledCreateLeavesNoVmBehind() throws Exception {
+        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        ConnectionInfo c = simulatorConnection();
+        fx.show(stage);
+        CreateVmWizard w = openOn(c, "pve-3090");
+        fillUpToSummary(w, "cancel-01");
+        sim.cluster().taskMillis(60_000);
+        fx.fire("#vmc-create");
+        WizardFixture.waitFor(20, () -> fx.find("#vmc-log", TextArea.class).getText().length() > 0);
+        fx.fire("#vmc-cancel-create");
+        WizardFixture.waitFor(60, () -> fx.text("#vmc-status").startsWith("The VM was not"));
+        sim.cluster().taskMillis(50);
+        fx.settle();
+        assertThat(fx.find("#vmc-console", Button.class).isDisabled()).isTrue();
+        assertThat(vmsNamed(c, "cancel-01")).isEmpty();
+    }
+}
