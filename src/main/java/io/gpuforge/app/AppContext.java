@@ -1,7 +1,9 @@
 package io.gpuforge.app;
 
 import io.gpuforge.app.settings.SettingsStore;
+import io.gpuforge.store.AlertRuleRepository;
 import io.gpuforge.store.ConnectionRepository;
+import io.gpuforge.store.CostProfileRepository;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.EventRepository;
 import io.gpuforge.store.StoreException;
@@ -38,6 +40,9 @@ public final class AppContext implements AutoCloseable {
     private final Sessions sessions;
     private final Optional<Boolean> osPrefersDark;
     private final TelemetryService telemetry;
+    private final AlertService alerts;
+    private final CostService costs;
+    private final GpuFleet fleet;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
                        EventLog events, SecretsService secrets, HostService hosts, ConnectionsService connections,
@@ -55,6 +60,10 @@ public final class AppContext implements AutoCloseable {
         this.osPrefersDark = osPrefersDark;
         this.telemetry = new TelemetryService(database, sessions, paths.configDir().resolve("known_hosts"),
                 Clock.systemUTC());
+        this.alerts = new AlertService(new AlertRuleRepository(database), events);
+        this.costs = new CostService(new CostProfileRepository(database), telemetry);
+        this.fleet = new GpuFleet(connections, sessions, telemetry, alerts, executors.background(),
+                executors.scheduler(), Clock.systemUTC(), true);
     }
 
     /** What differs between a real start and a test. */
@@ -147,6 +156,21 @@ public final class AppContext implements AutoCloseable {
         return telemetry;
     }
 
+    /** GPU alerts: the rules, evaluated on every reading the monitor receives. */
+    public AlertService alerts() {
+        return alerts;
+    }
+
+    /** What the GPUs cost: tariff, hardware depreciation, cloud comparison. */
+    public CostService costs() {
+        return costs;
+    }
+
+    /** Every GPU on every connection, live while the GPU monitor looks. */
+    public GpuFleet fleet() {
+        return fleet;
+    }
+
     public Optional<Boolean> osPrefersDark() {
         return osPrefersDark;
     }
@@ -158,6 +182,7 @@ public final class AppContext implements AutoCloseable {
         } catch (IOException e) {
             LOG.error("Settings could not be saved at exit", e);
         }
+        fleet.close();
         telemetry.close();
         sessions.close();
         libvirt.close();
