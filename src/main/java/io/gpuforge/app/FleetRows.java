@@ -16,7 +16,9 @@ import io.gpuforge.domain.VmInfo;
 import io.gpuforge.domain.VmRef;
 import io.gpuforge.domain.VmState;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -25,15 +27,46 @@ import java.util.Optional;
  */
 final class FleetRows {
 
+    /** VM configurations read at most per connection to tell which VM has a GPU. */
+    static final int MAX_CONFIG_READS = 200;
+
     private FleetRows() {
+    }
+
+    /**
+     * Which VM has which GPU: Proxmox lists configurations one VM at a time, so the VMs on nodes with GPUs are read
+     * (bounded: a lab, not a farm); a VM whose configuration cannot be read stays unknown.
+     */
+    private static ClusterInventory withConfigs(ConnectionSession s, ClusterInventory inv, Map<String, PciInventory> pcis) {
+        List<VmInfo> vms = new ArrayList<>();
+        int reads = 0;
+        for (VmInfo v : inv.vms()) {
+            PciInventory pci = pcis.get(v.ref().node());
+            VmInfo known = v;
+            if (v.details().isEmpty() && !v.template() && pci != null && !pci.gpus().isEmpty()
+                    && reads++ < MAX_CONFIG_READS) {
+                try {
+                    known = v.withDetails(s.readConfig(v.ref()).details());
+                } catch (BackendException e) {
+                    // left unknown: the row says so
+                }
+            }
+            vms.add(known);
+        }
+        return new ClusterInventory(inv.backendVersion(), inv.name(), inv.nodes(), vms, inv.gpus());
     }
 
     /** Every GPU of a connection; blocking (one inventory, one PCI read per node). */
     static List<FleetGpu> of(ConnectionInfo c, ConnectionSession s) throws BackendException {
-        ClusterInventory inv = s.inventory();
+        ClusterInventory listed = s.inventory();
+        Map<String, PciInventory> pcis = new LinkedHashMap<>();
+        for (NodeInfo n : listed.nodes()) {
+            pcis.put(n.name(), s.nodePci(n.name()).inventory());
+        }
+        ClusterInventory inv = withConfigs(s, listed, pcis);
         List<FleetGpu> out = new ArrayList<>();
         for (NodeInfo n : inv.nodes()) {
-            PciInventory pci = s.nodePci(n.name()).inventory();
+            PciInventory pci = pcis.get(n.name());
             for (GpuPlacement g : pci.gpus()) {
                 Optional<PciDevice> dev = pci.device(g.address());
                 Optional<GpuInfo> info = inv.gpus().stream().filter(x -> x.node().equals(n.name())
@@ -49,7 +82,7 @@ final class FleetRows {
                     a = vm.get().state() == VmState.RUNNING ? FleetGpu.Availability.IN_USE
                             : FleetGpu.Availability.ASSIGNED;
                 } else if (info.map(GpuInfo::free).orElse(false) || inv.vmsOn(n.name()).isEmpty()
-                        || inv.vmsOn(n.name()).stream().allMatch(v -> v.details().isPresent())) {
+                        || inv.vmsOn(n.name()).stream().allMatch(v -> v.template() || v.details().isPresent())) {
                     a = FleetGpu.Availability.FREE;
                 } else {
                     a = FleetGpu.Availability.UNKNOWN;
