@@ -274,8 +274,14 @@ public final class GpuFleet implements AutoCloseable {
     /** Gives the row its readings' id the first time they arrive (or adds a row for readings of an unlisted GPU). */
     private synchronized void bind(GpuSample s, String connection, Optional<ConnectionInfo> c, GpuTarget target) {
         List<FleetGpu> now = rows;
-        for (FleetGpu r : now) {
+        for (int j = 0; j < now.size(); j++) {
+            FleetGpu r = now.get(j);
             if (r.id().equals(s.gpu())) {
+                if (!s.name().isEmpty() && !s.name().equals(r.model())) {
+                    List<FleetGpu> renamed = new ArrayList<>(now);
+                    renamed.set(j, r.withModel(s.name()));
+                    rows = List.copyOf(renamed);
+                }
                 return;
             }
         }
