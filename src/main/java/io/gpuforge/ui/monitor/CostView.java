@@ -234,7 +234,7 @@ final class CostView extends VBox implements Disposable {
         ui.tasks().supply(ui.i18n().get("monitor.task.export"), () -> {
             ui.app().costs().exportCsv(r, file);
             return file;
-        }).onSuccess(p -> error.setText(ui.i18n().get("monitor.cost.exported", p)))
+        }).onSuccess(p -> summary.setText(model.summary(r) + "\n" + ui.i18n().get("monitor.cost.exported", p)))
                 .onError(t -> error.setText(t.getMessage())).start();
     }
 

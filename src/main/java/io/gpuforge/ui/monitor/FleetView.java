@@ -34,7 +34,6 @@ import javafx.scene.control.TextField;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 
 /**
  * Every GPU on every connection in one table: host, address, model, VRAM, driver, assigned VM and its state,
@@ -75,38 +74,36 @@ final class FleetView extends BorderPane implements Disposable {
         chart.disableProperty().bind(none);
         summary.setId("fleet-summary");
         summary.getStyleClass().addAll("text-small", "text-muted");
-        Region spacer = new Region();
         HBox bar = new HBox(8, filter, pass, power, chart);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(8));
-        spacer.setMinWidth(0);
 
         table.setId("fleet-table");
         SortedList<FleetRow> sorted = new SortedList<>(filtered);
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
         table.getColumns().setAll(List.of(
-                text("monitor.fleet.col.host", 150, r -> Bindings.createStringBinding(
+                text("monitor.fleet.col.host", 175, r -> Bindings.createStringBinding(
                         () -> r.gpu().connection() + " / " + r.gpu().host(), r.gpuProperty())),
-                text("monitor.fleet.col.address", 105, r -> Bindings.createStringBinding(
+                text("monitor.fleet.col.address", 115, r -> Bindings.createStringBinding(
                         () -> r.gpu().address().orElse(""), r.gpuProperty())),
-                text("monitor.fleet.col.model", 200, r -> Bindings.createStringBinding(
+                text("monitor.fleet.col.model", 190, r -> Bindings.createStringBinding(
                         () -> r.gpu().model(), r.gpuProperty())),
                 number("monitor.fleet.col.vram", 70, FleetRow::vram, v -> String.format(Locale.ROOT, "%.0f GiB",
                         v / 1024)),
                 text("monitor.fleet.col.driver", 80, r -> Bindings.createStringBinding(
                         () -> r.gpu().driver().orElse(""), r.gpuProperty())),
-                text("monitor.fleet.col.vm", 150, r -> Bindings.createStringBinding(() -> r.gpu().vm()
+                text("monitor.fleet.col.vm", 130, r -> Bindings.createStringBinding(() -> r.gpu().vm()
                         .map(v -> v + r.gpu().vmState().map(s -> " (" + MonitorText.vmState(ui.i18n(), s) + ")")
                                 .orElse("")).orElse(""), r.gpuProperty(), ui.i18n().localeProperty())),
                 text("monitor.fleet.col.state", 80, r -> Bindings.createStringBinding(
                         () -> MonitorText.availability(ui.i18n(), r.gpu().availability()), r.gpuProperty(),
                         ui.i18n().localeProperty())),
-                number("monitor.fleet.col.temperature", 70, FleetRow::temperature,
+                number("monitor.fleet.col.temperature", 65, FleetRow::temperature,
                         v -> String.format(Locale.ROOT, "%.0f °C", v)),
                 powerColumn(),
                 sparkColumn(),
-                text("monitor.fleet.col.source", 170, FleetRow::source)));
+                text("monitor.fleet.col.source", 160, FleetRow::source)));
         table.setRowFactory(tv -> {
             TableRow<FleetRow> row = new TableRow<>();
             MenuItem p = menu("monitor.fleet.passthrough", () -> passThrough.ifPresent(x -> x.accept(row.getItem().gpu())));
@@ -177,7 +174,7 @@ final class FleetView extends BorderPane implements Disposable {
     }
 
     private TableColumn<FleetRow, Number> powerColumn() {
-        TableColumn<FleetRow, Number> c = number("monitor.fleet.col.power", 110, FleetRow::power, v -> "");
+        TableColumn<FleetRow, Number> c = number("monitor.fleet.col.power", 105, FleetRow::power, v -> "");
         c.setCellFactory(col -> new TableCell<>() {
             @Override
             protected void updateItem(Number n, boolean empty) {

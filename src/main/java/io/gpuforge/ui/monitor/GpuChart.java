@@ -207,6 +207,7 @@ final class GpuChart extends Region {
         g.setLineDashes(6, 4);
         g.setTextAlign(TextAlignment.RIGHT);
         g.setTextBaseline(VPos.BOTTOM);
+        double labelRight = LEFT + pw - 4;
         for (Threshold th : thresholds) {
             if (th.value() < lo || th.value() > hi) {
                 continue;
@@ -216,7 +217,9 @@ final class GpuChart extends Region {
             g.setStroke(c);
             g.strokeLine(LEFT, y, LEFT + pw, y);
             g.setFill(c);
-            g.fillText(th.label(), LEFT + pw - 4, y - 2);
+            // labels side by side, so that close lines (slowdown 87, shutdown 92) stay readable
+            g.fillText(th.label(), labelRight, y - 2);
+            labelRight -= th.label().length() * 6.5 + 12;
         }
         g.restore();
         g.setLineDashes();
@@ -254,6 +257,9 @@ final class GpuChart extends Region {
             }
         }
         double pad = Math.max(1, (hi - lo) * 0.08);
+        if (!thresholds.isEmpty()) {
+            pad = Math.max(pad, (hi - lo) * 0.12);
+        }
         lo = Double.isNaN(fixedMin) ? Math.max(0, lo - pad) : fixedMin;
         hi = hi + pad;
         return new double[] {lo, hi};

@@ -26,7 +26,9 @@ import javafx.geometry.Insets;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.VBox;
+import javafx.scene.shape.Rectangle;
 import javafx.util.Duration;
 
 /**
@@ -43,7 +45,8 @@ final class GpuChartsView extends BorderPane implements Disposable {
     private final ChartWindow window = new ChartWindow();
     private final ChartsToolbar toolbar;
     private final GpuPicker picker;
-    private final Label legend = new Label();
+    private final FlowPane legend = new FlowPane(14, 4);
+    private String legendShown = "";
     private final Label sources = new Label();
     private final Map<ChartKind, GpuChart> charts = new EnumMap<>(ChartKind.class);
     private final FrameDriver frames;
@@ -70,8 +73,6 @@ final class GpuChartsView extends BorderPane implements Disposable {
         VBox box = new VBox(6);
         box.setPadding(new Insets(8));
         legend.setId("monitor-legend");
-        legend.setWrapText(true);
-        legend.getStyleClass().add("text-small");
         sources.setId("monitor-sources");
         sources.setWrapText(true);
         sources.getStyleClass().addAll("text-small", "text-muted");
@@ -143,7 +144,7 @@ final class GpuChartsView extends BorderPane implements Disposable {
             e.getValue().setContent(ui.i18n().get(k.titleKey()), data.lines(k), limits, from, to, dark, noData);
             e.getValue().draw();
         }
-        legend.setText(legendText());
+        legend();
         sources.setText(SourcesText.of(ui.i18n(), fleet.sources()));
         toolbar.status(ui.i18n().get(resolution == ReducedSeries.Resolution.RAW ? "monitor.status.raw"
                 : "monitor.status.minute", charts.get(ChartKind.TEMPERATURE).plotWidth(), rawCount));
@@ -167,16 +168,36 @@ final class GpuChartsView extends BorderPane implements Disposable {
         return out;
     }
 
-    private String legendText() {
+    /** One entry per chosen GPU in its line colour, with the source of its readings; rebuilt when it changes. */
+    private void legend() {
+        String text = legendText();
+        boolean dark = ui.theme().isDark();
+        if (text.equals(legendShown) && legend.getUserData() == Boolean.valueOf(dark)) {
+            return;
+        }
+        legendShown = text;
+        legend.setUserData(dark);
+        legend.getChildren().clear();
+        List<FleetGpu> gpus = data.gpus();
+        String[] entries = text.split("\n");
+        for (int i = 0; i < gpus.size() && i < entries.length; i++) {
+            Label l = new Label(entries[i]);
+            l.getStyleClass().add("text-small");
+            Rectangle swatch = new Rectangle(14, 4, (dark ? GpuChart.DARK : GpuChart.LIGHT)[i % GpuChart.LIGHT.length]);
+            l.setGraphic(swatch);
+            legend.getChildren().add(l);
+        }
+    }
+
+    /** The legend as text, one GPU a line: model, host, address and where its readings come from. */
+    String legendText() {
         StringBuilder b = new StringBuilder();
-        String[] marks = {"●", "■", "▲", "◆", "★", "✚", "⬟", "⬢"};
         List<FleetGpu> gpus = data.gpus();
         for (int i = 0; i < gpus.size(); i++) {
             FleetGpu g = gpus.get(i);
             String source = fleet.latest(g.id()).map(s -> MonitorText.source(ui.i18n(), s))
                     .orElse(ui.i18n().get("monitor.source.none"));
-            b.append(i == 0 ? "" : "    ").append(marks[i % marks.length]).append(' ').append(MonitorText.gpu(g))
-                    .append(" — ").append(source);
+            b.append(i == 0 ? "" : "\n").append(MonitorText.gpu(g)).append(" — ").append(source);
         }
         return b.toString();
     }

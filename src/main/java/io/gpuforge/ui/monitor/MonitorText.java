@@ -76,8 +76,11 @@ final class MonitorText {
             case POWER_OF_LIMIT:
                 what = i18n.get("monitor.alert.rule.power", GpuChart.format(r.threshold()));
                 break;
+            case THROTTLING:
+                what = i18n.get("monitor.alert.rule.throttling");
+                break;
             default:
-                what = ruleKind(i18n, r.kind());
+                what = i18n.get("monitor.alert.rule.lost");
                 break;
         }
         String hold = r.hold().isZero() ? "" : i18n.get("monitor.alert.rule.hold", r.hold().toSeconds());
