@@ -6,6 +6,7 @@ import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.CostProfileRepository;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.EventRepository;
+import io.gpuforge.store.HostLinkRepository;
 import io.gpuforge.store.StoreException;
 import io.gpuforge.store.secret.SecretServiceKeyring;
 import io.gpuforge.store.secret.SecretStore;
@@ -34,6 +35,9 @@ public final class AppContext implements AutoCloseable {
     private final EventLog events;
     private final SecretsService secrets;
     private final HostService hosts;
+    private final HostAccess hostAccess;
+    private final HostLinks hostLinks;
+    private final PassthroughService passthrough;
     private final ConnectionsService connections;
     private final LibvirtService libvirt = new LibvirtService();
     private final ProxmoxService proxmox;
@@ -45,21 +49,24 @@ public final class AppContext implements AutoCloseable {
     private final GpuFleet fleet;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
-                       EventLog events, SecretsService secrets, HostService hosts, ConnectionsService connections,
-                       Optional<Boolean> osPrefersDark) {
+                       EventLog events, SecretsService secrets, ConnectionsService connections,
+                       Optional<Boolean> osPrefersDark, Options options) {
         this.paths = paths;
         this.executors = executors;
         this.settings = settings;
         this.database = database;
         this.events = events;
         this.secrets = secrets;
-        this.hosts = hosts;
         this.connections = connections;
+        KnownHosts knownHosts = new KnownHosts(options.knownHosts().orElse(paths.configDir().resolve("known_hosts")));
+        this.hostLinks = new HostLinks(new HostLinkRepository(database), connections);
+        this.hostAccess = new HostAccess(options.sysroot(), secrets, connections, hostLinks, knownHosts);
+        this.hosts = new HostService(hostAccess);
+        this.passthrough = new PassthroughService(hosts, hostAccess, Clock.systemUTC());
         this.proxmox = new ProxmoxService(secrets);
         this.sessions = new Sessions(new Backends(secrets, new LibvirtBackends()), executors.background());
         this.osPrefersDark = osPrefersDark;
-        this.telemetry = new TelemetryService(database, sessions, paths.configDir().resolve("known_hosts"),
-                Clock.systemUTC());
+        this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC());
         this.alerts = new AlertService(new AlertRuleRepository(database), events);
         this.costs = new CostService(new CostProfileRepository(database), telemetry);
         this.fleet = new GpuFleet(connections, sessions, telemetry, alerts, executors.background(),
@@ -67,10 +74,29 @@ public final class AppContext implements AutoCloseable {
     }
 
     /** What differs between a real start and a test. */
+    /**
+     * What differs between a real start and a test.
+     *
+     * @param knownHosts the OpenSSH known_hosts file SSH hosts are checked against (the user's own, so the window and
+     *                   the CLI trust the same hosts); empty: one in GPUForge's configuration directory (tests)
+     */
     public record Options(Optional<Path> sysroot, Map<String, String> environment, boolean detectOsAppearance,
-                          int vaultIterations) {
+                          int vaultIterations, Optional<Path> knownHosts) {
+
+        public Options(Optional<Path> sysroot, Map<String, String> environment, boolean detectOsAppearance,
+                       int vaultIterations) {
+            this(sysroot, environment, detectOsAppearance, vaultIterations, Optional.empty());
+        }
+
         public static Options production() {
-            return new Options(Optional.empty(), System.getenv(), true, VaultSecretStore.DEFAULT_ITERATIONS);
+            return new Options(Optional.empty(), System.getenv(), true, VaultSecretStore.DEFAULT_ITERATIONS,
+                    Optional.of(KnownHosts.openSsh().file()));
+        }
+
+        /** The command line: no window, so the desktop's appearance is not asked. */
+        public static Options cli() {
+            return new Options(Optional.empty(), System.getenv(), false, VaultSecretStore.DEFAULT_ITERATIONS,
+                    Optional.of(KnownHosts.openSsh().file()));
         }
     }
 
@@ -94,9 +120,8 @@ public final class AppContext implements AutoCloseable {
                     : Optional.empty();
             LOG.info("GPUForge context ready: config {}, data {}, logs {}, secrets in {}", paths.configDir(),
                     paths.dataDir(), paths.logDir(), secrets.store().backendName());
-            HostService hosts = new HostService(options.sysroot(), paths.configDir().resolve("known_hosts"), secrets);
-            return new AppContext(paths, executors, settings, db, events, secrets, hosts,
-                    new ConnectionsService(new ConnectionRepository(db), secrets), dark);
+            return new AppContext(paths, executors, settings, db, events, secrets,
+                    new ConnectionsService(new ConnectionRepository(db), secrets), dark, options);
         } catch (StoreException | RuntimeException e) {
             if (db != null) {
                 db.close();
@@ -132,6 +157,16 @@ public final class AppContext implements AutoCloseable {
 
     public HostService hosts() {
         return hosts;
+    }
+
+    /** Which host does the host-level work of a hypervisor node. */
+    public HostLinks hostLinks() {
+        return hostLinks;
+    }
+
+    /** GPU passthrough on hosts: checks, verdicts, plans, apply, rollback, verify. */
+    public PassthroughService passthrough() {
+        return passthrough;
     }
 
     public ProxmoxService proxmox() {

@@ -1,14 +1,14 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.domain.HostFacts;
+import io.gpuforge.app.CheckMessages;
+import io.gpuforge.app.HostReading;
+import io.gpuforge.app.PassthroughService;
+import io.gpuforge.domain.Check;
+import io.gpuforge.domain.GpuVerdict;
+import io.gpuforge.domain.HostException;
 import io.gpuforge.domain.PciAddress;
-import io.gpuforge.host.ProbeException;
-import io.gpuforge.passthrough.Check;
-import io.gpuforge.passthrough.Coverage;
-import io.gpuforge.passthrough.GpuVerdicts;
-import io.gpuforge.passthrough.Messages;
-import io.gpuforge.passthrough.Readiness;
-import io.gpuforge.passthrough.Verdict;
+import io.gpuforge.domain.ReadinessReport;
+import io.gpuforge.domain.Verdict;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -51,8 +51,8 @@ final class CheckCommand implements Callable<Integer> {
     JsonOption json = new JsonOption();
 
     private final CliServices services;
-    private final Messages en = new Messages(Locale.ENGLISH);
-    private final Messages zh = new Messages(Locale.SIMPLIFIED_CHINESE);
+    private final CheckMessages en = new CheckMessages(Locale.ENGLISH);
+    private final CheckMessages zh = new CheckMessages(Locale.SIMPLIFIED_CHINESE);
 
     CheckCommand(CliServices services) {
         this.services = services;
@@ -60,14 +60,14 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        LoadedHost loaded;
+        HostReading reading;
         try {
-            loaded = source.load(services);
-        } catch (ProbeException e) {
+            reading = source.read(services);
+        } catch (HostException e) {
             services.output().error("gpuforge check: " + e.getMessage());
             return 1;
         }
-        HostFacts facts = loaded.facts().orElseGet(() -> HostFacts.fromListing(loaded.source(), loaded.pci()));
+        LoadedHost loaded = LoadedHost.of(reading);
         Optional<PciAddress> dev;
         try {
             dev = Optional.ofNullable(device).map(PciAddress::parse);
@@ -75,11 +75,10 @@ final class CheckCommand implements Callable<Integer> {
             services.output().error("gpuforge check: " + e.getMessage());
             return 2;
         }
-        Coverage coverage = loaded.listing().map(r -> Coverage.listing(r.partial(), r.groupsNotFullyShown()))
-                .orElse(Coverage.wholeHost());
-        Readiness.Report r = Readiness.evaluate(facts, dev, overrides.overrides(), coverage);
-        List<Check> host = Readiness.evaluate(facts, Optional.empty(), overrides.overrides(), coverage).checks();
-        List<GpuVerdicts.GpuVerdict> gpus = GpuVerdicts.of(facts, overrides.overrides(), coverage);
+        PassthroughService passthrough = services.standalone().passthrough();
+        ReadinessReport r = passthrough.check(reading, dev, overrides.overrides());
+        List<Check> host = passthrough.check(reading, Optional.empty(), overrides.overrides()).checks();
+        List<GpuVerdict> gpus = passthrough.verdicts(reading, overrides.overrides());
         if (json.enabled()) {
             services.output().json(json(loaded, dev, r, host, gpus));
         } else {
@@ -88,8 +87,8 @@ final class CheckCommand implements Callable<Integer> {
         return 0;
     }
 
-    private Map<String, Object> json(LoadedHost loaded, Optional<PciAddress> dev, Readiness.Report r, List<Check> host,
-                                     List<GpuVerdicts.GpuVerdict> gpus) {
+    private Map<String, Object> json(LoadedHost loaded, Optional<PciAddress> dev, ReadinessReport r, List<Check> host,
+                                     List<GpuVerdict> gpus) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("source", loaded.source());
         dev.ifPresent(d -> root.put("device", d.toString()));
@@ -100,7 +99,7 @@ final class CheckCommand implements Callable<Integer> {
         });
         root.put("host", host.stream().map(this::check).toList());
         List<Object> list = new ArrayList<>();
-        for (GpuVerdicts.GpuVerdict g : gpus) {
+        for (GpuVerdict g : gpus) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("address", g.address().toString());
             m.put("name", g.name().orElse(null));
@@ -125,8 +124,8 @@ final class CheckCommand implements Callable<Integer> {
         return m;
     }
 
-    private void text(LoadedHost loaded, Readiness.Report r, List<GpuVerdicts.GpuVerdict> gpus, boolean everyGpu) {
-        Messages shown = lang.toLowerCase(Locale.ROOT).startsWith("zh") ? zh : en;
+    private void text(LoadedHost loaded, ReadinessReport r, List<GpuVerdict> gpus, boolean everyGpu) {
+        CheckMessages shown = lang.toLowerCase(Locale.ROOT).startsWith("zh") ? zh : en;
         CliOutput o = services.output();
         ListingInput.notes(loaded, verbose).forEach(o::line);
         for (Check c : r.checks()) {
@@ -140,7 +139,7 @@ final class CheckCommand implements Callable<Integer> {
             o.line("");
             o.line("No GPU (display-class PCI function) in " + loaded.source() + ".");
         }
-        for (GpuVerdicts.GpuVerdict g : gpus) {
+        for (GpuVerdict g : gpus) {
             o.line("");
             o.line("GPU " + g.address() + g.name().map(n -> "  " + n).orElse(""));
             o.line("  Verdict: " + verdict(g.verdict(), shown));
@@ -148,12 +147,12 @@ final class CheckCommand implements Callable<Integer> {
         }
     }
 
-    private static void row(CliOutput o, String indent, Check c, Messages shown) {
+    private static void row(CliOutput o, String indent, Check c, CheckMessages shown) {
         o.line(indent + String.format(Locale.ROOT, ROW, c.status(), c.id(), shown.message(c)));
         shown.fix(c).ifPresent(fix -> o.line(indent + "         " + " ".repeat(26) + " → " + fix));
     }
 
-    private static String verdict(Verdict v, Messages shown) {
+    private static String verdict(Verdict v, CheckMessages shown) {
         return shown.format("verdict." + v.kind().json())
                 + (v.because().isEmpty() ? "" : " (" + String.join(", ", v.because()) + ")");
     }

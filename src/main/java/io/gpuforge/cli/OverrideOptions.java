@@ -1,5 +1,6 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.domain.PassthroughOverrides;
 import io.gpuforge.passthrough.Readiness;
 import picocli.CommandLine.Option;
 
@@ -12,7 +13,7 @@ final class OverrideOptions {
     @Option(names = "--allow-host-critical", description = "Accept a group holding the boot GPU, management NIC or root disk.")
     boolean allowCritical;
 
-    Readiness.Overrides overrides() {
-        return new Readiness.Overrides(allowShared, allowCritical);
+    PassthroughOverrides overrides() {
+        return new PassthroughOverrides(allowShared, allowCritical);
     }
 }

@@ -1,5 +1,8 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.PassthroughOverrides;
+import io.gpuforge.domain.Coverage;
+import io.gpuforge.domain.Check;
 import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.IommuGroup;
@@ -27,7 +30,7 @@ final class DeviceChecks {
     private DeviceChecks() {
     }
 
-    static Check isolation(HostFacts f, PciDevice d, Optional<GpuPlacement> placement, Readiness.Overrides o,
+    static Check isolation(HostFacts f, PciDevice d, Optional<GpuPlacement> placement, PassthroughOverrides o,
                            Coverage c) {
         String address = d.address().toString();
         if (d.iommuGroup().isEmpty()) {
@@ -62,7 +65,7 @@ final class DeviceChecks {
                 : Check.of("group.isolation", Check.Status.PASS, "check.isolation.bridges", group);
     }
 
-    static Check hostCritical(HostFacts f, PciDevice d, Readiness.Overrides o, Coverage c) {
+    static Check hostCritical(HostFacts f, PciDevice d, PassthroughOverrides o, Coverage c) {
         // without a group (IOMMU off, or not in a listing) at least the card's own functions are known
         List<PciAddress> members = d.iommuGroup().isEmpty() ? Readiness.slotFunctions(f, d.address())
                 : f.pci().group(d.iommuGroup().getAsInt()).map(IommuGroup::members).orElse(List.of(d.address()));

@@ -1,5 +1,11 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.Verdict;
+import io.gpuforge.domain.ReadinessReport;
+import io.gpuforge.domain.PassthroughOverrides;
+import io.gpuforge.domain.GpuVerdict;
+import io.gpuforge.domain.Coverage;
+import io.gpuforge.domain.Check;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
@@ -16,28 +22,11 @@ import java.util.stream.Collectors;
  */
 public final class GpuVerdicts {
 
-    /**
-     * One GPU's verdict.
-     *
-     * @param report every check of the device (host checks first), as {@code check --device} gives them
-     * @param behind the checks behind the verdict: the device's own checks that did not pass, and the host
-     *               checks that decided it
-     */
-    public record GpuVerdict(PciAddress address, Optional<String> name, Verdict verdict, Readiness.Report report,
-                             List<Check> behind) {
-        public GpuVerdict {
-            behind = List.copyOf(behind);
-        }
-
-        public List<String> behindIds() {
-            return behind.stream().map(Check::id).toList();
-        }
-    }
 
     private GpuVerdicts() {
     }
 
-    public static List<GpuVerdict> of(HostFacts f, Readiness.Overrides o, Coverage c) {
+    public static List<GpuVerdict> of(HostFacts f, PassthroughOverrides o, Coverage c) {
         Set<String> hostIds = Readiness.evaluate(f, Optional.empty(), o, c).checks().stream().map(Check::id)
                 .collect(Collectors.toSet());
         List<GpuVerdict> out = new ArrayList<>();
@@ -45,7 +34,7 @@ public final class GpuVerdicts {
             if (!d.isGpu()) {
                 continue;
             }
-            Readiness.Report r = Readiness.evaluate(f, Optional.of(d.address()), o, c);
+            ReadinessReport r = Readiness.evaluate(f, Optional.of(d.address()), o, c);
             Verdict v = r.verdict().orElseThrow();
             List<Check> behind = r.checks().stream().filter(x -> hostIds.contains(x.id())
                     ? v.because().contains(x.id()) : x.status() != Check.Status.PASS).toList();

@@ -1,5 +1,6 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.domain.HostFacts;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,10 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.PlanBlockedException;
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.Verdict;
+import io.gpuforge.domain.ReadinessReport;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
@@ -26,36 +31,16 @@ public final class Planner {
     public static final String UDEV_FILE = BindByAddress.UDEV_FILE;
     public static final String DRACUT_FILE = Dracut.FILE;
 
-    /** What the user chose beyond the device. */
-    public record Options(Readiness.Overrides overrides, boolean blacklistDrivers, Optional<String> vmId) {
-        public static Options defaults() {
-            return new Options(Readiness.Overrides.none(), false, Optional.empty());
-        }
-    }
 
-    /** The device cannot be passed through as things stand; the checks say why. */
-    public static final class BlockedException extends Exception {
-        private static final long serialVersionUID = 1L;
-        private final transient Readiness.Report report;
-
-        BlockedException(String message, Readiness.Report report) {
-            super(message);
-            this.report = report;
-        }
-
-        public Readiness.Report report() {
-            return report;
-        }
-    }
 
     private Planner() {
     }
 
-    public static PassthroughPlan plan(HostFacts f, PciAddress device, Options o) throws BlockedException {
-        Readiness.Report report = Readiness.evaluate(f, Optional.of(device), o.overrides());
+    public static PassthroughPlan plan(HostFacts f, PciAddress device, PlanOptions o) throws PlanBlockedException {
+        ReadinessReport report = Readiness.evaluate(f, Optional.of(device), o.overrides());
         Verdict v = report.verdict().orElseThrow();
         if (v.kind() == Verdict.Kind.BLOCKED) {
-            throw new BlockedException("Passthrough of " + device + " is blocked by " + String.join(", ", v.because()), report);
+            throw new PlanBlockedException("Passthrough of " + device + " is blocked by " + String.join(", ", v.because()), report);
         }
         PciDevice gpu = f.pci().device(device).orElseThrow();
         Set<PciAddress> functions = functions(f, gpu, o);
@@ -80,7 +65,7 @@ public final class Planner {
     }
 
     /** All functions of the card's slot; the rest of a shared group only with the explicit override. */
-    private static Set<PciAddress> functions(HostFacts f, PciDevice gpu, Options o) {
+    private static Set<PciAddress> functions(HostFacts f, PciDevice gpu, PlanOptions o) {
         Set<PciAddress> functions = new TreeSet<>(Readiness.slotFunctions(f, gpu.address()));
         if (o.overrides().allowSharedGroup() && gpu.iommuGroup().isPresent()) {
             f.pci().group(gpu.iommuGroup().getAsInt()).ifPresent(g -> g.members().stream()

@@ -1,5 +1,10 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.PassthroughOverrides;
+import io.gpuforge.domain.ReadinessReport;
+import io.gpuforge.domain.Verdict;
+import io.gpuforge.domain.Coverage;
+import io.gpuforge.domain.Check;
 import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.IommuState;
@@ -18,43 +23,27 @@ import java.util.stream.Collectors;
  */
 public final class Readiness {
 
-    /** Options a user names explicitly to go past a safety rule. */
-    public record Overrides(boolean allowSharedGroup, boolean allowHostCritical) {
-        public static Overrides none() {
-            return new Overrides(false, false);
-        }
-    }
-
-    public record Report(List<Check> checks, Optional<Verdict> verdict) {
-        public Report {
-            checks = List.copyOf(checks);
-        }
-
-        public Optional<Check> check(String id) {
-            return checks.stream().filter(c -> c.id().equals(id)).findFirst();
-        }
-    }
 
     private Readiness() {
     }
 
     /** The checks of facts that cover the whole host (a live host or a hypervisor). */
-    public static Report evaluate(HostFacts f, Optional<PciAddress> device, Overrides o) {
+    public static ReadinessReport evaluate(HostFacts f, Optional<PciAddress> device, PassthroughOverrides o) {
         return evaluate(f, device, o, Coverage.wholeHost());
     }
 
     /** The checks, knowing how much of the host's PCI topology the facts show. */
-    public static Report evaluate(HostFacts f, Optional<PciAddress> device, Overrides o, Coverage c) {
+    public static ReadinessReport evaluate(HostFacts f, Optional<PciAddress> device, PassthroughOverrides o, Coverage c) {
         List<Check> checks = hostChecks(f);
         if (device.isEmpty()) {
-            return new Report(checks, Optional.empty());
+            return new ReadinessReport(checks, Optional.empty());
         }
         Optional<PciDevice> dev = f.pci().device(device.get());
         if (dev.isEmpty()) {
             checks.add(c.partial()
                     ? Check.of("group.isolation", Check.Status.UNKNOWN, "check.device.notshown", device.get().toString())
                     : Check.of("group.isolation", Check.Status.FAIL, "check.device.missing", device.get().toString()));
-            return new Report(checks, Optional.of(verdict(checks)));
+            return new ReadinessReport(checks, Optional.of(verdict(checks)));
         }
         List<PciAddress> functions = slotFunctions(f, device.get());
         Optional<GpuPlacement> placement = f.pci().gpus().stream().filter(p -> p.functions().contains(device.get()))
@@ -65,7 +54,7 @@ public final class Readiness {
         checks.add(DeviceChecks.reset(f, dev.get()));
         checks.add(DeviceChecks.bars(dev.get()));
         checks.add(DeviceChecks.power(dev.get()));
-        return new Report(checks, Optional.of(verdict(checks)));
+        return new ReadinessReport(checks, Optional.of(verdict(checks)));
     }
 
     /** Every function of the device's slot (GPU + audio + USB-C…), in the device's group or not. */

@@ -1,5 +1,6 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.VerifyItem;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
@@ -11,29 +12,26 @@ import java.util.Optional;
 /** After the reboot: is the running host what the apply intended? Each item passes or fails on its own. */
 public final class Verifier {
 
-    /** One verified item. */
-    public record Item(String id, boolean ok, String detail) {
-    }
 
     private Verifier() {
     }
 
-    public static List<Item> verify(HostFacts f, List<PciAddress> functions, List<String> kernelArgs) {
-        List<Item> out = new ArrayList<>();
+    public static List<VerifyItem> verify(HostFacts f, List<PciAddress> functions, List<String> kernelArgs) {
+        List<VerifyItem> out = new ArrayList<>();
         String cmdline = " " + f.cmdline().orElse("") + " ";
         for (String arg : kernelArgs) {
             boolean ok = cmdline.contains(" " + arg + " ");
-            out.add(new Item("cmdline." + arg, ok, ok ? "/proc/cmdline has " + arg
+            out.add(new VerifyItem("cmdline." + arg, ok, ok ? "/proc/cmdline has " + arg
                     : "/proc/cmdline lacks " + arg + ": the boot loader was not refreshed, or the host has not rebooted"));
         }
         boolean groups = !f.pci().groups().isEmpty();
-        out.add(new Item("iommu.groups", groups, groups ? f.pci().groups().size() + " IOMMU groups"
+        out.add(new VerifyItem("iommu.groups", groups, groups ? f.pci().groups().size() + " IOMMU groups"
                 : "no IOMMU groups: the IOMMU is still off"));
         for (PciAddress a : functions) {
             Optional<PciDevice> d = f.pci().device(a);
             Optional<String> driver = d.flatMap(PciDevice::driver);
             boolean ok = driver.map("vfio-pci"::equals).orElse(false);
-            out.add(new Item("driver." + a, ok, d.isEmpty() ? a + " is not on the host any more"
+            out.add(new VerifyItem("driver." + a, ok, d.isEmpty() ? a + " is not on the host any more"
                     : ok ? a + " is bound to vfio-pci" : a + " is bound to " + driver.orElse("no driver") + ", not vfio-pci"));
         }
         List<String> errors = new ArrayList<>();
@@ -43,7 +41,7 @@ public final class Verifier {
                 errors.add(line);
             }
         }
-        out.add(new Item("dmesg.vfio", errors.isEmpty(), errors.isEmpty() ? "no vfio errors in the kernel log"
+        out.add(new VerifyItem("dmesg.vfio", errors.isEmpty(), errors.isEmpty() ? "no vfio errors in the kernel log"
                 : String.join("\n", errors)));
         return out;
     }

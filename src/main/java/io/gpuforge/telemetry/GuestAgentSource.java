@@ -1,5 +1,6 @@
 package io.gpuforge.telemetry;
 
+import io.gpuforge.domain.Check;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.GpuSample;
 import io.gpuforge.domain.GuestExecResult;

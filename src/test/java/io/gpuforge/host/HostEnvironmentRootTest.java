@@ -2,9 +2,10 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
@@ -42,7 +43,7 @@ class HostEnvironmentRootTest {
             HostFacts f = new HostProbe().probe(shell, false);
             assertThat(f.summary().hostname()).as("the host's own tree is read, not the one the variable names")
                     .contains("z790");
-            PassthroughPlan p = Planner.plan(f, PciAddress.parse("0000:01:00.0"), Planner.Options.defaults());
+            PassthroughPlan p = Planner.plan(f, PciAddress.parse("0000:01:00.0"), PlanOptions.defaults());
             HostConfigurator c = new HostConfigurator(shell, Optional.empty(), false, Clock.systemUTC());
             c.apply(p);
             assertThat(host.resolve("etc/default/grub")).content().contains("iommu=pt");

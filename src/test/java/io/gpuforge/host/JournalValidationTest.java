@@ -4,11 +4,15 @@ import static io.gpuforge.host.HostConfiguratorTest.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.domain.JournalState;
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.PlanBlockedException;
+import io.gpuforge.domain.PassthroughOverrides;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.passthrough.Readiness;
 import io.gpuforge.testing.HostTrees;
@@ -50,7 +54,7 @@ class JournalValidationTest {
         Journal j = new Journal();
         j.id = "20250101-120000-0123456789ab";
         j.planId = "0123456789ab";
-        j.state = Journal.State.APPLIED;
+        j.state = JournalState.APPLIED;
         j.backupDir = JournalPolicy.BACKUPS + j.id;
         Journal.FileEntry f = new Journal.FileEntry("/etc/default/grub", true);
         f.written = true;
@@ -129,9 +133,9 @@ class JournalValidationTest {
     void applyRefusesToStartOverAnInvalidJournal() throws Exception {
         Path root = host("h");
         PassthroughPlan p = Planner.plan(new HostProbe().probeLocal(Optional.of(root)), PciAddress.parse("0000:01:00.0"),
-                Planner.Options.defaults());
+                PlanOptions.defaults());
         plant(root, j -> {
-            j.state = Journal.State.APPLYING;
+            j.state = JournalState.APPLYING;
             j.files.get(0).path = "/etc/passwd";
         });
         Map<String, String> before = state(root);
@@ -162,7 +166,7 @@ class JournalValidationTest {
         Files.deleteIfExists(modules);
         Files.createSymbolicLink(modules, Path.of("../../outside/modules"));
         HostFacts f = new HostProbe().probeLocal(Optional.of(root));
-        PassthroughPlan p = Planner.plan(f, PciAddress.parse("0000:01:00.0"), Planner.Options.defaults());
+        PassthroughPlan p = Planner.plan(f, PciAddress.parse("0000:01:00.0"), PlanOptions.defaults());
         assertThatThrownBy(() -> onSysroot(root).apply(p)).isInstanceOf(ApplyException.class)
                 .hasMessageContaining("outside the root");
         assertThat(dir.resolve("outside/modules")).hasContent("# outside the sysroot");
@@ -184,15 +188,15 @@ class JournalValidationTest {
                 }
                 PassthroughPlan p;
                 try {
-                    p = Planner.plan(f, d.address(), new Planner.Options(
-                            new Readiness.Overrides(true, true), true, Optional.empty()));
-                } catch (Planner.BlockedException e) {
+                    p = Planner.plan(f, d.address(), new PlanOptions(
+                            new PassthroughOverrides(true, true), true, Optional.empty()));
+                } catch (PlanBlockedException e) {
                     continue;
                 }
                 Journal j = new Journal();
                 j.id = "20250101-120000-" + p.id();
                 j.planId = p.id();
-                j.state = Journal.State.APPLYING;
+                j.state = JournalState.APPLYING;
                 j.backupDir = JournalPolicy.BACKUPS + j.id;
                 p.edits().forEach(e -> j.files.add(new Journal.FileEntry(e.path(), e.before().isPresent())));
                 j.commands = new ArrayList<>(p.commands());
@@ -218,7 +222,7 @@ class JournalValidationTest {
     void aGrubDropInIsAFileGpuforgeWritesButNothingElseUnderGrubD() throws Exception {
         Path t = cloudImage(dir.resolve("h"));
         HostFacts f = new HostProbe().probeLocal(Optional.of(t));
-        PassthroughPlan p = Planner.plan(f, f.pci().gpus().get(0).address(), Planner.Options.defaults());
+        PassthroughPlan p = Planner.plan(f, f.pci().gpus().get(0).address(), PlanOptions.defaults());
         assertThat(p.edits()).extracting(PassthroughPlan.FileEdit::path).contains("/etc/default/grub.d/50-cloudimg-settings.cfg");
         assertThat(HostConfigurator.kernelArgs(p)).contains("iommu=pt");
         assertThat(JournalPolicy.GRUB_DROP_IN.matcher("/etc/default/grub.d/../../shadow.cfg").matches()).isFalse();

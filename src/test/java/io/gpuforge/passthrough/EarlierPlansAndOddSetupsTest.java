@@ -2,6 +2,8 @@ package io.gpuforge.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.host.ProbeText;
@@ -43,7 +45,7 @@ class EarlierPlansAndOddSetupsTest {
     }
 
     private static PassthroughPlan plan(HostFacts f, String device) throws Exception {
-        return Planner.plan(f, PciAddress.parse(device), Planner.Options.defaults());
+        return Planner.plan(f, PciAddress.parse(device), PlanOptions.defaults());
     }
 
     @Test

@@ -2,6 +2,13 @@ package io.gpuforge.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.ListingReport;
+import io.gpuforge.domain.Verdict;
+import io.gpuforge.domain.ReadinessReport;
+import io.gpuforge.domain.PassthroughOverrides;
+import io.gpuforge.domain.GpuVerdict;
+import io.gpuforge.domain.Coverage;
+import io.gpuforge.domain.Check;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.host.HostProbe;
@@ -21,10 +28,10 @@ class GpuVerdictsTest {
     @Test
     void everyGpuOfAProxmoxHostWithItsVerdict(@TempDir Path dir) throws Exception {
         HostFacts f = new HostProbe().probeLocal(Optional.of(HostTrees.proxmoxSystemdBoot(dir)));
-        List<GpuVerdicts.GpuVerdict> v = GpuVerdicts.of(f, Readiness.Overrides.none(), Coverage.wholeHost());
-        assertThat(v).hasSize(4).extracting(GpuVerdicts.GpuVerdict::address).isSorted();
-        for (GpuVerdicts.GpuVerdict g : v) {
-            Readiness.Report alone = Readiness.evaluate(f, Optional.of(g.address()), Readiness.Overrides.none());
+        List<GpuVerdict> v = GpuVerdicts.of(f, PassthroughOverrides.none(), Coverage.wholeHost());
+        assertThat(v).hasSize(4).extracting(GpuVerdict::address).isSorted();
+        for (GpuVerdict g : v) {
+            ReadinessReport alone = Readiness.evaluate(f, Optional.of(g.address()), PassthroughOverrides.none());
             assertThat(g.verdict()).isEqualTo(alone.verdict().orElseThrow());
             assertThat(g.report().checks()).isEqualTo(alone.checks());
             // vfio_virqfd set to load on this 6.8 kernel decides every verdict; the host-wide vm.machine note does not
@@ -37,12 +44,12 @@ class GpuVerdictsTest {
     void aGpuWithoutAGroupInAListingIsStillAsked() throws Exception {
         String text = new String(SharedFixtures.read("hosts/09-amd-x570-gtx1070-hd7750.txt"), StandardCharsets.UTF_8)
                 .replace("IOMMU Group 25:\n", "...\n");
-        ListingParser.Result r = ListingParser.read(text);
-        List<GpuVerdicts.GpuVerdict> v = GpuVerdicts.of(HostFacts.fromListing("listing:x", r.inventory()),
-                Readiness.Overrides.none(), Coverage.listing(r.partial(), r.groupsNotFullyShown()));
-        assertThat(v).extracting(GpuVerdicts.GpuVerdict::address)
+        ListingReport r = ListingParser.read(text);
+        List<GpuVerdict> v = GpuVerdicts.of(HostFacts.fromListing("listing:x", r.inventory()),
+                PassthroughOverrides.none(), Coverage.listing(r.partial(), r.groupsNotFullyShown()));
+        assertThat(v).extracting(GpuVerdict::address)
                 .containsExactly(PciAddress.parse("09:00.0"), PciAddress.parse("0a:00.0"));
-        GpuVerdicts.GpuVerdict hd = v.get(1);
+        GpuVerdict hd = v.get(1);
         assertThat(hd.name()).contains("Advanced Micro Devices, Inc. [AMD/ATI] Cape Verde PRO [Radeon HD 7750/8740 / R7 250E]");
         assertThat(hd.verdict().kind()).isEqualTo(Verdict.Kind.NEEDS_HOST_SETUP);
         assertThat(hd.behindIds()).contains("group.isolation");

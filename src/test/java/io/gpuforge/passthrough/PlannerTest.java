@@ -3,6 +3,10 @@ package io.gpuforge.passthrough;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.PlanBlockedException;
+import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.PassthroughOverrides;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.host.HostProbe;
@@ -36,7 +40,7 @@ class PlannerTest {
     @Test
     void proxmoxSystemdBoot() throws Exception {
         PassthroughPlan p = Planner.plan(facts(HostTrees.proxmoxSystemdBoot(dir)), a("0000:81:00.0"),
-                new Planner.Options(Readiness.Overrides.none(), false, Optional.of("210")));
+                new PlanOptions(PassthroughOverrides.none(), false, Optional.of("210")));
         Files.createDirectories(Path.of("target"));
         Files.writeString(Path.of("target/plan-proxmox-systemd-boot.diff"), p.edits().stream()
                 .map(PassthroughPlan.FileEdit::diff).reduce("", String::concat) + String.join("\n", p.commands()) + "\n");
@@ -61,7 +65,7 @@ class PlannerTest {
 
     @Test
     void intelGrub() throws Exception {
-        PassthroughPlan p = Planner.plan(facts(HostTrees.intelGrub(dir)), a("0000:01:00.0"), Planner.Options.defaults());
+        PassthroughPlan p = Planner.plan(facts(HostTrees.intelGrub(dir)), a("0000:01:00.0"), PlanOptions.defaults());
         Files.writeString(Path.of("target/plan-intel-grub.diff"), p.edits().stream()
                 .map(PassthroughPlan.FileEdit::diff).reduce("", String::concat) + String.join("\n", p.commands()) + "\n");
         PassthroughPlan.FileEdit grub = edit(p, "/etc/default/grub");
@@ -87,7 +91,7 @@ class PlannerTest {
     @Test
     void bootGpuGetsSysfbOffAndANote() throws Exception {
         PassthroughPlan p = Planner.plan(facts(HostTrees.bootVga(dir)), a("0000:01:00.0"),
-                new Planner.Options(new Readiness.Overrides(false, true), false, Optional.empty()));
+                new PlanOptions(new PassthroughOverrides(false, true), false, Optional.empty()));
         assertThat(edit(p, "/etc/default/grub").after())
                 .contains("GRUB_CMDLINE_LINUX_DEFAULT=\"quiet intel_iommu=on iommu=pt initcall_blacklist=sysfb_init\"");
         assertThat(p.notes()).anyMatch(n -> n.contains("boot console"));
@@ -96,21 +100,21 @@ class PlannerTest {
     @Test
     void bootGpuIsBlockedWithoutTheOverride() throws Exception {
         HostFacts f = facts(HostTrees.bootVga(dir));
-        assertThatThrownBy(() -> Planner.plan(f, a("0000:01:00.0"), Planner.Options.defaults()))
-                .isInstanceOf(Planner.BlockedException.class).hasMessageContaining("group.host-critical");
+        assertThatThrownBy(() -> Planner.plan(f, a("0000:01:00.0"), PlanOptions.defaults()))
+                .isInstanceOf(PlanBlockedException.class).hasMessageContaining("group.host-critical");
     }
 
     @Test
     void firmwareOffIsBlocked() throws Exception {
         HostFacts f = facts(HostTrees.amdFirmwareOff(dir));
-        assertThatThrownBy(() -> Planner.plan(f, a("0000:09:00.0"), Planner.Options.defaults()))
-                .isInstanceOf(Planner.BlockedException.class).hasMessageContaining("iommu.firmware");
+        assertThatThrownBy(() -> Planner.plan(f, a("0000:09:00.0"), PlanOptions.defaults()))
+                .isInstanceOf(PlanBlockedException.class).hasMessageContaining("iommu.firmware");
     }
 
     @Test
     void dracutHost() throws Exception {
         PassthroughPlan p = Planner.plan(facts(HostTrees.noInterruptRemapping(dir)), a("0000:03:00.0"),
-                new Planner.Options(Readiness.Overrides.none(), true, Optional.empty()));
+                new PlanOptions(PassthroughOverrides.none(), true, Optional.empty()));
         assertThat(edit(p, Planner.DRACUT_FILE).after()).contains("force_drivers+=\" vfio vfio_iommu_type1 vfio_pci \"");
         assertThat(edit(p, Planner.MODPROBE_FILE).after()).contains("blacklist nouveau").contains("options vfio-pci ids=10de:0e1b,10de:0fc6");
         assertThat(p.commands()).contains("dracut -f --regenerate-all");
@@ -118,7 +122,7 @@ class PlannerTest {
 
     @Test
     void mkinitcpioHost() throws Exception {
-        PassthroughPlan p = Planner.plan(facts(HostTrees.archMkinitcpio(dir)), a("0000:09:00.0"), Planner.Options.defaults());
+        PassthroughPlan p = Planner.plan(facts(HostTrees.archMkinitcpio(dir)), a("0000:09:00.0"), PlanOptions.defaults());
         assertThat(edit(p, "/etc/mkinitcpio.conf").after())
                 .contains("MODULES=(vfio vfio_iommu_type1 vfio_pci btrfs)").contains("HOOKS=(base udev autodetect)");
         assertThat(edit(p, "/etc/default/grub").after()).contains("GRUB_CMDLINE_LINUX_DEFAULT=\"loglevel=3 quiet iommu=pt\"");
@@ -130,7 +134,7 @@ class PlannerTest {
     @Test
     void identicalCardsSplitBetweenHostAndVm() throws Exception {
         PassthroughPlan p = Planner.plan(facts(HostTrees.twoIdenticalGpus(dir)), a("0000:0b:00.0"),
-                Planner.Options.defaults());
+                PlanOptions.defaults());
         assertThat(edit(p, Planner.UDEV_FILE).after()).contains("0000:0b:00.0").contains("0000:0b:00.1")
                 .doesNotContain("0000:01:00.0");
         assertThat(p.notes()).anyMatch(n -> n.contains("identical card"));
@@ -139,7 +143,7 @@ class PlannerTest {
     @Test
     void aPlanAppliedToTheTreeIsPlannedAgainAsNothingToDo() throws Exception {
         Path root = HostTrees.intelGrub(dir);
-        PassthroughPlan first = Planner.plan(facts(root), a("0000:01:00.0"), Planner.Options.defaults());
+        PassthroughPlan first = Planner.plan(facts(root), a("0000:01:00.0"), PlanOptions.defaults());
         assertThat(first.edits()).extracting(PassthroughPlan.FileEdit::path).containsExactly("/etc/default/grub",
                 "/etc/modules", Planner.MODPROBE_FILE);
         for (PassthroughPlan.FileEdit e : first.edits()) {
@@ -147,7 +151,7 @@ class PlannerTest {
             Files.createDirectories(target.getParent());
             Files.writeString(target, e.after());
         }
-        PassthroughPlan again = Planner.plan(facts(root), a("0000:01:00.0"), Planner.Options.defaults());
+        PassthroughPlan again = Planner.plan(facts(root), a("0000:01:00.0"), PlanOptions.defaults());
         assertThat(again.hostChangesNothing()).as("edits: %s", again.edits()).isTrue();
         assertThat(again.commands()).as("no refresh or rebuild without an edit").isEmpty();
         assertThat(again.rebootNeeded()).as("the card is still on nvidia until the reboot").isTrue();
@@ -156,7 +160,7 @@ class PlannerTest {
     @Test
     void onlyAKernelArgumentChangeRefreshesTheBootLoaderWithoutRebuildingTheInitramfs() throws Exception {
         Path root = HostTrees.intelGrub(dir);
-        PassthroughPlan first = Planner.plan(facts(root), a("0000:01:00.0"), Planner.Options.defaults());
+        PassthroughPlan first = Planner.plan(facts(root), a("0000:01:00.0"), PlanOptions.defaults());
         for (PassthroughPlan.FileEdit e : first.edits()) {
             if (!e.path().equals("/etc/default/grub")) {
                 Path target = root.resolve(e.path().substring(1));
@@ -164,7 +168,7 @@ class PlannerTest {
                 Files.writeString(target, e.after());
             }
         }
-        PassthroughPlan p = Planner.plan(facts(root), a("0000:01:00.0"), Planner.Options.defaults());
+        PassthroughPlan p = Planner.plan(facts(root), a("0000:01:00.0"), PlanOptions.defaults());
         assertThat(p.edits()).extracting(PassthroughPlan.FileEdit::path).containsExactly("/etc/default/grub");
         assertThat(p.commands()).containsExactly("update-grub");
     }

@@ -2,6 +2,13 @@ package io.gpuforge.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.ListingReport;
+import io.gpuforge.app.CheckMessages;
+import io.gpuforge.domain.Verdict;
+import io.gpuforge.domain.ReadinessReport;
+import io.gpuforge.domain.PassthroughOverrides;
+import io.gpuforge.domain.Coverage;
+import io.gpuforge.domain.Check;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciInventory;
@@ -29,8 +36,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class ReadinessTest {
 
-    private static final Messages EN = new Messages(Locale.ENGLISH);
-    private static final Messages ZH = new Messages(Locale.SIMPLIFIED_CHINESE);
+    private static final CheckMessages EN = new CheckMessages(Locale.ENGLISH);
+    private static final CheckMessages ZH = new CheckMessages(Locale.SIMPLIFIED_CHINESE);
 
     private static String fixture(String name) throws Exception {
         return new String(SharedFixtures.read("hosts/" + name), StandardCharsets.UTF_8);
@@ -40,11 +47,11 @@ class ReadinessTest {
         return HostFacts.fromListing("listing:test", ListingParser.parse(text));
     }
 
-    private static Readiness.Report evaluate(HostFacts f, String device) {
-        return Readiness.evaluate(f, Optional.of(PciAddress.parse(device)), Readiness.Overrides.none());
+    private static ReadinessReport evaluate(HostFacts f, String device) {
+        return Readiness.evaluate(f, Optional.of(PciAddress.parse(device)), PassthroughOverrides.none());
     }
 
-    private static Check check(Readiness.Report r, String id) {
+    private static Check check(ReadinessReport r, String id) {
         return r.check(id).orElseThrow(() -> new AssertionError("no check " + id + " in " + r.checks()));
     }
 
@@ -57,7 +64,7 @@ class ReadinessTest {
                 "03-intel-z690-rx6650xt.txt, 0000:03:00.0", "07-intel-z370-gt1030.txt, 0000:01:00.0",
                 "09-amd-x570-gtx1070-hd7750.txt, 0000:09:00.0", "09-amd-x570-gtx1070-hd7750.txt, 0000:0a:00.0"})
     void aListingHoldsNoBarSizesOrPowerStates(String file, String device) throws Exception {
-        Readiness.Report r = evaluate(listing(fixture(file)), device);
+        ReadinessReport r = evaluate(listing(fixture(file)), device);
         assertThat(check(r, "bar.large").status()).isEqualTo(Check.Status.UNKNOWN);
         assertThat(check(r, "power.d3cold").status()).isEqualTo(Check.Status.UNKNOWN);
         assertThat(EN.message(check(r, "bar.large"))).contains("unknown");
@@ -67,8 +74,8 @@ class ReadinessTest {
 
     @Test
     void theFirmwareFromAListingIsInferredFromThePopulatedGroups() throws Exception {
-        Readiness.Report r = Readiness.evaluate(listing(fixture("01-intel-z790-rtx4070-rx590.txt")), Optional.empty(),
-                Readiness.Overrides.none());
+        ReadinessReport r = Readiness.evaluate(listing(fixture("01-intel-z790-rtx4070-rx590.txt")), Optional.empty(),
+                PassthroughOverrides.none());
         Check fw = check(r, "iommu.firmware");
         assertThat(fw.status()).isEqualTo(Check.Status.PASS);
         assertThat(fw.key()).isEqualTo("check.firmware.inferred");
@@ -85,7 +92,7 @@ class ReadinessTest {
     @Test
     void barsAndPowerStateThatCouldNotBeReadAreUnknown(@TempDir Path dir) throws Exception {
         Path full = HostTrees.intelGrub(dir.resolve("full"));
-        Readiness.Report read = evaluate(probe(full), "0000:01:00.0");
+        ReadinessReport read = evaluate(probe(full), "0000:01:00.0");
         assertThat(check(read, "bar.large").status()).as("16 MiB BAR read from sysfs").isEqualTo(Check.Status.PASS);
         assertThat(check(read, "power.d3cold").status()).isEqualTo(Check.Status.PASS);
 
@@ -93,7 +100,7 @@ class ReadinessTest {
         Path gpu = root.resolve("sys/devices/pci0000:00/0000:01:00.0");
         Files.delete(gpu.resolve("resource"));
         Files.delete(gpu.resolve("power_state"));
-        Readiness.Report r = evaluate(probe(root), "0000:01:00.0");
+        ReadinessReport r = evaluate(probe(root), "0000:01:00.0");
         assertThat(check(r, "bar.large").status()).isEqualTo(Check.Status.UNKNOWN);
         assertThat(check(r, "power.d3cold").status()).isEqualTo(Check.Status.UNKNOWN);
     }
@@ -120,7 +127,7 @@ class ReadinessTest {
                 StandardCharsets.UTF_8);
         NodeDeviceXml.Parsed parsed = NodeDeviceXml.parse(xml).orElseThrow();
         HostFacts f = HostFacts.fromListing("libvirt:test", PciInventory.fromDevices(List.of(parsed.device())));
-        Readiness.Report r = evaluate(f, parsed.device().address().toString());
+        ReadinessReport r = evaluate(f, parsed.device().address().toString());
         assertThat(check(r, "reset.support").status()).isEqualTo(Check.Status.UNKNOWN);
         assertThat(check(r, "bar.large").status()).isEqualTo(Check.Status.UNKNOWN);
         assertThat(check(r, "power.d3cold").status()).isEqualTo(Check.Status.UNKNOWN);
@@ -128,10 +135,10 @@ class ReadinessTest {
 
     @Test
     void aCommandLineThatWasNotReadLeavesTheAcsOverrideUnknown(@TempDir Path dir) throws Exception {
-        Readiness.Report fromListing = evaluate(listing(fixture("07-intel-z370-gt1030.txt")), "0000:01:00.0");
+        ReadinessReport fromListing = evaluate(listing(fixture("07-intel-z370-gt1030.txt")), "0000:01:00.0");
         assertThat(check(fromListing, "acs.override").status()).isEqualTo(Check.Status.UNKNOWN);
         assertThat(EN.message(check(fromListing, "acs.override"))).contains("command line was not read");
-        Readiness.Report fromHost = evaluate(probe(HostTrees.intelGrub(dir)), "0000:01:00.0");
+        ReadinessReport fromHost = evaluate(probe(HostTrees.intelGrub(dir)), "0000:01:00.0");
         assertThat(check(fromHost, "acs.override").status()).isEqualTo(Check.Status.PASS);
     }
 
@@ -141,7 +148,7 @@ class ReadinessTest {
         String text = fixture("01-intel-z790-rtx4070-rx590.txt")
                 + "01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD104 [GeForce RTX 4070] [10de:2786] (rev a1)\n"
                 + "\tKernel driver in use: vfio-pci\n\tKernel modules: nouveau\n";
-        Readiness.Report r = evaluate(listing(text), "0000:01:00.0");
+        ReadinessReport r = evaluate(listing(text), "0000:01:00.0");
         Check binding = check(r, "driver.binding");
         assertThat(binding.status()).isEqualTo(Check.Status.UNKNOWN);
         assertThat(EN.message(binding)).contains("0000:01:00.1");
@@ -176,8 +183,8 @@ class ReadinessTest {
                 + "2b:00.0 VGA compatible controller [0300]: NVIDIA GA102 [10de:2204]\n\tKernel driver in use: vfio-pci\n"
                 + "2b:00.1 Audio device [0403]: NVIDIA GA102 Audio [10de:1aef]\n\tKernel driver in use: vfio-pci\n"
                 + "2c:00.0 USB controller [0c03]: X [1b21:2142]\n\tKernel driver in use: vfio-pci\n";
-        Readiness.Report r = Readiness.evaluate(listing(shared), Optional.of(PciAddress.parse("0000:2b:00.0")),
-                new Readiness.Overrides(true, false));
+        ReadinessReport r = Readiness.evaluate(listing(shared), Optional.of(PciAddress.parse("0000:2b:00.0")),
+                new PassthroughOverrides(true, false));
         assertThat(check(r, "group.isolation").status()).isEqualTo(Check.Status.WARN);
         assertThat(r.verdict().orElseThrow().kind()).isEqualTo(Verdict.Kind.NEEDS_HOST_SETUP);
         assertThat(r.verdict().orElseThrow().because()).containsExactly("group.host-critical");
@@ -185,7 +192,7 @@ class ReadinessTest {
         // SSH without root: the ACPI tables were not readable and the IOMMU is off
         Path root = HostTrees.amdFirmwareOff(dir.resolve("noroot"));
         Files.delete(root.resolve("sys/firmware/acpi/tables"));
-        Readiness.Report noTables = evaluate(probe(root), "0000:09:00.0");
+        ReadinessReport noTables = evaluate(probe(root), "0000:09:00.0");
         assertThat(check(noTables, "iommu.firmware").status()).isEqualTo(Check.Status.UNKNOWN);
         assertThat(EN.fix(check(noTables, "iommu.firmware")).orElseThrow()).contains("as root");
         assertThat(noTables.verdict().orElseThrow().kind()).isEqualTo(Verdict.Kind.NEEDS_HOST_SETUP);
@@ -203,7 +210,7 @@ class ReadinessTest {
                 .pci("0000:01:00.0", "10de", "2786", "030000", -1, "nvidia", 16L << 20)
                 .pci("0000:01:00.1", "10de", "22bc", "040300", -1, "snd_hda_intel", 0x4000)
                 .root();
-        Readiness.Report r = evaluate(probe(root), "0000:01:00.0");
+        ReadinessReport r = evaluate(probe(root), "0000:01:00.0");
         assertThat(check(r, "iommu.firmware").status()).isEqualTo(Check.Status.PASS);
         assertThat(check(r, "iommu.kernel").status()).isEqualTo(Check.Status.FAIL);
         assertThat(check(r, "group.isolation").status()).isEqualTo(Check.Status.UNKNOWN);
@@ -213,7 +220,7 @@ class ReadinessTest {
 
         // the same host whose only GPU shows the console: still blocked, for that reason, before any group exists
         new SysrootBuilder(root).attr("0000:01:00.0", "boot_vga", "1");
-        Readiness.Report console = evaluate(probe(root), "0000:01:00.0");
+        ReadinessReport console = evaluate(probe(root), "0000:01:00.0");
         assertThat(check(console, "group.host-critical").status()).isEqualTo(Check.Status.FAIL);
         assertThat(EN.message(check(console, "group.host-critical"))).contains("boot console GPU 0000:01:00.0");
         assertThat(console.verdict().orElseThrow().kind()).isEqualTo(Verdict.Kind.BLOCKED);
@@ -223,7 +230,7 @@ class ReadinessTest {
     @Test
     void aCardAlreadyOnVfioInItsOwnGroupStaysReady() throws Exception {
         String rx = fixture("03-intel-z690-rx6650xt.txt") + fixture("03-intel-z690-rx6650xt.lspci-nnk.txt");
-        Readiness.Report r = evaluate(listing(rx), "0000:03:00.0");
+        ReadinessReport r = evaluate(listing(rx), "0000:03:00.0");
         assertThat(r.verdict().orElseThrow().kind()).isEqualTo(Verdict.Kind.READY);
         assertThat(check(r, "modules.vfio").key()).as("known only from the driver in use").isEqualTo("check.modules.inferred");
         assertThat(EN.message(check(r, "modules.vfio"))).contains("0000:03:00.0");
@@ -233,33 +240,33 @@ class ReadinessTest {
     void whatAPartialListingLeavesOutIsUnknownNotFailedOrPassed() throws Exception {
         // group 11 (the RTX 4070) is followed by a cut: more devices may be in it
         String cut = fixture("01-intel-z790-rtx4070-rx590.txt").replace("IOMMU Group 12:\n", "...\nIOMMU Group 12:\n");
-        ListingParser.Result parsed = ListingParser.read(cut);
+        ListingReport parsed = ListingParser.read(cut);
         HostFacts f = HostFacts.fromListing("listing:cut", parsed.inventory());
         Coverage c = Coverage.listing(parsed.partial(), parsed.groupsNotFullyShown());
-        Readiness.Report rtx = Readiness.evaluate(f, Optional.of(PciAddress.parse("0000:01:00.0")),
-                Readiness.Overrides.none(), c);
+        ReadinessReport rtx = Readiness.evaluate(f, Optional.of(PciAddress.parse("0000:01:00.0")),
+                PassthroughOverrides.none(), c);
         assertThat(check(rtx, "group.isolation").status()).isEqualTo(Check.Status.UNKNOWN);
         assertThat(EN.message(check(rtx, "group.isolation"))).contains("group 11").contains("as far as the listing shows");
         assertThat(rtx.verdict().orElseThrow().because()).contains("group.isolation");
         assertThat(rtx.verdict().orElseThrow().kind()).isEqualTo(Verdict.Kind.NEEDS_HOST_SETUP);
 
-        Readiness.Report rx590 = Readiness.evaluate(f, Optional.of(PciAddress.parse("0000:04:00.0")),
-                Readiness.Overrides.none(), c);
+        ReadinessReport rx590 = Readiness.evaluate(f, Optional.of(PciAddress.parse("0000:04:00.0")),
+                PassthroughOverrides.none(), c);
         assertThat(check(rx590, "group.isolation").status()).as("group 13 is whole").isEqualTo(Check.Status.PASS);
 
-        Readiness.Report absent = Readiness.evaluate(f, Optional.of(PciAddress.parse("0000:07:00.0")),
-                Readiness.Overrides.none(), c);
+        ReadinessReport absent = Readiness.evaluate(f, Optional.of(PciAddress.parse("0000:07:00.0")),
+                PassthroughOverrides.none(), c);
         assertThat(check(absent, "group.isolation").status()).isEqualTo(Check.Status.UNKNOWN);
         assertThat(check(absent, "group.isolation").key()).isEqualTo("check.device.notshown");
-        Readiness.Report absentWhole = Readiness.evaluate(f, Optional.of(PciAddress.parse("0000:07:00.0")),
-                Readiness.Overrides.none(), Coverage.wholeHost());
+        ReadinessReport absentWhole = Readiness.evaluate(f, Optional.of(PciAddress.parse("0000:07:00.0")),
+                PassthroughOverrides.none(), Coverage.wholeHost());
         assertThat(absentWhole.verdict().orElseThrow().kind()).isEqualTo(Verdict.Kind.BLOCKED);
 
         // the HD 7750's header was cut: it is in no group the listing shows
         String noHeader = fixture("09-amd-x570-gtx1070-hd7750.txt").replace("IOMMU Group 25:\n", "...\n");
-        ListingParser.Result p9 = ListingParser.read(noHeader);
-        Readiness.Report hd = Readiness.evaluate(HostFacts.fromListing("listing:9", p9.inventory()),
-                Optional.of(PciAddress.parse("0000:0a:00.0")), Readiness.Overrides.none(),
+        ListingReport p9 = ListingParser.read(noHeader);
+        ReadinessReport hd = Readiness.evaluate(HostFacts.fromListing("listing:9", p9.inventory()),
+                Optional.of(PciAddress.parse("0000:0a:00.0")), PassthroughOverrides.none(),
                 Coverage.listing(p9.partial(), p9.groupsNotFullyShown()));
         assertThat(check(hd, "group.isolation").status()).isEqualTo(Check.Status.UNKNOWN);
         assertThat(check(hd, "group.isolation").key()).isEqualTo("check.isolation.notshown");

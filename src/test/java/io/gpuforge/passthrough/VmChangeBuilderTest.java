@@ -2,6 +2,7 @@ package io.gpuforge.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciDevice;
 import io.gpuforge.host.ProbeText;

@@ -2,12 +2,13 @@ package io.gpuforge.hypervisor.libvirt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
 import io.gpuforge.domain.VmSpec;
 import io.gpuforge.host.HostProbe;
-import io.gpuforge.passthrough.PassthroughPlan;
+import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SharedFixtures;
@@ -48,7 +49,7 @@ class DomainXmlTest {
     @Test
     void thePlansHostdevsAreTheOnesTheDomainGets(@TempDir Path dir) throws Exception {
         HostFacts f = new HostProbe().probeLocal(Optional.of(HostTrees.intelGrub(dir)));
-        PassthroughPlan plan = Planner.plan(f, a("0000:01:00.0"), Planner.Options.defaults());
+        PassthroughPlan plan = Planner.plan(f, a("0000:01:00.0"), PlanOptions.defaults());
         PassthroughPlan.VmChange libvirt = plan.vmChanges().get(0);
         assertThat(libvirt.hypervisor()).isEqualTo("libvirt");
         assertThat(DomainXmlBuilder.hostdevSources("<devices>" + libvirt.snippet() + "</devices>"))

@@ -1,4 +1,4 @@
-package io.gpuforge.host;
+package io.gpuforge.domain;
 
 /**
  * Progress of an apply or a rollback, step by step, with the output of the refresh commands line by line while

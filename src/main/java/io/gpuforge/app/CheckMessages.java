@@ -1,5 +1,6 @@
-package io.gpuforge.passthrough;
+package io.gpuforge.app;
 
+import io.gpuforge.domain.Check;
 import java.text.MessageFormat;
 import java.util.Locale;
 import java.util.MissingResourceException;
@@ -7,14 +8,14 @@ import java.util.Optional;
 import java.util.ResourceBundle;
 
 /** Plain-language texts of the checks, in English and Simplified Chinese. */
-public final class Messages {
+public final class CheckMessages {
 
     private final ResourceBundle bundle;
     private final Locale locale;
 
-    public Messages(Locale locale) {
+    public CheckMessages(Locale locale) {
         this.locale = locale;
-        this.bundle = ResourceBundle.getBundle("passthrough.messages", locale, Messages.class.getClassLoader(),
+        this.bundle = ResourceBundle.getBundle("passthrough.messages", locale, CheckMessages.class.getClassLoader(),
                 ResourceBundle.Control.getNoFallbackControl(ResourceBundle.Control.FORMAT_PROPERTIES));
     }
 

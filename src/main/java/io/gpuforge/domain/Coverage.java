@@ -1,4 +1,4 @@
-package io.gpuforge.passthrough;
+package io.gpuforge.domain;
 
 import java.util.Set;
 

@@ -1,12 +1,12 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.passthrough.Planner;
+import io.gpuforge.domain.PlanOptions;
 import java.util.Optional;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** What plan and apply share: the device and the choices that shape the plan. */
-final class PlanOptions {
+final class PlanFlags {
 
     @Option(names = "--device", required = true, paramLabel = "BDF", description = "The GPU, e.g. 0000:01:00.0.")
     String device;
@@ -20,7 +20,7 @@ final class PlanOptions {
     @Option(names = "--blacklist", description = "Also blacklist the host drivers of the card.")
     boolean blacklist;
 
-    Planner.Options options() {
-        return new Planner.Options(overrides.overrides(), blacklist, Optional.ofNullable(vm));
+    PlanOptions options() {
+        return new PlanOptions(overrides.overrides(), blacklist, Optional.ofNullable(vm));
     }
 }

@@ -1,4 +1,4 @@
-package io.gpuforge.passthrough;
+package io.gpuforge.domain;
 
 import io.gpuforge.domain.PciAddress;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.gpuforge.passthrough;
+package io.gpuforge.domain;
 
 import java.util.List;
 import java.util.Objects;
@@ -18,7 +18,7 @@ public record Check(String id, Status status, String key, List<String> args) {
         args = List.copyOf(args);
     }
 
-    static Check of(String id, Status s, String key, String... args) {
+    public static Check of(String id, Status s, String key, String... args) {
         return new Check(id, s, key, List.of(args));
     }
 }

@@ -1,7 +1,8 @@
-package io.gpuforge.passthrough;
+package io.gpuforge.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.Check;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** Every check message exists in English and Simplified Chinese; the two bundles match. */
-class MessagesTest {
+class CheckMessagesTest {
 
     @Test
     void bothLanguagesHaveEveryKeyTheChecksUse() throws IOException {
@@ -29,8 +30,8 @@ class MessagesTest {
         }
         assertThat(used).hasSizeGreaterThan(45).contains("check.firmware.inferred", "check.bar.unknown",
                 "check.d3cold.unknown", "check.acs.unknown");
-        Messages en = new Messages(Locale.ENGLISH);
-        Messages zh = new Messages(Locale.SIMPLIFIED_CHINESE);
+        CheckMessages en = new CheckMessages(Locale.ENGLISH);
+        CheckMessages zh = new CheckMessages(Locale.SIMPLIFIED_CHINESE);
         assertThat(en.bundle().keySet()).containsAll(used);
         assertThat(new TreeSet<>(zh.bundle().keySet())).isEqualTo(new TreeSet<>(en.bundle().keySet()));
         for (String k : en.bundle().keySet()) {
@@ -40,7 +41,7 @@ class MessagesTest {
 
     @Test
     void apostrophesAndArgumentsRender() {
-        Messages en = new Messages(Locale.ENGLISH);
+        CheckMessages en = new CheckMessages(Locale.ENGLISH);
         assertThat(en.format("check.isolation.alone", "11")).isEqualTo("IOMMU group 11 holds only this card's functions.");
         assertThat(en.fix(Check.of("x", Check.Status.FAIL, "check.kernel.off", "intel_iommu=off")))
                 .contains("Remove intel_iommu=off from the kernel command line (the plan does it).");
