@@ -37,8 +37,8 @@ import javafx.util.StringConverter;
  */
 final class CostView extends VBox implements Disposable {
 
-    /** A row of the table: the scope and its line. */
-    record Row(String scope, CostReport.Line line, String currency) {
+    /** A row of the table: the scope, what it is about (as the charts name a GPU) and its line. */
+    record Row(String scope, String name, CostReport.Line line, String currency) {
     }
 
     private final UiContext ui;
@@ -110,14 +110,14 @@ final class CostView extends VBox implements Disposable {
         summary.getStyleClass().add("text-bold");
         table.setId("cost-table");
         table.getColumns().setAll(List.of(
-                col("monitor.cost.col.scope", 70, r -> r.scope()),
-                col("monitor.cost.col.name", 260, r -> r.line().label()),
-                col("monitor.cost.col.kwh", 80, r -> String.format(Locale.ROOT, "%.3f", r.line().kwh())),
+                col("monitor.cost.col.scope", 65, r -> r.scope()),
+                col("monitor.cost.col.name", 250, r -> r.name()),
+                col("monitor.cost.col.kwh", 75, r -> String.format(Locale.ROOT, "%.3f", r.line().kwh())),
                 col("monitor.cost.col.energy", 90, r -> CostViewModel.money(r.line().energyCost(), r.currency())),
-                col("monitor.cost.col.hardware", 90, r -> CostViewModel.money(r.line().hardwareCost(), r.currency())),
+                col("monitor.cost.col.hardware", 100, r -> CostViewModel.money(r.line().hardwareCost(), r.currency())),
                 col("monitor.cost.col.total", 90, r -> CostViewModel.money(r.line().totalCost(), r.currency())),
-                col("monitor.cost.col.gpuHours", 80, r -> String.format(Locale.ROOT, "%.1f", r.line().gpuHours())),
-                col("monitor.cost.col.perHour", 100, r -> r.line().costPerGpuHour().isPresent()
+                col("monitor.cost.col.gpuHours", 95, r -> String.format(Locale.ROOT, "%.1f", r.line().gpuHours())),
+                col("monitor.cost.col.perHour", 125, r -> r.line().costPerGpuHour().isPresent()
                         ? CostViewModel.money(r.line().costPerGpuHour().getAsDouble(), r.currency()) : "–"),
                 col("monitor.cost.col.cloud", 90, r -> r.line().cloudCost().isPresent()
                         ? CostViewModel.money(r.line().cloudCost().getAsDouble(), r.currency()) : "–")));
@@ -196,12 +196,31 @@ final class CostView extends VBox implements Disposable {
         String g = ui.i18n().get("monitor.cost.scope.gpu");
         String v = ui.i18n().get("monitor.cost.scope.vm");
         String n = ui.i18n().get("monitor.cost.scope.node");
-        r.gpus().forEach(l -> rows.add(new Row(g, l, r.currency())));
-        r.vms().forEach(l -> rows.add(new Row(v, l, r.currency())));
-        r.nodes().forEach(l -> rows.add(new Row(n, l, r.currency())));
-        rows.add(new Row(ui.i18n().get("monitor.cost.scope.total"), r.total(), r.currency()));
+        r.gpus().forEach(l -> rows.add(new Row(g, gpuName(l), l, r.currency())));
+        r.vms().forEach(l -> rows.add(new Row(v, l.label(), l, r.currency())));
+        r.nodes().forEach(l -> rows.add(new Row(n, l.label(), l, r.currency())));
+        rows.add(new Row(ui.i18n().get("monitor.cost.scope.total"), ui.i18n().get("monitor.cost.allGpus"), r.total(),
+                r.currency()));
         table.getItems().setAll(rows);
         summary.setText(model.summary(r));
+    }
+
+    /**
+     * "RTX 3090 · pve-3090 01:00.0" for the line of GPU {@code demo:Demo lab/pve-3090/0000:01:00.0} labelled
+     * "NVIDIA GeForce RTX 3090 on demo:Demo lab/pve-3090": cards of one model stay apart.
+     */
+    static String gpuName(CostReport.Line l) {
+        String key = l.key();
+        int slash = key.lastIndexOf('/');
+        if (slash <= 0) {
+            return l.label();
+        }
+        String host = key.substring(0, slash);
+        String node = host.substring(host.lastIndexOf('/') + 1);
+        String device = key.substring(slash + 1).replaceFirst("^0000:", "");
+        int on = l.label().lastIndexOf(" on ");
+        String model = (on > 0 ? l.label().substring(0, on) : l.label()).replaceFirst("^NVIDIA (GeForce )?", "");
+        return model + " · " + node + " " + device;
     }
 
     private void save() {

@@ -3,6 +3,7 @@ package io.gpuforge.ui.monitor;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BiConsumer;
@@ -164,13 +165,15 @@ final class GpuChart extends Region {
         g.setLineWidth(1);
         g.setLineDashes();
         g.setTextAlign(TextAlignment.RIGHT);
-        for (int i = 0; i <= 4; i++) {
-            double val = lo + (hi - lo) * i / 4;
-            double y = Math.round(TOP + ph - ph * i / 4) + 0.5;
+        double tick = range[2];
+        int ticks = (int) Math.round((hi - lo) / tick);
+        for (int i = 0; i <= ticks; i++) {
+            double val = lo + tick * i;
+            double y = Math.round(TOP + ph - ph * i / ticks) + 0.5;
             g.setStroke(grid);
             g.strokeLine(LEFT, y, LEFT + pw, y);
             g.setFill(text);
-            g.fillText(format(val) + (i == 4 ? " " + unit : ""), LEFT - 4, y);
+            g.fillText(format(val) + (i == ticks ? " " + unit : ""), LEFT - 4, y);
         }
         // time grid
         long span = to - from;
@@ -206,9 +209,10 @@ final class GpuChart extends Region {
         g.setLineWidth(1.2);
         g.setLineDashes(6, 4);
         g.setTextAlign(TextAlignment.RIGHT);
-        g.setTextBaseline(VPos.BOTTOM);
-        double labelRight = LEFT + pw - 4;
-        for (Threshold th : thresholds) {
+        double previous = Double.NaN;
+        List<Threshold> downwards = thresholds.stream()
+                .sorted(Comparator.comparingDouble(Threshold::value).reversed()).toList();
+        for (Threshold th : downwards) {
             if (th.value() < lo || th.value() > hi) {
                 continue;
             }
@@ -217,9 +221,11 @@ final class GpuChart extends Region {
             g.setStroke(c);
             g.strokeLine(LEFT, y, LEFT + pw, y);
             g.setFill(c);
-            // labels side by side, so that close lines (slowdown 87, shutdown 92) stay readable
-            g.fillText(th.label(), labelRight, y - 2);
-            labelRight -= th.label().length() * 6.5 + 12;
+            // the top line's label above it; a line close below another one gets its label underneath
+            boolean below = !Double.isNaN(previous) && y - previous < 14;
+            g.setTextBaseline(below ? VPos.TOP : VPos.BOTTOM);
+            g.fillText(th.label(), LEFT + pw - 4, below ? y + 2 : y - 2);
+            previous = y;
         }
         g.restore();
         g.setLineDashes();
@@ -231,10 +237,13 @@ final class GpuChart extends Region {
         }
     }
 
-    /** The value range: fixed, or the visible data's with the thresholds near it, a little padded. */
+    /**
+     * The value range and its tick step: fixed, or the visible data's with the thresholds near it, a little padded
+     * and widened to round ticks (20, 40, 60 rather than 23.3, 42.3, 61.4).
+     */
     private double[] range() {
         if (!Double.isNaN(fixedMin) && !Double.isNaN(fixedMax)) {
-            return new double[] {fixedMin, fixedMax};
+            return new double[] {fixedMin, fixedMax, niceStep((fixedMax - fixedMin) / 4)};
         }
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
@@ -256,13 +265,27 @@ final class GpuChart extends Region {
                 hi = Math.max(hi, t.value());
             }
         }
-        double pad = Math.max(1, (hi - lo) * 0.08);
-        if (!thresholds.isEmpty()) {
-            pad = Math.max(pad, (hi - lo) * 0.12);
-        }
+        double pad = Math.max(1, (hi - lo) * (thresholds.isEmpty() ? 0.05 : 0.1));
         lo = Double.isNaN(fixedMin) ? Math.max(0, lo - pad) : fixedMin;
         hi = hi + pad;
-        return new double[] {lo, hi};
+        double step = niceStep((hi - lo) / 4);
+        lo = Double.isNaN(fixedMin) ? Math.floor(lo / step) * step : lo;
+        hi = Math.ceil(hi / step) * step;
+        return new double[] {lo, hi, step};
+    }
+
+    /** 1, 2, 2.5 or 5 times a power of ten, at least {@code raw}. */
+    static double niceStep(double raw) {
+        if (!(raw > 0)) {
+            return 1;
+        }
+        double p = Math.pow(10, Math.floor(Math.log10(raw)));
+        for (double m : new double[] {1, 2, 2.5, 5}) {
+            if (m * p >= raw) {
+                return m * p;
+            }
+        }
+        return 10 * p;
     }
 
     private void shadeGaps(GraphicsContext g, ChartSeries s, double pw, double ph, Color shade) {

@@ -59,7 +59,7 @@ public final class GpuMonitor {
                 alerts.refreshScopes();
             }
         });
-        Scene scene = new Scene(tabs, 1200, 760);
+        Scene scene = new Scene(tabs, 1280, 760);
         ui.theme().style(scene);
         stage.setScene(scene);
         notifier = new AlertNotifier(ui, stage);

@@ -44,7 +44,8 @@ final class GpuPicker extends VBox {
         this.initial = initial;
         this.changed = changed;
         setPadding(new Insets(8));
-        setPrefWidth(250);
+        setPrefWidth(280);
+        setMinWidth(280);
         Label title = new Label(ui.i18n().get("monitor.gpus"));
         title.getStyleClass().add("text-bold");
         ListView<FleetGpu> list = new ListView<>(items);

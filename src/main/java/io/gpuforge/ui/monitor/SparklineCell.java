@@ -11,7 +11,7 @@ import javafx.scene.paint.Color;
 /** Utilisation now, as a number, beside the last minute as a sparkline (gaps left blank). */
 final class SparklineCell extends TableCell<FleetRow, Number> {
 
-    private static final double W = 80;
+    private static final double W = 64;
     private static final double H = 16;
     private final Canvas canvas = new Canvas(W, H);
     private final ThemeManager theme;

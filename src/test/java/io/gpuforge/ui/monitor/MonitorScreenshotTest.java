@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
@@ -81,12 +82,14 @@ class MonitorScreenshotTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"LIGHT, light", "DARK, dark"})
-    void monitorFleetAndCost(ThemeChoice theme, String suffix, FxRobot robot) throws Exception {
+    @CsvSource({"LIGHT, light, ENGLISH", "DARK, dark, ENGLISH", "LIGHT, zh-CN-light, CHINESE_SIMPLIFIED",
+        "DARK, zh-CN-dark, CHINESE_SIMPLIFIED"})
+    void monitorFleetAndCost(ThemeChoice theme, String suffix, LanguageChoice language, FxRobot robot)
+            throws Exception {
         Stage stage = FxToolkit.registerPrimaryStage();
         robot.interact(() -> {
             try {
-                fx = new MonitorFixture(stage, theme, LanguageChoice.ENGLISH);
+                fx = new MonitorFixture(stage, theme, language);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -108,6 +111,10 @@ class MonitorScreenshotTest {
         WaitForAsyncUtils.waitForFxEvents();
         write(MonitorFixture.snapshot(m.stage().getScene()), "fleet-" + suffix + ".png");
 
+        robot.interact(() -> m.tabs().getSelectionModel().select(2));
+        WaitForAsyncUtils.waitForFxEvents();
+        write(MonitorFixture.snapshot(m.stage().getScene()), "alerts-" + suffix + ".png");
+
         robot.interact(() -> m.tabs().getSelectionModel().select(3));
         robot.interact(() -> {
             robot.lookup("#cost-currency").queryAs(TextField.class).setText("CNY");
@@ -118,10 +125,25 @@ class MonitorScreenshotTest {
             robot.lookup("#cost-cloud").queryAs(TextField.class).setText("8");
             robot.lookup("#cost-save").queryAs(Button.class).fire();
         });
-        MonitorFixture.waitUntil(() -> m.cost().table().getItems().size() > 6
-                && robot.lookup("#cost-summary").queryAs(Label.class).getText().contains("in the cloud"));
-        assertThat(robot.lookup("#cost-summary").queryAs(Label.class).getText()).contains("¥13.70 per GPU-day");
-        assertThat(m.cost().table().getItems()).extracting(CostView.Row::scope).contains("GPU", "Node", "Total");
+        String cloud = fx.ui.i18n().get("monitor.cost.dearer", "\u0000", "").split("\u0000")[0];
+        try {
+            MonitorFixture.waitUntil(() -> m.cost().table().getItems().size() > 6
+                    && robot.lookup("#cost-summary").queryAs(Label.class).getText().contains("¥13.70")
+                    && robot.lookup("#cost-summary").queryAs(Label.class).getText().contains(cloud));
+        } catch (TimeoutException e) {
+            throw new AssertionError("cost view: " + m.cost().table().getItems().size() + " rows, summary '"
+                    + robot.lookup("#cost-summary").queryAs(Label.class).getText() + "', error '"
+                    + robot.lookup("#cost-error").queryAs(Label.class).getText() + "'", e);
+        }
+        String gpu = fx.ui.i18n().get("monitor.cost.scope.gpu");
+        if (language == LanguageChoice.ENGLISH) {
+            assertThat(robot.lookup("#cost-summary").queryAs(Label.class).getText()).contains("¥13.70 per GPU-day");
+        }
+        assertThat(m.cost().table().getItems()).extracting(CostView.Row::scope).contains(gpu,
+                fx.ui.i18n().get("monitor.cost.scope.node"), fx.ui.i18n().get("monitor.cost.scope.total"));
+        // the four RTX 3090 of one node are told apart by their addresses
+        assertThat(m.cost().table().getItems()).filteredOn(r -> r.scope().equals(gpu)).extracting(CostView.Row::name)
+                .hasSize(6).doesNotHaveDuplicates().contains("RTX 3090 · pve-3090 01:00.0", "RTX 4090 · pve-4090 02:00.0");
         assertThat(fx.app.costs().profile().hardwarePrice()).as("saved").isEqualTo(15_000);
         Path csv = fx.home.resolve("cost.csv");
         robot.interact(() -> m.cost().export(csv));
