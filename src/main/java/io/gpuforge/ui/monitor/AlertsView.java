@@ -97,6 +97,7 @@ final class AlertsView extends VBox implements Disposable {
         hold.setId("alert-hold");
         hold.setPrefColumnCount(4);
         scopeChoice.setId("alert-scope");
+        scopeChoice.setMinWidth(140);
         scopeChoice.setConverter(converter(g -> g.map(MonitorText::gpu).orElse(ui.i18n().get("monitor.alert.allGpus"))));
         refreshScopes();
         Button add = new Button();

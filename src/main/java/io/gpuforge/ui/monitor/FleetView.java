@@ -79,8 +79,6 @@ final class FleetView extends BorderPane implements Disposable {
         bar.setPadding(new Insets(8));
 
         table.setId("fleet-table");
-        // a narrower window takes from the last column (the source) first, no sideways scrolling
-        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         SortedList<FleetRow> sorted = new SortedList<>(filtered);
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
@@ -129,7 +127,7 @@ final class FleetView extends BorderPane implements Disposable {
         setBottom(summary);
         BorderPane.setMargin(summary, new Insets(4, 8, 6, 8));
         frames = new FrameDriver(showing, this::frame);
-        subscription = fleet.subscribe(frames::request);
+        subscription = fleet.subscribe(frames::requestForData);
         frames.request();
     }
 

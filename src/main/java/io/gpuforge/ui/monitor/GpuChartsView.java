@@ -101,7 +101,7 @@ final class GpuChartsView extends BorderPane implements Disposable {
         scope.listen(ui.theme().darkProperty(), (o, a, b) -> frames().request());
         scope.listen(ui.i18n().localeProperty(), (o, a, b) -> frames().request());
         frames = new FrameDriver(showing, this::frame);
-        subscription = fleet.subscribe(frames::request);
+        subscription = fleet.subscribe(frames::requestForData);
         frames.request();
     }
 

@@ -82,8 +82,8 @@ class MonitorScreenshotTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"LIGHT, light, ENGLISH", "DARK, dark, ENGLISH", "LIGHT, zh-CN-light, CHINESE_SIMPLIFIED",
-        "DARK, zh-CN-dark, CHINESE_SIMPLIFIED"})
+    @CsvSource({"LIGHT, light-en, ENGLISH", "DARK, dark-en, ENGLISH", "LIGHT, light-zh-CN, CHINESE_SIMPLIFIED",
+        "DARK, dark-zh-CN, CHINESE_SIMPLIFIED"})
     void monitorFleetAndCost(ThemeChoice theme, String suffix, LanguageChoice language, FxRobot robot)
             throws Exception {
         Stage stage = FxToolkit.registerPrimaryStage();
