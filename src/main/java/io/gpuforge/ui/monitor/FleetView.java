@@ -83,27 +83,27 @@ final class FleetView extends BorderPane implements Disposable {
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
         table.getColumns().setAll(List.of(
-                text("monitor.fleet.col.host", 160, r -> Bindings.createStringBinding(
+                text("monitor.fleet.col.host", 168, r -> Bindings.createStringBinding(
                         () -> r.gpu().connection() + " / " + r.gpu().host(), r.gpuProperty())),
-                text("monitor.fleet.col.address", 108, r -> Bindings.createStringBinding(
+                text("monitor.fleet.col.address", 112, r -> Bindings.createStringBinding(
                         () -> r.gpu().address().orElse(""), r.gpuProperty())),
                 text("monitor.fleet.col.model", 200, r -> Bindings.createStringBinding(
                         () -> r.gpu().model(), r.gpuProperty())),
                 number("monitor.fleet.col.vram", 62, FleetRow::vram, v -> String.format(Locale.ROOT, "%.0f GiB",
                         v / 1024)),
-                text("monitor.fleet.col.driver", 70, r -> Bindings.createStringBinding(
+                text("monitor.fleet.col.driver", 68, r -> Bindings.createStringBinding(
                         () -> r.gpu().driver().orElse(""), r.gpuProperty())),
-                text("monitor.fleet.col.vm", 135, r -> Bindings.createStringBinding(() -> r.gpu().vm()
+                text("monitor.fleet.col.vm", 150, r -> Bindings.createStringBinding(() -> r.gpu().vm()
                         .map(v -> v + r.gpu().vmState().map(s -> " (" + MonitorText.vmState(ui.i18n(), s) + ")")
                                 .orElse("")).orElse(""), r.gpuProperty(), ui.i18n().localeProperty())),
-                text("monitor.fleet.col.state", 70, r -> Bindings.createStringBinding(
+                text("monitor.fleet.col.state", 68, r -> Bindings.createStringBinding(
                         () -> MonitorText.availability(ui.i18n(), r.gpu().availability()), r.gpuProperty(),
                         ui.i18n().localeProperty())),
-                number("monitor.fleet.col.temperature", 62, FleetRow::temperature,
+                number("monitor.fleet.col.temperature", 66, FleetRow::temperature,
                         v -> String.format(Locale.ROOT, "%.0f °C", v)),
                 powerColumn(),
                 sparkColumn(),
-                text("monitor.fleet.col.source", 165, FleetRow::source)));
+                text("monitor.fleet.col.source", 155, FleetRow::source)));
         table.setRowFactory(tv -> {
             TableRow<FleetRow> row = new TableRow<>();
             MenuItem p = menu("monitor.fleet.passthrough", () -> passThrough.ifPresent(x -> x.accept(row.getItem().gpu())));
@@ -174,7 +174,7 @@ final class FleetView extends BorderPane implements Disposable {
     }
 
     private TableColumn<FleetRow, Number> powerColumn() {
-        TableColumn<FleetRow, Number> c = number("monitor.fleet.col.power", 112, FleetRow::power, v -> "");
+        TableColumn<FleetRow, Number> c = number("monitor.fleet.col.power", 95, FleetRow::power, v -> "");
         c.setCellFactory(col -> new TableCell<>() {
             @Override
             protected void updateItem(Number n, boolean empty) {
