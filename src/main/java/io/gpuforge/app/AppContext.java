@@ -1,7 +1,9 @@
 package io.gpuforge.app;
 
 import io.gpuforge.app.settings.SettingsStore;
+import io.gpuforge.store.AlertRuleRepository;
 import io.gpuforge.store.ConnectionRepository;
+import io.gpuforge.store.CostProfileRepository;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.EventRepository;
 import io.gpuforge.store.HostLinkRepository;
@@ -46,6 +48,9 @@ public final class AppContext implements AutoCloseable {
     private final TelemetryService telemetry;
     private final TemplateService templates;
     private final VmProvisioning provisioning;
+    private final AlertService alerts;
+    private final CostService costs;
+    private final GpuFleet fleet;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
                        EventLog events, SecretsService secrets, ConnectionsService connections,
@@ -71,6 +76,10 @@ public final class AppContext implements AutoCloseable {
         this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC());
         this.templates = new TemplateService(new TemplateRepository(database, Clock.systemUTC()));
         this.provisioning = new VmProvisioning(sessions);
+        this.alerts = new AlertService(new AlertRuleRepository(database), events);
+        this.costs = new CostService(new CostProfileRepository(database), telemetry);
+        this.fleet = new GpuFleet(connections, sessions, telemetry, alerts, executors.background(),
+                executors.scheduler(), Clock.systemUTC(), true);
     }
 
     /**
@@ -207,6 +216,21 @@ public final class AppContext implements AutoCloseable {
         return provisioning;
     }
 
+    /** GPU alerts: the rules, evaluated on every reading the monitor receives. */
+    public AlertService alerts() {
+        return alerts;
+    }
+
+    /** What the GPUs cost: tariff, hardware depreciation, cloud comparison. */
+    public CostService costs() {
+        return costs;
+    }
+
+    /** Every GPU on every connection, live while the GPU monitor looks. */
+    public GpuFleet fleet() {
+        return fleet;
+    }
+
     public Optional<Boolean> osPrefersDark() {
         return osPrefersDark;
     }
@@ -218,6 +242,7 @@ public final class AppContext implements AutoCloseable {
         } catch (IOException e) {
             LOG.error("Settings could not be saved at exit", e);
         }
+        fleet.close();
         telemetry.close();
         sessions.close();
         libvirt.close();

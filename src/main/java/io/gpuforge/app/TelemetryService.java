@@ -45,6 +45,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -92,6 +93,10 @@ public final class TelemetryService implements AutoCloseable {
     private final Map<GpuId, GpuSample> latest = new ConcurrentHashMap<>();
     private final List<Watch> watches = new CopyOnWriteArrayList<>();
     private final Map<GpuId, SimulatedGpuSource> simulated = new ConcurrentHashMap<>();
+    /** The Demo lab's running simulations and the limits set on its GPUs (kept for later watches, as a host would). */
+    private final Set<SimulatedGpuSource> liveSimulated = ConcurrentHashMap.newKeySet();
+    private final Map<GpuId, Double> simulatedLimits = new ConcurrentHashMap<>();
+    private volatile boolean simulatedSensorsLost;
     private volatile PrometheusEndpoint endpoint;
 
     /** Hosts over SSH only as the CLI names them, checked against {@code knownHosts} (nothing saved behind it). */
@@ -170,9 +175,11 @@ public final class TelemetryService implements AutoCloseable {
                 status.accept(s);
             }
         };
+        List<SimulatedGpuSource> sims = new ArrayList<>();
         for (GpuSource s : opened.sources()) {
             if (s instanceof SimulatedGpuSource) {
                 remember((SimulatedGpuSource) s);
+                sims.add((SimulatedGpuSource) s);
             }
             regs.add(sampler.add(s, interval, sink));
         }
@@ -184,6 +191,7 @@ public final class TelemetryService implements AutoCloseable {
 
             @Override
             public void close() {
+                sims.forEach(liveSimulated::remove);
                 regs.forEach(Sampler.Registration::close);
                 for (AutoCloseable h : opened.held()) {
                     try {
@@ -201,9 +209,31 @@ public final class TelemetryService implements AutoCloseable {
     }
 
     private void remember(SimulatedGpuSource s) {
-        for (GpuSample x : s.poll(clock.millis(), 1000)) {
-            simulated.put(x.gpu(), s);
+        List<GpuSample> first;
+        try {
+            first = s.poll(clock.millis(), 1000);
+        } catch (SourceException e) {
+            first = List.of();
         }
+        for (GpuSample x : first) {
+            simulated.put(x.gpu(), s);
+            Double limit = simulatedLimits.get(x.gpu());
+            if (limit != null) {
+                s.setPowerLimit(x.gpu(), limit);
+            }
+        }
+        s.unplug(simulatedSensorsLost);
+        liveSimulated.add(s);
+    }
+
+    /**
+     * The Demo lab only: unplugs (or plugs in again) the simulated sensors of every running simulation, so that a
+     * lost source can be shown: its GPUs get gaps and the "source lost" alerts fire. Returns how many GPUs it holds.
+     */
+    public int simulateSensorLoss(boolean lost) {
+        simulatedSensorsLost = lost;
+        liveSimulated.forEach(s -> s.unplug(lost));
+        return (int) simulated.keySet().stream().filter(g -> liveSimulated.contains(simulated.get(g))).count();
     }
 
     /** One reading of each GPU of a target (waits for the first full round, at most {@code wait}). */
@@ -305,13 +335,22 @@ public final class TelemetryService implements AutoCloseable {
                 .filter(s -> s.gpu().device().equalsIgnoreCase(device) || s.gpu().toString().equalsIgnoreCase(device))
                 .findFirst().orElseThrow(() -> new Failure("No GPU '" + device + "' there; 'gpuforge gpu list' shows"
                         + " the ids"));
+        return setPowerLimit(target, now, watts, persist);
+    }
+
+    /**
+     * Sets the power limit of the GPU of a recent sample {@code now} (the monitor's: no second reading), within the
+     * range that sample reports; see {@link #setPowerLimit(GpuTarget, String, double, boolean)}.
+     */
+    public PowerLimitResult setPowerLimit(GpuTarget target, GpuSample now, double watts, boolean persist)
+            throws Failure, InterruptedException {
         Optional<String> refusal = powerLimit(now).refuse(watts);
         if (refusal.isPresent()) {
             throw new Failure(refusal.get());
         }
-        SimulatedGpuSource sim = simulated.get(now.gpu());
-        if (sim != null) {
-            sim.setPowerLimit(now.gpu(), watts);
+        if (simulated.containsKey(now.gpu())) {
+            simulatedLimits.put(now.gpu(), watts);
+            liveSimulated.forEach(sim -> sim.setPowerLimit(now.gpu(), watts));
             return new PowerLimitResult(now.gpu(), watts, "simulated (Demo lab)", Optional.empty(), Optional.empty());
         }
         try (HostAccess.Opened host = sources.shellFor(target)) {
@@ -330,16 +369,48 @@ public final class TelemetryService implements AutoCloseable {
             if (!persist) {
                 return new PowerLimitResult(now.gpu(), watts, how, Optional.empty(), Optional.empty());
             }
-            String path = PowerLimits.unitPath(now.gpu().device());
-            HostShell.Result cur = shell.run("cat " + path + " 2>/dev/null", new byte[0], Duration.ofSeconds(10));
-            Optional<String> current = cur.exitCode() == 0 ? Optional.of(new String(cur.stdout(), StandardCharsets.UTF_8))
-                    : Optional.empty();
-            PassthroughPlan plan = PowerLimits.persistentPlan(shell.describe(), now.gpu().device(), watts, current);
+            PassthroughPlan plan = persistentPlan(shell, now.gpu().device(), watts);
             String diff = plan.edits().stream().map(PassthroughPlan.FileEdit::diff).reduce("", String::concat);
             ApplyOutcome o = new HostConfigurator(shell, host.sysroot(), sudo, clock).apply(plan);
             return new PowerLimitResult(now.gpu(), watts, how, Optional.of(diff),
                     Optional.of(o.journalId() + " (" + o.status().name().toLowerCase(Locale.ROOT) + ")"));
         } catch (SourceException | ProbeException | ApplyException | IllegalArgumentException e) {
+            throw new Failure(e.getMessage(), e);
+        }
+    }
+
+    private static PassthroughPlan persistentPlan(HostShell shell, String device, double watts) throws ProbeException {
+        HostShell.Result cur = shell.run("cat " + PowerLimits.unitPath(device) + " 2>/dev/null", new byte[0],
+                Duration.ofSeconds(10));
+        Optional<String> current = cur.exitCode() == 0 ? Optional.of(new String(cur.stdout(), StandardCharsets.UTF_8))
+                : Optional.empty();
+        return PowerLimits.persistentPlan(shell.describe(), device, watts, current);
+    }
+
+    /**
+     * The plan that would keep {@code watts} after reboots (the systemd unit's diff), for the user to see before
+     * {@code persist}; nothing is changed. The Demo lab has no host to install it on.
+     */
+    public String persistentPowerLimitPlan(GpuTarget target, GpuSample now, double watts) throws Failure {
+        if (simulated.containsKey(now.gpu())) {
+            throw new Failure("The Demo lab's GPUs are simulated: a limit set there lasts until GPUForge quits, and"
+                    + " there is no host to keep it on");
+        }
+        try (HostAccess.Opened host = sources.shellFor(target)) {
+            return persistentPlan(host.shell(), now.gpu().device(), watts).edits().stream()
+                    .map(PassthroughPlan.FileEdit::diff).reduce("", String::concat);
+        } catch (ProbeException | IllegalArgumentException e) {
+            throw new Failure(e.getMessage(), e);
+        }
+    }
+
+    /** Rolls back an applied persistent power limit by its journal id (the unit goes; files as they were). */
+    public String rollBackPowerLimit(GpuTarget target, String journalId) throws Failure {
+        try (HostAccess.Opened host = sources.shellFor(target)) {
+            ApplyOutcome o = new HostConfigurator(host.shell(), host.sysroot(), host.sudo(), clock)
+                    .rollback(Optional.of(journalId));
+            return o.journalId() + " (" + o.status().name().toLowerCase(Locale.ROOT) + ")";
+        } catch (ApplyException | IllegalArgumentException e) {
             throw new Failure(e.getMessage(), e);
         }
     }

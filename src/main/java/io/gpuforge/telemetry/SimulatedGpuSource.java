@@ -30,6 +30,7 @@ public final class SimulatedGpuSource implements GpuSource.Polled {
     private final String host;
     private final List<State> cards = new ArrayList<>();
     private final SourceInfo info;
+    private volatile boolean unplugged;
 
     private static final class State {
         final Card card;
@@ -92,8 +93,17 @@ public final class SimulatedGpuSource implements GpuSource.Polled {
         return Math.round(c.tdpW() * 1.33);
     }
 
+    /** Unplugs the simulated sensors (polls fail, as a lost host would) or plugs them in again. */
+    public void unplug(boolean lost) {
+        unplugged = lost;
+    }
+
     @Override
-    public synchronized List<GpuSample> poll(long nowMillis, int intervalMillis) {
+    public synchronized List<GpuSample> poll(long nowMillis, int intervalMillis) throws SourceException {
+        if (unplugged) {
+            throw new SourceException("the simulated sensors of " + host + " are unplugged (Demo lab): no readings"
+                    + " until they are plugged in again");
+        }
         List<GpuSample> out = new ArrayList<>();
         for (State s : cards) {
             step(s, nowMillis);

@@ -33,7 +33,8 @@ public final class I18n {
     public static final List<String> BUNDLES = List.of(
             BUNDLE,
             "i18n.sshlogin",
-            "i18n.vmcreate");
+            "i18n.vmcreate",
+            "i18n.monitor");
     private static final Logger LOG = LoggerFactory.getLogger(I18n.class);
 
     private final ObjectProperty<Locale> locale = new SimpleObjectProperty<>();

@@ -1,0 +1,145 @@
+package io.gpuforge.app;
+
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.FleetGpu;
+import io.gpuforge.domain.GpuId;
+import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.domain.GpuPlacement;
+import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.GpuTarget;
+import io.gpuforge.domain.NodeInfo;
+import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.PciInventory;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.VmState;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The fleet's rows: every GPU a hypervisor connection's nodes report (their PCI devices), with the VM it is assigned
+ * to; and the matching of readings to those rows (the Demo lab's by node and address, a guest agent's by its VM).
+ */
+final class FleetRows {
+
+    /** VM configurations read at most per connection to tell which VM has a GPU. */
+    static final int MAX_CONFIG_READS = 200;
+
+    private FleetRows() {
+    }
+
+    /**
+     * Which VM has which GPU: Proxmox lists configurations one VM at a time, so the VMs on nodes with GPUs are read
+     * (bounded: a lab, not a farm); a VM whose configuration cannot be read stays unknown.
+     */
+    private static ClusterInventory withConfigs(ConnectionSession s, ClusterInventory inv, Map<String, PciInventory> pcis) {
+        List<VmInfo> vms = new ArrayList<>();
+        int reads = 0;
+        for (VmInfo v : inv.vms()) {
+            PciInventory pci = pcis.get(v.ref().node());
+            VmInfo known = v;
+            if (v.details().isEmpty() && !v.template() && pci != null && !pci.gpus().isEmpty()
+                    && reads++ < MAX_CONFIG_READS) {
+                try {
+                    known = v.withDetails(s.readConfig(v.ref()).details());
+                } catch (BackendException e) {
+                    // left unknown: the row says so
+                }
+            }
+            vms.add(known);
+        }
+        return new ClusterInventory(inv.backendVersion(), inv.name(), inv.nodes(), vms, inv.gpus());
+    }
+
+    /** Every GPU of a connection; blocking (one inventory, one PCI read per node). */
+    static List<FleetGpu> of(ConnectionInfo c, ConnectionSession s) throws BackendException {
+        ClusterInventory listed = s.inventory();
+        Map<String, PciInventory> pcis = new LinkedHashMap<>();
+        for (NodeInfo n : listed.nodes()) {
+            pcis.put(n.name(), s.nodePci(n.name()).inventory());
+        }
+        ClusterInventory inv = withConfigs(s, listed, pcis);
+        List<FleetGpu> out = new ArrayList<>();
+        for (NodeInfo n : inv.nodes()) {
+            PciInventory pci = pcis.get(n.name());
+            for (GpuPlacement g : pci.gpus()) {
+                Optional<PciDevice> dev = pci.device(g.address());
+                Optional<GpuInfo> info = inv.gpus().stream().filter(x -> x.node().equals(n.name())
+                        && x.address().equals(g.address())).findFirst();
+                Optional<VmRef> ref = info.flatMap(GpuInfo::assignedTo);
+                if (ref.isEmpty()) {
+                    ref = inv.vmsOn(n.name()).stream().filter(v -> v.hostDevices().stream()
+                            .anyMatch(a -> a.sameSlot(g.address()))).map(VmInfo::ref).findFirst();
+                }
+                Optional<VmInfo> vm = ref.flatMap(inv::vm);
+                FleetGpu.Availability a;
+                if (vm.isPresent()) {
+                    a = vm.get().state() == VmState.RUNNING ? FleetGpu.Availability.IN_USE
+                            : FleetGpu.Availability.ASSIGNED;
+                } else if (info.map(GpuInfo::free).orElse(false) || inv.vmsOn(n.name()).isEmpty()
+                        || inv.vmsOn(n.name()).stream().allMatch(v -> v.template() || v.details().isPresent())) {
+                    a = FleetGpu.Availability.FREE;
+                } else {
+                    a = FleetGpu.Availability.UNKNOWN;
+                }
+                String model = modelName(dev.flatMap(PciDevice::name).orElse(info.map(GpuInfo::name).orElse("GPU")));
+                out.add(new FleetGpu(new GpuId(c.kind().db() + ":" + c.name() + "/" + n.name(), g.address().toString()),
+                        c.name(), Optional.of(c), n.name(), Optional.of(g.address().toString()), model,
+                        dev.flatMap(PciDevice::driver), ref, vm.map(VmInfo::name), vm.map(VmInfo::state), a,
+                        Optional.of(new GpuTarget.Connection(c))));
+            }
+        }
+        return out;
+    }
+
+    /** A model as people say it: "NVIDIA Corporation AD102 [GeForce RTX 4090]" is "NVIDIA GeForce RTX 4090". */
+    static String modelName(String pciName) {
+        int a = pciName.indexOf('[');
+        int b = pciName.lastIndexOf(']');
+        if (a < 0 || b < a) {
+            return pciName;
+        }
+        String inner = pciName.substring(a + 1, b).strip();
+        String vendor = pciName.startsWith("NVIDIA") ? "NVIDIA " : pciName.startsWith("Advanced Micro Devices")
+                || pciName.startsWith("AMD") ? "AMD " : "";
+        return inner.startsWith(vendor.strip()) || vendor.isEmpty() ? inner : vendor + inner;
+    }
+
+    /** A row for readings that match no listed GPU (this computer's, an exporter's). */
+    static FleetGpu fromSample(GpuSample s, String connection, Optional<ConnectionInfo> c, GpuTarget target) {
+        String host = s.node().orElse(s.gpu().host());
+        Optional<String> address = s.gpu().device().matches("(?i)[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]")
+                ? Optional.of(s.gpu().device()) : Optional.empty();
+        return new FleetGpu(s.gpu(), connection, c, host, address, s.name().isEmpty() ? "GPU" : s.name(),
+                Optional.empty(), Optional.empty(), s.vm(), Optional.empty(),
+                s.vm().isPresent() ? FleetGpu.Availability.IN_USE : FleetGpu.Availability.UNKNOWN, Optional.of(target));
+    }
+
+    /**
+     * Which row of {@code rows} the readings of {@code s} belong to, among the rows of connection {@code c} not yet
+     * bound to readings: the same node and PCI address, or the only GPU of the VM that a guest agent reads.
+     */
+    static int match(List<FleetGpu> rows, GpuSample s, ConnectionInfo c) {
+        String vmHost = s.gpu().host();
+        for (int i = 0; i < rows.size(); i++) {
+            FleetGpu r = rows.get(i);
+            if (r.connectionInfo().map(x -> x.id() != c.id()).orElse(true)) {
+                continue;
+            }
+            boolean sameNode = s.node().map(r.host()::equals).orElse(false);
+            if (sameNode && r.address().map(a -> a.equalsIgnoreCase(s.gpu().device())).orElse(false)) {
+                return i;
+            }
+            if (vmHost.startsWith("vm:") && r.vmRef().map(v -> vmHost.equals("vm:" + v.id() + "@" + v.node()))
+                    .orElse(false) && r.id().host().startsWith(c.kind().db() + ":")) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

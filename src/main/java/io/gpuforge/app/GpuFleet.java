@@ -1,0 +1,344 @@
+package io.gpuforge.app;
+
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.FleetGpu;
+import io.gpuforge.domain.GpuId;
+import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.GpuTarget;
+import io.gpuforge.domain.SourceStatus;
+import io.gpuforge.store.StoreException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every GPU on every connection, live, for the GPU monitor: the GPUs each hypervisor connection's nodes report
+ * (and this computer's), one telemetry watch per connection while anyone looks (the first subscriber starts them,
+ * the last one's leaving stops them), the newest reading of each GPU and the last minutes of readings (sparklines,
+ * the live end of a chart), the state of each source, and every reading handed to the alerts. Listeners are told
+ * "something changed" on a telemetry thread; they read what they need at their own pace (a window: once a frame).
+ */
+public final class GpuFleet implements AutoCloseable {
+
+    /** Readings kept per GPU: six minutes at 1 Hz (the 5-minute window's live end and the sparklines). */
+    public static final int RECENT = 360;
+    private static final Logger LOG = LoggerFactory.getLogger(GpuFleet.class);
+
+    /** Told that rows, readings or sources changed; called on a telemetry thread, often: coalesce. */
+    @FunctionalInterface
+    public interface Listener {
+        void changed();
+    }
+
+    /** Ends a subscription; the last one stops the watches. */
+    public interface Subscription extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** A source of readings and how it is doing, or a connection that cannot be read (with why). */
+    public record Source(String connection, Optional<SourceStatus> status, Optional<String> problem) {
+    }
+
+    private final ConnectionsService connections;
+    private final Sessions sessions;
+    private final TelemetryService telemetry;
+    private final AlertService alerts;
+    private final Executor background;
+    private final ScheduledExecutorService scheduler;
+    private final Clock clock;
+    private final boolean includeLocal;
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final Map<GpuId, GpuSample> latest = new ConcurrentHashMap<>();
+    private final Map<GpuId, Deque<GpuSample>> recent = new ConcurrentHashMap<>();
+    private final Map<String, Source> sources = new ConcurrentHashMap<>();
+    private final List<TelemetryService.Watch> watches = new ArrayList<>();
+    private volatile List<FleetGpu> rows = List.of();
+    private volatile boolean loading;
+    private int subscribers;
+    private volatile long generation;
+    private ScheduledFuture<?> ticker;
+
+    public GpuFleet(ConnectionsService connections, Sessions sessions, TelemetryService telemetry, AlertService alerts,
+                    Executor background, ScheduledExecutorService scheduler, Clock clock, boolean includeLocal) {
+        this.connections = connections;
+        this.sessions = sessions;
+        this.telemetry = telemetry;
+        this.alerts = alerts;
+        this.background = background;
+        this.scheduler = scheduler;
+        this.clock = clock;
+        this.includeLocal = includeLocal;
+    }
+
+    /** Starts watching every connection if this is the first subscriber. */
+    public synchronized Subscription subscribe(Listener l) {
+        listeners.add(l);
+        if (subscribers++ == 0) {
+            start();
+        }
+        return new Subscription() {
+            private boolean closed;
+
+            @Override
+            public void close() {
+                synchronized (GpuFleet.this) {
+                    if (closed) {
+                        return;
+                    }
+                    closed = true;
+                    listeners.remove(l);
+                    if (--subscribers == 0) {
+                        stop();
+                    }
+                }
+            }
+        };
+    }
+
+    /** Reads the connections and their GPUs again and restarts the watches (a connection was added, F5). */
+    public synchronized void refresh() {
+        if (subscribers > 0) {
+            stop();
+            start();
+        }
+    }
+
+    /** The GPUs, in the order of the connections and their nodes. */
+    public List<FleetGpu> gpus() {
+        return rows;
+    }
+
+    /** Whether the connections are still being read. */
+    public boolean loading() {
+        return loading;
+    }
+
+    public Optional<FleetGpu> gpu(GpuId id) {
+        return rows.stream().filter(r -> r.id().equals(id)).findFirst();
+    }
+
+    public Optional<GpuSample> latest(GpuId id) {
+        return Optional.ofNullable(latest.get(id));
+    }
+
+    /** The readings of a GPU newer than {@code afterMillis} (gap markers included), oldest first. */
+    public List<GpuSample> recent(GpuId id, long afterMillis) {
+        Deque<GpuSample> d = recent.get(id);
+        if (d == null) {
+            return List.of();
+        }
+        List<GpuSample> out = new ArrayList<>();
+        synchronized (d) {
+            for (GpuSample s : d) {
+                if (s.timeMillis() > afterMillis) {
+                    out.add(s);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The sources and the connections that cannot be read, by connection. */
+    public List<Source> sources() {
+        List<Source> out = new ArrayList<>(sources.values());
+        out.sort((a, b) -> a.connection().compareTo(b.connection()));
+        return out;
+    }
+
+    private void start() {
+        long gen = ++generation;
+        loading = true;
+        ticker = scheduler.scheduleWithFixedDelay(() -> alerts.tick(clock.millis()), 1, 1, TimeUnit.SECONDS);
+        background.execute(() -> open(gen));
+    }
+
+    private void stop() {
+        generation++;
+        if (ticker != null) {
+            ticker.cancel(false);
+            ticker = null;
+        }
+        List<TelemetryService.Watch> closing = new ArrayList<>(watches);
+        watches.clear();
+        background.execute(() -> closing.forEach(TelemetryService.Watch::close));
+        alerts.forgetAll();
+        sources.clear();
+    }
+
+    /** Reads every connection's GPUs and starts its watch (background). */
+    private void open(long gen) {
+        List<ConnectionInfo> all;
+        try {
+            all = connections.all();
+        } catch (StoreException e) {
+            sources.put("", new Source("", Optional.empty(), Optional.of("Cannot read the saved connections: "
+                    + e.getMessage())));
+            all = List.of();
+        }
+        List<FleetGpu> found = new ArrayList<>();
+        for (ConnectionInfo c : all) {
+            if (!sessions.isHypervisor(c.kind())) {
+                continue;
+            }
+            try {
+                found.addAll(FleetRows.of(c, sessions.of(c)));
+            } catch (BackendException | RuntimeException e) {
+                problem(c.name(), "Cannot list the GPUs of " + c.name() + ": " + e.getMessage());
+            }
+        }
+        synchronized (this) {
+            if (gen != generation) {
+                return;
+            }
+            rows = List.copyOf(found);
+        }
+        changed();
+        for (ConnectionInfo c : all) {
+            if (sessions.isHypervisor(c.kind())) {
+                watch(gen, c.name(), Optional.of(c), new GpuTarget.Connection(c));
+            }
+        }
+        if (includeLocal) {
+            watch(gen, "local", Optional.empty(), new GpuTarget.Local());
+        }
+        loading = false;
+        changed();
+    }
+
+    private void watch(long gen, String name, Optional<ConnectionInfo> c, GpuTarget target) {
+        try {
+            TelemetryService.Watch w = telemetry.watch(target, Duration.ofSeconds(1),
+                    s -> sample(gen, s, name, c, target),
+                    st -> status(gen, name, st));
+            synchronized (this) {
+                if (gen == generation) {
+                    watches.add(w);
+                    return;
+                }
+            }
+            w.close();
+        } catch (TelemetryService.Failure | RuntimeException e) {
+            LOG.info("GPU monitor: {} is not read: {}", name, e.getMessage());
+            problem(name, e.getMessage());
+        }
+    }
+
+    private void problem(String connection, String message) {
+        sources.put(connection + "\u0000problem", new Source(connection, Optional.empty(), Optional.of(message)));
+        changed();
+    }
+
+    private void status(long gen, String connection, SourceStatus st) {
+        if (gen == generation && st.state() != SourceStatus.State.STOPPED) {
+            sources.put(connection + "\u0000" + st.source().host() + st.source().description(),
+                    new Source(connection, Optional.of(st), st.problem()));
+            changed();
+        }
+    }
+
+    private void sample(long gen, GpuSample s, String connection, Optional<ConnectionInfo> c, GpuTarget target) {
+        if (gen != generation) {
+            return;
+        }
+        if (!s.isGap()) {
+            latest.put(s.gpu(), s);
+        }
+        Deque<GpuSample> d = recent.computeIfAbsent(s.gpu(), k -> new ArrayDeque<>());
+        synchronized (d) {
+            d.addLast(s);
+            while (d.size() > RECENT) {
+                d.removeFirst();
+            }
+        }
+        bind(s, connection, c, target);
+        alerts.accept(s);
+        changed();
+    }
+
+    /** Gives the row its readings' id the first time they arrive (or adds a row for readings of an unlisted GPU). */
+    private synchronized void bind(GpuSample s, String connection, Optional<ConnectionInfo> c, GpuTarget target) {
+        List<FleetGpu> now = rows;
+        for (int j = 0; j < now.size(); j++) {
+            FleetGpu r = now.get(j);
+            if (r.id().equals(s.gpu())) {
+                if (!s.name().isEmpty() && !s.name().equals(r.model())) {
+                    List<FleetGpu> renamed = new ArrayList<>(now);
+                    renamed.set(j, r.withModel(s.name()));
+                    rows = List.copyOf(renamed);
+                }
+                return;
+            }
+        }
+        List<FleetGpu> next = new ArrayList<>(now);
+        int i = c.isPresent() ? FleetRows.match(now, s, c.get()) : -1;
+        if (i >= 0) {
+            FleetGpu r = now.get(i).withId(s.gpu());
+            next.set(i, s.name().isEmpty() ? r : r.withModel(s.name()));
+        } else {
+            next.add(FleetRows.fromSample(s, connection, c, target));
+        }
+        rows = List.copyOf(next);
+    }
+
+    private void changed() {
+        for (Listener l : listeners) {
+            try {
+                l.changed();
+            } catch (RuntimeException e) {
+                LOG.warn("A GPU monitor listener failed", e);
+            }
+        }
+    }
+
+    /** Sets a GPU's power limit from its newest reading; see {@link TelemetryService#setPowerLimit}. */
+    public TelemetryService.PowerLimitResult setPowerLimit(FleetGpu gpu, double watts, boolean persist)
+            throws TelemetryService.Failure, InterruptedException {
+        GpuSample now = latest(gpu.id()).orElseThrow(() -> new TelemetryService.Failure("No reading of "
+                + gpu.model() + " on " + gpu.host() + " yet, so its allowed range is unknown; wait for its first"
+                + " reading"));
+        return telemetry.setPowerLimit(gpu.target().orElseThrow(() -> new TelemetryService.Failure(gpu.model()
+                + " is not read by GPUForge, so its limit cannot be set here")), now, watts, persist);
+    }
+
+    /** The plan that would keep a limit after reboots, to show before it is applied; see TelemetryService. */
+    public String persistentPowerLimitPlan(FleetGpu gpu, double watts) throws TelemetryService.Failure {
+        GpuSample now = latest(gpu.id()).orElseThrow(() -> new TelemetryService.Failure("No reading of "
+                + gpu.model() + " yet"));
+        return telemetry.persistentPowerLimitPlan(gpu.target().orElseThrow(() -> new TelemetryService.Failure(
+                gpu.model() + " is not read by GPUForge")), now, watts);
+    }
+
+    /** The readings of every GPU newer than the given time, as one map (for tests and exports). */
+    public Map<GpuId, List<GpuSample>> recentAll(long afterMillis) {
+        Map<GpuId, List<GpuSample>> out = new LinkedHashMap<>();
+        for (FleetGpu r : rows) {
+            out.put(r.id(), recent(r.id(), afterMillis));
+        }
+        return out;
+    }
+
+    @Override
+    public synchronized void close() {
+        listeners.clear();
+        if (subscribers > 0) {
+            subscribers = 0;
+            stop();
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.gpuforge.ui.monitor;
+
+import io.gpuforge.app.GpuFleet;
+import io.gpuforge.domain.FleetGpu;
+import io.gpuforge.domain.GpuMetric;
+import io.gpuforge.domain.GpuSample;
+import io.gpuforge.ui.common.I18n;
+import java.util.List;
+import java.util.Locale;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+
+/**
+ * A row of the fleet table: the GPU and its live values (NaN while unknown), updated once a frame from the fleet's
+ * newest reading; only values that changed fire. The sparkline holds the last minute of utilisation.
+ */
+final class FleetRow {
+
+    static final long SPARK_MILLIS = 60_000;
+
+    private final ReadOnlyObjectWrapper<FleetGpu> gpu = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyDoubleWrapper temperature = new ReadOnlyDoubleWrapper(Double.NaN);
+    private final ReadOnlyDoubleWrapper power = new ReadOnlyDoubleWrapper(Double.NaN);
+    private final ReadOnlyDoubleWrapper limit = new ReadOnlyDoubleWrapper(Double.NaN);
+    private final ReadOnlyDoubleWrapper utilization = new ReadOnlyDoubleWrapper(Double.NaN);
+    private final ReadOnlyDoubleWrapper vram = new ReadOnlyDoubleWrapper(Double.NaN);
+    private final ReadOnlyStringWrapper source = new ReadOnlyStringWrapper("");
+    private final ReadOnlyObjectWrapper<double[]> spark = new ReadOnlyObjectWrapper<>(new double[0]);
+    private long sparkUntil;
+
+    FleetRow(FleetGpu g) {
+        gpu.set(g);
+    }
+
+    /** Takes the newest reading; a GPU whose source is lost shows no values (never the last good ones). */
+    void update(GpuFleet fleet, I18n i18n, long nowMillis) {
+        FleetGpu g = gpu.get();
+        List<GpuSample> recent = fleet.recent(g.id(), nowMillis - SPARK_MILLIS);
+        GpuSample last = recent.isEmpty() ? null : recent.get(recent.size() - 1);
+        boolean lost = last != null && last.isGap();
+        GpuSample s = lost ? null : fleet.latest(g.id()).orElse(null);
+        set(temperature, s, GpuMetric.TEMPERATURE_C);
+        set(power, s, GpuMetric.POWER_W);
+        set(limit, s, GpuMetric.POWER_LIMIT_W);
+        set(utilization, s, GpuMetric.UTILIZATION_PCT);
+        if (s != null && s.has(GpuMetric.MEMORY_TOTAL_MIB)) {
+            vram.set(s.raw(GpuMetric.MEMORY_TOTAL_MIB));
+        }
+        String src = s == null ? (lost ? i18n.get("monitor.fleet.lost") : "") : MonitorText.source(i18n, s);
+        if (!src.equals(source.get())) {
+            source.set(src);
+        }
+        long newest = last == null ? 0 : last.timeMillis();
+        if (newest != sparkUntil) {
+            sparkUntil = newest;
+            double[] v = new double[recent.size()];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = recent.get(i).raw(GpuMetric.UTILIZATION_PCT);
+            }
+            spark.set(v);
+        }
+    }
+
+    private static void set(ReadOnlyDoubleWrapper p, GpuSample s, GpuMetric m) {
+        double v = s == null ? Double.NaN : s.raw(m);
+        if (Double.compare(v, p.get()) != 0) {
+            p.set(v);
+        }
+    }
+
+    void gpu(FleetGpu g) {
+        if (!g.equals(gpu.get())) {
+            gpu.set(g);
+        }
+    }
+
+    FleetGpu gpu() {
+        return gpu.get();
+    }
+
+    ReadOnlyObjectProperty<FleetGpu> gpuProperty() {
+        return gpu.getReadOnlyProperty();
+    }
+
+    ReadOnlyDoubleProperty temperature() {
+        return temperature.getReadOnlyProperty();
+    }
+
+    ReadOnlyDoubleProperty power() {
+        return power.getReadOnlyProperty();
+    }
+
+    ReadOnlyDoubleProperty limit() {
+        return limit.getReadOnlyProperty();
+    }
+
+    ReadOnlyDoubleProperty utilization() {
+        return utilization.getReadOnlyProperty();
+    }
+
+    ReadOnlyDoubleProperty vram() {
+        return vram.getReadOnlyProperty();
+    }
+
+    ReadOnlyStringProperty source() {
+        return source.getReadOnlyProperty();
+    }
+
+    ReadOnlyObjectProperty<double[]> spark() {
+        return spark.getReadOnlyProperty();
+    }
+
+    /** What the filter matches: model, host, connection, address, VM, driver. */
+    boolean matches(String filter) {
+        if (filter == null || filter.isBlank()) {
+            return true;
+        }
+        FleetGpu g = gpu.get();
+        String all = String.join(" ", g.model(), g.host(), g.connection(), g.address().orElse(""), g.vm().orElse(""),
+                g.driver().orElse(""), source.get()).toLowerCase(Locale.ROOT);
+        for (String word : filter.toLowerCase(Locale.ROOT).split("\\s+")) {
+            if (!all.contains(word)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,155 @@
+package io.gpuforge.ui.monitor;
+
+import io.gpuforge.domain.FleetGpu;
+import io.gpuforge.ui.common.Disposable;
+import io.gpuforge.ui.common.Icons;
+import io.gpuforge.ui.common.UiContext;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import org.kordamp.ikonli.feather.Feather;
+
+/**
+ * The GPU monitor window: charts of the chosen GPUs, the fleet (every GPU on every connection), alert rules and the
+ * alerts that fired, and the cost view. Opened by the main window's "GPU monitor" button and menu entry through
+ * {@link #open}; it watches every connection's GPUs while it is open and stops when it closes.
+ */
+public final class GpuMonitor {
+
+    private final UiContext ui;
+    private final Stage stage = new Stage();
+    private final TabPane tabs = new TabPane();
+    private final Tab chartsTab = new Tab();
+    private final Tab fleetTab = new Tab();
+    private final Tab alertsTab = new Tab();
+    private final Tab costTab = new Tab();
+    private final GpuChartsView charts;
+    private final FleetView fleet;
+    private final AlertsView alerts;
+    private final CostView cost;
+    private final AlertNotifier notifier;
+
+    private GpuMonitor(UiContext ui, Window owner, Optional<Consumer<FleetGpu>> passThrough) {
+        this.ui = ui;
+        if (owner != null) {
+            stage.initOwner(owner);
+        }
+        stage.titleProperty().bind(ui.i18n().text("monitor.title"));
+        tabs.setId("monitor-tabs");
+        tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+        charts = new GpuChartsView(ui, new Showing(tabs, chartsTab.selectedProperty()).property(), g -> true, true);
+        fleet = new FleetView(ui, new Showing(tabs, fleetTab.selectedProperty()).property(), this::powerLimit,
+                this::chartsOf, passThrough);
+        alerts = new AlertsView(ui);
+        cost = new CostView(ui);
+        tab(chartsTab, "monitor-tab-charts", "monitor.tab.charts", Feather.ACTIVITY, charts);
+        tab(fleetTab, "monitor-tab-fleet", "monitor.tab.fleet", Feather.GRID, fleet);
+        tab(alertsTab, "monitor-tab-alerts", "monitor.tab.alerts", Feather.BELL, alerts);
+        tab(costTab, "monitor-tab-cost", "monitor.tab.cost", Feather.DOLLAR_SIGN, cost);
+        tabs.getTabs().setAll(List.of(chartsTab, fleetTab, alertsTab, costTab));
+        alertsTab.selectedProperty().addListener((o, a, now) -> {
+            if (now) {
+                alerts.refreshScopes();
+            }
+        });
+        Scene scene = new Scene(tabs, 1280, 760);
+        ui.theme().style(scene);
+        stage.setScene(scene);
+        notifier = new AlertNotifier(ui, stage);
+        stage.setOnHidden(e -> dispose());
+    }
+
+    /**
+     * Opens the GPU monitor over {@code owner} (the main window). {@code passThrough} is the passthrough wizard's
+     * entry for a GPU of the fleet ("Pass through to VM…"); without it that entry is shown disabled.
+     */
+    public static GpuMonitor open(UiContext ui, Window owner, Optional<Consumer<FleetGpu>> passThrough) {
+        GpuMonitor m = new GpuMonitor(Objects.requireNonNull(ui), owner, Objects.requireNonNull(passThrough));
+        m.stage.show();
+        return m;
+    }
+
+    /** Opens the GPU monitor without the passthrough entry. */
+    public static GpuMonitor open(UiContext ui, Window owner) {
+        return open(ui, owner, Optional.empty());
+    }
+
+    private void tab(Tab t, String id, String key, Feather icon, Node content) {
+        t.setId(id);
+        t.textProperty().bind(ui.i18n().text(key));
+        t.setGraphic(Icons.of(icon));
+        t.setContent(content);
+    }
+
+    private void powerLimit(FleetGpu g) {
+        new PowerLimitDialog(ui, stage, g).show();
+    }
+
+    /** "Open its charts": the charts tab, showing that GPU alone. */
+    void chartsOf(FleetGpu g) {
+        tabs.getSelectionModel().select(chartsTab);
+        charts.picker().choose(x -> GpuPicker.key(x).equals(GpuPicker.key(g)), ui.app().fleet().gpus());
+    }
+
+    /** Shows the window again (it may be behind the main window). */
+    public void toFront() {
+        stage.show();
+        stage.toFront();
+    }
+
+    public boolean isShowing() {
+        return stage.isShowing();
+    }
+
+    public void close() {
+        stage.close();
+    }
+
+    private void dispose() {
+        stage.titleProperty().unbind();
+        notifier.dispose();
+        for (Tab t : tabs.getTabs()) {
+            Disposable.of(t.getContent());
+        }
+    }
+
+    // for tests
+    Stage stage() {
+        return stage;
+    }
+
+    TabPane tabs() {
+        return tabs;
+    }
+
+    GpuChartsView charts() {
+        return charts;
+    }
+
+    FleetView fleet() {
+        return fleet;
+    }
+
+    AlertsView alerts() {
+        return alerts;
+    }
+
+    CostView cost() {
+        return cost;
+    }
+
+    AlertNotifier notifier() {
+        return notifier;
+    }
+
+    PowerLimitDialog powerLimitDialog(FleetGpu g) {
+        return new PowerLimitDialog(ui, stage, g);
+    }
+}

@@ -1,0 +1,146 @@
+package io.gpuforge.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.domain.AlertEvent;
+import io.gpuforge.domain.AlertRule;
+import io.gpuforge.domain.AppEvent;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.FleetGpu;
+import io.gpuforge.domain.GpuMetric;
+import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.GpuTarget;
+import io.gpuforge.testing.TestContexts;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The monitor's fleet over the Demo lab's simulated sensors, through the real app context. */
+class GpuFleetTest {
+
+    @TempDir
+    Path home;
+
+    private AppContext app;
+    private ConnectionInfo demo;
+
+    @BeforeEach
+    void open() throws Exception {
+        app = TestContexts.create(home, home.resolve("no-sysroot"), ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        demo = app.connections().addDemo("Demo lab");
+    }
+
+    @AfterEach
+    void close() {
+        app.close();
+    }
+
+    private static void await(String what, BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static boolean live(GpuFleet fleet) {
+        List<FleetGpu> rows = fleet.gpus();
+        return rows.size() >= 6 && rows.stream().filter(r -> r.connection().equals("Demo lab"))
+                .allMatch(r -> fleet.latest(r.id()).isPresent());
+    }
+
+    @Test
+    void everyDemoLabGpuIsListedWithItsHostVmAndLiveReadings() throws Exception {
+        GpuFleet fleet = app.fleet();
+        try (GpuFleet.Subscription sub = fleet.subscribe(() -> { })) {
+            await("readings of every GPU", () -> live(fleet));
+            List<FleetGpu> rows = fleet.gpus().stream().filter(r -> r.connection().equals("Demo lab")).toList();
+            assertThat(rows).extracting(FleetGpu::host).containsOnly("pve-4090", "pve-3090");
+            assertThat(rows).filteredOn(r -> r.host().equals("pve-4090")).hasSize(2)
+                    .allSatisfy(r -> assertThat(r.model()).contains("4090"));
+            assertThat(rows).filteredOn(r -> r.host().equals("pve-3090")).hasSize(4)
+                    .allSatisfy(r -> assertThat(r.model()).contains("3090"));
+            FleetGpu used = rows.stream().filter(r -> r.vm().isPresent()).findFirst().orElseThrow();
+            assertThat(used.vm()).contains("train-01");
+            assertThat(used.address()).contains("0000:01:00.0");
+            assertThat(used.availability()).isIn(FleetGpu.Availability.IN_USE, FleetGpu.Availability.ASSIGNED);
+            GpuSample s = fleet.latest(used.id()).orElseThrow();
+            assertThat(s.get(GpuMetric.TEMPERATURE_C).getAsDouble()).isBetween(20.0, 95.0);
+            assertThat(s.source().label()).contains("simulated");
+            assertThat(fleet.sources()).anySatisfy(src -> assertThat(src.status()).isPresent());
+            await("several readings", () -> fleet.recent(used.id(), 0).size() >= 3);
+        }
+    }
+
+    @Test
+    void aPowerLimitSetThroughTheFleetIsEnforcedFromTheNextReading() throws Exception {
+        GpuFleet fleet = app.fleet();
+        try (GpuFleet.Subscription sub = fleet.subscribe(() -> { })) {
+            await("readings of every GPU", () -> live(fleet));
+            FleetGpu gpu = fleet.gpus().get(0);
+            assertThatThrownBy(() -> fleet.setPowerLimit(gpu, 5000, false))
+                    .hasMessageContaining("choose a limit in that range");
+            TelemetryService.PowerLimitResult r = fleet.setPowerLimit(gpu, 250, false);
+            assertThat(r.how()).contains("simulated");
+            long after = System.currentTimeMillis();
+            await("a reading with the new limit", () -> fleet.recent(gpu.id(), after).stream()
+                    .anyMatch(x -> x.raw(GpuMetric.POWER_LIMIT_W) == 250));
+            assertThatThrownBy(() -> fleet.persistentPowerLimitPlan(gpu, 250)).hasMessageContaining("simulated");
+        }
+    }
+
+    /** Setting a limit with the CLI's call (it reads the GPUs once) reaches the watch that is already running. */
+    @Test
+    void aPowerLimitSetByAnotherCallerReachesTheRunningWatch() throws Exception {
+        List<GpuSample> seen = new CopyOnWriteArrayList<>();
+        try (TelemetryService.Watch w = app.telemetry().watch(new GpuTarget.Connection(demo), Duration.ofMillis(200),
+                seen::add, st -> { })) {
+            await("first readings", () -> seen.stream().anyMatch(s -> s.gpu().device().equals("0000:01:00.0")));
+            app.telemetry().setPowerLimit(new GpuTarget.Connection(demo), "0000:01:00.0", 300, false);
+            int before = seen.size();
+            await("the running watch reads the new limit", () -> seen.subList(before, seen.size()).stream()
+                    .anyMatch(s -> s.gpu().device().equals("0000:01:00.0") && s.raw(GpuMetric.POWER_LIMIT_W) == 300));
+        }
+    }
+
+    @Test
+    void aLostSourceLeavesGapsAndFiresItsAlertOnceThenClears() throws Exception {
+        AlertRule lost = app.alerts().save(AlertRule.of(Optional.empty(), AlertRule.Kind.SOURCE_LOST, 0,
+                Duration.ZERO));
+        List<AlertEvent> alerts = new CopyOnWriteArrayList<>();
+        app.alerts().addListener(alerts::add);
+        List<AppEvent> events = new CopyOnWriteArrayList<>();
+        app.events().addListener(events::add);
+        GpuFleet fleet = app.fleet();
+        try (GpuFleet.Subscription sub = fleet.subscribe(() -> { })) {
+            await("readings of every GPU", () -> live(fleet));
+            FleetGpu gpu = fleet.gpus().get(0);
+            long unplugged = System.currentTimeMillis();
+            assertThat(app.telemetry().simulateSensorLoss(true)).isEqualTo(6);
+            await("an alert per GPU", () -> alerts.size() >= 6);
+            await("a gap marker", () -> fleet.recent(gpu.id(), unplugged).stream().anyMatch(GpuSample::isGap));
+            await("a second failed try", () -> fleet.recent(gpu.id(), unplugged).stream().filter(GpuSample::isGap)
+                    .count() >= 2);
+            assertThat(alerts).as("one alert per GPU however many gaps").hasSize(6)
+                    .allSatisfy(a -> assertThat(a.rule()).isEqualTo(lost))
+                    .allSatisfy(a -> assertThat(a.state()).isEqualTo(AlertEvent.State.FIRED));
+            await("the events panel's lines", () -> events.stream().filter(e -> e.level() == AppEvent.Level.WARN
+                    && e.message().contains("source lost")).count() == 6);
+            app.telemetry().simulateSensorLoss(false);
+            await("cleared after readings again", () -> alerts.stream()
+                    .filter(a -> a.state() == AlertEvent.State.CLEARED).count() == 6);
+        }
+    }
+}

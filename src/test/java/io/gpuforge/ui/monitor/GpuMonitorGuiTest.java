@@ -1,0 +1,286 @@
+package io.gpuforge.ui.monitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.domain.AlertEvent;
+import io.gpuforge.domain.AlertRule;
+import io.gpuforge.domain.AppEvent;
+import io.gpuforge.domain.FleetGpu;
+import io.gpuforge.domain.GpuId;
+import io.gpuforge.domain.GpuMetric;
+import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.SourceKind;
+import io.gpuforge.store.TelemetryStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleButton;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** The GPU monitor in the real window over the Demo lab's simulated sensors. */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class GpuMonitorGuiTest {
+
+    private MonitorFixture fx;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        fx = new MonitorFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        fx.close();
+    }
+
+    private static long lastTime(ChartSeries s) {
+        return s.size() == 0 ? 0 : s.lastTime();
+    }
+
+    @Test
+    void theChartsShowLiveSeriesThatMoveAndPauseStopsThem(FxRobot robot) throws Exception {
+        GpuMonitor m = fx.open(robot);
+        GpuChartsView charts = m.charts();
+        MonitorFixture.waitUntil(() -> charts.chosen().size() == 6 && charts.data().lines(ChartKind.TEMPERATURE)
+                .stream().allMatch(s -> s.size() >= 3));
+        ChartSeries t = charts.data().lines(ChartKind.TEMPERATURE).get(0);
+        long first = lastTime(t);
+        MonitorFixture.waitUntil(() -> lastTime(charts.data().lines(ChartKind.TEMPERATURE).get(0)) > first);
+        assertThat(charts.chart(ChartKind.TEMPERATURE).draws()).isPositive();
+        // the sources are named next to the series
+        assertThat(charts.legendText()).contains("simulated (Demo lab)")
+                .contains("4090 · pve-4090 01:00.0");
+        assertThat(robot.lookup("#monitor-sources").queryAs(Label.class).getText()).contains("simulated sensors");
+        // power with its enforced limit (dashed) per GPU
+        assertThat(charts.data().lines(ChartKind.POWER)).hasSize(12).filteredOn(s -> s.dashed).hasSize(6);
+        robot.interact(() -> robot.lookup("#monitor-pause").queryAs(ToggleButton.class).fire());
+        assertThat(charts.window().isLive()).isFalse();
+        ChartSeries paused = charts.data().lines(ChartKind.TEMPERATURE).get(0);
+        int size = paused.size();
+        long pausedAt = System.currentTimeMillis();
+        MonitorFixture.waitUntil(() -> fx.app.fleet().recent(charts.data().gpus().get(0).id(), pausedAt + 1500)
+                .size() >= 1);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(charts.data().lines(ChartKind.TEMPERATURE).get(0).size()).as("paused: nothing appended")
+                .isEqualTo(size);
+        robot.interact(() -> robot.lookup("#monitor-live").queryAs(Button.class).fire());
+        assertThat(charts.window().isLive()).isTrue();
+    }
+
+    @Test
+    void switchingWindowsLoadsHistoryReducedToTheChartsWidth(FxRobot robot) throws Exception {
+        // a day of readings of the first RTX 4090, one a second, ending ten minutes ago
+        GpuId gpu = new GpuId("demo:Demo lab/pve-4090", "0000:01:00.0");
+        TelemetryStore store = new TelemetryStore(fx.app.database(), Clock.systemUTC(),
+                TelemetryStore.Retention.defaults());
+        long end = System.currentTimeMillis() - 600_000;
+        List<GpuSample> day = new ArrayList<>();
+        for (long s = 23 * 3600; s > 0; s--) {
+            long t = end - s * 1000;
+            day.add(GpuSample.builder(gpu, t, SourceKind.SIMULATED).name("NVIDIA GeForce RTX 4090")
+                    .node(Optional.of("pve-4090")).intervalMillis(1000)
+                    .set(GpuMetric.TEMPERATURE_C, 40 + (s % 600 < 300 ? 30 : 0)).set(GpuMetric.POWER_W, 200).build());
+        }
+        store.append(day);
+        store.flush();
+        GpuMonitor m = fx.open(robot);
+        GpuChartsView charts = m.charts();
+        robot.interact(() -> robot.lookup("#window-24h").queryAs(ToggleButton.class).fire());
+        MonitorFixture.waitUntil(() -> charts.window().span() == Duration.ofHours(24).toMillis()
+                && charts.data().line(gpu, GpuMetric.TEMPERATURE_C) != null
+                && charts.data().line(gpu, GpuMetric.TEMPERATURE_C).size() > 100);
+        int width = charts.chart(ChartKind.TEMPERATURE).plotWidth();
+        ChartSeries line = charts.data().line(gpu, GpuMetric.TEMPERATURE_C);
+        assertThat(line.size()).as("a day of 82,800 readings drawn as at most the width's points")
+                .isLessThanOrEqualTo(width + 16);
+        double max = 0;
+        double min = 1000;
+        for (int i = 0; i < line.size(); i++) {
+            if (!Double.isNaN(line.value(i)) && line.time(i) < end) {
+                max = Math.max(max, line.value(i));
+                min = Math.min(min, line.value(i));
+            }
+        }
+        assertThat(max).as("the peaks are kept").isEqualTo(70);
+        assertThat(min).as("the dips are kept").isEqualTo(40);
+        assertThat(robot.lookup("#monitor-status").queryAs(Label.class).getText()).startsWith("Reduced to " + width);
+        robot.interact(() -> robot.lookup("#window-1h").queryAs(ToggleButton.class).fire());
+        MonitorFixture.waitUntil(() -> charts.window().span() == Duration.ofHours(1).toMillis());
+        robot.interact(() -> charts.window().zoom(1 / 1.25, System.currentTimeMillis(), System.currentTimeMillis()));
+        assertThat(charts.window().span()).isEqualTo(Duration.ofMinutes(48).toMillis());
+        robot.interact(() -> charts.window().pan(-Duration.ofMinutes(30).toMillis(), System.currentTimeMillis()));
+        assertThat(charts.window().isLive()).as("scrolled back").isFalse();
+    }
+
+    @Test
+    void aLostSourceShowsAGapAndItsAlertFiresOnce(FxRobot robot) throws Exception {
+        fx.app.alerts().save(AlertRule.of(Optional.empty(), AlertRule.Kind.SOURCE_LOST, 0, Duration.ZERO));
+        List<AlertEvent> alerts = new CopyOnWriteArrayList<>();
+        fx.app.alerts().addListener(alerts::add);
+        GpuMonitor m = fx.open(robot);
+        GpuChartsView charts = m.charts();
+        MonitorFixture.waitUntil(() -> charts.data().lines(ChartKind.TEMPERATURE).size() == 6);
+        fx.app.telemetry().simulateSensorLoss(true);
+        MonitorFixture.waitUntil(() -> charts.data().lines(ChartKind.TEMPERATURE).stream()
+                .allMatch(ChartSeries::endsInGap));
+        MonitorFixture.waitUntil(() -> alerts.size() == 6 && m.notifier().shown() >= 1);
+        @SuppressWarnings("unchecked")
+        ListView<AppEvent> events = robot.lookup("#events-list").queryAs(ListView.class);
+        MonitorFixture.waitUntil(() -> events.getItems().stream().filter(e -> e.message().contains("source lost"))
+                .count() == 6);
+        // the source keeps failing (gap markers at each retry): still one alert per GPU
+        long later = System.currentTimeMillis();
+        FleetGpu one = fx.demoGpus().get(0);
+        MonitorFixture.waitUntil(() -> fx.app.fleet().recent(one.id(), later).stream().anyMatch(GpuSample::isGap));
+        assertThat(alerts).hasSize(6);
+        assertThat(m.alerts().history()).hasSize(6).allMatch(s -> s.contains("source lost"));
+        // the fleet shows no stale values for a lost GPU
+        robot.interact(() -> m.tabs().getSelectionModel().select(1));
+        MonitorFixture.waitUntil(() -> m.fleet().rows().stream().allMatch(r -> Double.isNaN(r.temperature().get())
+                && r.source().get().equals("source lost")));
+        fx.app.telemetry().simulateSensorLoss(false);
+        MonitorFixture.waitUntil(() -> alerts.stream().filter(a -> a.state() == AlertEvent.State.CLEARED).count() == 6);
+    }
+
+    @Test
+    void aTemperatureAlertFiresOnceThroughItsHysteresis(FxRobot robot) throws Exception {
+        GpuMonitor m = fx.open(robot);
+        FleetGpu gpu = fx.demoGpus().get(0);
+        robot.interact(() -> m.tabs().getSelectionModel().select(2));
+        robot.interact(() -> {
+            m.alerts().refreshScopes();
+            robot.lookup("#alert-threshold").queryAs(TextField.class).setText("20");
+            robot.lookup("#alert-hold").queryAs(TextField.class).setText("2");
+        });
+        @SuppressWarnings("unchecked")
+        ChoiceBox<Optional<FleetGpu>> scope = robot.lookup("#alert-scope")
+                .queryAs(ChoiceBox.class);
+        robot.interact(() -> scope.setValue(scope.getItems().stream().filter(o -> o.map(g -> g.id().equals(gpu.id()))
+                .orElse(false)).findFirst().orElseThrow()));
+        robot.interact(() -> robot.lookup("#alert-add").queryAs(Button.class).fire());
+        MonitorFixture.waitUntil(() -> m.alerts().rules().size() == 1);
+        assertThat(m.alerts().rules().get(0).describe()).contains("temperature ≥ 20 °C for 2 s on " + gpu.id());
+        MonitorFixture.waitUntil(() -> m.alerts().history().size() == 1);
+        long fired = System.currentTimeMillis();
+        // five more readings above the threshold: no second alert
+        MonitorFixture.waitUntil(() -> fx.app.fleet().recent(gpu.id(), fired).size() >= 5);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(m.alerts().history()).singleElement().asString().contains("temperature ≥ 20 °C");
+        @SuppressWarnings("unchecked")
+        ListView<AppEvent> events = robot.lookup("#events-list").queryAs(ListView.class);
+        assertThat(events.getItems()).filteredOn(e -> e.message().contains("temperature ≥ 20 °C")).hasSize(1);
+    }
+
+    @Test
+    void thePowerLimitDialogRefusesOutOfRangeAndSetsAValidLimitSeenFromTheNextReading(FxRobot robot) throws Exception {
+        GpuMonitor m = fx.open(robot);
+        robot.interact(() -> m.tabs().getSelectionModel().select(1));
+        MonitorFixture.waitUntil(() -> m.fleet().rows().size() == 6);
+        FleetRow row = m.fleet().rows().stream().filter(r -> r.gpu().host().equals("pve-3090")).findFirst()
+                .orElseThrow();
+        robot.interact(() -> m.fleet().table().getSelectionModel().select(row));
+        robot.interact(() -> robot.lookup("#fleet-power").queryAs(Button.class).fire());
+        MonitorFixture.waitUntil(() -> robot.lookup("#power-dialog").tryQuery().isPresent());
+        assertThat(robot.lookup("#power-range").queryAs(Label.class).getText()).contains("allows 116 to 466 W");
+        robot.interact(() -> {
+            robot.lookup("#power-watts").queryAs(TextField.class).setText("5000");
+            robot.lookup("#power-set").queryAs(Button.class).fire();
+        });
+        assertThat(robot.lookup("#power-error").queryAs(Label.class).getText())
+                .isEqualTo("5000 W is outside what the card allows (116 to 466 W); choose a limit in that range.");
+        assertThat(robot.lookup("#power-confirm").queryAs(Button.class).isDisabled()).isTrue();
+        robot.interact(() -> {
+            robot.lookup("#power-watts").queryAs(TextField.class).setText("250");
+            robot.lookup("#power-set").queryAs(Button.class).fire();
+        });
+        assertThat(robot.lookup("#power-confirm-text").queryAs(Label.class).getText()).contains("to 250 W now");
+        robot.interact(() -> robot.lookup("#power-confirm").queryAs(Button.class).fire());
+        MonitorFixture.waitUntil(() -> robot.lookup("#power-confirm-text").queryAs(Label.class).getText()
+                .startsWith("Set to 250 W (simulated (Demo lab))"));
+        MonitorFixture.waitUntil(() -> row.limit().get() == 250);
+        assertThat(fx.app.fleet().latest(row.gpu().id()).orElseThrow().raw(GpuMetric.POWER_LIMIT_W)).isEqualTo(250);
+        // keeping it after reboots needs a host: the Demo lab says why not
+        robot.interact(() -> {
+            robot.lookup("#power-persist").queryAs(CheckBox.class).setSelected(true);
+            robot.lookup("#power-set").queryAs(Button.class).fire();
+        });
+        MonitorFixture.waitUntil(() -> robot.lookup("#power-error").queryAs(Label.class).getText()
+                .contains("simulated"));
+    }
+
+    @Test
+    void theFleetListsEveryDemoLabGpuAndFilters(FxRobot robot) throws Exception {
+        GpuMonitor m = fx.open(robot);
+        robot.interact(() -> m.tabs().getSelectionModel().select(1));
+        MonitorFixture.waitUntil(() -> m.fleet().rows().size() == 6 && m.fleet().rows().stream()
+                .allMatch(r -> !Double.isNaN(r.temperature().get())));
+        assertThat(m.fleet().rows()).extracting(r -> r.gpu().host() + " " + r.gpu().address().orElse(""))
+                .containsExactlyInAnyOrder("pve-4090 0000:01:00.0", "pve-4090 0000:02:00.0", "pve-3090 0000:01:00.0",
+                        "pve-3090 0000:02:00.0", "pve-3090 0000:03:00.0", "pve-3090 0000:04:00.0");
+        FleetRow train = m.fleet().rows().stream().filter(r -> r.gpu().vm().isPresent()).findFirst().orElseThrow();
+        assertThat(train.gpu().vm()).contains("train-01");
+        assertThat(robot.lookup("#fleet-summary").queryAs(Label.class).getText()).startsWith("6 GPUs on 1 connections");
+        robot.interact(() -> robot.lookup("#fleet-filter").queryAs(TextField.class).setText("3090"));
+        assertThat(m.fleet().table().getItems()).hasSize(4);
+        robot.interact(() -> robot.lookup("#fleet-filter").queryAs(TextField.class).setText("train"));
+        assertThat(m.fleet().table().getItems()).singleElement().isSameAs(train);
+        robot.interact(() -> robot.lookup("#fleet-filter").queryAs(TextField.class).setText(""));
+        // "open its charts" from a row
+        robot.interact(() -> m.chartsOf(train.gpu()));
+        MonitorFixture.waitUntil(() -> m.charts().chosen().size() == 1);
+        assertThat(m.tabs().getSelectionModel().getSelectedIndex()).isZero();
+        assertThat(robot.lookup("#fleet-passthrough").queryAs(Button.class).isDisabled())
+                .as("no passthrough wizard handed in").isTrue();
+    }
+
+    @Test
+    void aNodesGpuTabInTheMainWindowDrawsOnlyWhileSelected(FxRobot robot) throws Exception {
+        TabPane content = robot.lookup("#content-tabs").queryAs(TabPane.class);
+        Tab[] tab = new Tab[1];
+        robot.interact(() -> {
+            tab[0] = GpuTabs.forNode(fx.ui, fx.demo, "pve-3090");
+            content.getTabs().add(tab[0]);
+            content.getSelectionModel().select(tab[0]);
+        });
+        GpuChartsView view = ((GpuTabs.Holder) tab[0].getContent()).view();
+        MonitorFixture.waitUntil(() -> view.chosen().size() == 4 && view.data().lines(ChartKind.TEMPERATURE).stream()
+                .allMatch(s -> s.size() >= 2));
+        assertThat(view.data().gpus()).allSatisfy(g -> assertThat(g.host()).isEqualTo("pve-3090"));
+        robot.interact(() -> content.getSelectionModel().select(0));
+        WaitForAsyncUtils.waitForFxEvents();
+        long drawn = view.chart(ChartKind.TEMPERATURE).draws();
+        GpuId some = view.data().gpus().get(0).id();
+        long hidden = System.currentTimeMillis();
+        MonitorFixture.waitUntil(() -> fx.app.fleet().recent(some, hidden + 1000).size() >= 1);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(view.chart(ChartKind.TEMPERATURE).draws()).as("hidden: not drawn").isEqualTo(drawn);
+        robot.interact(() -> content.getSelectionModel().select(tab[0]));
+        MonitorFixture.waitUntil(() -> view.chart(ChartKind.TEMPERATURE).draws() > drawn);
+        robot.interact(() -> content.getTabs().remove(tab[0]));
+        robot.interact(() -> ((GpuTabs.Holder) tab[0].getContent()).dispose());
+    }
+}

@@ -1,0 +1,93 @@
+package io.gpuforge.ui.monitor;
+
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.FleetGpu;
+import io.gpuforge.testing.HostTrees;
+import io.gpuforge.testing.TestContexts;
+import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.shell.MainWindow;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import javafx.embed.swing.SwingFXUtils;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+import javax.imageio.ImageIO;
+import org.testfx.api.FxRobot;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** The real main window with the Demo lab saved, and the GPU monitor opened through its entry point. */
+final class MonitorFixture implements AutoCloseable {
+
+    final Path home;
+    final AppContext app;
+    final UiContext ui;
+    final MainWindow window;
+    final ConnectionInfo demo;
+    final Stage stage;
+    GpuMonitor monitor;
+
+    MonitorFixture(Stage stage, ThemeChoice theme, LanguageChoice language) throws Exception {
+        this.stage = stage;
+        home = Files.createTempDirectory("gpuforge-monitor-");
+        Path sysroot = HostTrees.proxmoxSystemdBoot(home.resolve("sysroot"));
+        app = TestContexts.create(home.resolve("home"), sysroot, theme, language);
+        demo = app.connections().addDemo("Demo lab");
+        ui = UiContext.create(app, () -> stage);
+        window = new MainWindow(ui);
+        stage.setWidth(1280);
+        stage.setHeight(800);
+        window.show(stage);
+    }
+
+    static void waitUntil(Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(40, TimeUnit.SECONDS, condition);
+    }
+
+    /** Opens the monitor as the main window's button will (GpuMonitor.open) and waits for every Demo lab GPU. */
+    GpuMonitor open(FxRobot robot) throws Exception {
+        robot.interact(() -> monitor = GpuMonitor.open(ui, stage));
+        waitUntil(() -> demoGpus().size() == 6 && demoGpus().stream().allMatch(g -> app.fleet().latest(g.id())
+                .isPresent()));
+        return monitor;
+    }
+
+    List<FleetGpu> demoGpus() {
+        return app.fleet().gpus().stream().filter(g -> g.connection().equals("Demo lab")).toList();
+    }
+
+    static BufferedImage snapshot(Scene scene) {
+        AtomicReference<BufferedImage> img = new AtomicReference<>();
+        WaitForAsyncUtils.asyncFx(() -> img.set(SwingFXUtils.fromFXImage(scene.snapshot(null), null)));
+        WaitForAsyncUtils.waitForFxEvents();
+        return img.get();
+    }
+
+    /** Writes a PNG into {@code gpuforge.screenshots} ({@code target/screenshots} by default). */
+    static Path writePng(BufferedImage image, String name) throws IOException {
+        Path dir = Path.of(System.getProperty("gpuforge.screenshots", "target/screenshots"));
+        Files.createDirectories(dir);
+        Path file = dir.resolve(name);
+        ImageIO.write(image, "png", file.toFile());
+        return file;
+    }
+
+    @Override
+    public void close() throws IOException {
+        window.dispose();
+        app.close();
+        try (Stream<Path> s = Files.walk(home)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
