@@ -7,11 +7,12 @@ import java.util.List;
 
 /**
  * The compact form of one GPU's samples in one minute (a chunk): a version byte, the count, then per sample (varints)
- * the time since the chunk's start shifted left by one with the low bit set when the sampling interval follows (the
- * first sample, and whenever it changes), a bit mask of the metrics present, a bit mask of those whose value is the
- * same as the metric's last value in the chunk, then each other present metric as a 32-bit float. Readings repeat a
- * lot from one second to the next (limits, totals, clocks, temperatures), so a sample takes some 20–30 bytes instead
- * of 60–70. A sample whose mask is 0 is a gap marker. Absent stays absent: no value is ever stored for a metric the
+ * the time since the sample before (the first: since the chunk's start) shifted left by two, bit 1 set when the
+ * sampling interval follows and bit 0 when the bit mask of the metrics present follows (the first sample, and when
+ * they change), then, unless no metric is present, a bit mask of those whose value is the metric's last value in the
+ * chunk, then each other present metric as a 32-bit float. Readings repeat a lot from one second to the next (limits,
+ * totals, clocks, temperatures), so a sample takes some 10–20 bytes instead of 60–70, and a minute's chunk stays
+ * small enough for SQLite to keep it in its row. A sample whose mask is 0 is a gap marker. Absent stays absent: no value is ever stored for a metric the
  * source did not report. Chunks of format 1 (every value written, the interval always) are still read.
  */
 public final class SampleCodec {
@@ -40,14 +41,17 @@ public final class SampleCodec {
      */
     public static final class Encoder {
         private final long start;
-        private final Writer body = new Writer(64 * 32);
+        private final Writer body = new Writer(64 * 16);
         private final int[] last = new int[GpuMetric.count()];
         private int known;
         private int interval = -1;
+        private int lastMask = -1;
+        private long lastTime;
         private int count;
 
         public Encoder(long startMillis) {
             this.start = startMillis;
+            this.lastTime = startMillis;
         }
 
         /** The samples added so far. */
@@ -58,12 +62,6 @@ public final class SampleCodec {
         /** Adds a sample at or after the last one added. */
         public void add(GpuSample s) {
             int iv = Math.max(0, s.intervalMillis());
-            boolean newInterval = iv != interval;
-            body.varint((s.timeMillis() - start) << 1 | (newInterval ? 1 : 0));
-            if (newInterval) {
-                body.varint(iv);
-                interval = iv;
-            }
             int metrics = last.length;
             int mask = 0;
             int same = 0;
@@ -80,7 +78,18 @@ public final class SampleCodec {
                     known |= bit;
                 }
             }
-            body.varint(mask);
+            boolean newInterval = iv != interval;
+            boolean newMask = mask != lastMask;
+            body.varint(Math.max(0, s.timeMillis() - lastTime) << 2 | (newInterval ? 2 : 0) | (newMask ? 1 : 0));
+            lastTime = Math.max(lastTime, s.timeMillis());
+            if (newInterval) {
+                body.varint(iv);
+                interval = iv;
+            }
+            if (newMask) {
+                body.varint(mask);
+                lastMask = mask;
+            }
             if (mask != 0) {
                 body.varint(same);
             }
@@ -105,9 +114,8 @@ public final class SampleCodec {
 
     /** Decodes one metric of a chunk (the other metrics are skipped, not decoded). */
     public static Column decode(long startMillis, byte[] data, GpuMetric metric) {
-        Reader r = new Reader(data);
-        int version = version(r);
-        int n = count(r);
+        Samples in = new Samples(new Reader(data), startMillis);
+        int n = in.count;
         long[] t = new long[n];
         int[] iv = new int[n];
         double[] v = new double[n];
@@ -115,30 +123,17 @@ public final class SampleCodec {
         int bit = 1 << metric.ordinal();
         int below = bit - 1;
         double last = Double.NaN;
-        int interval = 0;
+        Reader r = in.r;
         for (int i = 0; i < n; i++) {
-            int mask;
-            int same = 0;
-            if (version == VERSION_1) {
-                t[i] = startMillis + r.varint();
-                interval = (int) r.varint();
-                mask = (int) r.varint();
-            } else {
-                long x = r.varint();
-                t[i] = startMillis + (x >>> 1);
-                if ((x & 1) != 0) {
-                    interval = (int) r.varint();
-                }
-                mask = (int) r.varint();
-                same = mask == 0 ? 0 : (int) r.varint();
-            }
-            iv[i] = interval;
-            gap[i] = mask == 0;
-            int written = mask & ~same;
-            if ((mask & bit) == 0) {
+            in.next();
+            t[i] = in.time;
+            iv[i] = in.interval;
+            gap[i] = in.mask == 0;
+            int written = in.mask & ~in.same;
+            if ((in.mask & bit) == 0) {
                 v[i] = Double.NaN;
                 r.skip(4 * Integer.bitCount(written));
-            } else if ((same & bit) != 0) {
+            } else if ((in.same & bit) != 0) {
                 v[i] = last;
                 r.skip(4 * Integer.bitCount(written));
             } else {
@@ -153,37 +148,22 @@ public final class SampleCodec {
 
     /** Every sample of a chunk with all its metrics (rollups, merging a late sample into a written chunk). */
     public static double[][] decodeAll(long startMillis, byte[] data, long[] timesOut, int[] intervalsOut) {
-        Reader r = new Reader(data);
-        int version = version(r);
-        int n = count(r);
+        Samples in = new Samples(new Reader(data), startMillis);
+        int n = in.count;
         int metrics = GpuMetric.count();
         double[] last = new double[metrics];
         double[][] rows = new double[n][];
-        int interval = 0;
         for (int i = 0; i < n; i++) {
-            int mask;
-            int same = 0;
-            if (version == VERSION_1) {
-                timesOut[i] = startMillis + r.varint();
-                interval = (int) r.varint();
-                mask = (int) r.varint();
-            } else {
-                long x = r.varint();
-                timesOut[i] = startMillis + (x >>> 1);
-                if ((x & 1) != 0) {
-                    interval = (int) r.varint();
-                }
-                mask = (int) r.varint();
-                same = mask == 0 ? 0 : (int) r.varint();
-            }
-            intervalsOut[i] = interval;
+            in.next();
+            timesOut[i] = in.time;
+            intervalsOut[i] = in.interval;
             double[] row = new double[metrics];
             Arrays.fill(row, Double.NaN);
             for (int m = 0; m < metrics; m++) {
                 int bit = 1 << m;
-                if ((mask & bit) != 0) {
-                    if ((same & bit) == 0) {
-                        last[m] = r.f32();
+                if ((in.mask & bit) != 0) {
+                    if ((in.same & bit) == 0) {
+                        last[m] = in.r.f32();
                     }
                     row[m] = last[m];
                 }
@@ -191,6 +171,45 @@ public final class SampleCodec {
             rows[i] = row;
         }
         return rows;
+    }
+
+    /** Walks the sample headers of a chunk of either format; the values are the caller's to read or skip. */
+    private static final class Samples {
+        final Reader r;
+        final int version;
+        final int count;
+        final long start;
+        long time;
+        int interval;
+        int mask;
+        int same;
+
+        Samples(Reader r, long start) {
+            this.r = r;
+            this.version = version(r);
+            this.count = count(r);
+            this.start = start;
+            this.time = start;
+        }
+
+        void next() {
+            if (version == VERSION_1) {
+                time = start + r.varint();
+                interval = (int) r.varint();
+                mask = (int) r.varint();
+                same = 0;
+                return;
+            }
+            long a = r.varint();
+            time += a >>> 2;
+            if ((a & 2) != 0) {
+                interval = (int) r.varint();
+            }
+            if ((a & 1) != 0) {
+                mask = (int) r.varint();
+            }
+            same = mask == 0 ? 0 : (int) r.varint();
+        }
     }
 
     private static int version(Reader r) {

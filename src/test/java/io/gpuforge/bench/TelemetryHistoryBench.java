@@ -13,6 +13,7 @@ import io.gpuforge.domain.SourceKind;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.TelemetryQueries;
 import io.gpuforge.store.TelemetryStore;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
@@ -71,9 +72,10 @@ class TelemetryHistoryBench {
                 double load = 0.5 + 0.5 * Math.sin(s / 900.0 + g);
                 GpuSample.Builder b = GpuSample.builder(gpu(g), T0 + s * 1000L + g, SourceKind.NVIDIA_SMI)
                         .name("NVIDIA GeForce RTX 4090").node(Optional.of("pve1")).intervalMillis(1000);
-                double[] v = {40 + 40 * load, 30 + 420 * load + (s % 7), 450, 150, 600, Math.round(100 * load),
-                    Math.round(60 * load), 1000 + Math.round(20000 * load), 24564, Math.round(30 + 60 * load),
-                    210 + Math.round(2300 * load), 10501, load > 0.95 ? 4 : 0, 87, 92};
+                // as nvidia-smi reports them: whole degrees, % and MiB, power to 0.01 W, clocks in 15 MHz steps
+                double[] v = {Math.round(40 + 40 * load), Math.round(3000 + 42000 * load + 100 * (s % 7)) / 100.0, 450,
+                    150, 600, Math.round(100 * load), Math.round(60 * load), 1000 + Math.round(20000 * load), 24564,
+                    Math.round(30 + 60 * load), 210 + 15 * Math.round(150 * load), 10501, load > 0.95 ? 4 : 0, 87, 92};
                 for (int m = 0; m < SET.length; m++) {
                     b.set(SET[m], v[m]);
                 }
@@ -106,13 +108,17 @@ class TelemetryHistoryBench {
         try (Database db = Database.open(dir.resolve("gpuforge.db"))) {
             TelemetryStore store = new TelemetryStore(db, clock, TelemetryStore.Retention.defaults());
             long t0 = System.nanoTime();
+            long c0 = cpu();
             for (List<GpuSample> b : batches) {
                 store.append(b);
                 store.flush();
             }
             long ingest = System.nanoTime() - t0;
+            long ingestCpu = cpu() - c0;
             out.put("gpuforge_ingest_ms", ingest / 1_000_000);
             out.put("gpuforge_ingest_samples_per_s", Math.round(total * 1e9 / ingest));
+            out.put("gpuforge_ingest_thread_cpu_ms", ingestCpu / 1_000_000);
+            out.put("gpuforge_ingest_samples_per_cpu_s", Math.round(total * 1e9 / ingestCpu));
             out.put("gpuforge_db_bytes", Files.size(db.file()));
             TelemetryQueries q = new TelemetryQueries(store);
             List<Long> rawMs = windowMs(q, keys, from, to);
@@ -146,6 +152,7 @@ class TelemetryHistoryBench {
             });
             String insert = "INSERT INTO naive_sample VALUES (?, ?" + ", ?".repeat(SET.length) + ")";
             long t0 = System.nanoTime();
+            long c0 = cpu();
             for (List<GpuSample> b : batches) {
                 db.inTransaction(c -> {
                     try (PreparedStatement ps = c.prepareStatement(insert)) {
@@ -163,8 +170,11 @@ class TelemetryHistoryBench {
                 });
             }
             long ingest = System.nanoTime() - t0;
+            long ingestCpu = cpu() - c0;
             out.put("naive_ingest_ms", ingest / 1_000_000);
             out.put("naive_ingest_samples_per_s", Math.round(total * 1e9 / ingest));
+            out.put("naive_ingest_thread_cpu_ms", ingestCpu / 1_000_000);
+            out.put("naive_ingest_samples_per_cpu_s", Math.round(total * 1e9 / ingestCpu));
             out.put("naive_db_bytes", Files.size(db.file()));
             List<Long> ms = new ArrayList<>();
             for (int i = 0; i < RUNS + 2; i++) {
@@ -185,11 +195,18 @@ class TelemetryHistoryBench {
                 / (double) (long) out.get("naive_ingest_samples_per_s")));
         out.put("window_speedup", round((double) out.get("naive_window_median_ms")
                 / (double) out.get("gpuforge_window_median_ms")));
+        out.put("load_average_1min", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        out.put("cores", Runtime.getRuntime().availableProcessors());
         out.put("target_ingest_samples_per_s", 200_000);
         out.put("target_window_ms", 100);
         Files.createDirectories(Path.of("target/bench"));
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(
                 Path.of("target/bench/telemetry-history.json").toFile(), out);
+    }
+
+    /** CPU time of this thread (SQLite's work is done on it too), in nanoseconds. */
+    private static long cpu() {
+        return ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
     }
 
     /** The window reduced to 1,000 points per GPU, timed (tenths of a ms) after two warm-ups. */
