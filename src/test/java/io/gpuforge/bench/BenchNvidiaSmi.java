@@ -1,5 +1,6 @@
 package io.gpuforge.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.gpuforge.testing.SharedFixtures;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +24,7 @@ final class BenchNvidiaSmi {
 
     static final String CAPTURE = "nvidia-smi/02-rtx4080super-linux-595.71.05.query-gpu.load.csv";
     static final String UUID = "GPU-00000000-0000-0000-0000-000000000000";
+    private static final long CLOCK_TICKS = clockTicks();
 
     private BenchNvidiaSmi() {
     }
@@ -71,7 +73,7 @@ final class BenchNvidiaSmi {
 
     /** CPU time of this JVM (all its threads), in nanoseconds. */
     static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
 
@@ -83,8 +85,6 @@ final class BenchNvidiaSmi {
         long ticks = Long.parseLong(f[13]) + Long.parseLong(f[14]);
         return ticks * 1_000_000_000L / CLOCK_TICKS;
     }
-
-    private static final long CLOCK_TICKS = clockTicks();
 
     private static long clockTicks() {
         try {

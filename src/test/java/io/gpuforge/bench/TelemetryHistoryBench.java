@@ -121,14 +121,18 @@ class TelemetryHistoryBench {
             out.put("gpuforge_ingest_samples_per_cpu_s", Math.round(total * 1e9 / ingestCpu));
             out.put("gpuforge_db_bytes", Files.size(db.file()));
             TelemetryQueries q = new TelemetryQueries(store);
-            List<Long> rawMs = windowMs(q, keys, from, to);
+            List<Long> rawCpu = new ArrayList<>();
+            List<Long> rawMs = windowMs(q, keys, from, to, rawCpu);
             out.put("gpuforge_window_from_raw_tenths_ms", rawMs);
             out.put("gpuforge_window_from_raw_median_ms", median(rawMs) / 10.0);
+            out.put("gpuforge_window_from_raw_thread_cpu_median_ms", median(rawCpu) / 10.0);
             long r0 = System.nanoTime();
             int minutes = store.rollUpAndPrune(); // what the service does every minute, here for the whole day at once
             out.put("gpuforge_rollup_day_ms", (System.nanoTime() - r0) / 1_000_000);
             out.put("gpuforge_rollup_minutes", minutes);
-            List<Long> ms = windowMs(q, keys, from, to);
+            List<Long> cpu = new ArrayList<>();
+            List<Long> ms = windowMs(q, keys, from, to, cpu);
+            out.put("gpuforge_window_thread_cpu_median_ms", median(cpu) / 10.0);
             List<ReducedSeries> last = q.reduced(keys, from, to, POINTS);
             out.put("gpuforge_window_tenths_ms", ms);
             out.put("gpuforge_window_median_ms", median(ms) / 10.0);
@@ -177,19 +181,23 @@ class TelemetryHistoryBench {
             out.put("naive_ingest_samples_per_cpu_s", Math.round(total * 1e9 / ingestCpu));
             out.put("naive_db_bytes", Files.size(db.file()));
             List<Long> ms = new ArrayList<>();
+            List<Long> cpu = new ArrayList<>();
             for (int i = 0; i < RUNS + 2; i++) {
                 long r0 = System.nanoTime();
+                long q0 = cpu();
                 int points = 0;
                 for (SeriesKey k : keys) {
                     points += naiveReduce(db, k, from.toEpochMilli(), to.toEpochMilli());
                 }
                 if (i >= 2) {
                     ms.add((System.nanoTime() - r0) / 100_000);
+                    cpu.add((cpu() - q0) / 100_000);
                 }
                 assertThat(points).isEqualTo(GPUS * 2 * POINTS);
             }
             out.put("naive_window_tenths_ms", ms);
             out.put("naive_window_median_ms", median(ms) / 10.0);
+            out.put("naive_window_thread_cpu_median_ms", median(cpu) / 10.0);
         }
         out.put("ingest_speedup", round((long) out.get("gpuforge_ingest_samples_per_s")
                 / (double) (long) out.get("naive_ingest_samples_per_s")));
@@ -209,15 +217,17 @@ class TelemetryHistoryBench {
         return ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
     }
 
-    /** The window reduced to 1,000 points per GPU, timed (tenths of a ms) after two warm-ups. */
-    private static List<Long> windowMs(TelemetryQueries q, List<SeriesKey> keys, Instant from, Instant to)
-            throws Exception {
+    /** The window reduced to 1,000 points per GPU, timed (tenths of a ms; its thread CPU too) after two warm-ups. */
+    private static List<Long> windowMs(TelemetryQueries q, List<SeriesKey> keys, Instant from, Instant to,
+                                       List<Long> cpuOut) throws Exception {
         List<Long> ms = new ArrayList<>();
         for (int i = 0; i < RUNS + 2; i++) {
             long r0 = System.nanoTime();
+            long c0 = cpu();
             List<ReducedSeries> r = q.reduced(keys, from, to, POINTS);
             if (i >= 2) {
                 ms.add((System.nanoTime() - r0) / 100_000);
+                cpuOut.add((cpu() - c0) / 100_000);
             }
             assertThat(r).hasSize(GPUS);
         }
