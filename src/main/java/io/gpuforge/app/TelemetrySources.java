@@ -24,6 +24,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Which sources read a target's GPUs, chosen automatically: this computer's NVML, else its {@code nvidia-smi}
@@ -46,6 +48,9 @@ final class TelemetrySources {
     record Opened(List<GpuSource> sources, List<AutoCloseable> held) {
     }
 
+    private static final Logger LOG = LoggerFactory.getLogger(TelemetrySources.class);
+    /** Running VMs whose configuration is read to find their GPUs, at most. */
+    static final int MAX_CONFIGS_READ = 200;
     private final Tools tools;
     private final Sessions sessions;
     private final TelemetryHosts hosts;
@@ -127,7 +132,7 @@ final class TelemetrySources {
         ConnectionInfo c = s.connection();
         ClusterInventory inv;
         try {
-            inv = s.inventory();
+            inv = withAssignments(s, s.inventory());
         } catch (BackendException | IllegalArgumentException e) {
             throw new TelemetryService.Failure("Cannot read the GPUs of " + c.name() + ": " + e.getMessage(), e);
         }
@@ -153,6 +158,31 @@ final class TelemetrySources {
                     + " with --ssh)");
         }
         return new Opened(out, held);
+    }
+
+    /**
+     * The inventory with the VM each GPU is in. Proxmox lists a VM's passed-through devices only in its configuration,
+     * so where some GPU's assignment is not known the configurations of the running VMs are read (at most
+     * {@value #MAX_CONFIGS_READ}) and the inventory asked again.
+     */
+    private static ClusterInventory withAssignments(ConnectionSession s, ClusterInventory inv) throws BackendException {
+        if (inv.gpus().stream().allMatch(GpuInfo::assignmentKnown)) {
+            return inv;
+        }
+        List<VmInfo> running = inv.vms().stream().filter(v -> !v.template() && v.state() == VmState.RUNNING).toList();
+        if (running.size() > MAX_CONFIGS_READ) {
+            LOG.info("{}: {} VMs run; the GPUs of the first {} are looked up", s.connection().name(), running.size(),
+                    MAX_CONFIGS_READ);
+        }
+        for (VmInfo v : running.subList(0, Math.min(running.size(), MAX_CONFIGS_READ))) {
+            try {
+                s.readConfig(v.ref());
+            } catch (BackendException e) {
+                LOG.debug("{}: the configuration of {} could not be read: {}", s.connection().name(), v.ref(),
+                        e.getMessage());
+            }
+        }
+        return s.inventory();
     }
 
     /** The Demo lab's GPUs: every display device of every node, labelled with the VM it is assigned to. */

@@ -31,6 +31,14 @@ public final class JournalPolicy {
 
     /** GRUB drop-ins the planner edits when one of them sets the kernel command line. */
     static final Pattern GRUB_DROP_IN = Pattern.compile("/etc/default/grub\\.d/[A-Za-z0-9._-]{1,64}\\.cfg");
+    /** The systemd unit that keeps a GPU's power limit after reboots (telemetry's PowerLimits writes it). */
+    static final Pattern POWER_LIMIT_UNIT = Pattern.compile(
+            "/etc/systemd/system/gpuforge-power-limit-[A-Za-z0-9-]{1,40}\\.service");
+    /** The one command of a power-limit plan: it enables the unit when its file is there and removes it when not. */
+    private static final Pattern POWER_LIMIT_COMMAND = Pattern.compile("systemctl daemon-reload && if \\[ -f"
+            + " /etc/systemd/system/(gpuforge-power-limit-[A-Za-z0-9-]{1,40}\\.service) \\]; then systemctl enable \\1"
+            + " && systemctl restart \\1; else rm -f /etc/systemd/system/multi-user\\.target\\.wants/\\1;"
+            + " systemctl daemon-reload; fi");
     private static final Pattern PLAN_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern JOURNAL_ID = Pattern.compile("[0-9]{8}-[0-9]{6}-[A-Za-z0-9._-]{1,64}");
     private static final Pattern KERNEL_ARG = Pattern.compile("[\\x21-\\x7e]{1,256}");
@@ -104,7 +112,7 @@ public final class JournalPolicy {
         if (!Path.of(p).normalize().toString().equals(p)) {
             return bad(where, p, "not a normalised path (it has '.', '..', '//' or a trailing '/')");
         }
-        if (!FILES.contains(p) && !GRUB_DROP_IN.matcher(p).matches()) {
+        if (!FILES.contains(p) && !GRUB_DROP_IN.matcher(p).matches() && !POWER_LIMIT_UNIT.matcher(p).matches()) {
             return bad(where, p, "not a file GPUForge writes (" + String.join(", ", FILES.stream().sorted().toList())
                     + ")");
         }
@@ -115,7 +123,7 @@ public final class JournalPolicy {
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < commands.size(); i++) {
             String c = commands.get(i);
-            if (c == null || !COMMANDS.contains(c)) {
+            if (c == null || !COMMANDS.contains(c) && !POWER_LIMIT_COMMAND.matcher(c).matches()) {
                 return bad(where + "[" + i + "]", c, "not a refresh command GPUForge runs ("
                         + String.join(", ", COMMANDS.stream().sorted().toList()) + ")");
             }

@@ -49,6 +49,20 @@ public final class GpuChunkRepository {
         }
     }
 
+    /** The start of a GPU's newest chunk, if it has any. */
+    static Optional<Long> newestStart(Connection c, long series) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT max(start_ms) FROM gpu_sample_chunk WHERE series_id = ?")) {
+            ps.setLong(1, series);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    long v = rs.getLong(1);
+                    return rs.wasNull() ? Optional.empty() : Optional.of(v);
+                }
+                return Optional.empty();
+            }
+        }
+    }
+
     /** The chunks of a GPU that hold samples in [from, to), in time order. */
     public List<Chunk> read(long series, long fromMillis, long toMillis) throws StoreException {
         return db.with(c -> {

@@ -42,31 +42,54 @@ public final class TelemetryQueries {
         long t = to.toEpochMilli();
         long rawFrom = store.clock().millis() - store.retention().raw().toMillis();
         long rolled = store.rolledUpUntil();
+        // a bucket of the chart (4 points) two minutes wide or more: the minute rollups say as much as the raw samples
+        boolean coarse = (t - f) / Math.max(1, points / 4) >= 2 * TelemetryStore.CHUNK_MILLIS;
+        long head = Math.min(t, Math.floorDiv(f + TelemetryStore.CHUNK_MILLIS - 1, TelemetryStore.CHUNK_MILLIS)
+                * TelemetryStore.CHUNK_MILLIS);
         List<ReducedSeries> out = new ArrayList<>();
         for (SeriesKey k : keys) {
             Long id = ids.get(k.gpu());
             if (id == null) {
                 out.add(new ReducedSeries(k, from, to, ReducedSeries.Resolution.RAW, List.of(), List.of(), 0));
-            } else if (f >= rawFrom || rolled <= f) {
+            } else if (f >= rawFrom && !coarse || rolled <= head) {
                 M4.Result r = raw(id, k.metric(), f, t, points);
                 out.add(new ReducedSeries(k, from, to, ReducedSeries.Resolution.RAW, r.points(), r.gaps(), r.count()));
             } else {
-                long split = Math.min(t, rolled);
-                int rollPoints = (int) Math.max(4, (long) points * (split - f) / (t - f));
-                M4.Result a = minutes(id, k.metric(), f, split, rollPoints);
-                List<ReducedSeries.Point> pts = new ArrayList<>(a.points());
-                List<ReducedSeries.Gap> gaps = new ArrayList<>(a.gaps());
-                long count = a.count();
-                if (split < t) {
-                    M4.Result b = raw(id, k.metric(), split, t, Math.max(4, points - rollPoints));
-                    pts.addAll(b.points());
-                    gaps.addAll(b.gaps());
-                    count += b.count();
-                }
-                out.add(new ReducedSeries(k, from, to, ReducedSeries.Resolution.MINUTE, pts, gaps, count));
+                out.add(mixed(k, id, from, to, head, Math.min(t, rolled), points));
             }
         }
         return out;
+    }
+
+    /**
+     * A window read from the minute rollups over [head, split) (whole minutes), with the raw samples of the part
+     * minute before and of what is not rolled up yet after; the points shared out by time.
+     */
+    private ReducedSeries mixed(SeriesKey k, long id, Instant from, Instant to, long head, long split, int points)
+            throws StoreException {
+        long f = from.toEpochMilli();
+        long t = to.toEpochMilli();
+        List<ReducedSeries.Point> pts = new ArrayList<>();
+        List<ReducedSeries.Gap> gaps = new ArrayList<>();
+        long count = 0;
+        List<M4.Result> parts = new ArrayList<>();
+        if (head > f) {
+            parts.add(raw(id, k.metric(), f, head, share(points, head - f, t - f)));
+        }
+        parts.add(minutes(id, k.metric(), head, split, share(points, split - head, t - f)));
+        if (split < t) {
+            parts.add(raw(id, k.metric(), split, t, share(points, t - split, t - f)));
+        }
+        for (M4.Result r : parts) {
+            pts.addAll(r.points());
+            gaps.addAll(r.gaps());
+            count += r.count();
+        }
+        return new ReducedSeries(k, from, to, ReducedSeries.Resolution.MINUTE, pts, gaps, count);
+    }
+
+    private static int share(int points, long part, long whole) {
+        return (int) Math.max(4, (long) points * part / whole);
     }
 
     private M4.Result raw(long id, GpuMetric metric, long from, long to, int points) throws StoreException {
@@ -88,6 +111,7 @@ public final class TelemetryQueries {
         int[] iv = new int[n];
         int p = 0;
         int m = metric.ordinal();
+        long samples = 0;
         for (GpuRollupRepository.Minute r : rows) {
             t[p] = r.minuteMillis() + 20_000;
             v[p] = r.min()[m];
@@ -95,8 +119,10 @@ public final class TelemetryQueries {
             t[p] = r.minuteMillis() + 40_000;
             v[p] = r.max()[m];
             iv[p++] = (int) TelemetryStore.CHUNK_MILLIS;
+            samples += r.samples();
         }
-        return M4.reduce(t, v, g, iv, p, from, to, points);
+        M4.Result r = M4.reduce(t, v, g, iv, p, from, to, points);
+        return new M4.Result(r.points(), r.gaps(), samples); // the samples the minutes stand for
     }
 
     /**

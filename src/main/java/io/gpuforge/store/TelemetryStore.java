@@ -12,10 +12,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,14 +64,19 @@ public final class TelemetryStore {
     private final Map<GpuId, Long> ids = new HashMap<>();
     private final Map<Long, GpuSeriesRepository.Row> labels = new HashMap<>();
     private final Map<Long, Open> open = new HashMap<>();
+    /** Per GPU: no chunk in the database starts after this (a newer minute needs no look-up). */
+    private final Map<Long, Long> newest = new HashMap<>();
 
     private static final class Open {
         final long start;
         final List<GpuSample> samples;
+        /** The encoded form of the first {@code encoder.count()} samples, in order. */
+        final SampleCodec.Encoder encoder;
 
-        Open(long start, List<GpuSample> samples) {
+        Open(long start, List<GpuSample> samples, SampleCodec.Encoder encoder) {
             this.start = start;
             this.samples = samples;
+            this.encoder = encoder;
         }
     }
 
@@ -137,6 +144,7 @@ public final class TelemetryStore {
             });
         } catch (StoreException e) {
             open.clear(); // what is in memory may now differ from the database: read again on the next write
+            newest.clear();
             ids.clear();
             labels.clear();
             throw e;
@@ -159,6 +167,7 @@ public final class TelemetryStore {
         for (Map.Entry<Long, List<GpuSample>> e : bySeries.entrySet()) {
             long id = e.getKey();
             Map<Long, List<GpuSample>> touched = new LinkedHashMap<>();
+            Set<Long> reordered = new HashSet<>();
             for (GpuSample s : e.getValue()) {
                 long start = Math.floorDiv(s.timeMillis(), CHUNK_MILLIS) * CHUNK_MILLIS;
                 List<GpuSample> target = touched.get(start);
@@ -166,15 +175,28 @@ public final class TelemetryStore {
                     target = chunkSamples(c, id, start);
                     touched.put(start, target);
                 }
-                insertSorted(target, s);
+                if (!insertSorted(target, s)) {
+                    reordered.add(start);
+                }
             }
             for (Map.Entry<Long, List<GpuSample>> t : touched.entrySet()) {
+                long start = t.getKey();
                 List<GpuSample> ss = t.getValue();
-                dirty.add(new GpuChunkRepository.Chunk(id, t.getKey(), ss.get(ss.size() - 1).timeMillis(), ss.size(),
-                        SampleCodec.encode(t.getKey(), ss)));
                 Open o = open.get(id);
-                if (o == null || t.getKey() >= o.start) {
-                    open.put(id, new Open(t.getKey(), ss));
+                SampleCodec.Encoder enc;
+                if (o != null && o.start == start && o.samples == ss && !reordered.contains(start)) {
+                    enc = o.encoder; // the minute grew at its end: only the new samples are encoded
+                } else {
+                    enc = new SampleCodec.Encoder(start);
+                }
+                for (int i = enc.count(); i < ss.size(); i++) {
+                    enc.add(ss.get(i));
+                }
+                dirty.add(new GpuChunkRepository.Chunk(id, start, ss.get(ss.size() - 1).timeMillis(), ss.size(),
+                        enc.bytes()));
+                newest.merge(id, start, Math::max);
+                if (o == null || start >= o.start) {
+                    open.put(id, new Open(start, ss, enc));
                 }
             }
             GpuSeriesRepository.touch(c, id, latest.get(id).timeMillis());
@@ -202,6 +224,14 @@ public final class TelemetryStore {
         Open o = open.get(id);
         if (o != null && o.start == start) {
             return o.samples;
+        }
+        Long known = newest.get(id);
+        if (known == null) {
+            known = GpuChunkRepository.newestStart(c, id).orElse(Long.MIN_VALUE);
+            newest.put(id, known);
+        }
+        if (start > known) {
+            return new ArrayList<>(); // a minute after every stored one: nothing to merge with
         }
         Optional<GpuChunkRepository.Chunk> stored = GpuChunkRepository.get(c, id, start);
         List<GpuSample> out = new ArrayList<>();
@@ -232,12 +262,14 @@ public final class TelemetryStore {
         return SourceKind.NVIDIA_SMI;
     }
 
-    private static void insertSorted(List<GpuSample> list, GpuSample s) {
+    /** Inserts in time order; returns whether {@code s} went at the end. */
+    private static boolean insertSorted(List<GpuSample> list, GpuSample s) {
         int i = list.size();
         while (i > 0 && list.get(i - 1).timeMillis() > s.timeMillis()) {
             i--;
         }
         list.add(i, s);
+        return i == list.size() - 1;
     }
 
     /**

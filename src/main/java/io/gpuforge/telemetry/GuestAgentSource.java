@@ -116,6 +116,11 @@ public final class GuestAgentSource implements GpuSource.Polled {
     String explain(BackendException e) {
         String m = e.getMessage() == null ? "" : e.getMessage();
         String l = m.toLowerCase(Locale.ROOT);
+        if (e.kind() == BackendException.Kind.UNSUPPORTED) {
+            return "this connection cannot reach the guest agent of " + vmLabel + " (" + m + "): only QEMU/KVM"
+                    + " (qemu:///system, qemu+ssh://…) and Proxmox VE run commands in a guest; read the GPU on its host"
+                    + " instead (--ssh, or link the node to its SSH host)";
+        }
         if (l.contains("no qemu guest agent configured") || l.contains("agent is not configured")) {
             return "the QEMU guest agent is not enabled for " + vmLabel + ": turn on the VM's guest agent option"
                     + " (Proxmox: Options → QEMU Guest Agent; libvirt: an org.qemu.guest_agent.0 channel) and restart it";

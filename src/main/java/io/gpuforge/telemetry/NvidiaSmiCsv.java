@@ -63,15 +63,18 @@ public final class NvidiaSmiCsv {
     private static final Pattern REFUSED = Pattern.compile("Field \"([^\"]+)\" is not a valid field to query");
     private static final Pattern NUMBER = Pattern.compile("^([-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?)\\s*([A-Za-z%°]*)$");
     private static final Pattern HEX = Pattern.compile("^0[xX]([0-9a-fA-F]{1,16})$");
+    private static final Pattern BUS = Pattern.compile("[0-9a-f]{8}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]");
     private static final int MAX_LINE = 16 * 1024;
 
     private final NvidiaSmiFields fields;
+    private final Map<String, Optional<GpuMetric>> columns;
     /** The asked names in the order the rows have them (a header may reorder). */
     private List<String> order;
 
     public NvidiaSmiCsv(NvidiaSmiFields fields) {
         this.fields = fields;
         this.order = fields.asked();
+        this.columns = fields.columns();
     }
 
     public NvidiaSmiFields fields() {
@@ -84,9 +87,11 @@ public final class NvidiaSmiCsv {
         if (line.isEmpty()) {
             return new Noise("");
         }
-        Matcher refused = REFUSED.matcher(line);
-        if (refused.find()) {
-            return new FieldRefused(refused.group(1));
+        if (line.indexOf('"') >= 0) { // a row has no quotes: only then can it be nvidia-smi refusing a field
+            Matcher refused = REFUSED.matcher(line);
+            if (refused.find()) {
+                return new FieldRefused(refused.group(1));
+            }
         }
         List<String> cells = split(line);
         if (looksLikeHeader(cells)) {
@@ -105,7 +110,6 @@ public final class NvidiaSmiCsv {
         if (cells.size() > order.size()) {
             return new Noise(line);
         }
-        Map<String, Optional<GpuMetric>> columns = fields.columns();
         double[] values = new double[GpuMetric.count()];
         Arrays.fill(values, Double.NaN);
         String index = "";
@@ -189,6 +193,9 @@ public final class NvidiaSmiCsv {
         if (absent(c)) {
             return Double.NaN;
         }
+        if (plain(c)) {
+            return Double.parseDouble(c); // the usual case with nounits: digits and a point, nothing to match
+        }
         Matcher hex = HEX.matcher(c);
         if (hex.matches()) {
             return (double) Long.parseUnsignedLong(hex.group(1), 16);
@@ -205,10 +212,26 @@ public final class NvidiaSmiCsv {
         }
     }
 
+    private static boolean plain(String c) {
+        int digits = 0;
+        int points = 0;
+        for (int i = 0; i < c.length(); i++) {
+            char ch = c.charAt(i);
+            if (ch >= '0' && ch <= '9') {
+                digits++;
+            } else if (ch == '.') {
+                points++;
+            } else {
+                return false;
+            }
+        }
+        return digits > 0 && digits <= 15 && points <= 1;
+    }
+
     /** {@code 00000000:01:00.0} → {@code 0000:01:00.0}, the form the rest of GPUForge uses. */
     static String normaliseBus(String bus) {
         String b = bus.strip().toLowerCase(Locale.ROOT);
-        if (b.matches("[0-9a-f]{8}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]")) {
+        if (BUS.matcher(b).matches()) {
             return b.substring(4);
         }
         return b;

@@ -8,13 +8,18 @@ import io.gpuforge.app.AppContext;
 import io.gpuforge.app.AppPaths;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.demo.PveSimulator;
+import io.gpuforge.demo.SimCluster;
 import io.gpuforge.testing.SharedFixtures;
 import io.gpuforge.testing.TestContexts;
+import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -107,6 +112,43 @@ class GpuCliTest {
         assertThat(run("gpu", "power-limit", "--connection", "Demo lab", "--gpu", "0000:01:00.0", "--watts", "300",
                 "--json")).as(err.toString()).isZero();
         assertThat(new ObjectMapper().readTree(out.toString()).get("power_limit_w").asDouble()).isEqualTo(300);
+    }
+
+    private int runWithStdin(String stdin, String... args) {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        return GpuForgeCli.run(args, AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void aProxmoxClusterNamedOnTheSpotIsReadThroughTheGuestAgentOfItsRunningVms() throws Exception {
+        try (PveSimulator sim = new PveSimulator(SimCluster.demo())) {
+            String[] pve = {"--pve", sim.url(), "--fingerprint", sim.certificateFingerprint(), "--user", "root@pam",
+                "--pve-password-stdin"};
+            String[] watch = Stream.concat(Stream.of("gpu", "watch"), Stream.concat(Arrays.stream(pve),
+                    Stream.of("--vm", "101", "--interval", "0.2", "--json", "--count", "2"))).toArray(String[]::new);
+            assertThat(runWithStdin(PveSimulator.PASSWORD + "\n", watch)).as(err.toString()).isZero();
+            List<String> lines = out.toString().lines().toList();
+            assertThat(lines).hasSize(2);
+            for (String l : lines) {
+                JsonNode j = new ObjectMapper().readTree(l);
+                assertThat(j.get("source").asText()).isEqualTo("guest-agent");
+                assertThat(j.get("name").asText()).isEqualTo("NVIDIA GeForce RTX 4090");
+                assertThat(j.get("host").asText()).isEqualTo("vm:101@pve-4090");
+                assertThat(j.get("temperature_c").asDouble()).isEqualTo(61);
+                assertThat(j.get("vm").asText()).contains("101");
+            }
+            String[] list = Stream.concat(Stream.of("gpu", "list"), Stream.concat(Arrays.stream(pve),
+                    Stream.of("--json"))).toArray(String[]::new);
+            assertThat(runWithStdin(PveSimulator.PASSWORD + "\n", list)).as(err.toString()).isZero();
+            JsonNode gpus = new ObjectMapper().readTree(out.toString()).get("gpus");
+            assertThat(gpus).isNotEmpty().allSatisfy(g -> assertThat(g.get("source").asText()).isEqualTo("guest-agent"));
+            assertThat(gpus).anySatisfy(g -> assertThat(g.get("host").asText()).isEqualTo("vm:101@pve-4090"));
+
+            assertThat(runWithStdin("wrong password\n", list)).isEqualTo(1);
+            assertThat(err.toString()).as("a refused login says so").containsIgnoringCase("authentication");
+        }
     }
 
     @Test

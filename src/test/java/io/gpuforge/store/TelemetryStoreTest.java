@@ -109,6 +109,88 @@ class TelemetryStoreTest {
     }
 
     @Test
+    void aWindowWiderThanTheRawDetailIsReadFromTheMinuteRollupsWithItsSpikeDipAndGap() throws Exception {
+        List<GpuSample> all = new ArrayList<>(run(0, 3 * 3600, 200));
+        all.set(5000, sample(T0 + 5000_000, 449.5, 88));
+        all.set(9000, sample(T0 + 9000_000, 21.25, 30));
+        all.subList(6000, 6300).clear(); // five minutes without readings
+        store.append(all);
+        store.flush();
+        store.rollUpAndPrune();
+        // 3 h at 100 points: a bucket of 4 points is 7 minutes wide, a day's chart alike; the raw samples are kept
+        ReducedSeries r = queries.reduced(List.of(new SeriesKey(GPU, GpuMetric.POWER_W)), Instant.ofEpochMilli(T0),
+                Instant.ofEpochMilli(T0 + 3 * 3600_000), 100).get(0);
+        assertThat(r.resolution()).isEqualTo(ReducedSeries.Resolution.MINUTE);
+        assertThat(r.points()).hasSizeLessThanOrEqualTo(100).hasSizeGreaterThan(10);
+        assertThat(r.max()).isCloseTo(449.5, within(0.01));
+        assertThat(r.min()).isCloseTo(21.25, within(0.01));
+        assertThat(r.rawCount()).as("the samples the window stands for").isEqualTo(3 * 3600 - 300);
+        assertThat(r.gaps()).hasSize(1);
+        assertThat(r.gaps().get(0).fromMillis()).isBetween(T0 + 5940_000, T0 + 6000_000);
+        assertThat(r.gaps().get(0).toMillis()).isBetween(T0 + 6300_000, T0 + 6360_000);
+        assertThat(r.points()).extracting(ReducedSeries.Point::timeMillis).isSorted();
+    }
+
+    @Test
+    void aWindowStartingInTheMiddleOfAMinuteKeepsThatMinutesReadingsWhenReadFromRollups() throws Exception {
+        List<GpuSample> all = new ArrayList<>(run(0, 3 * 3600, 200));
+        all.set(10, sample(T0 + 10_000, 333, 70));
+        store.append(all);
+        store.flush();
+        store.rollUpAndPrune();
+        ReducedSeries r = queries.reduced(List.of(new SeriesKey(GPU, GpuMetric.POWER_W)), Instant.ofEpochMilli(T0 + 5_000),
+                Instant.ofEpochMilli(T0 + 3 * 3600_000), 100).get(0);
+        assertThat(r.resolution()).isEqualTo(ReducedSeries.Resolution.MINUTE);
+        assertThat(r.max()).as("the spike in the part minute before the first whole one").isCloseTo(333, within(0.01));
+        assertThat(r.rawCount()).isEqualTo(3 * 3600 - 5);
+    }
+
+    @Test
+    void aMinuteOfReadingsIsStoredCompactlyAndChunksOfTheFirstFormatAreStillRead() throws Exception {
+        List<GpuSample> minute = new ArrayList<>();
+        for (int s = 0; s < 60; s++) {
+            minute.add(GpuSample.builder(GPU, T0 + s * 1000L + (s % 3), SourceKind.NVIDIA_SMI).intervalMillis(1000)
+                    .set(GpuMetric.POWER_W, 200 + s).set(GpuMetric.TEMPERATURE_C, 50 + s / 20)
+                    .set(GpuMetric.UTILIZATION_PCT, s % 2 == 0 ? 99 : 100).set(GpuMetric.POWER_LIMIT_W, 350)
+                    .set(GpuMetric.POWER_MIN_LIMIT_W, 100).set(GpuMetric.POWER_MAX_LIMIT_W, 400)
+                    .set(GpuMetric.MEMORY_TOTAL_MIB, 24576).set(GpuMetric.MEMORY_USED_MIB, 20000)
+                    .set(GpuMetric.SM_CLOCK_MHZ, 1950).set(GpuMetric.MEMORY_CLOCK_MHZ, 9751)
+                    .set(GpuMetric.FAN_PCT, 70).set(GpuMetric.THROTTLE_REASONS, 0).build());
+        }
+        minute.add(GpuSample.gap(GPU, T0 + 59_500, SourceKind.NVIDIA_SMI, "x", 1000));
+        byte[] data = SampleCodec.encode(T0, minute);
+        assertThat(data.length).as("12 metrics, 9 of them the same as a second before: a minute stays under the"
+                + " kilobyte SQLite keeps in its row").isLessThan(61 * 16);
+        SampleCodec.Column power = SampleCodec.decode(T0, data, GpuMetric.POWER_W);
+        SampleCodec.Column limit = SampleCodec.decode(T0, data, GpuMetric.POWER_LIMIT_W);
+        SampleCodec.Column fan = SampleCodec.decode(T0, data, GpuMetric.FAN_PCT);
+        SampleCodec.Column memTemp = SampleCodec.decode(T0, data, GpuMetric.MEMORY_TEMPERATURE_C);
+        for (int s = 0; s < 60; s++) {
+            assertThat(power.times()[s]).isEqualTo(T0 + s * 1000L + (s % 3));
+            assertThat(power.values()[s]).isEqualTo(200 + s);
+            assertThat(limit.values()[s]).isEqualTo(350);
+            assertThat(fan.values()[s]).isEqualTo(70);
+            assertThat(memTemp.values()[s]).as("absent stays absent").isNaN();
+            assertThat(power.intervals()[s]).isEqualTo(1000);
+        }
+        assertThat(power.gap()[60]).isTrue();
+        long[] t = new long[61];
+        int[] iv = new int[61];
+        double[][] rows = SampleCodec.decodeAll(T0, data, t, iv);
+        assertThat(rows[59][GpuMetric.UTILIZATION_PCT.ordinal()]).isEqualTo(100);
+        assertThat(rows[58][GpuMetric.MEMORY_CLOCK_MHZ.ordinal()]).isEqualTo(9751);
+        assertThat(iv[60]).isEqualTo(1000);
+
+        // format 1, as the first GPUForge wrote it: time, interval, mask, then every present value
+        byte[] v1 = {1, 2, /* t */ 0, /* iv 1000 */ (byte) 0xE8, 7, /* mask: power */ 4, 0x43, 0x48, 0, 0,
+            /* t 1000 */ (byte) 0xE8, 7, (byte) 0xE8, 7, 4, 0x43, 0x49, 0, 0};
+        SampleCodec.Column old = SampleCodec.decode(T0, v1, GpuMetric.POWER_W);
+        assertThat(old.values()).containsExactly(200.0, 201.0);
+        assertThat(old.times()).containsExactly(T0, T0 + 1000);
+        assertThat(old.intervals()).containsExactly(1000, 1000);
+    }
+
+    @Test
     void gapsStayGapsInTheChartAndInTheEnergy() throws Exception {
         store.append(run(0, 600, 100));
         store.append(List.of(GpuSample.gap(GPU, T0 + 600_000, SourceKind.NVIDIA_SMI, "x", 1000)));
