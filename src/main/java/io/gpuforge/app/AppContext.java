@@ -40,6 +40,8 @@ public final class AppContext implements AutoCloseable {
     private final LibvirtService libvirt = new LibvirtService();
     private final ProxmoxService proxmox;
     private final Sessions sessions;
+    private final DemoLab demoLab;
+    private final PciMappings pciMappings;
     private final Optional<Boolean> osPrefersDark;
     private final TelemetryService telemetry;
 
@@ -55,11 +57,14 @@ public final class AppContext implements AutoCloseable {
         this.connections = connections;
         KnownHosts knownHosts = new KnownHosts(options.knownHosts().orElse(paths.configDir().resolve("known_hosts")));
         this.hostLinks = new HostLinks(new HostLinkRepository(database), connections);
-        this.hostAccess = new HostAccess(options.sysroot(), secrets, connections, hostLinks, knownHosts);
+        Backends backends = new Backends(secrets, new LibvirtBackends());
+        this.demoLab = new DemoLab(backends);
+        this.hostAccess = new HostAccess(options.sysroot(), secrets, connections, hostLinks, knownHosts, backends);
         this.hosts = new HostService(hostAccess);
         this.passthrough = new PassthroughService(hosts, hostAccess, Clock.systemUTC());
         this.proxmox = new ProxmoxService(secrets);
-        this.sessions = new Sessions(new Backends(secrets, new LibvirtBackends()), executors.background());
+        this.sessions = new Sessions(backends, executors.background());
+        this.pciMappings = new PciMappings(backends, sessions);
         this.osPrefersDark = osPrefersDark;
         this.telemetry = new TelemetryService(database, sessions, knownHosts.file(),
                 Clock.systemUTC());
@@ -181,6 +186,16 @@ public final class AppContext implements AutoCloseable {
     /** GPU telemetry: live readings, history, energy, power limits. */
     public TelemetryService telemetry() {
         return telemetry;
+    }
+
+    /** Proxmox VE PCI resource mappings no VM uses, and their removal. */
+    public PciMappings pciMappings() {
+        return pciMappings;
+    }
+
+    /** The Demo lab's simulated hosts (tests and the Demo lab's switches). */
+    public DemoLab demoLab() {
+        return demoLab;
     }
 
     public Optional<Boolean> osPrefersDark() {

@@ -28,6 +28,7 @@ public final class HostAccess {
     private final ConnectionsService connections;
     private final HostLinks links;
     private final KnownHosts knownHosts;
+    private final SimulatedHosts simulated;
 
     /**
      * @param localRoot a tree that stands for "this computer" (tests, support snapshots); empty for the real one
@@ -35,6 +36,13 @@ public final class HostAccess {
      */
     public HostAccess(Optional<Path> localRoot, SecretsService secrets, ConnectionsService connections, HostLinks links,
                       KnownHosts knownHosts) {
+        this(localRoot, secrets, connections, links, knownHosts, SimulatedHosts.NONE);
+    }
+
+    /** With the hosts of nodes that are simulated (the Demo lab's), asked first for a node's host. */
+    HostAccess(Optional<Path> localRoot, SecretsService secrets, ConnectionsService connections, HostLinks links,
+               KnownHosts knownHosts, SimulatedHosts simulated) {
+        this.simulated = simulated;
         this.localRoot = localRoot;
         this.secrets = secrets;
         this.connections = connections;
@@ -80,9 +88,18 @@ public final class HostAccess {
         }
         if (target instanceof HostTarget.Linked) {
             HostTarget.Linked l = (HostTarget.Linked) target;
+            Optional<Opened> sim = simulated.open(l.connection(), l.node());
+            if (sim.isPresent()) {
+                return sim.get();
+            }
             return open(resolve(l.connection(), l.node()), prompt);
         }
         throw new HostException(target.describe() + " is read only: changes need a host (this computer, SSH or a sysroot)");
+    }
+
+    /** The simulated hosts asked first for a node's host. */
+    SimulatedHosts simulated() {
+        return simulated;
     }
 
     /** What a node's link points at, as a target; a clear error when the node has none. */
