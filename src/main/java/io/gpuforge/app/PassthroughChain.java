@@ -104,7 +104,7 @@ public final class PassthroughChain {
         Optional<PassthroughService.Applied> applied = Optional.empty();
         boolean reboot = status.stage() == PassthroughStatus.Stage.CONFIGURED_NOT_REBOOTED;
         if (status.stage() == PassthroughStatus.Stage.NEEDS_CHANGES) {
-            l.step(Step.APPLY, status.plan().map(p -> p.edits().size() + " files, " + p.commands().size() + " commands")
+            l.step(Step.APPLY, status.plan().map(p -> "files to change: " + p.edits().size() + ", commands: " + p.commands().size())
                     .orElse(""));
             try {
                 applied = passthrough.apply(r.host(), r.device(), r.options(), confirm, progress(l), prompt);

@@ -1,15 +1,28 @@
 package io.gpuforge.demo;
 
+import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.PlanBlockedException;
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.host.HostConfigurator;
+import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.HostShell;
+import io.gpuforge.passthrough.Planner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -51,6 +64,26 @@ public final class SimHost {
             boot.refresh(c);
         }
         boot.boot(firmwareIommu);
+        if (profile.passedThroughBefore().isPresent()) {
+            earlierPassthrough(PciAddress.parse(profile.passedThroughBefore().get()));
+        }
+    }
+
+    /** A card GPUForge passed through some days ago: its apply (journal, backups) and the reboot after it. */
+    private void earlierPassthrough(PciAddress card) throws IOException {
+        Duration pace = lineDelay;
+        lineDelay = Duration.ZERO;
+        try (HostShell s = new SimHostShell(this)) {
+            PassthroughPlan plan = Planner.plan(new HostProbe().probe(s, false), card, PlanOptions.defaults());
+            Clock then = Clock.fixed(Instant.now().minus(Duration.ofDays(9)).truncatedTo(ChronoUnit.HOURS), ZoneOffset.UTC);
+            new HostConfigurator(s, Optional.empty(), false, then).apply(plan);
+        } catch (HostException | PlanBlockedException e) {
+            throw new IOException("the earlier passthrough of " + card + " on " + node + " failed: " + e.getMessage(), e);
+        } finally {
+            lineDelay = pace;
+        }
+        boot.boot(firmwareIommu);
+        recorded.clear();
     }
 
     public String node() {

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Writes the tree of a simulated Proxmox VE host: the files a real host has where GPUForge reads and edits them
@@ -21,7 +22,7 @@ final class SimHostTree {
      * the IOMMU on, and configuration files it starts with (an earlier passthrough, say).
      */
     record Profile(String cpuVendor, String cpuModel, Loader loader, String cmdline, boolean firmwareIommu,
-                   Map<String, String> files) {
+                   Map<String, String> files, Optional<String> passedThroughBefore) {
         Profile {
             files = Map.copyOf(files);
         }
@@ -32,6 +33,7 @@ final class SimHostTree {
     }
 
     static final String KERNEL = "6.8.12-4-pve";
+    private static final String MODULES = "# /etc/modules: kernel modules to load at boot time.\n";
 
     private final Path root;
 
@@ -43,22 +45,19 @@ final class SimHostTree {
     static Profile profile(SimCluster.Node node) {
         switch (node.name()) {
             case "pve-4090":
-                // train-01 has the first RTX 4090: vfio-pci takes both 4090s by ids since an earlier setup
-                return new Profile("AuthenticAMD", "AMD Ryzen 9 7950X 16-Core Processor", Loader.GRUB, "quiet iommu=pt",
-                        node.iommu(), Map.of("/etc/modprobe.d/vfio.conf", "options vfio-pci ids=10de:2684,10de:22ba\n"
-                                + "softdep nvidia pre: vfio-pci\nsoftdep snd_hda_intel pre: vfio-pci\n",
-                        "/etc/modules", "# /etc/modules: kernel modules to load at boot time.\nvfio\nvfio_iommu_type1\n"
-                                + "vfio_pci\n"));
+                // train-01 has the first RTX 4090: GPUForge passed it through some days ago
+                return new Profile("AuthenticAMD", "AMD Ryzen 9 7950X 16-Core Processor", Loader.GRUB, "quiet",
+                        node.iommu(), Map.of("/etc/modules", MODULES), Optional.of("0000:01:00.0"));
             case "pve-3090":
                 return new Profile("GenuineIntel", "Intel(R) Core(TM) i9-10900K CPU @ 3.70GHz", Loader.SYSTEMD_BOOT,
-                        "root=ZFS=rpool/ROOT/pve-1 boot=zfs intel_iommu=on", node.iommu(), Map.of("/etc/modules",
-                                "# /etc/modules: kernel modules to load at boot time.\n"));
+                        "root=ZFS=rpool/ROOT/pve-1 boot=zfs intel_iommu=on", node.iommu(), Map.of("/etc/modules", MODULES),
+                        Optional.empty());
             case "pve-store":
                 return new Profile("GenuineIntel", "Intel(R) Xeon(R) E-2388G CPU @ 3.20GHz", Loader.GRUB, "quiet",
-                        node.iommu(), Map.of());
+                        node.iommu(), Map.of(), Optional.empty());
             default:
                 return new Profile("AuthenticAMD", "AMD EPYC 7443P 24-Core Processor", Loader.GRUB, "quiet",
-                        node.iommu(), Map.of());
+                        node.iommu(), Map.of(), Optional.empty());
         }
     }
 

@@ -96,7 +96,9 @@ class SimHostTest {
         HostFacts f = probe(h);
         assertThat(f.cmdline().orElseThrow()).doesNotContain("amd_iommu=off");
         assertThat(f.pci().groups()).isNotEmpty();
-        assertThat(driver(f, "0000:02:00.0")).as("bound by the ids of an earlier setup").isEqualTo("vfio-pci");
+        assertThat(driver(f, "0000:01:00.0")).as("passed through by an earlier apply").isEqualTo("vfio-pci");
+        assertThat(driver(f, "0000:02:00.0")).isEqualTo("nvidia");
+        assertThat(f.files()).containsKey("/var/lib/gpuforge/journal.json");
     }
 
     @Test
