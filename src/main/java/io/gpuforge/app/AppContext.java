@@ -66,8 +66,7 @@ public final class AppContext implements AutoCloseable {
         this.sessions = new Sessions(backends, executors.background());
         this.pciMappings = new PciMappings(backends, sessions);
         this.osPrefersDark = osPrefersDark;
-        this.telemetry = new TelemetryService(database, sessions, knownHosts.file(),
-                Clock.systemUTC());
+        this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC());
     }
 
     /** What differs between a real start and a test. */

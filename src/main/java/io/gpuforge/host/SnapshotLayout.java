@@ -34,6 +34,7 @@ final class SnapshotLayout {
             Pattern.compile("/sys/bus/pci/devices/" + PCI + "/(driver|iommu_group|physfn)"),
             Pattern.compile("/sys/class/net/" + NAME + "/(device|brif/" + NAME + "|lower_" + NAME + ")"),
             Pattern.compile("/sys/class/block/" + NAME + "(/slaves/" + NAME + ")?"),
+            Pattern.compile("/sys/bus/virtio/devices/virtio[0-9]{1,4}"),
             Pattern.compile("/sys/firmware/efi"),
             Pattern.compile("/sys/kernel/iommu_groups/[0-9]{1,6}/devices/" + PCI));
     private static final Pattern DRIVER = Pattern.compile("/sys/bus/pci/devices/" + PCI + "/driver");
