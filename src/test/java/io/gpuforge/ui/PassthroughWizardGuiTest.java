@@ -22,10 +22,13 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
@@ -101,7 +104,7 @@ class PassthroughWizardGuiTest {
 
     private static void waitFor(String what, Callable<Boolean> c) throws Exception {
         try {
-            WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, c);
+            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, c);
         } catch (java.util.concurrent.TimeoutException e) {
             throw new AssertionError("timed out waiting for " + what, e);
         }
@@ -157,7 +160,7 @@ class PassthroughWizardGuiTest {
         shot(w, "wizard-1-host-light-en.png");
         clickNext(robot);
 
-        waitFor("the GPU page", () -> "GPU".equals(title(robot)));
+        waitFor("the GPU page", () -> "GPU".equals(title(robot)) && robot.lookup("#pt-gpus").tryQuery().isPresent());
         @SuppressWarnings("unchecked")
         ListView<GpuVerdict> gpus = robot.lookup("#pt-gpus").queryAs(ListView.class);
         assertThat(gpus.getItems()).extracting(GpuVerdict::address).contains(GPU);
@@ -175,7 +178,7 @@ class PassthroughWizardGuiTest {
         shot(w, "wizard-3-readiness-light-en.png");
         clickNext(robot);
 
-        waitFor("the plan page", () -> "Plan".equals(title(robot)));
+        waitFor("the plan page", () -> "Plan".equals(title(robot)) && robot.lookup("#pt-commands").tryQuery().isPresent());
         String diff = text(robot, "#pt-diff");
         assertThat(diff).contains("/etc/kernel/cmdline").contains("+").contains("iommu=pt");
         assertThat(text(robot, "#pt-commands")).contains("proxmox-boot-tool refresh");
@@ -184,7 +187,8 @@ class PassthroughWizardGuiTest {
         shot(w, "wizard-4-plan-light-en.png");
         clickNext(robot);
 
-        waitFor("the apply to end", () -> "Apply".equals(title(robot)) && !next(robot).isDisabled());
+        waitFor("the apply to end", () -> "Apply".equals(title(robot)) && !next(robot).isDisabled()
+                && robot.lookup("#pt-output").tryQuery().isPresent());
         @SuppressWarnings("unchecked")
         ListView<String> output = robot.lookup("#pt-output").queryAs(ListView.class);
         assertThat(output.getItems()).anyMatch(l -> l.contains("running proxmox-boot-tool refresh"))
@@ -194,7 +198,7 @@ class PassthroughWizardGuiTest {
         shot(w, "wizard-5-apply-light-en.png");
         clickNext(robot);
 
-        waitFor("the reboot page", () -> "Reboot".equals(title(robot)));
+        waitFor("the reboot page", () -> "Reboot".equals(title(robot)) && robot.lookup("#pt-reboot-now").tryQuery().isPresent());
         assertThat(next(robot).isDisabled()).as("the wizard asks before it reboots").isTrue();
         assertThat(host.commands()).noneMatch(c -> c.command().startsWith("reboot"));
         robot.interact(() -> robot.lookup("#pt-reboot-now").queryAs(Button.class).fire());
@@ -205,7 +209,8 @@ class PassthroughWizardGuiTest {
         shot(w, "wizard-6-reboot-light-en.png");
         clickNext(robot);
 
-        waitFor("the verify", () -> "Verify".equals(title(robot)) && !next(robot).isDisabled());
+        waitFor("the verify", () -> "Verify".equals(title(robot)) && !next(robot).isDisabled()
+                && robot.lookup("#pt-verify-items").tryQuery().isPresent());
         assertThat(text(robot, "#pt-verify-items")).contains("The host is ready");
         shot(w, "wizard-7-verify-light-en.png");
         clickNext(robot);
@@ -226,6 +231,12 @@ class PassthroughWizardGuiTest {
         assertThat(fx.app.sessions().of(demo).readConfig(vm).details().hostDevices()).contains(GPU);
         assertThat(steps(robot)).doesNotContain("not needed");
         shot(w, "wizard-9-done-light-en.png");
+
+        robot.interact(() -> robot.lookup("#pt-start-vm").queryAs(Button.class).fire());
+        waitFor("the guest's answers", () -> robot.lookup("#pt-guest").queryAs(Label.class).getText().contains("$ lspci"));
+        assertThat(robot.lookup("#pt-guest").queryAs(Label.class).getText()).startsWith("$ nvidia-smi -L\n");
+        assertThat(fx.app.sessions().of(demo).inventory().vm(vm).orElseThrow().state().name()).isEqualTo("RUNNING");
+        shot(w, "wizard-9-done-guest-light-en.png");
     }
 
     private static String steps(FxRobot robot) {
@@ -246,7 +257,8 @@ class PassthroughWizardGuiTest {
         assertThat(next(robot).getText()).isEqualTo("应用此计划");
         shot(w, "wizard-4-plan-dark-zh.png");
         clickNext(robot);
-        waitFor("the apply to end", () -> "应用".equals(title(robot)) && !next(robot).isDisabled());
+        waitFor("the apply to end", () -> "应用".equals(title(robot)) && !next(robot).isDisabled()
+                && robot.lookup("#pt-output").tryQuery().isPresent());
         clickNext(robot);
         waitFor("the reboot page", () -> robot.lookup("#pt-reboot-later").tryQuery().isPresent());
         // put the reboot off: close the wizard without rebooting
@@ -264,7 +276,8 @@ class PassthroughWizardGuiTest {
         robot.interact(() -> robot.lookup("#pt-reboot-now").queryAs(Button.class).fire());
         waitFor("the host to come back", () -> !next(robot).isDisabled());
         clickNext(robot);
-        waitFor("the verify", () -> "验证".equals(title(robot)) && !next(robot).isDisabled());
+        waitFor("the verify", () -> "验证".equals(title(robot)) && !next(robot).isDisabled()
+                && robot.lookup("#pt-verify-items").tryQuery().isPresent());
         assertThat(text(robot, "#pt-verify-items")).contains("主机已就绪");
         shot(again, "wizard-7-verify-dark-zh.png");
         assertThat(w.isShowing()).isFalse();
@@ -283,5 +296,37 @@ class PassthroughWizardGuiTest {
                 "Verify (not needed)");
         assertThat(fx.app.demoLab().host("pve-4090").orElseThrow().commands()).isEmpty();
         shot(w, "wizard-in-place-light-en.png");
+    }
+
+    @Test
+    void fromAGpuOneConfirmationRunsApplyRebootVerifyAndAttach(FxRobot robot) throws Exception {
+        lab(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        VmRef vm = cloneVm("gpu-lab-02");
+        Stage w = open(robot, Optional.of(Preselection.node(demo, "pve-3090", Optional.of(GPU))));
+        waitFor("the readiness", () -> robot.lookup("#pt-checks").tryQuery().isPresent());
+        shot(w, "wizard-one-click-light-en.png");
+        waitFor("the one-click button", () -> robot.lookup("#pt-run-all").tryQuery().isPresent());
+        @SuppressWarnings("unchecked")
+        ComboBox<VmInfo> vms = robot.lookup("#pt-oneclick-vm").queryAs(ComboBox.class);
+        robot.interact(() -> vms.getSelectionModel().select(vms.getItems().stream().filter(v -> v.ref().equals(vm))
+                .findFirst().orElseThrow()));
+        robot.lookup("#pt-ack").tryQueryAs(CheckBox.class).ifPresent(ack -> {
+            assertThat(robot.lookup("#pt-run-all").queryAs(Button.class).isDisabled()).isTrue();
+            robot.interact(() -> ack.setSelected(true));
+        });
+        shot(w, "wizard-one-click-light-en.png");
+        Platform.runLater(() -> robot.lookup("#pt-run-all").queryAs(Button.class).fire());
+        waitFor("the one confirmation", () -> robot.lookup(".dialog-pane").queryAll().stream()
+                .anyMatch(n -> String.valueOf(((DialogPane) n).getContentText()).contains("gpu-lab-02")));
+        DialogPane confirm = (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
+                .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains("gpu-lab-02")).findFirst().orElseThrow();
+        assertThat(confirm.getContentText()).contains("0000:02:00.0").contains("4 files").contains("reboots the host");
+        assertThat(host.commands()).as("nothing before the confirmation").isEmpty();
+        robot.interact(() -> ((Button) confirm.lookupButton(confirm.getButtonTypes().get(0))).fire());
+        waitFor("the done page", () -> "Done".equals(title(robot)) && robot.lookup("#pt-changes").tryQuery().isPresent());
+        assertThat(text(robot, "#pt-changes")).contains("hostpci0: mapping=");
+        assertThat(fx.app.sessions().of(demo).readConfig(vm).details().hostDevices()).contains(GPU);
+        assertThat(host.commands()).extracting(SimHost.Recorded::command).anyMatch(c -> c.startsWith("reboot (Proxmox VE API"));
+        shot(w, "wizard-one-click-done-light-en.png");
     }
 }

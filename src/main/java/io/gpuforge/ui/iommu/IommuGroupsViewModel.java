@@ -4,8 +4,10 @@ import io.gpuforge.app.CheckMessages;
 import io.gpuforge.app.ListingText;
 import io.gpuforge.app.PassthroughService;
 import io.gpuforge.domain.Check;
+import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.Coverage;
 import io.gpuforge.domain.GpuPlacement;
+import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.GpuVerdict;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.IommuGroup;
@@ -173,5 +175,24 @@ public final class IommuGroupsViewModel {
             default:
                 return "iommu.verdict.blocked";
         }
+    }
+
+    /**
+     * Which VM each function of a node's GPUs is assigned to, from a hypervisor's inventory ("101 (train-01)"), for
+     * {@link IommuGroupsView#assignments}: the whole card (every function in its slot) goes with the GPU. Pure.
+     */
+    public static Map<PciAddress, String> assignmentsOf(ClusterInventory inv, String node, HostFacts facts) {
+        Map<PciAddress, String> out = new HashMap<>();
+        for (GpuInfo g : inv.gpusOn(node)) {
+            g.assignedTo().ifPresent(ref -> {
+                String label = inv.vm(ref).map(v -> ref.id() + " (" + v.name() + ")").orElse(ref.id());
+                out.put(g.address(), label);
+                if (facts != null) {
+                    facts.pci().devices().stream().filter(d -> d.address().sameSlot(g.address()))
+                            .forEach(d -> out.put(d.address(), label));
+                }
+            });
+        }
+        return out;
     }
 }

@@ -48,6 +48,8 @@ public final class PassthroughWizard {
     private final Button next = new Button();
     private final Button cancel = new Button();
     private final Set<WizardModel.Step> skipped = EnumSet.noneOf(WizardModel.Step.class);
+    /** One click: after the one confirmation, each step goes on to the next by itself until the attach. */
+    private boolean auto;
 
     private PassthroughWizard(UiContext ui, Window owner) {
         this.ui = ui;
@@ -86,7 +88,7 @@ public final class PassthroughWizard {
         m.hosts.setAll(pre.get());
         pre.get().gpu().ifPresent(m.gpu::set);
         if (pre.get().gpu().isPresent()) {
-            m.readHost(() -> m.check(() -> show(WizardModel.Step.READINESS)));
+            m.readHost(() -> m.check(() -> m.loadVms(() -> show(WizardModel.Step.READINESS))));
         } else {
             m.readHost(() -> show(WizardModel.Step.GPU));
         }
@@ -198,7 +200,7 @@ public final class PassthroughWizard {
                 break;
             case PLAN:
                 show(WizardModel.Step.APPLY);
-                m.apply(this::refreshButtons);
+                m.apply(this::stepDone);
                 break;
             case APPLY:
                 if (m.applied.get().rebootNeeded()) {
@@ -210,7 +212,7 @@ public final class PassthroughWizard {
                 break;
             case REBOOT:
                 show(WizardModel.Step.VERIFY);
-                m.verify(this::refreshButtons);
+                m.verify(this::stepDone);
                 break;
             case VERIFY:
                 toAttach();
@@ -240,7 +242,29 @@ public final class PassthroughWizard {
 
     private void toAttach() {
         show(WizardModel.Step.ATTACH);
-        m.loadVms(() -> show(WizardModel.Step.ATTACH));
+        m.loadVms(() -> {
+            show(WizardModel.Step.ATTACH);
+            stepDone();
+        });
+    }
+
+    /** A step's work ended well: the buttons follow; in one-click mode the wizard goes on by itself. */
+    private void stepDone() {
+        refreshButtons();
+        if (auto && !m.busy.get() && canGoOn()) {
+            next();
+        }
+    }
+
+    /** "Pass through to this VM": one confirmation, then Apply → Reboot → Verify → Attach without stopping. */
+    private void runAll() {
+        String files = m.plan().map(p -> String.valueOf(p.edits().size())).orElse("0");
+        String message = i18n.get("passthrough.oneClick.confirm", m.gpu.get(), m.describe(m.host.get()), files,
+                m.vm.get().ref().id() + " (" + m.vm.get().name() + ")");
+        if (ui.dialogs().confirm("passthrough.title", message)) {
+            auto = true;
+            afterReadiness();
+        }
     }
 
     private void back() {
@@ -280,10 +304,27 @@ public final class PassthroughWizard {
 
     private void show(WizardModel.Step s) {
         m.step.set(s);
-        title.setText(i18n.get(stepKey(s)));
         content.getChildren().setAll(page(s));
+        title.setText(i18n.get(stepKey(s)));
         renderSteps();
         refreshButtons();
+        if (auto) {
+            goOnByItself(s);
+        }
+    }
+
+    private void goOnByItself(WizardModel.Step s) {
+        if (s == WizardModel.Step.PLAN) {
+            next();
+        } else if (s == WizardModel.Step.REBOOT && m.rebooted.get() == null && !m.busy.get()) {
+            if (m.cannotReboot().isPresent()) {
+                auto = false;
+            } else {
+                m.reboot(this::stepDone);
+            }
+        } else if (s == WizardModel.Step.DONE) {
+            auto = false;
+        }
     }
 
     private Node page(WizardModel.Step s) {
@@ -293,13 +334,13 @@ public final class PassthroughWizard {
             case GPU:
                 return pages.gpu();
             case READINESS:
-                return m.report.get() == null ? new Label() : pages.readiness();
+                return m.report.get() == null ? new Label() : pages.readiness(this::runAll, () -> m.check(() -> show(WizardModel.Step.READINESS)));
             case PLAN:
                 return pages.plan();
             case APPLY:
                 return pages.apply();
             case REBOOT:
-                return pages.reboot(() -> m.reboot(this::refreshButtons), this::defer);
+                return pages.reboot(() -> m.reboot(this::stepDone), this::defer);
             case VERIFY:
                 return pages.verify();
             case ATTACH:

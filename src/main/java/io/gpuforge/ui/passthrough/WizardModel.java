@@ -9,11 +9,13 @@ import io.gpuforge.app.HostTarget;
 import io.gpuforge.app.PassthroughService;
 import io.gpuforge.app.PassthroughStatus;
 import io.gpuforge.domain.ApplyProgress;
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Check;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.GpuAttachResult;
 import io.gpuforge.domain.GpuVerdict;
+import io.gpuforge.domain.GuestExecResult;
 import io.gpuforge.domain.PassthroughOverrides;
 import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.domain.PciAddress;
@@ -26,6 +28,7 @@ import io.gpuforge.ui.common.UiContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -275,13 +278,15 @@ final class WizardModel {
         run("passthrough.task.start", () -> {
             s.vmAction(v.ref(), VmAction.START, line -> { }, cancelled::get);
             StringBuilder out = new StringBuilder();
-            for (List<String> cmd : List.of(List.of("lspci", "-nn"), List.of("nvidia-smi", "-L"))) {
+            for (List<String> cmd : List.of(List.of("nvidia-smi", "-L"), List.of("lspci", "-nn"))) {
+                out.append("$ ").append(String.join(" ", cmd)).append('\n');
                 try {
-                    out.append("$ ").append(String.join(" ", cmd)).append('\n')
-                            .append(s.guestExec(v.ref(), cmd, Duration.ofSeconds(20)).stdout()).append('\n');
-                } catch (Exception e) {
-                    out.append(ui.i18n().get("passthrough.done.noAgent", e.getMessage())).append('\n');
-                    break;
+                    GuestExecResult r = s.guestExec(v.ref(), cmd, Duration.ofSeconds(20));
+                    out.append(r.stdout()).append(r.stderr()).append('\n');
+                } catch (BackendException e) {
+                    boolean agent = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("agent");
+                    out.append(ui.i18n().get(agent ? "passthrough.done.noAgent" : "passthrough.done.cmdFailed",
+                            e.getMessage())).append('\n');
                 }
             }
             return out.toString();
@@ -298,10 +303,15 @@ final class WizardModel {
     private <T> void run(String key, Callable<T> work, Consumer<T> ok, Runnable failed) {
         busy.set(true);
         error.set("");
-        ui.tasks().supply(ui.i18n().get(key), work).onSuccess(ok).onError(e -> {
+        // not busy before the handlers run, so they can start the next piece of work (one click goes on by itself)
+        ui.tasks().supply(ui.i18n().get(key), work).onSuccess(v -> {
+            busy.set(false);
+            ok.accept(v);
+        }).onError(e -> {
+            busy.set(false);
             failed.run();
             error.set(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
-        }).andFinally(() -> busy.set(false)).start();
+        }).start();
     }
 
     String describe(Preselection p) {

@@ -14,9 +14,11 @@ import javafx.beans.binding.Bindings;
 import javafx.beans.property.BooleanProperty;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
+import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListCell;
@@ -26,6 +28,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
 import org.kordamp.ikonli.feather.Feather;
 
 /** The content of each wizard page, built from the model; the frame around them is {@link PassthroughWizard}. */
@@ -60,6 +63,7 @@ final class WizardPages {
                 }
                 Label badge = new Label(i18n.get(verdictKey(g)));
                 badge.getStyleClass().addAll("badge", IommuTable.styleOf(g.verdict().kind()), "verdict-badge");
+                badge.setMinWidth(Region.USE_PREF_SIZE);
                 Label name = new Label(g.address() + "  " + g.name().orElse(""));
                 HBox row = new HBox(10, badge, name);
                 setText(null);
@@ -86,8 +90,13 @@ final class WizardPages {
         }
     }
 
-    Node readiness() {
+    Node readiness(Runnable runAll, Runnable refresh) {
         VBox box = new VBox(10);
+        Button again = new Button(i18n.get("passthrough.readiness.refresh"), Icons.of(Feather.REFRESH_CW));
+        again.setId("pt-refresh");
+        again.disableProperty().bind(m.busy);
+        again.setOnAction(e -> refresh.run());
+        box.getChildren().add(again);
         PassthroughStatus s = m.status.get();
         if (m.blocked()) {
             box.getChildren().add(message("wizard-message-error", i18n.get("passthrough.readiness.blocked")));
@@ -103,7 +112,39 @@ final class WizardPages {
         if (m.hasWarnings() && !m.blocked()) {
             box.getChildren().add(check("pt-ack", "passthrough.readiness.acknowledge", m.warningsAcknowledged));
         }
+        if (!m.blocked() && s != null && s.stage() != PassthroughStatus.Stage.INTERRUPTED && !m.vms.isEmpty()) {
+            box.getChildren().add(oneClick(runAll));
+        }
         return page("passthrough.readiness.intro", scroll(box));
+    }
+
+    /** When everything passes: pick the VM and run Apply → Reboot → Verify → Attach after one confirmation. */
+    private Node oneClick(Runnable runAll) {
+        ComboBox<VmInfo> vm = new ComboBox<>(m.vms);
+        vm.setId("pt-oneclick-vm");
+        vm.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(VmInfo v) {
+                return v == null ? "" : v.ref().id() + "  " + v.name();
+            }
+
+            @Override
+            public VmInfo fromString(String s) {
+                return null;
+            }
+        });
+        vm.valueProperty().bindBidirectional(m.vm);
+        Button go = new Button(i18n.get("passthrough.oneClick.run"), Icons.of(Feather.ZAP));
+        go.setId("pt-run-all");
+        go.getStyleClass().add("success");
+        go.disableProperty().bind(m.busy.or(m.vm.isNull()).or(Bindings.createBooleanBinding(() -> m.hasWarnings()
+                && !m.warningsAcknowledged.get(), m.warningsAcknowledged)));
+        go.setOnAction(e -> runAll.run());
+        HBox row = new HBox(10, new Label(i18n.get("passthrough.oneClick.vm")), vm, go);
+        row.setAlignment(Pos.CENTER_LEFT);
+        Label hint = wrapped(new Label(i18n.get("passthrough.oneClick.hint")));
+        hint.getStyleClass().add("text-muted");
+        return new VBox(6, row, hint);
     }
 
     private Optional<Node> stageMessage(PassthroughStatus s) {

@@ -2,20 +2,27 @@ package io.gpuforge.ui.iommu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.Coverage;
+import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.Isolation;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.Verdict;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.VmState;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.ListingParser;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.ui.common.I18n;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import org.junit.jupiter.api.Test;
@@ -114,5 +121,22 @@ class IommuGroupsViewModelTest {
         assertThat(ListingParser.read(text.getBytes(StandardCharsets.UTF_8)).inventory().groups())
                 .isEqualTo(f.pci().groups());
         vm.dispose();
+    }
+
+    @Test
+    void theVmColumnGetsTheWholeCardOfAnAssignedGpuFromTheInventory(@TempDir Path dir) throws Exception {
+        HostFacts f = pveGpu1(dir);
+        VmRef train = new VmRef("pve-gpu1", "101");
+        ClusterInventory inv = new ClusterInventory("8.4.1", "lab", List.of(),
+                List.of(new VmInfo(train, "train-01", VmState.RUNNING, false, 16, 64L << 30, Optional.empty())),
+                List.of(new GpuInfo("pve-gpu1", PciAddress.parse("0000:82:00.0"), "RTX 3090", Optional.empty(),
+                        OptionalInt.of(41), Optional.of("gpu-a"), Optional.of(train), true),
+                        new GpuInfo("pve-gpu1", PciAddress.parse("0000:81:00.0"), "RTX 3090", Optional.empty(),
+                                OptionalInt.of(40), Optional.empty(), Optional.empty(), true),
+                        new GpuInfo("other", PciAddress.parse("0000:c1:00.0"), "RTX 3090", Optional.empty(),
+                                OptionalInt.of(42), Optional.empty(), Optional.of(train), true)));
+        Map<PciAddress, String> vms = IommuGroupsViewModel.assignmentsOf(inv, "pve-gpu1", f);
+        assertThat(vms).containsOnly(Map.entry(PciAddress.parse("0000:82:00.0"), "101 (train-01)"),
+                Map.entry(PciAddress.parse("0000:82:00.1"), "101 (train-01)"));
     }
 }
