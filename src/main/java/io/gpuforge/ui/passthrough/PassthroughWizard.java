@@ -305,7 +305,7 @@ public final class PassthroughWizard {
     private void show(WizardModel.Step s) {
         m.step.set(s);
         content.getChildren().setAll(page(s));
-        title.setText(i18n.get(stepKey(s)));
+        title.setText(i18n.get(WizardModel.stepKey(s)));
         renderSteps();
         refreshButtons();
         if (auto) {
@@ -365,7 +365,7 @@ public final class PassthroughWizard {
     private void renderSteps() {
         steps.getChildren().clear();
         for (WizardModel.Step s : WizardModel.Step.values()) {
-            Label l = new Label(i18n.get(stepKey(s)));
+            Label l = new Label(i18n.get(WizardModel.stepKey(s)));
             l.getStyleClass().add("wizard-step");
             l.setId("pt-step-" + s.name().toLowerCase(Locale.ROOT));
             l.setMaxWidth(Double.MAX_VALUE);
@@ -378,29 +378,6 @@ public final class PassthroughWizard {
                 l.getStyleClass().add("done");
             }
             steps.getChildren().add(l);
-        }
-    }
-
-    static String stepKey(WizardModel.Step s) {
-        switch (s) {
-            case HOST:
-                return "passthrough.step.host";
-            case GPU:
-                return "passthrough.step.gpu";
-            case READINESS:
-                return "passthrough.step.readiness";
-            case PLAN:
-                return "passthrough.step.plan";
-            case APPLY:
-                return "passthrough.step.apply";
-            case REBOOT:
-                return "passthrough.step.reboot";
-            case VERIFY:
-                return "passthrough.step.verify";
-            case ATTACH:
-                return "passthrough.step.attach";
-            default:
-                return "passthrough.step.done";
         }
     }
 }

@@ -321,4 +321,27 @@ final class WizardModel {
         return p.host() instanceof HostTarget.ThisComputer ? ui.i18n().get("passthrough.host.thisComputer")
                 : p.host().describe();
     }
+
+    static String stepKey(Step s) {
+        switch (s) {
+            case HOST:
+                return "passthrough.step.host";
+            case GPU:
+                return "passthrough.step.gpu";
+            case READINESS:
+                return "passthrough.step.readiness";
+            case PLAN:
+                return "passthrough.step.plan";
+            case APPLY:
+                return "passthrough.step.apply";
+            case REBOOT:
+                return "passthrough.step.reboot";
+            case VERIFY:
+                return "passthrough.step.verify";
+            case ATTACH:
+                return "passthrough.step.attach";
+            default:
+                return "passthrough.step.done";
+        }
+    }
 }
