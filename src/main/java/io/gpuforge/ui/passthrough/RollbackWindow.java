@@ -106,7 +106,7 @@ public final class RollbackWindow {
         rollback.setId("rollback-run");
         rollback.setText(i18n.get("rollback.run"));
         rollback.setGraphic(Icons.of(Feather.ROTATE_CCW));
-        rollback.getStyleClass().add("danger");
+        rollback.getStyleClass().add("accent");
         rollback.setDisable(true);
         rollback.setOnAction(e -> rollBack());
         reboot.setId("rollback-reboot");

@@ -103,6 +103,10 @@ final class WizardPages {
         } else if (s != null) {
             stageMessage(s).ifPresent(box.getChildren()::add);
         }
+        if (!m.blocked() && s != null && s.stage() != PassthroughStatus.Stage.INTERRUPTED && !m.vms.isEmpty()) {
+            // one click comes first, where it is seen; the checks it rests on follow
+            box.getChildren().add(oneClick(runAll));
+        }
         box.getChildren().add(new ReadinessView(m.report.get(), i18n));
         CheckBox shared = check("pt-override-shared", "passthrough.override.shared", m.allowSharedGroup);
         CheckBox critical = check("pt-override-critical", "passthrough.override.critical", m.allowHostCritical);
@@ -111,9 +115,6 @@ final class WizardPages {
         box.getChildren().addAll(overrides, shared, critical);
         if (m.hasWarnings() && !m.blocked()) {
             box.getChildren().add(check("pt-ack", "passthrough.readiness.acknowledge", m.warningsAcknowledged));
-        }
-        if (!m.blocked() && s != null && s.stage() != PassthroughStatus.Stage.INTERRUPTED && !m.vms.isEmpty()) {
-            box.getChildren().add(oneClick(runAll));
         }
         return page("passthrough.readiness.intro", scroll(box));
     }
