@@ -44,6 +44,8 @@ public final class AppContext implements AutoCloseable {
     private final LibvirtService libvirt = new LibvirtService();
     private final ProxmoxService proxmox;
     private final Sessions sessions;
+    private final DemoLab demoLab;
+    private final PciMappings pciMappings;
     private final Optional<Boolean> osPrefersDark;
     private final TelemetryService telemetry;
     private final TemplateService templates;
@@ -66,12 +68,15 @@ public final class AppContext implements AutoCloseable {
         Supplier<KnownHosts> knownHosts = () -> KnownHosts.of(options.sshDir().map(d -> d.resolve("known_hosts")),
                 ownKnownHosts, settings.current().newHostKeys());
         this.hostLinks = new HostLinks(new HostLinkRepository(database), connections);
+        Backends backends = new Backends(secrets, new LibvirtBackends());
+        this.demoLab = new DemoLab(backends);
         this.hostAccess = new HostAccess(options.sysroot(), secrets, connections, hostLinks, knownHosts,
-                options.sshDir(), options.environment());
+                options.sshDir(), options.environment(), backends);
         this.hosts = new HostService(hostAccess);
         this.passthrough = new PassthroughService(hosts, hostAccess, Clock.systemUTC());
         this.proxmox = new ProxmoxService(secrets);
-        this.sessions = new Sessions(new Backends(secrets, new LibvirtBackends()), executors.background());
+        this.sessions = new Sessions(backends, executors.background());
+        this.pciMappings = new PciMappings(backends, sessions);
         this.osPrefersDark = osPrefersDark;
         this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC());
         this.templates = new TemplateService(new TemplateRepository(database, Clock.systemUTC()));
@@ -229,6 +234,16 @@ public final class AppContext implements AutoCloseable {
     /** Every GPU on every connection, live while the GPU monitor looks. */
     public GpuFleet fleet() {
         return fleet;
+    }
+
+    /** Proxmox VE PCI resource mappings no VM uses, and their removal. */
+    public PciMappings pciMappings() {
+        return pciMappings;
+    }
+
+    /** The Demo lab's simulated hosts (tests and the Demo lab's switches). */
+    public DemoLab demoLab() {
+        return demoLab;
     }
 
     public Optional<Boolean> osPrefersDark() {

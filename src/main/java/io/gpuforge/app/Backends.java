@@ -2,9 +2,12 @@ package io.gpuforge.app;
 
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
+import io.gpuforge.demo.SimHost;
+import io.gpuforge.demo.SimHosts;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.HostException;
 import io.gpuforge.hypervisor.Hypervisor;
 import io.gpuforge.hypervisor.proxmox.ProxmoxHypervisor;
 import io.gpuforge.hypervisor.proxmox.PveApiException;
@@ -15,7 +18,9 @@ import io.gpuforge.hypervisor.proxmox.PveErrors;
 import io.gpuforge.store.secret.SecretStoreException;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -24,15 +29,17 @@ import org.slf4j.LoggerFactory;
 /**
  * The one place that knows which backend serves which kind of connection: Proxmox VE (API token from the secret
  * store, certificate pinned by the accepted fingerprint), the Demo lab (a simulated cluster started on loopback
- * HTTPS on first use, reached through the same client), libvirt. Blocking: background threads only.
+ * HTTPS on first use, reached through the same client), libvirt. The Demo lab's nodes have simulated hosts
+ * ({@link SimHosts}) for their host-level work. Blocking: background threads only.
  */
-final class Backends implements HypervisorFactory {
+final class Backends implements HypervisorFactory, SimulatedHosts {
 
     private static final Logger LOG = LoggerFactory.getLogger(Backends.class);
     private final SecretsService secrets;
     private final PveContract contract = PveContract.load();
     private final LibvirtBackends libvirt;
     private PveSimulator demo;
+    private SimHosts demoHosts;
 
     Backends(SecretsService secrets, LibvirtBackends libvirt) {
         this.secrets = secrets;
@@ -116,6 +123,37 @@ final class Backends implements HypervisorFactory {
         }
     }
 
+    /**
+     * Removes a Proxmox PCI resource mapping ({@code DELETE /cluster/mapping/pci/{id}}); the caller made sure no VM
+     * uses it. Proxmox VE and the Demo lab only.
+     */
+    void removePciMapping(ConnectionInfo c, String id) throws BackendException {
+        if (!id.matches("[A-Za-z][A-Za-z0-9_-]*")) {
+            throw new BackendException(BackendException.Kind.INVALID, "'" + id + "' is not a PCI resource mapping name");
+        }
+        PveClient client;
+        switch (c.kind()) {
+            case PROXMOX:
+                client = proxmoxClient(c);
+                break;
+            case DEMO:
+                try {
+                    client = demo().tokenClient(contract);
+                } catch (PveApiException e) {
+                    throw PveErrors.map(e);
+                }
+                break;
+            default:
+                throw new BackendException(BackendException.Kind.UNSUPPORTED, c.name() + " has no PCI resource mappings"
+                        + " (a Proxmox VE feature)");
+        }
+        try {
+            client.delete("/cluster/mapping/pci/" + id, Map.of());
+        } catch (PveApiException e) {
+            throw PveErrors.map(e);
+        }
+    }
+
     /** The Demo lab's simulated cluster, started on first use and kept for the run. */
     synchronized PveSimulator demo() throws BackendException {
         if (demo == null) {
@@ -129,6 +167,50 @@ final class Backends implements HypervisorFactory {
         return demo;
     }
 
+    /** The simulated hosts of the Demo lab's nodes (the lab is started when it does not run yet). */
+    synchronized SimHosts demoHosts() throws BackendException {
+        if (demoHosts == null) {
+            demoHosts = new SimHosts(demo().cluster());
+        }
+        return demoHosts;
+    }
+
+    /** The simulated host of a Demo lab node, when it has one. */
+    Optional<SimHost> demoHost(String node) throws HostException {
+        try {
+            return demoHosts().host(node);
+        } catch (BackendException e) {
+            throw new HostException(e.getMessage(), e);
+        } catch (IOException e) {
+            throw new HostException("The simulated host of " + node + " could not be made: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Optional<HostAccess.Opened> open(ConnectionInfo c, String node) throws HostException {
+        if (c.kind() != ConnectionInfo.Kind.DEMO) {
+            return Optional.empty();
+        }
+        SimHost h = demoHost(node).orElseThrow(() -> new HostException("The Demo lab has no node " + node));
+        if (!h.up()) {
+            throw new HostException("The simulated host " + node + " (Demo lab) does not answer: it is rebooting, or"
+                    + " down. Try again in a moment.");
+        }
+        return Optional.of(new HostAccess.Opened(h.shell(), Optional.empty(), false, "simulated:" + node + " (Demo lab)"));
+    }
+
+    @Override
+    public Optional<Duration> rebootWait(ConnectionInfo c, String node) {
+        if (c.kind() != ConnectionInfo.Kind.DEMO) {
+            return Optional.empty();
+        }
+        try {
+            return demoHost(node).map(SimHost::waitLimit);
+        } catch (HostException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The Demo lab if it runs (for tests and the simulated hosts behind it). */
     synchronized Optional<PveSimulator> demoIfRunning() {
         return Optional.ofNullable(demo);
@@ -136,6 +218,10 @@ final class Backends implements HypervisorFactory {
 
     @Override
     public synchronized void close() {
+        if (demoHosts != null) {
+            demoHosts.close();
+            demoHosts = null;
+        }
         if (demo != null) {
             demo.close();
             demo = null;

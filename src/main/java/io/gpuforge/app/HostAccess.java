@@ -39,6 +39,7 @@ public final class HostAccess {
     private final Supplier<KnownHosts> knownHosts;
     private final Optional<Path> sshDir;
     private final Map<String, String> environment;
+    private final SimulatedHosts simulated;
 
     /**
      * With the SSH setup of the user running this (their {@code ~/.ssh}, {@code SSH_AUTH_SOCK}): the command line.
@@ -59,6 +60,14 @@ public final class HostAccess {
      */
     public HostAccess(Optional<Path> localRoot, SecretsService secrets, ConnectionsService connections, HostLinks links,
                       Supplier<KnownHosts> knownHosts, Optional<Path> sshDir, Map<String, String> environment) {
+        this(localRoot, secrets, connections, links, knownHosts, sshDir, environment, SimulatedHosts.NONE);
+    }
+
+    /** With the hosts of nodes that are simulated (the Demo lab's), asked first for a node's host. */
+    HostAccess(Optional<Path> localRoot, SecretsService secrets, ConnectionsService connections, HostLinks links,
+               Supplier<KnownHosts> knownHosts, Optional<Path> sshDir, Map<String, String> environment,
+               SimulatedHosts simulated) {
+        this.simulated = simulated;
         this.localRoot = localRoot;
         this.secrets = secrets;
         this.connections = connections;
@@ -111,9 +120,18 @@ public final class HostAccess {
         }
         if (target instanceof HostTarget.Linked) {
             HostTarget.Linked l = (HostTarget.Linked) target;
+            Optional<Opened> sim = simulated.open(l.connection(), l.node());
+            if (sim.isPresent()) {
+                return sim.get();
+            }
             return open(resolve(l.connection(), l.node()), prompt);
         }
         throw new HostException(target.describe() + " is read only: changes need a host (this computer, SSH or a sysroot)");
+    }
+
+    /** The simulated hosts asked first for a node's host. */
+    SimulatedHosts simulated() {
+        return simulated;
     }
 
     /** What a node's link points at, as a target; a clear error when the node has none. */

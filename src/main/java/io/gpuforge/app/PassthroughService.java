@@ -24,6 +24,7 @@ import io.gpuforge.passthrough.Planner;
 import io.gpuforge.passthrough.Readiness;
 import io.gpuforge.passthrough.Verifier;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -147,6 +148,65 @@ public final class PassthroughService {
                     + (j.state == JournalState.ROLLED_BACK ? "" : "; run 'gpuforge rollback' to finish it"));
         }
         return j;
+    }
+
+    /**
+     * Every GPU's verdict from facts alone (what a page already holds: a probe, a hypervisor's PCI listing, a pasted
+     * listing with its coverage). Pure.
+     */
+    public static List<GpuVerdict> verdictsOf(HostFacts facts, Coverage coverage, PassthroughOverrides o) {
+        return GpuVerdicts.of(facts, o, coverage);
+    }
+
+    /**
+     * Where the host stands with this device: blocked, changes to make, configured but not rebooted, everything in
+     * place, or an unfinished apply to roll back first. Needs a host (not a listing).
+     */
+    public PassthroughStatus status(HostReading r, PciAddress device, PlanOptions o) throws HostException {
+        if (!r.isHost()) {
+            throw new HostException("the status of a passthrough needs a host (this computer, SSH or a sysroot), not a"
+                    + " pasted listing");
+        }
+        return PassthroughStatus.of(r.facts(), device, o);
+    }
+
+    /** The plans applied on hosts, and their rollback. */
+    public PlanHistory history() {
+        return new PlanHistory(access, this);
+    }
+
+    /** Reboots of hosts after an apply or a rollback: through {@code sessions} for a node that can, else SSH. */
+    public HostReboot reboots(Sessions sessions) {
+        return new HostReboot(access, sessions);
+    }
+
+    /**
+     * After a rollback and the reboot: the running host no longer has what the rolled-back apply added (its kernel
+     * arguments, vfio-pci on its functions), and the journal says ROLLED_BACK.
+     */
+    public VerifyReport verifyRollback(HostTarget target, String journalId, HostKeyPrompt prompt) throws HostException {
+        HostReading r = hosts.read(target, prompt);
+        if (!r.isHost()) {
+            throw new HostException("verify needs a host, not a listing");
+        }
+        PlanHistory.AppliedPlan p = history().list(target, prompt).plan(journalId).orElseThrow(() ->
+                new HostException("no applied plan " + journalId + " on " + target.describe()));
+        List<VerifyItem> items = new ArrayList<>();
+        items.add(new VerifyItem("journal", p.rolledBack(), p.rolledBack() ? journalId + " is rolled back"
+                : journalId + " is " + p.state() + ", not rolled back: roll it back again"));
+        String cmdline = " " + r.facts().cmdline().orElse("") + " ";
+        for (String a : p.kernelArgs()) {
+            boolean gone = !cmdline.contains(" " + a + " ");
+            items.add(new VerifyItem("cmdline." + a, gone, gone ? "/proc/cmdline no longer has " + a
+                    : "/proc/cmdline still has " + a + ": the host has not rebooted since the rollback"));
+        }
+        for (PciAddress f : p.functions()) {
+            Optional<String> driver = r.facts().pci().device(f).flatMap(d -> d.driver());
+            boolean back = !driver.map("vfio-pci"::equals).orElse(false);
+            items.add(new VerifyItem("driver." + f, back, back ? f + " is bound to " + driver.orElse("no driver")
+                    + " again" : f + " is still bound to vfio-pci: the host has not rebooted since the rollback"));
+        }
+        return new VerifyReport(journalId, items);
     }
 
     /** The coverage of facts read from a live host (the window's pages). */

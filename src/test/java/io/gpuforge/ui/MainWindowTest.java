@@ -83,7 +83,7 @@ class MainWindowTest {
         @SuppressWarnings("unchecked")
         javafx.scene.control.TreeTableView<Object> table = robot.lookup("#iommu-table").queryAs(javafx.scene.control.TreeTableView.class);
         assertThat(table.getRoot().getChildren()).hasSize(8);
-        var gpuGroup = table.getRoot().getChildren().get(4);
+        var gpuGroup = table.getRoot().getChildren().get(0); // GPU groups first
         assertThat(table.getColumns().get(0).getCellData(gpuGroup)).isEqualTo("Group 40");
         assertThat(table.getColumns().get(3).getCellData(gpuGroup)).isEqualTo("GPU, isolated");
         var gpu = gpuGroup.getChildren().get(0);

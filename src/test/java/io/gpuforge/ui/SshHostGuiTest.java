@@ -85,7 +85,7 @@ class SshHostGuiTest {
         @SuppressWarnings("unchecked")
         TreeTableView<Object> table = robot.lookup("#iommu-table").queryAll().stream().map(n -> (TreeTableView<Object>) n)
                 .filter(t -> t.getRoot().getChildren().size() == 6).findFirst().orElseThrow();
-        assertThat(table.getColumns().get(4).getCellData(table.getRoot().getChildren().get(2).getChildren().get(0)))
+        assertThat(table.getColumns().get(4).getCellData(table.getRoot().getChildren().get(0).getChildren().get(0)))
                 .isEqualTo("nvidia");
         assertThat(Files.readString(fx.app.paths().configDir().resolve("known_hosts"))).contains("[127.0.0.1]:" + server.port());
         assertThat(fx.app.connections().all()).singleElement().satisfies(c -> {

@@ -34,7 +34,8 @@ public final class I18n {
             BUNDLE,
             "i18n.sshlogin",
             "i18n.vmcreate",
-            "i18n.monitor");
+            "i18n.monitor",
+            "i18n.passthrough");
     private static final Logger LOG = LoggerFactory.getLogger(I18n.class);
 
     private final ObjectProperty<Locale> locale = new SimpleObjectProperty<>();

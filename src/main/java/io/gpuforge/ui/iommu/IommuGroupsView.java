@@ -2,33 +2,54 @@ package io.gpuforge.ui.iommu;
 
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.Isolation;
+import io.gpuforge.domain.PciAddress;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.ViewScope;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import javafx.beans.binding.Bindings;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.value.ObservableValue;
 import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
+import javafx.scene.control.MenuItem;
 import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
 import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeTableCell;
 import javafx.scene.control.TreeTableColumn;
 import javafx.scene.control.TreeTableRow;
 import javafx.scene.control.TreeTableView;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.ClipboardContent;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import javafx.util.Duration;
+import org.kordamp.ikonli.feather.Feather;
 
 /**
- * A host's IOMMU groups as a tree (group → devices) with class, ids, name and driver. GPU groups are
- * coloured by isolation: isolated, shares only with bridges, or shared with other devices. Renders what its
- * {@link IommuGroupsViewModel} computed; no logic of its own.
+ * A host's IOMMU groups as a tree (group → devices), GPU groups first, with class, ids, name, driver (vfio-pci
+ * highlighted), the VM a device is assigned to and each GPU's verdict (the reasons on hover). GPU groups are coloured
+ * by isolation: isolated, shares only with bridges, or shared with other devices. A filter box narrows the groups;
+ * "Copy as text" puts the classic listing on the clipboard. Renders what its {@link IommuGroupsViewModel} computed;
+ * no logic of its own.
  */
 public final class IommuGroupsView extends VBox implements Disposable {
+
+    static final String CSS = "/css/passthrough.css";
 
     /** One row of the tree: a group, or a device of a group. */
     record Row(IommuTable.Group group, Optional<IommuTable.Device> device) {
@@ -41,6 +62,8 @@ public final class IommuGroupsView extends VBox implements Disposable {
     private final I18n i18n;
     private final IommuGroupsViewModel model;
     private final ViewScope scope = new ViewScope();
+    private final TextField filter = new TextField();
+    private Consumer<PciAddress> passThrough;
 
     public IommuGroupsView(HostFactsViewModel facts, I18n i18n) {
         this(facts.factsProperty(), facts.loadingProperty(), facts.errorProperty(), i18n);
@@ -52,6 +75,7 @@ public final class IommuGroupsView extends VBox implements Disposable {
         this.i18n = i18n;
         this.model = new IommuGroupsViewModel(facts, error, i18n);
         getStyleClass().add("iommu-view");
+        getStylesheets().add(Objects.requireNonNull(IommuGroupsView.class.getResource(CSS), CSS).toExternalForm());
         setPadding(new Insets(12));
         setSpacing(10);
         Label state = new Label();
@@ -61,7 +85,27 @@ public final class IommuGroupsView extends VBox implements Disposable {
         busy.setPrefSize(18, 18);
         scope.bind(busy.visibleProperty(), Bindings.createBooleanBinding(() -> Boolean.TRUE.equals(loading.getValue()),
                 loading));
-        HBox header = new HBox(10, state, busy);
+        filter.setId("iommu-filter");
+        scope.bind(filter.promptTextProperty(), i18n.text("iommu.filter.prompt"));
+        filter.setPrefColumnCount(18);
+        filter.textProperty().bindBidirectional(model.filterProperty());
+        Button copy = new Button();
+        copy.setId("iommu-copy");
+        copy.setGraphic(Icons.of(Feather.COPY));
+        scope.bind(copy.textProperty(), i18n.text("iommu.copy"));
+        Tooltip copyTip = new Tooltip();
+        scope.bind(copyTip.textProperty(), i18n.text("iommu.copy.tooltip"));
+        copy.setTooltip(copyTip);
+        copy.setOnAction(e -> {
+            ClipboardContent c = new ClipboardContent();
+            c.putString(model.copyText());
+            Clipboard.getSystemClipboard().setContent(c);
+        });
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox.setHgrow(state, Priority.SOMETIMES);
+        HBox header = new HBox(10, state, busy, spacer, filter, copy);
+        header.setAlignment(Pos.CENTER_LEFT);
         Label legend = new Label();
         scope.bind(legend.textProperty(), i18n.text("iommu.legend"));
         legend.getStyleClass().add("text-muted");
@@ -71,23 +115,45 @@ public final class IommuGroupsView extends VBox implements Disposable {
         table.setId("iommu-table");
         table.setShowRoot(false);
         table.setColumnResizePolicy(TreeTableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        TreeTableColumn<Row, String> driver = column("iommu.column.driver", 100, r -> r.device()
+                .map(IommuTable.Device::driver).orElse(""));
+        driver.setCellFactory(c -> new TreeTableCell<>() {
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : item);
+                getStyleClass().remove("driver-vfio");
+                if (!empty && "vfio-pci".equals(item)) {
+                    getStyleClass().add("driver-vfio");
+                }
+            }
+        });
         table.getColumns().setAll(List.of(
                 column("iommu.column.device", 170, r -> r.device().map(IommuTable.Device::address)
                         .orElseGet(() -> i18n.get("iommu.group", r.group().id()))),
                 column("iommu.column.class", 60, r -> r.device().map(IommuTable.Device::classCode).orElse("")),
                 column("iommu.column.ids", 90, r -> r.device().map(IommuTable.Device::ids).orElse("")),
-                column("iommu.column.name", 380, r -> r.device().map(IommuTable.Device::name).orElse(r.group().summary())),
-                column("iommu.column.driver", 110, r -> r.device().map(IommuTable.Device::driver).orElse(""))));
+                column("iommu.column.name", 330, r -> r.device().map(IommuTable.Device::name).orElse(r.group().summary())),
+                driver,
+                column("iommu.column.vm", 100, r -> r.device().flatMap(IommuTable.Device::vm).orElse("")),
+                verdictColumn()));
         table.setRowFactory(t -> new TreeTableRow<>() {
             @Override
             protected void updateItem(Row row, boolean empty) {
                 super.updateItem(row, empty);
                 getStyleClass().removeAll("iso-isolated", "iso-bridges", "iso-shared", "group-row");
+                setContextMenu(null);
                 if (!empty && row != null) {
                     row.isolation().ifPresent(i -> getStyleClass().add(IommuTable.styleOf(i)));
                     if (row.device().isEmpty()) {
                         getStyleClass().add("group-row");
                     }
+                    row.device().filter(d -> d.device().isGpu() && passThrough != null).ifPresent(d -> {
+                        MenuItem go = new MenuItem(i18n.get("iommu.passThrough"));
+                        go.setId("iommu-pass-through");
+                        go.setOnAction(e -> passThrough.accept(d.device().address()));
+                        setContextMenu(new ContextMenu(go));
+                    });
                 }
             }
         });
@@ -98,6 +164,47 @@ public final class IommuGroupsView extends VBox implements Disposable {
         getChildren().setAll(header, legend, table);
         scope.listen(model.tableProperty(), (o, a, t) -> render(state, t));
         render(state, model.tableProperty().get());
+    }
+
+    /** The VMs the devices are assigned to (from a hypervisor's inventory): shown in the VM column. */
+    public void assignments(ObservableValue<Map<PciAddress, String>> vms) {
+        scope.bind(model.vmsProperty(), vms);
+    }
+
+    /** What "Pass through to VM…" on a GPU row does (the passthrough wizard with that GPU); no menu without it. */
+    public void onPassThrough(Consumer<PciAddress> handler) {
+        this.passThrough = handler;
+        table.refresh();
+    }
+
+    private TreeTableColumn<Row, IommuTable.Badge> verdictColumn() {
+        TreeTableColumn<Row, IommuTable.Badge> c = new TreeTableColumn<>();
+        scope.bind(c.textProperty(), i18n.text("iommu.column.verdict"));
+        c.setPrefWidth(150);
+        c.setCellValueFactory(p -> new ReadOnlyObjectWrapper<>(p.getValue().getValue() == null ? null
+                : p.getValue().getValue().device().flatMap(IommuTable.Device::verdict).orElse(null)));
+        c.setCellFactory(col -> new TreeTableCell<>() {
+            @Override
+            protected void updateItem(IommuTable.Badge b, boolean empty) {
+                super.updateItem(b, empty);
+                setText(null);
+                setTooltip(null);
+                if (empty || b == null) {
+                    setGraphic(null);
+                    return;
+                }
+                Label badge = new Label(b.text());
+                badge.getStyleClass().addAll("badge", IommuTable.styleOf(b.kind()), "verdict-badge");
+                Tooltip tip = new Tooltip(b.reasons());
+                tip.setShowDelay(Duration.millis(200));
+                tip.setWrapText(true);
+                tip.setMaxWidth(520);
+                badge.setTooltip(tip);
+                setTooltip(tip);
+                setGraphic(badge);
+            }
+        });
+        return c;
     }
 
     private TreeTableColumn<Row, String> column(String key, double width, Function<Row, String> f) {
@@ -126,10 +233,15 @@ public final class IommuGroupsView extends VBox implements Disposable {
     @Override
     public void dispose() {
         scope.dispose();
+        filter.textProperty().unbindBidirectional(model.filterProperty());
         model.dispose();
     }
 
     TreeTableView<Row> table() {
         return table;
+    }
+
+    IommuGroupsViewModel model() {
+        return model;
     }
 }

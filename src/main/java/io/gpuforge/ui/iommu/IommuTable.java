@@ -2,12 +2,14 @@ package io.gpuforge.ui.iommu;
 
 import io.gpuforge.domain.Isolation;
 import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.Verdict;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * What the IOMMU view shows, computed in one go from a host's facts: the state line and the groups with their
- * devices, each coloured by the isolation of the GPU it belongs to. Immutable; the view only renders it.
+ * devices (GPU groups first), each coloured by the isolation of the GPU it belongs to, with the VM a device is
+ * assigned to and each GPU's verdict. Immutable; the view only renders it.
  */
 public record IommuTable(String state, List<Group> groups) {
 
@@ -20,10 +22,26 @@ public record IommuTable(String state, List<Group> groups) {
         public Group {
             devices = List.copyOf(devices);
         }
+
+        /** Whether a GPU is in this group. */
+        public boolean gpu() {
+            return isolation.isPresent();
+        }
     }
 
-    /** A device row: the device and the isolation of the GPU whose group it is in. */
-    public record Device(PciDevice device, Optional<Isolation> isolation) {
+    /** A GPU's verdict as a badge: its kind, the text on it and the reasons behind it (for the tooltip). */
+    public record Badge(Verdict.Kind kind, String text, String reasons) {
+    }
+
+    /**
+     * A device row: the device, the isolation of the GPU whose group it is in, the VM it is assigned to (when the
+     * source says), and for a GPU its verdict.
+     */
+    public record Device(PciDevice device, Optional<Isolation> isolation, Optional<String> vm, Optional<Badge> verdict) {
+
+        public Device(PciDevice device, Optional<Isolation> isolation) {
+            this(device, isolation, Optional.empty(), Optional.empty());
+        }
 
         public String address() {
             return device.address().toString();
@@ -44,6 +62,11 @@ public record IommuTable(String state, List<Group> groups) {
         public String driver() {
             return device.driver().orElse("");
         }
+
+        /** Bound to vfio-pci: ready for a VM (highlighted). */
+        public boolean vfio() {
+            return device.driver().map("vfio-pci"::equals).orElse(false);
+        }
     }
 
     /** The style class of an isolation: green, amber, red rows. */
@@ -55,6 +78,18 @@ public record IommuTable(String state, List<Group> groups) {
                 return "iso-bridges";
             default:
                 return "iso-shared";
+        }
+    }
+
+    /** The badge style of a verdict: green, amber, red. */
+    public static String styleOf(Verdict.Kind k) {
+        switch (k) {
+            case READY:
+                return "badge-ok";
+            case NEEDS_HOST_SETUP:
+                return "badge-warn";
+            default:
+                return "badge-danger";
         }
     }
 }

@@ -2,14 +2,27 @@ package io.gpuforge.ui.iommu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.Coverage;
+import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.Isolation;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.Verdict;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.VmState;
 import io.gpuforge.host.HostProbe;
+import io.gpuforge.host.ListingParser;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.ui.common.I18n;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import org.junit.jupiter.api.Test;
@@ -56,5 +69,74 @@ class IommuGroupsViewModelTest {
         vm.dispose();
         error.set(null);
         assertThat(vm.tableProperty().get().state()).as("a disposed view model no longer follows").contains("connection refused");
+    }
+    @Test
+    void gpuGroupsComeFirstThenTheOthersByNumber(@TempDir Path dir) throws Exception {
+        IommuTable t = IommuGroupsViewModel.of(new HostProbe().probeLocal(Optional.of(HostTrees.intelGrub(dir))), null, i18n);
+        assertThat(t.groups()).extracting(IommuTable.Group::id).containsExactly(11, 13, 0, 1, 14, 15);
+    }
+
+    @Test
+    void theFilterKeepsGroupsWithAMatchingDeviceOpenAndSaysHowManyAreShown(@TempDir Path dir) throws Exception {
+        IommuTable t = IommuGroupsViewModel.of(pveGpu1(dir), null, i18n, Map.of(), "nvme", Coverage.wholeHost());
+        assertThat(t.groups()).extracting(IommuTable.Group::id).containsExactly(20, 21);
+        assertThat(t.groups()).allSatisfy(g -> assertThat(g.expanded()).isTrue());
+        assertThat(t.state()).endsWith("Showing 2 matching groups.");
+        assertThat(IommuGroupsViewModel.of(pveGpu1(dir), null, i18n, Map.of(), "c2:00", Coverage.wholeHost()).groups())
+                .extracting(IommuTable.Group::id).containsExactly(43);
+    }
+
+    @Test
+    void devicesShowTheVmTheyAreAssignedToAndTheFilterFindsThem(@TempDir Path dir) throws Exception {
+        Map<PciAddress, String> vms = Map.of(PciAddress.parse("0000:82:00.0"), "101 (llm-train)");
+        IommuTable t = IommuGroupsViewModel.of(pveGpu1(dir), null, i18n, vms, "llm-train", Coverage.wholeHost());
+        assertThat(t.groups()).singleElement().satisfies(g -> {
+            assertThat(g.id()).isEqualTo(41);
+            assertThat(g.devices().get(0).vm()).contains("101 (llm-train)");
+            assertThat(g.devices().get(1).vm()).isEmpty();
+        });
+    }
+
+    @Test
+    void eachGpuCarriesItsVerdictWithTheReasonsAndFixes(@TempDir Path dir) throws Exception {
+        IommuTable t = IommuGroupsViewModel.of(new HostProbe().probeLocal(Optional.of(HostTrees.intelGrub(dir))), null, i18n);
+        IommuTable.Device rtx = t.groups().get(0).devices().get(0);
+        assertThat(rtx.address()).isEqualTo("0000:01:00.0");
+        IommuTable.Badge b = rtx.verdict().orElseThrow();
+        assertThat(b.kind()).isEqualTo(Verdict.Kind.NEEDS_HOST_SETUP);
+        assertThat(b.text()).isEqualTo("Needs host setup");
+        assertThat(b.reasons()).contains("•").contains("Fix: ");
+        assertThat(t.groups().get(0).devices().get(1).verdict()).as("the GPU's audio function has no badge of its own").isEmpty();
+        assertThat(t.groups().get(2).devices()).allSatisfy(d -> assertThat(d.verdict()).isEmpty());
+    }
+
+    @Test
+    void copyAsTextIsTheClassicListingAndReadsBackAsTheSameGroups(@TempDir Path dir) throws Exception {
+        HostFacts f = pveGpu1(dir);
+        IommuGroupsViewModel vm = new IommuGroupsViewModel(new SimpleObjectProperty<>(f), new SimpleStringProperty(), i18n);
+        String text = vm.copyText();
+        assertThat(text).startsWith("IOMMU Group 0:\n\t00:00.0 Host bridge [0600]: ")
+                .contains("IOMMU Group 40:\n\t81:00.0 VGA compatible controller [0300]: ")
+                .contains("[10de:2204]\n\t81:00.1 Audio device [0403]: ");
+        assertThat(ListingParser.read(text.getBytes(StandardCharsets.UTF_8)).inventory().groups())
+                .isEqualTo(f.pci().groups());
+        vm.dispose();
+    }
+
+    @Test
+    void theVmColumnGetsTheWholeCardOfAnAssignedGpuFromTheInventory(@TempDir Path dir) throws Exception {
+        HostFacts f = pveGpu1(dir);
+        VmRef train = new VmRef("pve-gpu1", "101");
+        ClusterInventory inv = new ClusterInventory("8.4.1", "lab", List.of(),
+                List.of(new VmInfo(train, "train-01", VmState.RUNNING, false, 16, 64L << 30, Optional.empty())),
+                List.of(new GpuInfo("pve-gpu1", PciAddress.parse("0000:82:00.0"), "RTX 3090", Optional.empty(),
+                        OptionalInt.of(41), Optional.of("gpu-a"), Optional.of(train), true),
+                        new GpuInfo("pve-gpu1", PciAddress.parse("0000:81:00.0"), "RTX 3090", Optional.empty(),
+                                OptionalInt.of(40), Optional.empty(), Optional.empty(), true),
+                        new GpuInfo("other", PciAddress.parse("0000:c1:00.0"), "RTX 3090", Optional.empty(),
+                                OptionalInt.of(42), Optional.empty(), Optional.of(train), true)));
+        Map<PciAddress, String> vms = IommuGroupsViewModel.assignmentsOf(inv, "pve-gpu1", f);
+        assertThat(vms).containsOnly(Map.entry(PciAddress.parse("0000:82:00.0"), "101 (train-01)"),
+                Map.entry(PciAddress.parse("0000:82:00.1"), "101 (train-01)"));
     }
 }

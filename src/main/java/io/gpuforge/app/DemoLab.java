@@ -1,0 +1,24 @@
+package io.gpuforge.app;
+
+import io.gpuforge.demo.SimHost;
+import io.gpuforge.domain.HostException;
+import java.util.Optional;
+
+/**
+ * The Demo lab's simulated hosts, one behind each node of the simulated cluster: what GPUForge reads, edits and
+ * reboots when the host-level work of a Demo lab node is asked for. For tests and the Demo lab's own switches
+ * (make a refresh command fail, keep a host down after its reboot); the window and the CLI never need it.
+ */
+public final class DemoLab {
+
+    private final Backends backends;
+
+    DemoLab(Backends backends) {
+        this.backends = backends;
+    }
+
+    /** The simulated host of a node (the Demo lab starts when it does not run yet). */
+    public Optional<SimHost> host(String node) throws HostException {
+        return backends.demoHost(node);
+    }
+}

@@ -1,0 +1,121 @@
+package io.gpuforge.app;
+
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.Capability;
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.GpuAttachRequest;
+import io.gpuforge.domain.GpuAttachResult;
+import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.domain.NodePci;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.VmConfig;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.VmRef;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Giving a GPU to a VM and taking it back, the same for the window and the CLI over any backend: every function of
+ * the card (as the node's hypervisor lists them) goes with it, written against the configuration's version so a VM
+ * changed meanwhile is refused ({@code BackendException.Kind.CONFLICT}) and nothing is clobbered. Blocking.
+ */
+public final class GpuAssignments {
+
+    /** What to attach: the card (any of its functions), primary display or not, mapping name and EFI disk storage. */
+    public record Attach(VmRef vm, PciAddress device, boolean primaryGpu, Optional<String> mapping,
+                         Optional<String> efiStorage) {
+    }
+
+    /** A Proxmox PCI resource mapping no VM uses, with the card it names. */
+    public record UnusedMapping(String id, String node, PciAddress card) {
+    }
+
+    /** Every function of {@code device}'s card on the node, as its hypervisor lists them. */
+    public List<PciAddress> functions(ConnectionSession s, String node, PciAddress device) throws BackendException {
+        NodePci pci = s.nodePci(node);
+        if (pci.inventory().device(device).isEmpty()) {
+            throw new BackendException(BackendException.Kind.NOT_FOUND, device + " is not a PCI device of " + node
+                    + " (" + s.connection().name() + ")");
+        }
+        return pci.inventory().devices().stream().map(PciDevice::address).filter(device::sameSlot).sorted().toList();
+    }
+
+    /** Reads the VM's configuration and attaches against its version. */
+    public GpuAttachResult attach(ConnectionSession s, Attach a) throws BackendException {
+        return attach(s, a, s.readConfig(a.vm()).version());
+    }
+
+    /**
+     * Attaches against {@code basedOnVersion}, the version the user saw: a VM changed since is refused as
+     * {@code CONFLICT} with nothing written; read it again and retry.
+     */
+    public GpuAttachResult attach(ConnectionSession s, Attach a, String basedOnVersion) throws BackendException {
+        requireAttach(s);
+        List<PciAddress> functions = functions(s, a.vm().node(), a.device());
+        try {
+            return s.attachGpu(new GpuAttachRequest(a.vm(), functions, a.primaryGpu(), a.mapping(), a.efiStorage(),
+                    basedOnVersion));
+        } catch (BackendException e) {
+            if (e.kind() == BackendException.Kind.CONFLICT) {
+                throw new BackendException(BackendException.Kind.CONFLICT, "VM " + a.vm().id() + " changed after its"
+                        + " configuration was read (someone else edited it): nothing was written. Read it again and"
+                        + " retry. (" + e.getMessage() + ")", e);
+            }
+            throw e;
+        }
+    }
+
+    /** Takes every function of the card in {@code device}'s slot away from the VM. */
+    public GpuAttachResult detach(ConnectionSession s, VmRef vm, PciAddress device) throws BackendException {
+        requireAttach(s);
+        VmConfig c = s.readConfig(vm);
+        return s.detachGpu(vm, device, c.version());
+    }
+
+    /** The GPUs a VM has (function 0 of each card), as its configuration says. */
+    public List<PciAddress> gpusOf(ConnectionSession s, VmRef vm) throws BackendException {
+        Set<PciAddress> cards = new LinkedHashSet<>();
+        for (PciAddress a : s.readConfig(vm).details().hostDevices()) {
+            cards.add(new PciAddress(a.domain(), a.bus(), a.slot(), 0));
+        }
+        return new ArrayList<>(cards);
+    }
+
+    /** The VMs of a connection that have a function of {@code card} on its node. */
+    public List<VmRef> holders(ConnectionSession s, String node, PciAddress card) throws BackendException {
+        List<VmRef> out = new ArrayList<>();
+        for (VmInfo v : s.inventory().vmsOn(node)) {
+            if (s.readConfig(v.ref()).details().hostDevices().stream().anyMatch(card::sameSlot)) {
+                out.add(v.ref());
+            }
+        }
+        return out;
+    }
+
+    /** Proxmox PCI resource mappings of GPUs that no VM's configuration uses (read from every VM). */
+    public List<UnusedMapping> unusedMappings(ConnectionSession s) throws BackendException {
+        ClusterInventory inv = s.inventory();
+        Set<String> used = new LinkedHashSet<>();
+        for (VmInfo v : inv.vms()) {
+            used.addAll(s.readConfig(v.ref()).details().pciMappings());
+        }
+        List<UnusedMapping> out = new ArrayList<>();
+        for (GpuInfo g : inv.gpus()) {
+            if (g.mapping().isPresent() && !used.contains(g.mapping().get())) {
+                out.add(new UnusedMapping(g.mapping().get(), g.node(), g.address()));
+            }
+        }
+        return out;
+    }
+
+    private static void requireAttach(ConnectionSession s) throws BackendException {
+        if (!s.can(Capability.GPU_ATTACH)) {
+            throw new BackendException(BackendException.Kind.UNSUPPORTED, s.connection().name() + " cannot pass GPUs"
+                    + " through to its VMs");
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.gpuforge.app;
+
+import io.gpuforge.domain.ApplyProgress;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.Check;
+import io.gpuforge.domain.GpuAttachResult;
+import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.PlanBlockedException;
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.VerifyItem;
+import io.gpuforge.domain.VmRef;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * The whole passthrough of one GPU to one VM, as {@code gpuforge passthrough} runs it: check → apply → reboot →
+ * verify → attach, each step only where the host's state asks for it (a host configured already goes to the reboot,
+ * one with everything in place straight to the attach), stopping at the first failure with its reason and the way
+ * out. Blocking: background threads only.
+ */
+public final class PassthroughChain {
+
+    /** The steps, in order. */
+    public enum Step { CHECK, APPLY, REBOOT, VERIFY, ATTACH }
+
+    /** Hears each step as it starts and each line of output, on the calling thread. */
+    public interface Listener {
+        void step(Step step, String detail);
+
+        void line(String text);
+    }
+
+    /** What to pass through where: the host, the VM's connection, the VM, the card, the plan's options. */
+    public record Request(HostTarget host, ConnectionSession session, VmRef vm, PciAddress device, PlanOptions options,
+                          boolean primaryGpu) {
+        public Request {
+            Objects.requireNonNull(host);
+            Objects.requireNonNull(session);
+            Objects.requireNonNull(vm);
+            Objects.requireNonNull(device);
+            Objects.requireNonNull(options);
+        }
+    }
+
+    /** What was done: the host's status at the start, the apply, the reboot, the verify (each when done), the attach. */
+    public record Outcome(PassthroughStatus before, Optional<PassthroughService.Applied> applied,
+                          Optional<HostReboot.Result> reboot, Optional<PassthroughService.VerifyReport> verify,
+                          GpuAttachResult attached) {
+    }
+
+    /** The chain stopped: at which step, and why (with the way out). */
+    public static final class Stopped extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final Step step;
+
+        Stopped(Step step, String message, Throwable cause) {
+            super(message, cause);
+            this.step = step;
+        }
+
+        public Step step() {
+            return step;
+        }
+    }
+
+    private final PassthroughService passthrough;
+    private final HostService hosts;
+    private final HostReboot reboots;
+    private final GpuAssignments assignments = new GpuAssignments();
+    private final CheckMessages messages = new CheckMessages(Locale.ENGLISH);
+
+    public PassthroughChain(PassthroughService passthrough, HostService hosts, Sessions sessions) {
+        this.passthrough = passthrough;
+        this.hosts = hosts;
+        this.reboots = passthrough.reboots(sessions);
+    }
+
+    public Outcome run(Request r, Predicate<PassthroughPlan> confirm, Listener l, BooleanSupplier cancelled,
+                       HostKeyPrompt prompt) throws Stopped, InterruptedException {
+        l.step(Step.CHECK, r.host().describe() + ", " + r.device());
+        PassthroughStatus status;
+        try {
+            status = passthrough.status(hosts.read(r.host(), prompt), r.device(), r.options());
+        } catch (HostException e) {
+            throw new Stopped(Step.CHECK, e.getMessage(), e);
+        }
+        switch (status.stage()) {
+            case BLOCKED:
+                throw new Stopped(Step.CHECK, "Passthrough of " + r.device() + " is blocked: " + status.blockedBy()
+                        .map(rep -> rep.checks().stream().filter(c -> c.status() == Check.Status.FAIL).map(this::explain)
+                                .collect(Collectors.joining("; "))).orElse(""), null);
+            case INTERRUPTED:
+                throw new Stopped(Step.CHECK, "An earlier apply on " + r.host().describe() + " ("
+                        + status.journalId().orElse("?") + ") did not finish: run 'gpuforge rollback' first", null);
+            default:
+                break;
+        }
+        Optional<PassthroughService.Applied> applied = Optional.empty();
+        boolean reboot = status.stage() == PassthroughStatus.Stage.CONFIGURED_NOT_REBOOTED;
+        if (status.stage() == PassthroughStatus.Stage.NEEDS_CHANGES) {
+            l.step(Step.APPLY, status.plan().map(p -> "files to change: " + p.edits().size() + ", commands: " + p.commands().size())
+                    .orElse(""));
+            try {
+                applied = passthrough.apply(r.host(), r.device(), r.options(), confirm, progress(l), prompt);
+            } catch (HostException | PlanBlockedException e) {
+                throw new Stopped(Step.APPLY, e.getMessage(), e);
+            }
+            if (applied.isEmpty()) {
+                throw new Stopped(Step.APPLY, "Not applied: nothing was changed", null);
+            }
+            reboot = applied.get().rebootNeeded();
+        }
+        Optional<HostReboot.Result> rebooted = Optional.empty();
+        Optional<PassthroughService.VerifyReport> verified = Optional.empty();
+        if (reboot) {
+            l.step(Step.REBOOT, r.host().describe());
+            try {
+                rebooted = Optional.of(reboots.reboot(r.host(), (phase, waited, detail) -> l.line(phase.name()
+                        .toLowerCase(Locale.ROOT).replace('_', ' ') + " (" + waited.toSeconds() + " s): " + detail),
+                        cancelled, prompt));
+            } catch (HostException e) {
+                throw new Stopped(Step.REBOOT, e.getMessage(), e);
+            }
+            l.step(Step.VERIFY, r.host().describe());
+            try {
+                verified = Optional.of(passthrough.verify(r.host(), prompt));
+            } catch (HostException e) {
+                throw new Stopped(Step.VERIFY, e.getMessage(), e);
+            }
+            verified.get().items().forEach(i -> l.line((i.ok() ? "ok     " : "FAILED ") + i.detail()));
+            if (!verified.get().ok()) {
+                throw new Stopped(Step.VERIFY, "The host is not what the apply intended: " + verified.get().items()
+                        .stream().filter(i -> !i.ok()).map(VerifyItem::detail).collect(Collectors.joining("; "))
+                        + ". Look at the host, or roll the apply back (gpuforge rollback)", null);
+            }
+        }
+        l.step(Step.ATTACH, r.vm() + " on " + r.session().connection().name());
+        try {
+            GpuAttachResult a = assignments.attach(r.session(), new GpuAssignments.Attach(r.vm(), r.device(),
+                    r.primaryGpu(), Optional.empty(), Optional.empty()));
+            a.changes().forEach(l::line);
+            return new Outcome(status, applied, rebooted, verified, a);
+        } catch (BackendException e) {
+            throw new Stopped(Step.ATTACH, e.getMessage(), e);
+        }
+    }
+
+    private String explain(Check c) {
+        return messages.message(c) + messages.fix(c).map(f -> " (fix: " + f + ")").orElse("");
+    }
+
+    private static ApplyProgress progress(Listener l) {
+        return new ApplyProgress() {
+            @Override
+            public void started(Step step) {
+                l.line(step.describe());
+            }
+
+            @Override
+            public void output(Step step, String line, boolean stderr) {
+                l.line("  | " + line);
+            }
+
+            @Override
+            public void finished(Step step, boolean succeeded) {
+                if (!succeeded) {
+                    l.line("  FAILED: " + step.describe());
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,207 @@
+package io.gpuforge.demo;
+
+import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.PlanBlockedException;
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.host.HostConfigurator;
+import io.gpuforge.host.HostProbe;
+import io.gpuforge.host.HostShell;
+import io.gpuforge.passthrough.Planner;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The simulated host behind a Demo lab node: a tree in a temp directory that stands for its {@code /} (read and
+ * edited by GPUForge's own scripts, exactly as on a real host), the refresh commands and reboots it was asked for
+ * (recorded, and simulated by {@link SimBoot}), and a reboot that takes its time and re-reads the host's own boot
+ * configuration. Nothing here touches this machine outside the tree. Tests (and the Demo lab's switches) can make
+ * the next run of a command fail, keep the host down after a reboot, or turn the IOMMU off in the firmware.
+ */
+public final class SimHost {
+
+    /** A command the host was asked to run, and when (milliseconds since the epoch). */
+    public record Recorded(long at, String command) {
+    }
+
+    private final String node;
+    private final SimHostTree tree;
+    private final SimHostTree.Profile profile;
+    private final SimBoot boot;
+    private final List<Recorded> recorded = new ArrayList<>();
+    private final Set<String> failNext = new HashSet<>();
+    private boolean firmwareIommu;
+    private long downUntil;
+    private boolean down;
+    private boolean stayDown;
+    private Duration rebootTakes = Duration.ofSeconds(4);
+    private Duration waitLimit = Duration.ofMinutes(2);
+    private Duration lineDelay = Duration.ofMillis(60);
+
+    SimHost(SimCluster.Node node, Path root) throws IOException {
+        this.node = node.name();
+        this.tree = new SimHostTree(root);
+        this.profile = SimHostTree.profile(node);
+        this.firmwareIommu = profile.firmwareIommu();
+        this.boot = new SimBoot(tree, profile, node.pci());
+        tree.write(node, profile);
+        // installed and booted once: the boot loader and the initramfs agree with the configuration
+        for (String c : boot.installCommands()) {
+            boot.refresh(c);
+        }
+        boot.boot(firmwareIommu);
+        if (profile.passedThroughBefore().isPresent()) {
+            earlierPassthrough(PciAddress.parse(profile.passedThroughBefore().get()));
+        }
+    }
+
+    /** A card GPUForge passed through some days ago: its apply (journal, backups) and the reboot after it. */
+    private void earlierPassthrough(PciAddress card) throws IOException {
+        Duration pace = lineDelay;
+        lineDelay = Duration.ZERO;
+        try (HostShell s = new SimHostShell(this)) {
+            PassthroughPlan plan = Planner.plan(new HostProbe().probe(s, false), card, PlanOptions.defaults());
+            Clock then = Clock.fixed(Instant.now().minus(Duration.ofDays(9)).truncatedTo(ChronoUnit.HOURS), ZoneOffset.UTC);
+            new HostConfigurator(s, Optional.empty(), false, then).apply(plan);
+        } catch (HostException | PlanBlockedException e) {
+            throw new IOException("the earlier passthrough of " + card + " on " + node + " failed: " + e.getMessage(), e);
+        } finally {
+            lineDelay = pace;
+        }
+        boot.boot(firmwareIommu);
+        recorded.clear();
+    }
+
+    public String node() {
+        return node;
+    }
+
+    /** The directory that stands for the host's {@code /}. */
+    public Path root() {
+        return tree.root();
+    }
+
+    /** Everything the host was asked to run (refresh commands, reboots), in order. */
+    public synchronized List<Recorded> commands() {
+        return List.copyOf(recorded);
+    }
+
+    /** The next run of {@code command} (a refresh command) fails, as a full /boot or a DKMS build error would. */
+    public synchronized SimHost failNext(String command) {
+        failNext.add(command);
+        return this;
+    }
+
+    /** After the next reboot the host stays down until {@code false} is set (a host that does not come back). */
+    public synchronized SimHost stayDown(boolean on) {
+        stayDown = on;
+        return this;
+    }
+
+    /** Turns VT-d / AMD-Vi on or off in the firmware setup; the host boots again with it (as after a visit to the BIOS). */
+    public synchronized SimHost firmwareIommu(boolean on) throws IOException {
+        firmwareIommu = on;
+        String table = "/sys/firmware/acpi/tables/" + (profile.intel() ? "DMAR" : "IVRS");
+        if (on) {
+            tree.file(table, table.substring(table.lastIndexOf('/') + 1));
+        } else {
+            Files.deleteIfExists(tree.path(table));
+        }
+        boot.boot(firmwareIommu);
+        return this;
+    }
+
+    /** How long a reboot keeps the host away. */
+    public synchronized SimHost rebootTakes(Duration d) {
+        rebootTakes = d;
+        return this;
+    }
+
+    /** How long GPUForge should wait for this host to come back from a reboot before it gives up. */
+    public synchronized Duration waitLimit() {
+        return waitLimit;
+    }
+
+    public synchronized SimHost waitLimit(Duration d) {
+        waitLimit = d;
+        return this;
+    }
+
+    /** The pause between the lines a simulated refresh command prints (the wizard shows them live). */
+    public synchronized SimHost lineDelay(Duration d) {
+        lineDelay = d;
+        return this;
+    }
+
+    /** Whether the host answers now; a host whose reboot is over boots (re-reads its boot configuration) first. */
+    public synchronized boolean up() {
+        if (down && !stayDown && System.currentTimeMillis() >= downUntil) {
+            try {
+                boot.boot(firmwareIommu);
+            } catch (IOException e) {
+                throw new UncheckedIOException("the simulated host " + node + " could not boot: " + e.getMessage(), e);
+            }
+            down = false;
+        }
+        return !down;
+    }
+
+    /** Reboots now: the host goes away for {@link #rebootTakes(Duration)} and boots with what its boot files say. */
+    public synchronized void reboot(String how) {
+        rebootAt(System.currentTimeMillis(), how);
+    }
+
+    synchronized void rebootAt(long when, String how) {
+        recorded.add(new Recorded(when, how));
+        down = true;
+        downUntil = when + rebootTakes.toMillis();
+    }
+
+    /** A shell on this host, as SSH would give one (it refuses while the host is down). */
+    public HostShell shell() {
+        return new SimHostShell(this);
+    }
+
+    /** Runs a refresh command: its output lines, with the host's pace; a switched-on failure fails it once. */
+    HostShell.Result refresh(String command, HostShell.LineListener lines) throws InterruptedException {
+        boolean fail;
+        long pause;
+        synchronized (this) {
+            recorded.add(new Recorded(System.currentTimeMillis(), command));
+            fail = failNext.remove(command);
+            pause = lineDelay.toMillis();
+        }
+        List<String> out;
+        try {
+            out = fail ? List.of(command.split(" ")[0] + ": starting") : boot.refresh(command);
+        } catch (IOException e) {
+            return new HostShell.Result(1, new byte[0], command + ": " + e.getMessage());
+        }
+        StringBuilder all = new StringBuilder();
+        for (String line : out) {
+            Thread.sleep(pause);
+            lines.line(line, false);
+            all.append(line).append('\n');
+        }
+        if (fail) {
+            String err = "E: " + command + " failed: No space left on device (simulated failure of the Demo lab)";
+            lines.line(err, true);
+            return new HostShell.Result(1, all.toString().getBytes(StandardCharsets.UTF_8), err);
+        }
+        return new HostShell.Result(0, all.toString().getBytes(StandardCharsets.UTF_8), "");
+    }
+}

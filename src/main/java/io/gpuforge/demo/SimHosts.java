@@ -1,0 +1,80 @@
+package io.gpuforge.demo;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The simulated hosts of a simulated cluster, one per node, made on first use in a temp directory and removed on
+ * close. A node reboot asked through the cluster's API (a {@code srvreboot} task, as {@code POST
+ * /nodes/{node}/status command=reboot} starts it) reboots the node's host at the task's start.
+ */
+public final class SimHosts implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SimHosts.class);
+    private final SimCluster cluster;
+    private final Map<String, SimHost> hosts = new LinkedHashMap<>();
+    private final Set<String> seenReboots = new HashSet<>();
+    private Path base;
+
+    public SimHosts(SimCluster cluster) {
+        this.cluster = cluster;
+        synchronized (cluster) {
+            cluster.tasks.values().stream().filter(t -> t.type.equals("srvreboot")).forEach(t -> seenReboots.add(t.upid));
+        }
+    }
+
+    /** The host of a node of the cluster; empty when the cluster has no such node. */
+    public synchronized Optional<SimHost> host(String node) throws IOException {
+        SimCluster.Node n;
+        synchronized (cluster) {
+            n = cluster.node(node);
+        }
+        if (n == null) {
+            return Optional.empty();
+        }
+        SimHost h = hosts.get(node);
+        if (h == null) {
+            if (base == null) {
+                base = Files.createTempDirectory("gpuforge-demo-hosts-");
+            }
+            h = new SimHost(n, base.resolve(node));
+            hosts.put(node, h);
+            LOG.info("Demo lab: simulated host of {} in {}", node, h.root());
+        }
+        rebootsAskedOfTheCluster(h);
+        return Optional.of(h);
+    }
+
+    /** Reboots asked through the API since the last look (each once). */
+    private void rebootsAskedOfTheCluster(SimHost h) {
+        List<SimCluster.Task> fresh;
+        synchronized (cluster) {
+            fresh = cluster.tasks.values().stream().filter(t -> t.type.equals("srvreboot") && t.node.equals(h.node())
+                    && !seenReboots.contains(t.upid)).toList();
+            fresh.forEach(t -> seenReboots.add(t.upid));
+        }
+        fresh.forEach(t -> h.rebootAt(t.startMillis, "reboot (Proxmox VE API: " + t.upid + ")"));
+    }
+
+    @Override
+    public synchronized void close() {
+        hosts.clear();
+        if (base != null) {
+            try {
+                SimBoot.deleteTree(base);
+            } catch (IOException e) {
+                LOG.warn("The Demo lab's simulated hosts in {} could not be removed: {}", base, e.getMessage());
+            }
+            base = null;
+        }
+    }
+}

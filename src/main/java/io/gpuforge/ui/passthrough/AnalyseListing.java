@@ -1,0 +1,167 @@
+package io.gpuforge.ui.passthrough;
+
+import io.gpuforge.app.HostReading;
+import io.gpuforge.app.HostTarget;
+import io.gpuforge.domain.GpuVerdict;
+import io.gpuforge.domain.ListingReport;
+import io.gpuforge.domain.PassthroughOverrides;
+import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.Icons;
+import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.iommu.IommuTable;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.TextArea;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import org.kordamp.ikonli.feather.Feather;
+
+/**
+ * "Analyse a listing": paste (or open) the IOMMU listing someone posted on a forum, or {@code lspci -nnk}, and see every
+ * GPU's verdict with the checks behind it and their fixes. No host is needed; nothing is changed anywhere. Open it
+ * with {@link #open}.
+ */
+public final class AnalyseListing {
+
+    private final UiContext ui;
+    private final I18n i18n;
+    private final Stage stage = new Stage();
+    private final TextArea text = new TextArea();
+    private final VBox result = new VBox(12);
+    private final ProgressIndicator busy = new ProgressIndicator();
+
+    private AnalyseListing(UiContext ui, Window owner) {
+        this.ui = ui;
+        this.i18n = ui.i18n();
+        if (owner != null) {
+            stage.initOwner(owner);
+        }
+        stage.setTitle(i18n.get("listing.title"));
+        stage.setScene(scene());
+    }
+
+    /** Opens the window (File → Analyse a listing…); returns it, shown. */
+    public static Stage open(UiContext ui, Window owner) {
+        AnalyseListing a = new AnalyseListing(ui, owner);
+        a.stage.show();
+        return a.stage;
+    }
+
+    private Scene scene() {
+        Label intro = WizardPages.wrapped(new Label(i18n.get("listing.intro")));
+        text.setId("listing-text");
+        text.setPromptText(i18n.get("listing.prompt"));
+        text.setPrefRowCount(9);
+        text.setMinHeight(170);
+        text.getStyleClass().add("output-log");
+        Button open = new Button(i18n.get("listing.open"), Icons.of(Feather.FOLDER));
+        open.setId("listing-open");
+        open.setOnAction(e -> openFile());
+        Button analyse = new Button(i18n.get("listing.analyse"), Icons.of(Feather.SEARCH));
+        analyse.setId("listing-analyse");
+        analyse.getStyleClass().add("accent");
+        analyse.setDefaultButton(true);
+        analyse.disableProperty().bind(text.textProperty().isEmpty().or(busy.visibleProperty()));
+        analyse.setOnAction(e -> analyse());
+        busy.setPrefSize(20, 20);
+        busy.setVisible(false);
+        HBox buttons = new HBox(10, open, analyse, busy);
+        buttons.setAlignment(Pos.CENTER_LEFT);
+        result.setId("listing-result");
+        result.setPadding(new Insets(4));
+        ScrollPane scroll = new ScrollPane(result);
+        scroll.setFitToWidth(true);
+        VBox.setVgrow(scroll, Priority.ALWAYS);
+        VBox root = new VBox(10, intro, text, buttons, scroll);
+        root.setPadding(new Insets(16));
+        root.setId("analyse-listing");
+        root.getStylesheets().add(Objects.requireNonNull(AnalyseListing.class.getResource(ReadinessView.CSS))
+                .toExternalForm());
+        Scene scene = new Scene(root, 980, 760);
+        ui.theme().style(scene);
+        return scene;
+    }
+
+    private void openFile() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle(i18n.get("listing.open"));
+        File f = chooser.showOpenDialog(stage);
+        if (f == null) {
+            return;
+        }
+        busy.setVisible(true);
+        ui.tasks().supply(i18n.get("listing.task.read"), () -> Files.readString(f.toPath(), StandardCharsets.UTF_8))
+                .onSuccess(text::setText)
+                .onError(e -> result.getChildren().setAll(WizardPages.message("wizard-message-error",
+                        i18n.get("listing.openFailed", f, e.getMessage()))))
+                .andFinally(() -> busy.setVisible(false)).start();
+    }
+
+    /** Reads the text as a listing and shows what it says; also for tests. */
+    void analyse() {
+        byte[] bytes = text.getText().getBytes(StandardCharsets.UTF_8);
+        busy.setVisible(true);
+        ui.tasks().supply(i18n.get("listing.task.analyse"), () -> {
+            HostReading r = ui.app().hosts().read(new HostTarget.Listing("pasted", bytes), (h, k, f) -> false);
+            return new Analysis(r, ui.app().passthrough().verdicts(r, PassthroughOverrides.none()));
+        }).onSuccess(this::render)
+                .onError(e -> result.getChildren().setAll(WizardPages.message("wizard-message-error",
+                        i18n.get("listing.failed", e.getMessage()))))
+                .andFinally(() -> busy.setVisible(false)).start();
+    }
+
+    private record Analysis(HostReading reading, List<GpuVerdict> verdicts) {
+    }
+
+    private void render(Analysis a) {
+        result.getChildren().clear();
+        Label summary = WizardPages.wrapped(new Label(i18n.get("listing.summary", a.reading().facts().pci().groups().size(),
+                a.reading().facts().pci().devices().size(), a.verdicts().size())));
+        summary.setId("listing-summary");
+        summary.getStyleClass().add("title-4");
+        result.getChildren().add(summary);
+        a.reading().listing().filter(ListingReport::partial).ifPresent(l -> result.getChildren().add(WizardPages.message(
+                "wizard-message-info", i18n.get("listing.partial", l.gaps().stream()
+                        .map(g -> i18n.get("listing.gap", g.line(), g.reason())).collect(Collectors.joining("; "))))));
+        a.reading().listing().filter(l -> !l.skipped().isEmpty()).ifPresent(l -> result.getChildren().add(
+                WizardPages.wrapped(new Label(i18n.get("listing.skipped", l.skipped().size())))));
+        if (a.verdicts().isEmpty()) {
+            result.getChildren().add(WizardPages.message("wizard-message-info", i18n.get("listing.noGpu")));
+        }
+        for (GpuVerdict v : a.verdicts()) {
+            Label badge = new Label(i18n.get(WizardPages.verdictKey(v)));
+            badge.getStyleClass().addAll("badge", IommuTable.styleOf(v.verdict().kind()), "verdict-badge");
+            badge.setMinWidth(Region.USE_PREF_SIZE);
+            Label name = new Label(v.address() + "  " + v.name().orElse(""));
+            name.getStyleClass().add("title-4");
+            HBox head = new HBox(10, badge, name);
+            head.setAlignment(Pos.CENTER_LEFT);
+            ReadinessView checks = new ReadinessView(v.report(), i18n);
+            checks.setId(checksId(v));
+            VBox gpu = new VBox(6, head, checks);
+            gpu.getStyleClass().add("listing-gpu");
+            result.getChildren().add(gpu);
+        }
+    }
+
+    /** The id of a GPU's checks (a CSS id: no colons or dots). */
+    static String checksId(GpuVerdict v) {
+        return "listing-checks-" + v.address().toString().replace(':', '-').replace('.', '-');
+    }
+}

@@ -1,0 +1,39 @@
+package io.gpuforge.ui.passthrough;
+
+import io.gpuforge.domain.PassthroughPlan;
+import java.util.List;
+import javafx.scene.control.Label;
+import javafx.scene.layout.VBox;
+
+/** Unified diffs of a plan's files, one label per line: additions green, removals red, hunks accented. */
+final class DiffView extends VBox {
+
+    DiffView(List<PassthroughPlan.FileEdit> edits) {
+        getStyleClass().add("diff-view");
+        setId("pt-diff");
+        for (PassthroughPlan.FileEdit e : edits) {
+            for (String line : e.diff().split("\n", -1)) {
+                if (line.isEmpty()) {
+                    continue;
+                }
+                Label l = new Label(line);
+                l.getStyleClass().addAll("diff-line", style(line));
+                l.setMaxWidth(Double.MAX_VALUE);
+                getChildren().add(l);
+            }
+        }
+    }
+
+    static String style(String line) {
+        if (line.startsWith("+++") || line.startsWith("---")) {
+            return "diff-file";
+        }
+        if (line.startsWith("@@")) {
+            return "diff-hunk";
+        }
+        if (line.startsWith("+")) {
+            return "diff-add";
+        }
+        return line.startsWith("-") ? "diff-del" : "diff-context";
+    }
+}

@@ -1,0 +1,383 @@
+package io.gpuforge.ui.passthrough;
+
+import io.gpuforge.app.PassthroughStatus;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.UiContext;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.Modality;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+
+/**
+ * The passthrough wizard: Host → GPU → Readiness → Plan → Apply → Reboot → Verify → Attach → Done, one window with
+ * the steps on the left. Steps the host's state makes needless are skipped (everything in place: straight to Attach;
+ * configured but not rebooted: to the reboot) and shown as skipped. Nothing is changed before the plan was shown;
+ * Back stops at the plan. Open it with {@link #open}.
+ */
+public final class PassthroughWizard {
+
+    private final UiContext ui;
+    private final I18n i18n;
+    private final WizardModel m;
+    private final WizardPages pages;
+    private final Stage stage = new Stage();
+    private final VBox steps = new VBox(2);
+    private final Label title = new Label();
+    private final StackPane content = new StackPane();
+    private final Button back = new Button();
+    private final Button next = new Button();
+    private final Button cancel = new Button();
+    private final Set<WizardModel.Step> skipped = EnumSet.noneOf(WizardModel.Step.class);
+    /** One click: after the one confirmation, each step goes on to the next by itself until the attach. */
+    private boolean auto;
+
+    private PassthroughWizard(UiContext ui, Window owner) {
+        this.ui = ui;
+        this.i18n = ui.i18n();
+        this.m = new WizardModel(ui);
+        this.pages = new WizardPages(m);
+        if (owner != null) {
+            stage.initOwner(owner);
+            stage.initModality(Modality.NONE);
+        }
+        stage.setTitle(i18n.get("passthrough.title"));
+        stage.setScene(scene());
+        stage.setOnHidden(e -> m.cancelled.set(true));
+    }
+
+    /**
+     * Opens the wizard. With a preselection of a host it starts at the host's GPUs; with a GPU too ("Pass through to
+     * VM…" on a GPU) at that GPU's readiness; without one at the choice of a host.
+     *
+     * @return the wizard's window (already shown)
+     */
+    public static Stage open(UiContext ui, Window owner, Optional<Preselection> preselection) {
+        PassthroughWizard w = new PassthroughWizard(ui, owner);
+        w.stage.show();
+        w.start(preselection);
+        return w.stage;
+    }
+
+    private void start(Optional<Preselection> pre) {
+        if (pre.isEmpty()) {
+            m.loadHosts(() -> show(WizardModel.Step.HOST));
+            show(WizardModel.Step.HOST);
+            return;
+        }
+        m.host.set(pre.get());
+        m.hosts.setAll(pre.get());
+        pre.get().gpu().ifPresent(m.gpu::set);
+        if (pre.get().gpu().isPresent()) {
+            m.readHost(() -> m.check(() -> m.loadVms(() -> show(WizardModel.Step.READINESS))));
+        } else {
+            m.readHost(() -> show(WizardModel.Step.GPU));
+        }
+        show(WizardModel.Step.HOST);
+    }
+
+    private Scene scene() {
+        title.getStyleClass().add("wizard-title");
+        title.setId("pt-title");
+        steps.getStyleClass().add("wizard-steps");
+        steps.setId("pt-steps");
+        ProgressIndicator busy = new ProgressIndicator();
+        busy.setPrefSize(20, 20);
+        busy.visibleProperty().bind(m.busy);
+        Label error = new Label();
+        error.setId("pt-error");
+        WizardPages.wrapped(error);
+        error.getStyleClass().add("wizard-message-error");
+        error.textProperty().bind(m.error);
+        error.visibleProperty().bind(m.error.isNotEmpty());
+        error.managedProperty().bind(error.visibleProperty());
+        error.setMaxWidth(Double.MAX_VALUE);
+        Label demo = new Label(i18n.get("passthrough.demo"));
+        demo.setId("pt-demo");
+        demo.getStyleClass().add("wizard-banner");
+        WizardPages.wrapped(demo);
+        demo.setMaxWidth(Double.MAX_VALUE);
+        demo.visibleProperty().bind(Bindings.createBooleanBinding(() -> m.host.get() != null && m.host.get().connection()
+                .map(ConnectionInfo::kind).orElse(null) == ConnectionInfo.Kind.DEMO, m.host));
+        demo.managedProperty().bind(demo.visibleProperty());
+        HBox head = new HBox(10, title, busy);
+        head.setAlignment(Pos.CENTER_LEFT);
+        VBox.setVgrow(content, Priority.ALWAYS);
+        content.setAlignment(Pos.TOP_LEFT);
+        VBox centre = new VBox(10, head, demo, error, content);
+        centre.setPadding(new Insets(16));
+        back.setId("pt-back");
+        back.setText(i18n.get("passthrough.back"));
+        back.setOnAction(e -> back());
+        next.setId("pt-next");
+        next.getStyleClass().add("accent");
+        next.setDefaultButton(true);
+        next.setOnAction(e -> next());
+        next.disableProperty().bind(cannotGoOn());
+        back.disableProperty().bind(m.busy.or(Bindings.createBooleanBinding(() -> !EnumSet.of(WizardModel.Step.GPU,
+                WizardModel.Step.READINESS, WizardModel.Step.PLAN).contains(m.step.get()), m.step)));
+        cancel.setId("pt-cancel");
+        cancel.setText(i18n.get("passthrough.cancel"));
+        cancel.setCancelButton(true);
+        cancel.setOnAction(e -> cancel());
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox buttons = new HBox(10, cancel, spacer, back, next);
+        buttons.setPadding(new Insets(10, 16, 12, 16));
+        BorderPane root = new BorderPane(centre);
+        root.setLeft(steps);
+        root.setBottom(buttons);
+        root.setId("passthrough-wizard");
+        root.getStylesheets().add(Objects.requireNonNull(PassthroughWizard.class.getResource(ReadinessView.CSS))
+                .toExternalForm());
+        m.allowSharedGroup.addListener((o, a, b) -> recheck());
+        m.allowHostCritical.addListener((o, a, b) -> recheck());
+        Scene scene = new Scene(root, 1060, 720);
+        ui.theme().style(scene);
+        return scene;
+    }
+
+    private BooleanBinding cannotGoOn() {
+        return Bindings.createBooleanBinding(() -> m.busy.get() || !canGoOn(), m.busy, m.step, m.host, m.gpu,
+                m.report, m.status, m.warningsAcknowledged, m.applied, m.rebooted, m.verified, m.vm, m.attached);
+    }
+
+    private boolean canGoOn() {
+        switch (m.step.get()) {
+            case HOST:
+                return m.host.get() != null;
+            case GPU:
+                return m.gpu.get() != null;
+            case READINESS:
+                return m.report.get() != null && m.status.get() != null && !m.blocked()
+                        && m.status.get().stage() != PassthroughStatus.Stage.INTERRUPTED
+                        && (!m.hasWarnings() || m.warningsAcknowledged.get());
+            case PLAN:
+                return m.plan().isPresent();
+            case APPLY:
+                return m.applied.get() != null;
+            case REBOOT:
+                return m.rebooted.get() != null;
+            case VERIFY:
+                return m.verified.get() != null && m.verified.get().ok();
+            case ATTACH:
+                return m.vm.get() != null && m.host.get().connection().isPresent();
+            default:
+                return true;
+        }
+    }
+
+    private void next() {
+        switch (m.step.get()) {
+            case HOST:
+                m.readHost(() -> show(WizardModel.Step.GPU));
+                break;
+            case GPU:
+                m.warningsAcknowledged.set(false);
+                m.check(() -> show(WizardModel.Step.READINESS));
+                break;
+            case READINESS:
+                afterReadiness();
+                break;
+            case PLAN:
+                show(WizardModel.Step.APPLY);
+                m.apply(this::stepDone);
+                break;
+            case APPLY:
+                if (m.applied.get().rebootNeeded()) {
+                    show(WizardModel.Step.REBOOT);
+                } else {
+                    skip(WizardModel.Step.REBOOT, WizardModel.Step.VERIFY);
+                    toAttach();
+                }
+                break;
+            case REBOOT:
+                show(WizardModel.Step.VERIFY);
+                m.verify(this::stepDone);
+                break;
+            case VERIFY:
+                toAttach();
+                break;
+            case ATTACH:
+                m.attach(() -> show(WizardModel.Step.DONE));
+                break;
+            default:
+                stage.close();
+        }
+    }
+
+    private void afterReadiness() {
+        switch (m.status.get().stage()) {
+            case IN_PLACE:
+                skip(WizardModel.Step.PLAN, WizardModel.Step.APPLY, WizardModel.Step.REBOOT, WizardModel.Step.VERIFY);
+                toAttach();
+                break;
+            case CONFIGURED_NOT_REBOOTED:
+                skip(WizardModel.Step.PLAN, WizardModel.Step.APPLY);
+                show(WizardModel.Step.REBOOT);
+                break;
+            default:
+                show(WizardModel.Step.PLAN);
+        }
+    }
+
+    private void toAttach() {
+        show(WizardModel.Step.ATTACH);
+        m.loadVms(() -> {
+            show(WizardModel.Step.ATTACH);
+            stepDone();
+        });
+    }
+
+    /** A step's work ended well: the buttons follow; in one-click mode the wizard goes on by itself. */
+    private void stepDone() {
+        refreshButtons();
+        if (auto && !m.busy.get() && canGoOn()) {
+            next();
+        }
+    }
+
+    /** "Pass through to this VM": one confirmation, then Apply → Reboot → Verify → Attach without stopping. */
+    private void runAll() {
+        String files = m.plan().map(p -> String.valueOf(p.edits().size())).orElse("0");
+        String message = i18n.get("passthrough.oneClick.confirm", m.gpu.get(), m.describe(m.host.get()), files,
+                m.vm.get().ref().id() + " (" + m.vm.get().name() + ")");
+        if (ui.dialogs().confirm("passthrough.title", message)) {
+            auto = true;
+            afterReadiness();
+        }
+    }
+
+    private void back() {
+        switch (m.step.get()) {
+            case GPU:
+                if (m.hosts.size() <= 1) {
+                    m.loadHosts(() -> show(WizardModel.Step.HOST));
+                }
+                show(WizardModel.Step.HOST);
+                break;
+            case READINESS:
+                show(WizardModel.Step.GPU);
+                break;
+            default:
+                show(WizardModel.Step.READINESS);
+        }
+    }
+
+    private void recheck() {
+        if (m.step.get() == WizardModel.Step.READINESS && !m.busy.get()) {
+            m.check(() -> show(WizardModel.Step.READINESS));
+        }
+    }
+
+    private void cancel() {
+        if (m.step.get() == WizardModel.Step.APPLY && m.busy.get()) {
+            // the apply is journaled and its commands must not be cut off half-way: it ends on its own
+            ui.dialogs().showInfo("passthrough.title", i18n.get("passthrough.cancel.applying"));
+        }
+        m.cancelled.set(true);
+        stage.close();
+    }
+
+    private void skip(WizardModel.Step... s) {
+        skipped.addAll(Set.of(s));
+    }
+
+    private void show(WizardModel.Step s) {
+        m.step.set(s);
+        content.getChildren().setAll(page(s));
+        title.setText(i18n.get(WizardModel.stepKey(s)));
+        renderSteps();
+        refreshButtons();
+        if (auto) {
+            goOnByItself(s);
+        }
+    }
+
+    private void goOnByItself(WizardModel.Step s) {
+        if (s == WizardModel.Step.PLAN) {
+            next();
+        } else if (s == WizardModel.Step.REBOOT && m.rebooted.get() == null && !m.busy.get()) {
+            if (m.cannotReboot().isPresent()) {
+                auto = false;
+            } else {
+                m.reboot(this::stepDone);
+            }
+        } else if (s == WizardModel.Step.DONE) {
+            auto = false;
+        }
+    }
+
+    private Node page(WizardModel.Step s) {
+        switch (s) {
+            case HOST:
+                return pages.host();
+            case GPU:
+                return pages.gpu();
+            case READINESS:
+                return m.report.get() == null ? new Label() : pages.readiness(this::runAll, () -> m.check(() -> show(WizardModel.Step.READINESS)));
+            case PLAN:
+                return pages.plan();
+            case APPLY:
+                return pages.apply();
+            case REBOOT:
+                return pages.reboot(() -> m.reboot(this::stepDone), this::defer);
+            case VERIFY:
+                return pages.verify();
+            case ATTACH:
+                return pages.attach(() -> ui.dialogs().showInfo("passthrough.title", i18n.get("passthrough.attach.createHook")));
+            default:
+                return pages.done(() -> m.startVm(() -> { }));
+        }
+    }
+
+    private void defer() {
+        ui.dialogs().showInfo("passthrough.title", i18n.get("passthrough.reboot.deferred"));
+        stage.close();
+    }
+
+    private void refreshButtons() {
+        WizardModel.Step s = m.step.get();
+        next.setText(i18n.get(s == WizardModel.Step.PLAN ? "passthrough.next.apply"
+                : s == WizardModel.Step.ATTACH ? "passthrough.next.attach"
+                : s == WizardModel.Step.DONE ? "passthrough.next.finish" : "passthrough.next"));
+    }
+
+    private void renderSteps() {
+        steps.getChildren().clear();
+        for (WizardModel.Step s : WizardModel.Step.values()) {
+            Label l = new Label(i18n.get(WizardModel.stepKey(s)));
+            l.getStyleClass().add("wizard-step");
+            l.setId("pt-step-" + s.name().toLowerCase(Locale.ROOT));
+            l.setMaxWidth(Double.MAX_VALUE);
+            if (s == m.step.get()) {
+                l.getStyleClass().add("current");
+            } else if (skipped.contains(s)) {
+                l.getStyleClass().add("skipped");
+                l.setText(i18n.get("passthrough.step.skipped", l.getText()));
+            } else if (s.ordinal() < m.step.get().ordinal()) {
+                l.getStyleClass().add("done");
+            }
+            steps.getChildren().add(l);
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package io.gpuforge.ui.passthrough;
+
+import io.gpuforge.app.HostKeyPrompt;
+import io.gpuforge.app.HostReboot;
+import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.PassthroughService;
+import io.gpuforge.app.PlanHistory;
+import io.gpuforge.domain.ApplyOutcome;
+import io.gpuforge.domain.ApplyProgress;
+import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.VerifyItem;
+import io.gpuforge.ui.common.FxHostKeyPrompt;
+import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.Icons;
+import io.gpuforge.ui.common.UiContext;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import org.kordamp.ikonli.feather.Feather;
+
+/**
+ * Rollback from a host: the plans GPUForge applied there (from the manifests of its backups, newest first) with
+ * date, device and files; the diff back of the one chosen; after a confirmation the rollback with its output, then
+ * the reboot (asked first) and the verify that the running host no longer has what was rolled back. Open it with
+ * {@link #open}.
+ */
+public final class RollbackWindow {
+
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT)
+            .withZone(ZoneId.systemDefault());
+    private final UiContext ui;
+    private final I18n i18n;
+    private final HostTarget target;
+    private final HostKeyPrompt prompt;
+    private final Stage stage = new Stage();
+    private final ObservableList<PlanHistory.AppliedPlan> plans = FXCollections.observableArrayList();
+    private final ListView<PlanHistory.AppliedPlan> list = new ListView<>(plans);
+    private final VBox detail = new VBox(8);
+    private final ObservableList<String> output = FXCollections.observableArrayList();
+    private final OutputBuffer buffer = new OutputBuffer(output::addAll);
+    private final ProgressIndicator busy = new ProgressIndicator();
+    private final Label state = new Label();
+    private final Button rollback = new Button();
+    private final Button reboot = new Button();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private PlanHistory.History history;
+    private String rolledBack;
+
+    private RollbackWindow(UiContext ui, Window owner, HostTarget target) {
+        this.ui = ui;
+        this.i18n = ui.i18n();
+        this.target = target;
+        this.prompt = new FxHostKeyPrompt(ui.dialogs(), ui.i18n());
+        if (owner != null) {
+            stage.initOwner(owner);
+        }
+        stage.setTitle(i18n.get("rollback.title", target.describe()));
+        stage.setScene(scene());
+        stage.setOnHidden(e -> closed.set(true));
+    }
+
+    /** Opens the rollback of a host (a node's linked host, a saved SSH host): the host's menu "Roll back…". */
+    public static Stage open(UiContext ui, Window owner, HostTarget host) {
+        RollbackWindow w = new RollbackWindow(ui, owner, host);
+        w.stage.show();
+        w.load();
+        return w.stage;
+    }
+
+    private Scene scene() {
+        Label intro = WizardPages.wrapped(new Label(i18n.get("rollback.intro")));
+        list.setId("rollback-plans");
+        list.setPrefHeight(150);
+        list.setCellFactory(v -> new ListCell<>() {
+            @Override
+            protected void updateItem(PlanHistory.AppliedPlan p, boolean empty) {
+                super.updateItem(p, empty);
+                setText(empty || p == null ? null : i18n.get("rollback.plan", WHEN.format(p.at()),
+                        p.functions().stream().map(PciAddress::toString).collect(Collectors.joining(", ")),
+                        String.join(", ", p.files()), p.state().name().toLowerCase(Locale.ROOT).replace('_', ' ')));
+            }
+        });
+        list.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> select(b));
+        rollback.setId("rollback-run");
+        rollback.setText(i18n.get("rollback.run"));
+        rollback.setGraphic(Icons.of(Feather.ROTATE_CCW));
+        rollback.getStyleClass().add("accent");
+        rollback.setDisable(true);
+        rollback.setOnAction(e -> rollBack());
+        reboot.setId("rollback-reboot");
+        reboot.setText(i18n.get("passthrough.reboot.now"));
+        reboot.setGraphic(Icons.of(Feather.REFRESH_CW));
+        reboot.setDisable(true);
+        reboot.setOnAction(e -> rebootAndVerify());
+        busy.setPrefSize(20, 20);
+        busy.setVisible(false);
+        state.setId("rollback-state");
+        WizardPages.wrapped(state);
+        HBox buttons = new HBox(10, rollback, reboot, busy);
+        buttons.setAlignment(Pos.CENTER_LEFT);
+        detail.setId("rollback-detail");
+        ScrollPane scroll = new ScrollPane(detail);
+        scroll.setFitToWidth(true);
+        VBox.setVgrow(scroll, Priority.ALWAYS);
+        ListView<String> log = new ListView<>(output);
+        log.setId("rollback-output");
+        log.getStyleClass().add("output-log");
+        log.setPrefHeight(140);
+        VBox root = new VBox(10, intro, list, scroll, buttons, state, log);
+        root.setPadding(new Insets(16));
+        root.setId("rollback-window");
+        root.getStylesheets().add(Objects.requireNonNull(RollbackWindow.class.getResource(ReadinessView.CSS))
+                .toExternalForm());
+        Scene scene = new Scene(root, 980, 760);
+        ui.theme().style(scene);
+        return scene;
+    }
+
+    private PassthroughService passthrough() {
+        return ui.app().passthrough();
+    }
+
+    private void load() {
+        busy.setVisible(true);
+        ui.tasks().supply(i18n.get("rollback.task.list"), () -> passthrough().history().list(target, prompt))
+                .onSuccess(h -> {
+                    history = h;
+                    plans.setAll(h.plans());
+                    state.setText(h.plans().isEmpty() ? i18n.get("rollback.none") : "");
+                    if (!h.plans().isEmpty()) {
+                        list.getSelectionModel().select(0);
+                    }
+                }).onError(this::failed).andFinally(() -> busy.setVisible(false)).start();
+    }
+
+    private void select(PlanHistory.AppliedPlan p) {
+        detail.getChildren().clear();
+        rollback.setDisable(true);
+        if (p == null) {
+            return;
+        }
+        Optional<String> cannot = history.cannotRollBack(p.id());
+        if (cannot.isPresent()) {
+            detail.getChildren().add(WizardPages.message("wizard-message-info", cannot.get()));
+            return;
+        }
+        busy.setVisible(true);
+        ui.tasks().supply(i18n.get("rollback.task.diff"), () -> passthrough().history().diffBack(target, p.id(), prompt))
+                .onSuccess(edits -> showDiff(p, edits)).onError(this::failed)
+                .andFinally(() -> busy.setVisible(false)).start();
+    }
+
+    private void showDiff(PlanHistory.AppliedPlan p, List<PassthroughPlan.FileEdit> edits) {
+        detail.getChildren().setAll(new Label(i18n.get("rollback.diff", p.id(), edits.size())), new DiffView(edits));
+        rollback.setDisable(false);
+    }
+
+    private void rollBack() {
+        PlanHistory.AppliedPlan p = list.getSelectionModel().getSelectedItem();
+        if (p == null || !ui.dialogs().confirm("rollback.title.short", i18n.get("rollback.confirm", p.id(),
+                String.join(", ", p.files()), target.describe()))) {
+            return;
+        }
+        rollback.setDisable(true);
+        busy.setVisible(true);
+        output.clear();
+        buffer.start();
+        ApplyProgress progress = new ApplyProgress() {
+            @Override
+            public void started(Step s) {
+                buffer.add("▸ " + s.describe());
+            }
+
+            @Override
+            public void output(Step s, String line, boolean stderr) {
+                buffer.add("  " + line);
+            }
+        };
+        ui.tasks().supply(i18n.get("rollback.task.run"), () -> passthrough().history().rollback(target, p.id(), progress,
+                prompt)).onSuccess(o -> {
+                    buffer.stop();
+                    rolledBack = p.id();
+                    state.setText(i18n.get(o.status() == ApplyOutcome.Status.ROLLED_BACK ? "rollback.done"
+                            : "rollback.nothing", p.id()));
+                    reboot.setDisable(passthrough().reboots(ui.app().sessions()).cannotReboot(target).isPresent());
+                }).onError(e -> {
+                    buffer.stop();
+                    failed(e);
+                }).andFinally(() -> busy.setVisible(false)).start();
+    }
+
+    private void rebootAndVerify() {
+        if (!ui.dialogs().confirm("rollback.title.short", i18n.get("rollback.rebootConfirm", target.describe()))) {
+            return;
+        }
+        reboot.setDisable(true);
+        busy.setVisible(true);
+        buffer.start();
+        HostReboot r = passthrough().reboots(ui.app().sessions());
+        String id = rolledBack;
+        ui.tasks().supply(i18n.get("passthrough.task.reboot"), () -> {
+            r.reboot(target, (phase, waited, d) -> buffer.add(i18n.get(WizardModel.phaseKey(phase), waited.toSeconds(), d)),
+                    closed::get, prompt);
+            return passthrough().verifyRollback(target, id, prompt);
+        }).onSuccess(v -> {
+            buffer.stop();
+            state.setText(i18n.get(v.ok() ? "rollback.verified" : "rollback.notVerified", v.items().stream()
+                    .filter(i -> !i.ok()).map(VerifyItem::detail).collect(Collectors.joining("; "))));
+            load();
+        }).onError(e -> {
+            buffer.stop();
+            failed(e);
+        }).andFinally(() -> busy.setVisible(false)).start();
+    }
+
+    private void failed(Throwable e) {
+        state.setText(i18n.get("rollback.failed", e.getMessage()));
+    }
+}

@@ -1,0 +1,347 @@
+package io.gpuforge.ui.passthrough;
+
+import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.app.GpuAssignments;
+import io.gpuforge.app.HostKeyPrompt;
+import io.gpuforge.app.HostReading;
+import io.gpuforge.app.HostReboot;
+import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.PassthroughService;
+import io.gpuforge.app.PassthroughStatus;
+import io.gpuforge.domain.ApplyProgress;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.Check;
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.GpuAttachResult;
+import io.gpuforge.domain.GpuVerdict;
+import io.gpuforge.domain.GuestExecResult;
+import io.gpuforge.domain.PassthroughOverrides;
+import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.ReadinessReport;
+import io.gpuforge.domain.VmAction;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.ui.common.FxHostKeyPrompt;
+import io.gpuforge.ui.common.UiContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The passthrough wizard's typed state, on the FX thread: the host, the GPU, what the host says about it (readiness,
+ * status, plan), the apply's output, the reboot, the verify, the VM and what the attach changed. Every piece of work
+ * runs through the app services on a background task; its outcome comes back here.
+ */
+final class WizardModel {
+
+    /** The wizard's steps, in order. */
+    enum Step { HOST, GPU, READINESS, PLAN, APPLY, REBOOT, VERIFY, ATTACH, DONE }
+
+    final UiContext ui;
+    final HostKeyPrompt prompt;
+    final ObjectProperty<Step> step = new SimpleObjectProperty<>(Step.HOST);
+    final ObservableList<Preselection> hosts = FXCollections.observableArrayList();
+    final ObjectProperty<Preselection> host = new SimpleObjectProperty<>();
+    final ObjectProperty<HostReading> reading = new SimpleObjectProperty<>();
+    final ObservableList<GpuVerdict> gpus = FXCollections.observableArrayList();
+    final ObjectProperty<PciAddress> gpu = new SimpleObjectProperty<>();
+    final BooleanProperty allowSharedGroup = new SimpleBooleanProperty();
+    final BooleanProperty allowHostCritical = new SimpleBooleanProperty();
+    final BooleanProperty warningsAcknowledged = new SimpleBooleanProperty();
+    final ObjectProperty<ReadinessReport> report = new SimpleObjectProperty<>();
+    final ObjectProperty<PassthroughStatus> status = new SimpleObjectProperty<>();
+    final ObjectProperty<PassthroughService.Applied> applied = new SimpleObjectProperty<>();
+    final ObservableList<String> output = FXCollections.observableArrayList();
+    final ObjectProperty<HostReboot.Result> rebooted = new SimpleObjectProperty<>();
+    final ObjectProperty<PassthroughService.VerifyReport> verified = new SimpleObjectProperty<>();
+    final ObservableList<VmInfo> vms = FXCollections.observableArrayList();
+    final ObjectProperty<VmInfo> vm = new SimpleObjectProperty<>();
+    final ObjectProperty<GpuAttachResult> attached = new SimpleObjectProperty<>();
+    final StringProperty guest = new SimpleStringProperty("");
+    final BooleanProperty busy = new SimpleBooleanProperty();
+    final StringProperty error = new SimpleStringProperty("");
+    final AtomicBoolean cancelled = new AtomicBoolean();
+    private final OutputBuffer buffer = new OutputBuffer(output::addAll);
+    private final GpuAssignments assignments = new GpuAssignments();
+
+    WizardModel(UiContext ui) {
+        this.ui = ui;
+        this.prompt = new FxHostKeyPrompt(ui.dialogs(), ui.i18n());
+    }
+
+    PlanOptions options() {
+        return new PlanOptions(new PassthroughOverrides(allowSharedGroup.get(), allowHostCritical.get()), false,
+                Optional.ofNullable(vm.get()).map(v -> v.ref().id()));
+    }
+
+    HostTarget target() {
+        return host.get().host();
+    }
+
+    Optional<ConnectionSession> session() {
+        return host.get() == null ? Optional.empty() : host.get().connection().map(ui.app().sessions()::of);
+    }
+
+    /** The hosts to choose from: every node of the hypervisor connections, the saved SSH hosts, this computer. */
+    void loadHosts(Runnable then) {
+        run("passthrough.task.hosts", () -> {
+            List<Preselection> out = new ArrayList<>();
+            for (ConnectionInfo c : ui.app().connections().all()) {
+                if (ui.app().sessions().isHypervisor(c.kind())) {
+                    ClusterInventory inv = ui.app().sessions().of(c).inventory();
+                    inv.nodes().forEach(n -> out.add(Preselection.node(c, n.name(), Optional.empty())));
+                } else if (c.kind() == ConnectionInfo.Kind.SSH) {
+                    out.add(Preselection.host(new HostTarget.Saved(c), Optional.empty()));
+                }
+            }
+            out.add(Preselection.host(new HostTarget.ThisComputer(), Optional.empty()));
+            return out;
+        }, list -> {
+            hosts.setAll(list);
+            then.run();
+        });
+    }
+
+    /** Reads the chosen host: its GPUs and their verdicts. */
+    void readHost(Runnable then) {
+        HostTarget t = target();
+        run("passthrough.task.read", () -> {
+            HostReading r = ui.app().hosts().read(t, prompt);
+            return new Object[] {r, ui.app().passthrough().verdicts(r, PassthroughOverrides.none())};
+        }, res -> {
+            reading.set((HostReading) res[0]);
+            @SuppressWarnings("unchecked")
+            List<GpuVerdict> v = (List<GpuVerdict>) res[1];
+            gpus.setAll(v);
+            if (gpu.get() == null || v.stream().noneMatch(g -> g.address().equals(gpu.get()))) {
+                gpu.set(v.isEmpty() ? null : v.get(0).address());
+            }
+            then.run();
+        });
+    }
+
+    /** The readiness of the chosen GPU (with the overrides named) and where the host stands with it. */
+    void check(Runnable then) {
+        HostTarget t = target();
+        PciAddress d = gpu.get();
+        PlanOptions o = options();
+        run("passthrough.task.check", () -> {
+            HostReading r = ui.app().hosts().read(t, prompt);
+            return new Object[] {r, ui.app().passthrough().check(r, Optional.of(d), o.overrides()),
+                ui.app().passthrough().status(r, d, o)};
+        }, res -> {
+            reading.set((HostReading) res[0]);
+            report.set((ReadinessReport) res[1]);
+            status.set((PassthroughStatus) res[2]);
+            then.run();
+        });
+    }
+
+    boolean blocked() {
+        return report.get() != null && report.get().checks().stream().anyMatch(c -> c.status() == Check.Status.FAIL);
+    }
+
+    boolean hasWarnings() {
+        return report.get() != null && report.get().checks().stream()
+                .anyMatch(c -> c.status() == Check.Status.WARN || c.status() == Check.Status.UNKNOWN);
+    }
+
+    Optional<PassthroughPlan> plan() {
+        return status.get() == null ? Optional.empty() : status.get().plan();
+    }
+
+    /** Applies exactly the plan shown: if the host changed meanwhile and the plan differs, nothing is applied. */
+    void apply(Runnable then) {
+        HostTarget t = target();
+        PciAddress d = gpu.get();
+        PlanOptions o = options();
+        PassthroughPlan shown = plan().orElseThrow();
+        output.clear();
+        buffer.start();
+        ApplyProgress progress = new ApplyProgress() {
+            @Override
+            public void started(Step s) {
+                buffer.add("▸ " + s.describe());
+            }
+
+            @Override
+            public void output(Step s, String line, boolean stderr) {
+                buffer.add("  " + line);
+            }
+
+            @Override
+            public void finished(Step s, boolean ok) {
+                if (!ok) {
+                    buffer.add("✗ " + s.describe());
+                }
+            }
+        };
+        run("passthrough.task.apply", () -> ui.app().passthrough().apply(t, d, o,
+                p -> p.edits().equals(shown.edits()) && p.commands().equals(shown.commands()), progress, prompt)
+                .orElseThrow(() -> new IllegalStateException(ui.i18n().get("passthrough.apply.changed"))),
+                a -> {
+                    buffer.stop();
+                    applied.set(a);
+                    then.run();
+                }, buffer::stop);
+    }
+
+    /** Whether GPUForge can reboot this host (empty), or why not. */
+    Optional<String> cannotReboot() {
+        return ui.app().passthrough().reboots(ui.app().sessions()).cannotReboot(target());
+    }
+
+    /** Reboots the host and waits until it answers with a new boot id. */
+    void reboot(Runnable then) {
+        HostTarget t = target();
+        cancelled.set(false);
+        output.clear();
+        buffer.start();
+        HostReboot r = ui.app().passthrough().reboots(ui.app().sessions());
+        run("passthrough.task.reboot", () -> r.reboot(t, (phase, waited, detail) -> buffer.add(
+                ui.i18n().get(phaseKey(phase), waited.toSeconds(), detail)), cancelled::get, prompt), res -> {
+                    buffer.stop();
+                    rebooted.set(res);
+                    then.run();
+                }, buffer::stop);
+    }
+
+    static String phaseKey(HostReboot.Phase p) {
+        switch (p) {
+            case ASKED:
+                return "passthrough.reboot.phase.asked";
+            case GOING_DOWN:
+                return "passthrough.reboot.phase.goingDown";
+            case DOWN:
+                return "passthrough.reboot.phase.down";
+            default:
+                return "passthrough.reboot.phase.back";
+        }
+    }
+
+    void verify(Runnable then) {
+        HostTarget t = target();
+        run("passthrough.task.verify", () -> ui.app().passthrough().verify(t, prompt), v -> {
+            verified.set(v);
+            then.run();
+        });
+    }
+
+    /** The VMs of the node the GPU is on (templates left out). */
+    void loadVms(Runnable then) {
+        Optional<ConnectionSession> s = session();
+        String node = host.get().node().orElse("");
+        if (s.isEmpty()) {
+            vms.clear();
+            then.run();
+            return;
+        }
+        run("passthrough.task.vms", () -> s.get().inventory().vmsOn(node).stream().filter(v -> !v.template()).toList(),
+                list -> {
+                    vms.setAll(list);
+                    if (vm.get() == null && !list.isEmpty()) {
+                        vm.set(list.get(0));
+                    }
+                    then.run();
+                });
+    }
+
+    void attach(Runnable then) {
+        ConnectionSession s = session().orElseThrow();
+        GpuAssignments.Attach a = new GpuAssignments.Attach(vm.get().ref(), gpu.get(), false, Optional.empty(),
+                Optional.empty());
+        run("passthrough.task.attach", () -> assignments.attach(s, a), r -> {
+            attached.set(r);
+            then.run();
+        });
+    }
+
+    /** Starts the VM and, where its guest agent answers, asks it what it sees ({@code lspci}, {@code nvidia-smi}). */
+    void startVm(Runnable then) {
+        ConnectionSession s = session().orElseThrow();
+        VmInfo v = vm.get();
+        run("passthrough.task.start", () -> {
+            s.vmAction(v.ref(), VmAction.START, line -> { }, cancelled::get);
+            StringBuilder out = new StringBuilder();
+            for (List<String> cmd : List.of(List.of("nvidia-smi", "-L"), List.of("lspci", "-nn"))) {
+                out.append("$ ").append(String.join(" ", cmd)).append('\n');
+                try {
+                    GuestExecResult r = s.guestExec(v.ref(), cmd, Duration.ofSeconds(20));
+                    out.append(r.stdout()).append(r.stderr()).append('\n');
+                } catch (BackendException e) {
+                    boolean agent = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("agent");
+                    out.append(ui.i18n().get(agent ? "passthrough.done.noAgent" : "passthrough.done.cmdFailed",
+                            e.getMessage())).append('\n');
+                }
+            }
+            return out.toString();
+        }, text -> {
+            guest.set(text);
+            then.run();
+        });
+    }
+
+    private <T> void run(String key, Callable<T> work, Consumer<T> ok) {
+        run(key, work, ok, () -> { });
+    }
+
+    private <T> void run(String key, Callable<T> work, Consumer<T> ok, Runnable failed) {
+        busy.set(true);
+        error.set("");
+        // not busy before the handlers run, so they can start the next piece of work (one click goes on by itself)
+        ui.tasks().supply(ui.i18n().get(key), work).onSuccess(v -> {
+            busy.set(false);
+            ok.accept(v);
+        }).onError(e -> {
+            busy.set(false);
+            failed.run();
+            error.set(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        }).start();
+    }
+
+    String describe(Preselection p) {
+        if (p.node().isPresent()) {
+            return p.node().get() + " (" + p.connection().map(ConnectionInfo::name).orElse("") + ")";
+        }
+        return p.host() instanceof HostTarget.ThisComputer ? ui.i18n().get("passthrough.host.thisComputer")
+                : p.host().describe();
+    }
+
+    static String stepKey(Step s) {
+        switch (s) {
+            case HOST:
+                return "passthrough.step.host";
+            case GPU:
+                return "passthrough.step.gpu";
+            case READINESS:
+                return "passthrough.step.readiness";
+            case PLAN:
+                return "passthrough.step.plan";
+            case APPLY:
+                return "passthrough.step.apply";
+            case REBOOT:
+                return "passthrough.step.reboot";
+            case VERIFY:
+                return "passthrough.step.verify";
+            case ATTACH:
+                return "passthrough.step.attach";
+            default:
+                return "passthrough.step.done";
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.gpuforge.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.demo.SimHost;
+import io.gpuforge.domain.ApplyOutcome;
+import io.gpuforge.domain.ApplyProgress;
+import io.gpuforge.domain.CloneRequest;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.JournalState;
+import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.TaskListener;
+import io.gpuforge.domain.TaskOutcome;
+import io.gpuforge.domain.VmRef;
+import io.gpuforge.testing.HostTrees;
+import io.gpuforge.testing.TestContexts;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Passthrough end to end on the Demo lab through the app services the window and the CLI share: each node's
+ * simulated host is read, planned, applied, rebooted through the Proxmox API, verified, and the GPU attached to a VM;
+ * the applied plans are the host's history and roll back newest first.
+ */
+class DemoLabPassthroughTest {
+
+    private static final PciAddress GPU = PciAddress.parse("0000:02:00.0");
+    private AppContext ctx;
+    private ConnectionInfo demo;
+    private HostTarget pve3090;
+    private SimHost host;
+    private final List<String> lines = new ArrayList<>();
+    private final List<PassthroughChain.Step> steps = new ArrayList<>();
+
+    @BeforeEach
+    void open(@TempDir Path dir) throws Exception {
+        ctx = TestContexts.create(dir.resolve("home"), HostTrees.proxmoxSystemdBoot(dir.resolve("sysroot")),
+                ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        demo = ctx.connections().addDemo("Demo lab");
+        pve3090 = new HostTarget.Linked(demo, "pve-3090");
+        host = ctx.demoLab().host("pve-3090").orElseThrow().rebootTakes(Duration.ofMillis(400))
+                .lineDelay(Duration.ZERO).waitLimit(Duration.ofSeconds(20));
+    }
+
+    @AfterEach
+    void close() {
+        ctx.close();
+    }
+
+    private VmRef cloneVm(String name) throws Exception {
+        TaskOutcome t = ctx.sessions().of(demo).cloneVm(new CloneRequest(new VmRef("pve-3090", "9000"), name,
+                Optional.empty(), false, Optional.empty()), TaskListener.none(), () -> false);
+        assertThat(t.ok()).as(t.status()).isTrue();
+        return t.created().orElseThrow();
+    }
+
+    private PassthroughChain.Outcome chain(VmRef vm, PciAddress gpu) throws Exception {
+        PassthroughChain chain = new PassthroughChain(ctx.passthrough(), ctx.hosts(), ctx.sessions());
+        return chain.run(new PassthroughChain.Request(pve3090, ctx.sessions().of(demo), vm, gpu, PlanOptions.defaults(),
+                false), p -> true, new PassthroughChain.Listener() {
+                    @Override
+                    public void step(PassthroughChain.Step step, String detail) {
+                        steps.add(step);
+                    }
+
+                    @Override
+                    public void line(String text) {
+                        lines.add(text);
+                    }
+                }, () -> false, (h, t, f) -> false);
+    }
+
+    @Test
+    void theWholeChainRunsOnTheSimulatedHostAndTheGpuEndsUpInTheVm() throws Exception {
+        VmRef vm = cloneVm("gpu-lab-01");
+        PassthroughChain.Outcome o = chain(vm, GPU);
+        assertThat(steps).containsExactly(PassthroughChain.Step.CHECK, PassthroughChain.Step.APPLY,
+                PassthroughChain.Step.REBOOT, PassthroughChain.Step.VERIFY, PassthroughChain.Step.ATTACH);
+        assertThat(o.before().stage()).isEqualTo(PassthroughStatus.Stage.NEEDS_CHANGES);
+        assertThat(o.applied().orElseThrow().outcome().status()).isEqualTo(ApplyOutcome.Status.APPLIED);
+        assertThat(lines).contains("running proxmox-boot-tool refresh", "running update-initramfs -u -k all")
+                .anyMatch(l -> l.contains("Copying and configuring kernels"));
+        assertThat(o.reboot().orElseThrow().bootIdAfter()).isNotEqualTo(o.reboot().orElseThrow().bootIdBefore());
+        assertThat(host.commands()).extracting(SimHost.Recorded::command).last().asString()
+                .startsWith("reboot (Proxmox VE API");
+        assertThat(o.verify().orElseThrow().ok()).isTrue();
+        assertThat(o.attached().changes()).anyMatch(c -> c.startsWith("hostpci0: mapping=") && c.endsWith(",pcie=1"))
+                .contains("balloon: 0");
+        assertThat(ctx.sessions().of(demo).readConfig(vm).details().hostDevices()).contains(GPU);
+
+        steps.clear();
+        VmRef second = cloneVm("gpu-lab-02");
+        PassthroughStatus now = ctx.passthrough().status(ctx.hosts().read(pve3090, (h, t, f) -> false),
+                PciAddress.parse("0000:03:00.0"), PlanOptions.defaults());
+        assertThat(now.stage()).as("another card of the same host still needs its own setup")
+                .isEqualTo(PassthroughStatus.Stage.NEEDS_CHANGES);
+        assertThat(ctx.passthrough().status(ctx.hosts().read(pve3090, (h, t, f) -> false), GPU, PlanOptions.defaults())
+                .stage()).isEqualTo(PassthroughStatus.Stage.IN_PLACE);
+        chain(second, GPU);
+        assertThat(steps).as("everything in place: straight to the attach")
+                .containsExactly(PassthroughChain.Step.CHECK, PassthroughChain.Step.ATTACH);
+    }
+
+    @Test
+    void aBlockedGpuStopsTheChainAtTheCheckWithTheFix() throws Exception {
+        VmRef vm = cloneVm("gpu-lab-03");
+        assertThatThrownBy(() -> chain(vm, PciAddress.parse("0000:04:00.0")))
+                .isInstanceOf(PassthroughChain.Stopped.class)
+                .hasMessageContaining("blocked").hasMessageContaining("group 23")
+                .satisfies(e -> assertThat(((PassthroughChain.Stopped) e).step()).isEqualTo(PassthroughChain.Step.CHECK));
+        assertThat(host.commands()).isEmpty();
+    }
+
+    @Test
+    void appliedPlansAreTheHostsHistoryAndRollBackNewestFirst() throws Exception {
+        PassthroughService p = ctx.passthrough();
+        p.apply(pve3090, GPU, PlanOptions.defaults(), x -> true, ApplyProgress.NONE, (h, t, f) -> false).orElseThrow();
+        Thread.sleep(1100); // journal ids carry the time to the second
+        p.apply(pve3090, PciAddress.parse("0000:03:00.0"), PlanOptions.defaults(), x -> true, ApplyProgress.NONE,
+                (h, t, f) -> false).orElseThrow();
+        PlanHistory.History h = p.history().list(pve3090, (a, b, c) -> false);
+        assertThat(h.ignored()).isEmpty();
+        assertThat(h.plans()).hasSize(2);
+        PlanHistory.AppliedPlan newest = h.plans().get(0);
+        PlanHistory.AppliedPlan oldest = h.plans().get(1);
+        assertThat(newest.functions()).contains(PciAddress.parse("0000:03:00.0"));
+        assertThat(newest.current()).isTrue();
+        assertThat(oldest.functions()).contains(GPU);
+        assertThat(oldest.files()).contains("/etc/kernel/cmdline");
+        assertThat(h.cannotRollBack(oldest.id())).get().asString().contains("roll back " + newest.id() + " first");
+
+        assertThatThrownBy(() -> p.history().rollback(pve3090, oldest.id(), ApplyProgress.NONE, (a, b, c) -> false))
+                .hasMessageContaining("Nothing was changed");
+        assertThat(p.history().rollback(pve3090, newest.id(), ApplyProgress.NONE, (a, b, c) -> false).status())
+                .isEqualTo(ApplyOutcome.Status.ROLLED_BACK);
+
+        List<PassthroughPlan.FileEdit> back = p.history().diffBack(pve3090, oldest.id(), (a, b, c) -> false);
+        assertThat(back).anySatisfy(e -> {
+            assertThat(e.path()).isEqualTo("/etc/kernel/cmdline");
+            assertThat(e.before().orElseThrow()).contains("iommu=pt");
+            assertThat(e.after()).doesNotContain("iommu=pt");
+        });
+        assertThat(p.history().rollback(pve3090, oldest.id(), ApplyProgress.NONE, (a, b, c) -> false).status())
+                .isEqualTo(ApplyOutcome.Status.ROLLED_BACK);
+        assertThat(p.history().list(pve3090, (a, b, c) -> false).plans()).allMatch(x -> x.state() == JournalState.ROLLED_BACK);
+        assertThat(p.verifyRollback(pve3090, oldest.id(), (a, b, c) -> false).ok()).as("the running host never had it")
+                .isTrue();
+        assertThat(Files.readString(host.root().resolve("etc/kernel/cmdline"))).doesNotContain("iommu=pt");
+    }
+}

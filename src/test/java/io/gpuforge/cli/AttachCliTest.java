@@ -1,0 +1,129 @@
+package io.gpuforge.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.AppPaths;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.demo.PveSimulator;
+import io.gpuforge.demo.SimCluster;
+import io.gpuforge.hypervisor.proxmox.PveContract;
+import io.gpuforge.testing.TestContexts;
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code gpuforge attach}, {@code detach} and {@code passthrough} against the Proxmox simulator: through the PCI
+ * resource mapping (reused when one names the card, made otherwise), with a password login and with an API token from
+ * the environment, and the whole chain on the Demo lab's simulated hosts, stopping with the reason.
+ */
+class AttachCliTest {
+
+    @TempDir
+    Path home;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String stdin, String... args) {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        return GpuForgeCli.run(args, AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static String[] pve(PveSimulator sim, String... rest) {
+        List<String> a = new ArrayList<>(List.of(rest));
+        a.addAll(List.of("--pve", sim.url(), "--fingerprint", sim.certificateFingerprint(), "--user", "root@pam",
+                "--pve-password-stdin"));
+        return a.toArray(new String[0]);
+    }
+
+    private JsonNode json() throws Exception {
+        return new ObjectMapper().readTree(out.toString());
+    }
+
+    @Test
+    void attachReusesTheMappingThatNamesTheCardAndDetachTakesItBack() throws Exception {
+        try (PveSimulator sim = new PveSimulator(SimCluster.contractLab())) {
+            String password = PveSimulator.PASSWORD + "\n";
+            assertThat(run(password, pve(sim, "attach", "--node", "pve-4090", "--vm", "dev-01", "--device", "0000:02:00.1",
+                    "--json"))).as(err.toString()).isZero();
+            JsonNode a = json();
+            assertThat(a.get("vm").asText()).isEqualTo("102");
+            List<String> changes = new ArrayList<>();
+            a.get("changes").forEach(c -> changes.add(c.asText()));
+            assertThat(changes).contains("hostpci0: mapping=gpu-4090-b,pcie=1", "machine: q35", "bios: ovmf", "balloon: 0")
+                    .anyMatch(c -> c.startsWith("efidisk0: local-zfs:1,efitype=4m,pre-enrolled-keys=0"))
+                    .noneMatch(c -> c.startsWith("PCI resource mapping"));
+            assertThat(a.get("host_devices").toString()).contains("0000:02:00.0", "0000:02:00.1");
+
+            assertThat(run(password, pve(sim, "attach", "--node", "pve-4090", "--vm", "102", "--device", "0000:02:00.0")))
+                    .isEqualTo(1);
+            assertThat(err.toString()).contains("has 0000:02:00 already");
+
+            assertThat(run(password, pve(sim, "detach", "--node", "pve-4090", "--vm", "102", "--device", "0000:02:00.0")))
+                    .as(err.toString()).isZero();
+            assertThat(out.toString()).contains("detached").contains("hostpci0: mapping=gpu-4090-b,pcie=1 (removed)");
+        }
+    }
+
+    @Test
+    void attachWithAnApiTokenMakesTheMappingWhenNoneNamesTheCard() throws Exception {
+        try (PveSimulator sim = new PveSimulator(SimCluster.contractLab())) {
+            sim.tokenClient(PveContract.load()).delete("/cluster/mapping/pci/gpu-4090-b", Map.of());
+            // the token comes from the environment, as a script gives it: a gpuforge process of its own
+            ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-D" + AppPaths.HOME_PROPERTY + "=" + home, "-cp", System.getProperty("java.class.path"),
+                    "io.gpuforge.boot.Launcher", "attach", "--pve", sim.url(), "--fingerprint", sim.certificateFingerprint(),
+                    "--node", "pve-4090", "--vm", "102", "--device", "0000:02:00.0", "--json");
+            pb.environment().put("GPUFORGE_PVE_TOKEN", sim.token());
+            pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+            Process p = pb.start();
+            String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as(stdout).isZero();
+            List<String> changes = new ArrayList<>();
+            new ObjectMapper().readTree(stdout).get("changes").forEach(c -> changes.add(c.asText()));
+            assertThat(changes).anyMatch(c -> c.startsWith("PCI resource mapping gpu-pve-4090-02-00: node=pve-4090,"
+                    + "path=0000:02:00,id=10de:2684,subsystem-id=1458:40bf,iommugroup=13") && c.endsWith("(new)"))
+                    .contains("hostpci0: mapping=gpu-pve-4090-02-00,pcie=1");
+        }
+    }
+
+    @Test
+    void passthroughRunsTheChainOnTheNodesSimulatedHostAndStopsWithTheReason() throws Exception {
+        try (AppContext ctx = TestContexts.create(home, home.resolve("no-sysroot"), ThemeChoice.LIGHT,
+                LanguageChoice.ENGLISH)) {
+            ctx.connections().addDemo("Demo lab");
+        }
+        // train-01 runs: the chain goes through the host and stops at the VM, saying what to do
+        assertThat(run("", "passthrough", "--connection", "Demo lab", "--vm", "train-01", "--device", "0000:02:00.0",
+                "--yes", "--json")).isEqualTo(1);
+        JsonNode r = json();
+        assertThat(r.get("status").asText()).isEqualTo("stopped");
+        assertThat(r.get("step").asText()).isEqualTo("attach");
+        assertThat(r.get("error").asText()).contains("VM 101 is running").contains("shut it down");
+        assertThat(err.toString()).contains("== check: Demo lab/pve-4090").contains("== apply:")
+                .contains("running update-initramfs -u -k all").contains("== reboot:").contains("back (")
+                .contains("ok     0000:02:00.0 is bound to vfio-pci").contains("== attach:");
+
+        assertThat(run("", "passthrough", "--connection", "Demo lab", "--vm", "train-01", "--device", "0000:07:00.0",
+                "--yes")).isEqualTo(1);
+        assertThat(err.toString()).contains("stopped at check").contains("0000:07:00.0");
+        assertThat(run("", "passthrough", "--pve", "https://pve.example:8006", "--vm", "101", "--device", "0000:02:00.0"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--node");
+    }
+}

@@ -1,0 +1,332 @@
+package io.gpuforge.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.demo.SimHost;
+import io.gpuforge.domain.CloneRequest;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.GpuVerdict;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.TaskListener;
+import io.gpuforge.domain.TaskOutcome;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.VmRef;
+import io.gpuforge.ui.passthrough.PassthroughWizard;
+import io.gpuforge.ui.passthrough.Preselection;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import javafx.application.Platform;
+import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.DialogPane;
+import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.ListView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The passthrough wizard on the Demo lab, driven through its pages in the real window: a GPU of a simulated host
+ * goes from "needs host setup" to attached to a VM (Host → GPU → Readiness → Plan → Apply → Reboot → Verify → Attach
+ * → Done), with a screenshot of each page.
+ */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class PassthroughWizardGuiTest {
+
+    private static final PciAddress GPU = PciAddress.parse("0000:02:00.0");
+    private Stage owner;
+    private GuiFixture fx;
+    private ConnectionInfo demo;
+    private SimHost host;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        owner = stage;
+    }
+
+    private void lab(ThemeChoice theme, LanguageChoice language) throws Exception {
+        AtomicReference<Exception> failed = new AtomicReference<>();
+        WaitForAsyncUtils.asyncFx(() -> {
+            try {
+                fx = new GuiFixture(owner, theme, language);
+            } catch (Exception e) {
+                failed.set(e);
+            }
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        if (failed.get() != null) {
+            throw failed.get();
+        }
+        demo = fx.app.connections().addDemo("Demo lab");
+        host = fx.app.demoLab().host("pve-3090").orElseThrow().rebootTakes(Duration.ofMillis(400))
+                .lineDelay(Duration.ZERO).waitLimit(Duration.ofSeconds(20));
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    private VmRef cloneVm(String name) throws Exception {
+        TaskOutcome t = fx.app.sessions().of(demo).cloneVm(new CloneRequest(new VmRef("pve-3090", "9000"), name,
+                Optional.empty(), false, Optional.empty()), TaskListener.none(), () -> false);
+        assertThat(t.ok()).as(t.status()).isTrue();
+        return t.created().orElseThrow();
+    }
+
+    private Stage open(FxRobot robot, Optional<Preselection> pre) {
+        AtomicReference<Stage> w = new AtomicReference<>();
+        robot.interact(() -> w.set(PassthroughWizard.open(fx.ui, owner, pre)));
+        return w.get();
+    }
+
+    private static void waitFor(String what, Callable<Boolean> c) throws Exception {
+        try {
+            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, c);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("timed out waiting for " + what, e);
+        }
+    }
+
+    private static String text(FxRobot robot, String id) {
+        return texts(robot.lookup(id).queryAs(Node.class));
+    }
+
+    private static String texts(Node n) {
+        StringBuilder out = new StringBuilder(n instanceof Labeled ? ((Labeled) n).getText() + "\n" : "");
+        if (n instanceof ListView) {
+            ((ListView<?>) n).getItems().forEach(i -> out.append(i).append('\n'));
+        }
+        if (n instanceof Parent) {
+            ((Parent) n).getChildrenUnmodifiable().forEach(c -> out.append(texts(c)));
+        }
+        return out.toString();
+    }
+
+    private static Button next(FxRobot robot) {
+        return robot.lookup("#pt-next").queryAs(Button.class);
+    }
+
+    private static void clickNext(FxRobot robot) throws Exception {
+        waitFor("Next to be enabled", () -> !next(robot).isDisabled());
+        robot.interact(() -> next(robot).fire());
+    }
+
+    private static String title(FxRobot robot) {
+        return robot.lookup("#pt-title").queryAs(Label.class).getText();
+    }
+
+    private static void shot(Stage w, String name) throws Exception {
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(Files.size(GuiFixture.writePng(GuiFixture.snapshot(w.getScene()), name))).isPositive();
+    }
+
+    @Test
+    void aGpuOfTheDemoLabGoesFromNeedsHostSetupToAttachedToAVmThroughEveryPage(FxRobot robot) throws Exception {
+        lab(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        VmRef vm = cloneVm("gpu-lab-01");
+        Stage w = open(robot, Optional.empty());
+
+        @SuppressWarnings("unchecked")
+        ListView<Preselection> hosts = robot.lookup("#pt-hosts").queryAs(ListView.class);
+        waitFor("the Demo lab's nodes", () -> hosts.getItems().stream().anyMatch(p -> p.node().isPresent()));
+        assertThat(hosts.getItems()).filteredOn(p -> p.node().isPresent()).extracting(p -> p.node().get())
+                .contains("pve-4090", "pve-3090");
+        robot.interact(() -> hosts.getSelectionModel().select(hosts.getItems().stream()
+                .filter(p -> p.node().equals(Optional.of("pve-3090"))).findFirst().orElseThrow()));
+        assertThat(robot.lookup("#pt-demo").queryAs(Label.class).isVisible()).as("clearly labelled as simulated").isTrue();
+        shot(w, "wizard-1-host-light-en.png");
+        clickNext(robot);
+
+        waitFor("the GPU page", () -> "GPU".equals(title(robot)) && robot.lookup("#pt-gpus").tryQuery().isPresent());
+        @SuppressWarnings("unchecked")
+        ListView<GpuVerdict> gpus = robot.lookup("#pt-gpus").queryAs(ListView.class);
+        assertThat(gpus.getItems()).extracting(GpuVerdict::address).contains(GPU);
+        robot.interact(() -> gpus.getSelectionModel().select(gpus.getItems().stream()
+                .filter(g -> g.address().equals(GPU)).findFirst().orElseThrow()));
+        shot(w, "wizard-2-gpu-light-en.png");
+        clickNext(robot);
+
+        waitFor("the readiness page", () -> "Readiness".equals(title(robot)) && robot.lookup("#pt-checks").tryQuery().isPresent());
+        assertThat(text(robot, "#pt-checks")).contains("Passed");
+        robot.lookup("#pt-ack").tryQueryAs(CheckBox.class).ifPresent(ack -> {
+            assertThat(next(robot).isDisabled()).as("warnings need an acknowledgement").isTrue();
+            robot.interact(() -> ack.setSelected(true));
+        });
+        shot(w, "wizard-3-readiness-light-en.png");
+        clickNext(robot);
+
+        waitFor("the plan page", () -> "Plan".equals(title(robot)) && robot.lookup("#pt-commands").tryQuery().isPresent());
+        String diff = text(robot, "#pt-diff");
+        assertThat(diff).contains("/etc/kernel/cmdline").contains("+").contains("iommu=pt");
+        assertThat(text(robot, "#pt-commands")).contains("proxmox-boot-tool refresh");
+        assertThat(host.commands()).as("nothing runs before the plan was applied").isEmpty();
+        assertThat(next(robot).getText()).isEqualTo("Apply the plan");
+        shot(w, "wizard-4-plan-light-en.png");
+        clickNext(robot);
+
+        waitFor("the apply to end", () -> "Apply".equals(title(robot)) && !next(robot).isDisabled()
+                && robot.lookup("#pt-output").tryQuery().isPresent());
+        @SuppressWarnings("unchecked")
+        ListView<String> output = robot.lookup("#pt-output").queryAs(ListView.class);
+        assertThat(output.getItems()).anyMatch(l -> l.contains("running proxmox-boot-tool refresh"))
+                .anyMatch(l -> l.contains("Copying and configuring kernels"));
+        assertThat(robot.lookup("#pt-apply-state").queryAs(Label.class).getText()).startsWith("Applied (journal ");
+        assertThat(robot.lookup("#pt-back").queryAs(Button.class).isDisabled()).as("no way back past an apply").isTrue();
+        shot(w, "wizard-5-apply-light-en.png");
+        clickNext(robot);
+
+        waitFor("the reboot page", () -> "Reboot".equals(title(robot)) && robot.lookup("#pt-reboot-now").tryQuery().isPresent());
+        assertThat(next(robot).isDisabled()).as("the wizard asks before it reboots").isTrue();
+        assertThat(host.commands()).noneMatch(c -> c.command().startsWith("reboot"));
+        robot.interact(() -> robot.lookup("#pt-reboot-now").queryAs(Button.class).fire());
+        waitFor("the host to come back", () -> !next(robot).isDisabled());
+        assertThat(robot.lookup("#pt-reboot-state").queryAs(Label.class).getText()).startsWith("The host is back after");
+        assertThat(host.commands()).extracting(SimHost.Recorded::command).last().asString()
+                .startsWith("reboot (Proxmox VE API");
+        shot(w, "wizard-6-reboot-light-en.png");
+        clickNext(robot);
+
+        waitFor("the verify", () -> "Verify".equals(title(robot)) && !next(robot).isDisabled()
+                && robot.lookup("#pt-verify-items").tryQuery().isPresent());
+        assertThat(text(robot, "#pt-verify-items")).contains("The host is ready");
+        shot(w, "wizard-7-verify-light-en.png");
+        clickNext(robot);
+
+        waitFor("the attach page", () -> "Attach".equals(title(robot)) && robot.lookup("#pt-vms").tryQuery().isPresent()
+                && !robot.lookup("#pt-vms").queryAs(ListView.class).getItems().isEmpty());
+        @SuppressWarnings("unchecked")
+        ListView<VmInfo> vms = robot.lookup("#pt-vms").queryAs(ListView.class);
+        assertThat(vms.getItems()).extracting(VmInfo::ref).contains(vm).noneMatch(r -> r.id().equals("9000"));
+        robot.interact(() -> vms.getSelectionModel().select(vms.getItems().stream().filter(v -> v.ref().equals(vm))
+                .findFirst().orElseThrow()));
+        shot(w, "wizard-8-attach-light-en.png");
+        clickNext(robot);
+
+        waitFor("the done page", () -> "Done".equals(title(robot)) && robot.lookup("#pt-changes").tryQuery().isPresent());
+        String changes = text(robot, "#pt-changes");
+        assertThat(changes).contains("hostpci0: mapping=").contains("balloon: 0");
+        assertThat(fx.app.sessions().of(demo).readConfig(vm).details().hostDevices()).contains(GPU);
+        assertThat(steps(robot)).doesNotContain("not needed");
+        shot(w, "wizard-9-done-light-en.png");
+
+        robot.interact(() -> robot.lookup("#pt-start-vm").queryAs(Button.class).fire());
+        waitFor("the guest's answers", () -> robot.lookup("#pt-guest").queryAs(Label.class).getText().contains("$ lspci"));
+        assertThat(robot.lookup("#pt-guest").queryAs(Label.class).getText()).startsWith("$ nvidia-smi -L\n");
+        assertThat(fx.app.sessions().of(demo).inventory().vm(vm).orElseThrow().state().name()).isEqualTo("RUNNING");
+        shot(w, "wizard-9-done-guest-light-en.png");
+    }
+
+    private static String steps(FxRobot robot) {
+        return robot.lookup("#pt-steps").queryAs(Parent.class).getChildrenUnmodifiable().stream()
+                .map(n -> ((Label) n).getText()).collect(Collectors.joining(","));
+    }
+
+    @Test
+    void aRebootPutOffResumesFromTheHostsJournalAtTheRebootWithTheApplyShownAsNotNeeded(FxRobot robot) throws Exception {
+        lab(ThemeChoice.DARK, LanguageChoice.CHINESE_SIMPLIFIED);
+        Stage w = open(robot, Optional.of(Preselection.node(demo, "pve-3090", Optional.of(GPU))));
+        waitFor("the readiness of the preselected GPU", () -> robot.lookup("#pt-checks").tryQuery().isPresent());
+        assertThat(title(robot)).isEqualTo("就绪检查");
+        robot.lookup("#pt-ack").tryQueryAs(CheckBox.class).ifPresent(ack -> robot.interact(() -> ack.setSelected(true)));
+        shot(w, "wizard-3-readiness-dark-zh.png");
+        clickNext(robot);
+        waitFor("the plan page", () -> "计划".equals(title(robot)) && robot.lookup("#pt-diff").tryQuery().isPresent());
+        assertThat(next(robot).getText()).isEqualTo("应用此计划");
+        shot(w, "wizard-4-plan-dark-zh.png");
+        clickNext(robot);
+        waitFor("the apply to end", () -> "应用".equals(title(robot)) && !next(robot).isDisabled()
+                && robot.lookup("#pt-output").tryQuery().isPresent());
+        clickNext(robot);
+        waitFor("the reboot page", () -> robot.lookup("#pt-reboot-later").tryQuery().isPresent());
+        // put the reboot off: close the wizard without rebooting
+        robot.interact(() -> robot.lookup("#pt-cancel").queryAs(Button.class).fire());
+        assertThat(host.commands()).noneMatch(c -> c.command().startsWith("reboot"));
+
+        Stage again = open(robot, Optional.of(Preselection.node(demo, "pve-3090", Optional.of(GPU))));
+        waitFor("the readiness again", () -> robot.lookup("#pt-message").tryQuery().isPresent());
+        assertThat(robot.lookup("#pt-message").queryAs(Label.class).getText()).as("configured but not rebooted")
+                .contains("需要重启");
+        robot.lookup("#pt-ack").tryQueryAs(CheckBox.class).ifPresent(ack -> robot.interact(() -> ack.setSelected(true)));
+        clickNext(robot);
+        waitFor("the reboot page", () -> robot.lookup("#pt-reboot-now").tryQuery().isPresent());
+        assertThat(steps(robot)).contains("计划（无需此步）", "应用（无需此步）");
+        robot.interact(() -> robot.lookup("#pt-reboot-now").queryAs(Button.class).fire());
+        waitFor("the host to come back", () -> !next(robot).isDisabled());
+        clickNext(robot);
+        waitFor("the verify", () -> "验证".equals(title(robot)) && !next(robot).isDisabled()
+                && robot.lookup("#pt-verify-items").tryQuery().isPresent());
+        assertThat(text(robot, "#pt-verify-items")).contains("主机已就绪");
+        shot(again, "wizard-7-verify-dark-zh.png");
+        assertThat(w.isShowing()).isFalse();
+    }
+
+    @Test
+    void aGpuWithEverythingInPlaceGoesStraightToTheAttach(FxRobot robot) throws Exception {
+        lab(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        Stage w = open(robot, Optional.of(Preselection.node(demo, "pve-4090", Optional.of(PciAddress.parse("0000:01:00.0")))));
+        waitFor("the readiness", () -> robot.lookup("#pt-message").tryQuery().isPresent());
+        assertThat(robot.lookup("#pt-message").queryAs(Label.class).getText()).startsWith("Everything is in place already");
+        robot.lookup("#pt-ack").tryQueryAs(CheckBox.class).ifPresent(ack -> robot.interact(() -> ack.setSelected(true)));
+        clickNext(robot);
+        waitFor("the attach page", () -> "Attach".equals(title(robot)) && robot.lookup("#pt-vms").tryQuery().isPresent());
+        assertThat(steps(robot)).contains("Plan (not needed)", "Apply (not needed)", "Reboot (not needed)",
+                "Verify (not needed)");
+        assertThat(fx.app.demoLab().host("pve-4090").orElseThrow().commands()).isEmpty();
+        shot(w, "wizard-in-place-light-en.png");
+    }
+
+    @Test
+    void fromAGpuOneConfirmationRunsApplyRebootVerifyAndAttach(FxRobot robot) throws Exception {
+        lab(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        VmRef vm = cloneVm("gpu-lab-02");
+        Stage w = open(robot, Optional.of(Preselection.node(demo, "pve-3090", Optional.of(GPU))));
+        waitFor("the readiness", () -> robot.lookup("#pt-checks").tryQuery().isPresent());
+        shot(w, "wizard-one-click-light-en.png");
+        waitFor("the one-click button", () -> robot.lookup("#pt-run-all").tryQuery().isPresent());
+        @SuppressWarnings("unchecked")
+        ComboBox<VmInfo> vms = robot.lookup("#pt-oneclick-vm").queryAs(ComboBox.class);
+        robot.interact(() -> vms.getSelectionModel().select(vms.getItems().stream().filter(v -> v.ref().equals(vm))
+                .findFirst().orElseThrow()));
+        robot.lookup("#pt-ack").tryQueryAs(CheckBox.class).ifPresent(ack -> {
+            assertThat(robot.lookup("#pt-run-all").queryAs(Button.class).isDisabled()).isTrue();
+            robot.interact(() -> ack.setSelected(true));
+        });
+        shot(w, "wizard-one-click-light-en.png");
+        Platform.runLater(() -> robot.lookup("#pt-run-all").queryAs(Button.class).fire());
+        waitFor("the one confirmation", () -> robot.lookup(".dialog-pane").queryAll().stream()
+                .anyMatch(n -> String.valueOf(((DialogPane) n).getContentText()).contains("gpu-lab-02")));
+        DialogPane confirm = (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
+                .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains("gpu-lab-02")).findFirst().orElseThrow();
+        assertThat(confirm.getContentText()).contains("0000:02:00.0").contains("4 files").contains("reboots the host");
+        assertThat(host.commands()).as("nothing before the confirmation").isEmpty();
+        robot.interact(() -> ((Button) confirm.lookupButton(confirm.getButtonTypes().get(0))).fire());
+        waitFor("the done page", () -> "Done".equals(title(robot)) && robot.lookup("#pt-changes").tryQuery().isPresent());
+        assertThat(text(robot, "#pt-changes")).contains("hostpci0: mapping=");
+        assertThat(fx.app.sessions().of(demo).readConfig(vm).details().hostDevices()).contains(GPU);
+        assertThat(host.commands()).extracting(SimHost.Recorded::command).anyMatch(c -> c.startsWith("reboot (Proxmox VE API"));
+        shot(w, "wizard-one-click-done-light-en.png");
+    }
+}

@@ -1,0 +1,126 @@
+package io.gpuforge.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.demo.SimHost;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.ui.passthrough.RollbackWindow;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import javafx.application.Platform;
+import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.DialogPane;
+import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.ListView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * Rollback from a host on the Demo lab: pve-4090's plan that GPUForge applied days ago is listed from its backups,
+ * its diff back shown, rolled back after a confirmation, the host rebooted (asked first) and the rollback verified.
+ */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class RollbackWindowGuiTest {
+
+    private Stage owner;
+    private GuiFixture fx;
+
+    @Start
+    void start(Stage stage) {
+        owner = stage;
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    private static void waitFor(String what, Callable<Boolean> c) throws Exception {
+        try {
+            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, c);
+        } catch (TimeoutException e) {
+            throw new AssertionError("timed out waiting for " + what, e);
+        }
+    }
+
+    private static String texts(Node n) {
+        StringBuilder out = new StringBuilder(n instanceof Labeled ? ((Labeled) n).getText() + "\n" : "");
+        if (n instanceof Parent) {
+            ((Parent) n).getChildrenUnmodifiable().forEach(c -> out.append(texts(c)));
+        }
+        return out.toString();
+    }
+
+    /** Presses a button that asks for a confirmation, and confirms; returns what the confirmation said. */
+    private static String pressAndConfirm(FxRobot robot, String button, String marker) throws Exception {
+        Platform.runLater(() -> robot.lookup(button).queryAs(Button.class).fire());
+        waitFor("the confirmation", () -> robot.lookup(".dialog-pane").queryAll().stream()
+                .anyMatch(n -> String.valueOf(((DialogPane) n).getContentText()).contains(marker)));
+        DialogPane d = (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
+                .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains(marker)).findFirst().orElseThrow();
+        String text = d.getContentText();
+        robot.interact(() -> ((Button) d.lookupButton(d.getButtonTypes().get(0))).fire());
+        return text;
+    }
+
+    @Test
+    void theHostsAppliedPlanIsListedShownAsADiffBackRolledBackRebootedAndVerified(FxRobot robot) throws Exception {
+        AtomicReference<Stage> w = new AtomicReference<>();
+        robot.interact(() -> {
+            try {
+                fx = new GuiFixture(owner, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        ConnectionInfo demo = fx.app.connections().addDemo("Demo lab");
+        SimHost host = fx.app.demoLab().host("pve-4090").orElseThrow().rebootTakes(Duration.ofMillis(400))
+                .lineDelay(Duration.ZERO).waitLimit(Duration.ofSeconds(20));
+        robot.interact(() -> w.set(RollbackWindow.open(fx.ui, owner, new HostTarget.Linked(demo, "pve-4090"))));
+
+        waitFor("the diff back", () -> robot.lookup("#pt-diff").tryQuery().isPresent());
+        ListView<?> plans = robot.lookup("#rollback-plans").queryAs(ListView.class);
+        assertThat(plans.getItems()).hasSize(1);
+        assertThat(texts(robot.lookup("#rollback-detail").queryAs(Node.class))).contains("restores")
+                .contains("/etc/default/grub").contains("-GRUB_CMDLINE_LINUX_DEFAULT=\"quiet iommu=pt\"")
+                .contains("+GRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"");
+        GuiFixture.writePng(GuiFixture.snapshot(w.get().getScene()), "rollback-light-en.png");
+        assertThat(host.commands()).isEmpty();
+
+        String asked = pressAndConfirm(robot, "#rollback-run", "Roll back ");
+        assertThat(asked).contains("/etc/default/grub");
+        waitFor("the rollback", () -> robot.lookup("#rollback-state").queryAs(Label.class).getText().contains("is rolled back"));
+        assertThat(robot.lookup("#rollback-output").queryAs(ListView.class).getItems())
+                .anyMatch(l -> String.valueOf(l).contains("restoring /etc/default/grub"));
+        assertThat(host.commands()).noneMatch(c -> c.command().startsWith("reboot"));
+
+        pressAndConfirm(robot, "#rollback-reboot", "Reboot ");
+        waitFor("the verify", () -> robot.lookup("#rollback-state").queryAs(Label.class).getText().contains("verified"));
+        assertThat(robot.lookup("#rollback-state").queryAs(Label.class).getText()).startsWith("The host no longer has");
+        assertThat(host.commands()).anyMatch(c -> c.command().startsWith("reboot"));
+        assertThat(Files.readString(host.root().resolve("etc/default/grub"))).doesNotContain("iommu=pt");
+        GuiFixture.writePng(GuiFixture.snapshot(w.get().getScene()), "rollback-done-light-en.png");
+    }
+}
