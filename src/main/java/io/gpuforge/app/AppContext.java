@@ -1,5 +1,7 @@
 package io.gpuforge.app;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpuforge.app.settings.SettingsDefaults;
 import io.gpuforge.app.settings.SettingsStore;
 import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.Database;
@@ -62,7 +64,7 @@ public final class AppContext implements AutoCloseable {
         this.sessions = new Sessions(new Backends(secrets, new LibvirtBackends()), executors.background());
         this.osPrefersDark = osPrefersDark;
         this.telemetry = new TelemetryService(database, sessions, knownHosts.file(),
-                Clock.systemUTC());
+                Clock.systemUTC(), TelemetrySources.Tools.system(), settings.current().retention());
     }
 
     /** What differs between a real start and a test. */
@@ -98,7 +100,8 @@ public final class AppContext implements AutoCloseable {
         AppExecutors executors = new AppExecutors(handler);
         Database db = null;
         try {
-            SettingsStore settings = new SettingsStore(paths.settingsFile(), executors.scheduler(),
+            SettingsStore settings = new SettingsStore(paths.settingsFile(),
+                    SettingsDefaults.read(SettingsDefaults.installConfigDir(), new ObjectMapper()), executors.scheduler(),
                     SettingsStore.DEFAULT_DEBOUNCE);
             db = Database.open(paths.databaseFile());
             EventLog events = new EventLog(new EventRepository(db), executors.background());
