@@ -63,8 +63,8 @@ public final class AppContext implements AutoCloseable {
         this.proxmox = new ProxmoxService(secrets);
         this.sessions = new Sessions(new Backends(secrets, new LibvirtBackends()), executors.background());
         this.osPrefersDark = osPrefersDark;
-        this.telemetry = new TelemetryService(database, sessions, knownHosts.file(),
-                Clock.systemUTC(), TelemetrySources.Tools.system(), settings.current().retention());
+        this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC(),
+                TelemetrySources.Tools.system(), settings.current().retention());
     }
 
     /** What differs between a real start and a test. */
