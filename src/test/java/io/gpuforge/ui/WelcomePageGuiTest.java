@@ -103,7 +103,7 @@ class WelcomePageGuiTest {
         assertThat(robot.lookup("#welcome-demoLab").queryAs(Button.class).getAccessibleText())
                 .isEqualTo("Try the Demo lab");
         assertThat(robot.lookup("#welcome-simulated").queryAs(Label.class).getText()).isEqualTo("Simulated");
-        assertThat(robot.from(robot.lookup("#welcome-demoLab").query()).lookup(".label").queryAllAs(Label.class))
+        assertThat(robot.lookup("#welcome-demoLab .label").queryAllAs(Label.class))
                 .extracting(Label::getText).anyMatch(t -> t.contains("simulated Proxmox VE cluster"));
     }
 
