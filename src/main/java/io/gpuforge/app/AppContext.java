@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,9 +56,12 @@ public final class AppContext implements AutoCloseable {
         this.events = events;
         this.secrets = secrets;
         this.connections = connections;
-        KnownHosts knownHosts = new KnownHosts(options.knownHosts().orElse(paths.configDir().resolve("known_hosts")));
+        Path ownKnownHosts = paths.configDir().resolve("known_hosts");
+        Supplier<KnownHosts> knownHosts = () -> KnownHosts.of(options.sshDir().map(d -> d.resolve("known_hosts")),
+                ownKnownHosts, settings.current().newHostKeys());
         this.hostLinks = new HostLinks(new HostLinkRepository(database), connections);
-        this.hostAccess = new HostAccess(options.sysroot(), secrets, connections, hostLinks, knownHosts);
+        this.hostAccess = new HostAccess(options.sysroot(), secrets, connections, hostLinks, knownHosts,
+                options.sshDir(), options.environment());
         this.hosts = new HostService(hostAccess);
         this.passthrough = new PassthroughService(hosts, hostAccess, Clock.systemUTC());
         this.proxmox = new ProxmoxService(secrets);
@@ -67,15 +71,16 @@ public final class AppContext implements AutoCloseable {
                 TelemetrySources.Tools.system(), settings.current().retention());
     }
 
-    /** What differs between a real start and a test. */
     /**
      * What differs between a real start and a test.
      *
-     * @param knownHosts the OpenSSH known_hosts file SSH hosts are checked against (the user's own, so the window and
-     *                   the CLI trust the same hosts); empty: one in GPUForge's configuration directory (tests)
+     * @param environment where {@code SSH_AUTH_SOCK} names the user's SSH agent (among others)
+     * @param sshDir      the user's OpenSSH directory ({@code ~/.ssh}): its {@code config}, default keys and
+     *                    {@code known_hosts} are used, so the window and the CLI log in and trust hosts alike;
+     *                    empty: none of it, only GPUForge's own known_hosts (tests never touch this machine's)
      */
     public record Options(Optional<Path> sysroot, Map<String, String> environment, boolean detectOsAppearance,
-                          int vaultIterations, Optional<Path> knownHosts) {
+                          int vaultIterations, Optional<Path> sshDir) {
 
         public Options(Optional<Path> sysroot, Map<String, String> environment, boolean detectOsAppearance,
                        int vaultIterations) {
@@ -84,13 +89,18 @@ public final class AppContext implements AutoCloseable {
 
         public static Options production() {
             return new Options(Optional.empty(), System.getenv(), true, VaultSecretStore.DEFAULT_ITERATIONS,
-                    Optional.of(KnownHosts.openSsh().file()));
+                    Optional.of(userSshDir()));
         }
 
         /** The command line: no window, so the desktop's appearance is not asked. */
         public static Options cli() {
             return new Options(Optional.empty(), System.getenv(), false, VaultSecretStore.DEFAULT_ITERATIONS,
-                    Optional.of(KnownHosts.openSsh().file()));
+                    Optional.of(userSshDir()));
+        }
+
+        /** {@code ~/.ssh} of the user running this (OpenSSH takes it from the account, as {@code user.home} does). */
+        static Path userSshDir() {
+            return Path.of(System.getProperty("user.home"), ".ssh");
         }
     }
 

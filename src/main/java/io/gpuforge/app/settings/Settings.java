@@ -12,6 +12,7 @@ import java.time.Duration;
  * {@code with…} methods and hand the result to {@link SettingsStore#update}. No secrets here, ever.
  * Values the user has not set come from the {@link SettingsDefaults} of the installation.
  *
+ * @param newHostKeys        where accepted SSH host keys are written (both files are always read)
  * @param welcomeDismissed   the user asked not to see the welcome page at start
  * @param samplerIntervalMillis GPU sampling interval (200..10,000 ms); null: {@link Sampler#DEFAULT_INTERVAL}
  * @param rawRetentionHours  how long raw GPU samples are kept (at least 1 h); null: the store's default
@@ -20,14 +21,15 @@ import java.time.Duration;
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Settings(int version, ThemeChoice theme, LanguageChoice language, WindowBounds window,
-                       Double navigationDivider, Boolean welcomeDismissed, Integer samplerIntervalMillis,
-                       Integer rawRetentionHours, Integer rollupRetentionDays) {
+                       Double navigationDivider, KnownHostsFile newHostKeys, Boolean welcomeDismissed,
+                       Integer samplerIntervalMillis, Integer rawRetentionHours, Integer rollupRetentionDays) {
 
     public static final int CURRENT_VERSION = 1;
 
     public Settings {
         theme = theme == null ? ThemeChoice.SYSTEM : theme;
         language = language == null ? LanguageChoice.SYSTEM : language;
+        newHostKeys = newHostKeys == null ? KnownHostsFile.OPENSSH : newHostKeys;
         if (navigationDivider != null && !(navigationDivider > 0.05 && navigationDivider < 0.95)) {
             navigationDivider = null;
         }
@@ -43,9 +45,15 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
         }
     }
 
+    /** Settings from before the known-hosts choice: new host keys go to OpenSSH's file. */
     public Settings(int version, ThemeChoice theme, LanguageChoice language, WindowBounds window,
                     Double navigationDivider) {
-        this(version, theme, language, window, navigationDivider, null, null, null, null);
+        this(version, theme, language, window, navigationDivider, KnownHostsFile.OPENSSH);
+    }
+
+    public Settings(int version, ThemeChoice theme, LanguageChoice language, WindowBounds window,
+                    Double navigationDivider, KnownHostsFile newHostKeys) {
+        this(version, theme, language, window, navigationDivider, newHostKeys, null, null, null, null);
     }
 
     public static Settings defaults() {
@@ -53,28 +61,34 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
     }
 
     public Settings withTheme(ThemeChoice t) {
-        return new Settings(version, t, language, window, navigationDivider, welcomeDismissed, samplerIntervalMillis,
-                rawRetentionHours, rollupRetentionDays);
+        return new Settings(version, t, language, window, navigationDivider, newHostKeys, welcomeDismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
     }
 
     public Settings withLanguage(LanguageChoice l) {
-        return new Settings(version, theme, l, window, navigationDivider, welcomeDismissed, samplerIntervalMillis,
-                rawRetentionHours, rollupRetentionDays);
+        return new Settings(version, theme, l, window, navigationDivider, newHostKeys, welcomeDismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
     }
 
     public Settings withWindow(WindowBounds w) {
-        return new Settings(version, theme, language, w, navigationDivider, welcomeDismissed, samplerIntervalMillis,
-                rawRetentionHours, rollupRetentionDays);
+        return new Settings(version, theme, language, w, navigationDivider, newHostKeys, welcomeDismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
     }
 
     public Settings withNavigationDivider(double d) {
-        return new Settings(version, theme, language, window, d, welcomeDismissed, samplerIntervalMillis,
-                rawRetentionHours, rollupRetentionDays);
+        return new Settings(version, theme, language, window, d, newHostKeys, welcomeDismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
+    }
+
+    /** Where accepted SSH host keys are written (both files are always read). */
+    public Settings withNewHostKeys(KnownHostsFile f) {
+        return new Settings(version, theme, language, window, navigationDivider, f, welcomeDismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
     }
 
     public Settings withWelcomeDismissed(boolean dismissed) {
-        return new Settings(version, theme, language, window, navigationDivider, dismissed, samplerIntervalMillis,
-                rawRetentionHours, rollupRetentionDays);
+        return new Settings(version, theme, language, window, navigationDivider, newHostKeys, dismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
     }
 
     /** Whether the user asked not to see the welcome page at start. */
