@@ -1,5 +1,7 @@
 package io.gpuforge.app;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpuforge.app.settings.SettingsDefaults;
 import io.gpuforge.app.settings.SettingsStore;
 import io.gpuforge.store.AlertRuleRepository;
 import io.gpuforge.store.ConnectionRepository;
@@ -78,7 +80,8 @@ public final class AppContext implements AutoCloseable {
         this.sessions = new Sessions(backends, executors.background());
         this.pciMappings = new PciMappings(backends, sessions);
         this.osPrefersDark = osPrefersDark;
-        this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC());
+        this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC(),
+                TelemetrySources.Tools.system(), settings.current().retention());
         this.templates = new TemplateService(new TemplateRepository(database, Clock.systemUTC()));
         this.provisioning = new VmProvisioning(sessions);
         this.alerts = new AlertService(new AlertRuleRepository(database), events);
@@ -126,7 +129,8 @@ public final class AppContext implements AutoCloseable {
         AppExecutors executors = new AppExecutors(handler);
         Database db = null;
         try {
-            SettingsStore settings = new SettingsStore(paths.settingsFile(), executors.scheduler(),
+            SettingsStore settings = new SettingsStore(paths.settingsFile(),
+                    SettingsDefaults.read(SettingsDefaults.installConfigDir(), new ObjectMapper()), executors.scheduler(),
                     SettingsStore.DEFAULT_DEBOUNCE);
             db = Database.open(paths.databaseFile());
             EventLog events = new EventLog(new EventRepository(db), executors.background());

@@ -1,16 +1,28 @@
 package io.gpuforge.app.settings;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpuforge.store.TelemetryStore;
+import io.gpuforge.telemetry.Sampler;
+import java.time.Duration;
 
 /**
  * User preferences, stored as JSON in the per-user config directory. Immutable: change with the
  * {@code with…} methods and hand the result to {@link SettingsStore#update}. No secrets here, ever.
+ * Values the user has not set come from the {@link SettingsDefaults} of the installation.
+ *
+ * @param newHostKeys        where accepted SSH host keys are written (both files are always read)
+ * @param welcomeDismissed   the user asked not to see the welcome page at start
+ * @param samplerIntervalMillis GPU sampling interval (200..10,000 ms); null: {@link Sampler#DEFAULT_INTERVAL}
+ * @param rawRetentionHours  how long raw GPU samples are kept (at least 1 h); null: the store's default
+ * @param rollupRetentionDays how long per-minute rollups are kept (at least as long as raw samples)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Settings(int version, ThemeChoice theme, LanguageChoice language, WindowBounds window,
-                       Double navigationDivider, KnownHostsFile newHostKeys) {
+                       Double navigationDivider, KnownHostsFile newHostKeys, Boolean welcomeDismissed,
+                       Integer samplerIntervalMillis, Integer rawRetentionHours, Integer rollupRetentionDays) {
 
     public static final int CURRENT_VERSION = 1;
 
@@ -21,6 +33,16 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
         if (navigationDivider != null && !(navigationDivider > 0.05 && navigationDivider < 0.95)) {
             navigationDivider = null;
         }
+        welcomeDismissed = Boolean.TRUE.equals(welcomeDismissed) ? Boolean.TRUE : null;
+        if (samplerIntervalMillis != null && (samplerIntervalMillis < 200 || samplerIntervalMillis > 10_000)) {
+            samplerIntervalMillis = null;
+        }
+        if (rawRetentionHours != null && rawRetentionHours < 1) {
+            rawRetentionHours = null;
+        }
+        if (rollupRetentionDays != null && rollupRetentionDays < 1) {
+            rollupRetentionDays = null;
+        }
     }
 
     /** Settings from before the known-hosts choice: new host keys go to OpenSSH's file. */
@@ -29,28 +51,64 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
         this(version, theme, language, window, navigationDivider, KnownHostsFile.OPENSSH);
     }
 
+    public Settings(int version, ThemeChoice theme, LanguageChoice language, WindowBounds window,
+                    Double navigationDivider, KnownHostsFile newHostKeys) {
+        this(version, theme, language, window, navigationDivider, newHostKeys, null, null, null, null);
+    }
+
     public static Settings defaults() {
         return new Settings(CURRENT_VERSION, ThemeChoice.SYSTEM, LanguageChoice.SYSTEM, null, null);
     }
 
     public Settings withTheme(ThemeChoice t) {
-        return new Settings(version, t, language, window, navigationDivider, newHostKeys);
+        return new Settings(version, t, language, window, navigationDivider, newHostKeys, welcomeDismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
     }
 
     public Settings withLanguage(LanguageChoice l) {
-        return new Settings(version, theme, l, window, navigationDivider, newHostKeys);
+        return new Settings(version, theme, l, window, navigationDivider, newHostKeys, welcomeDismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
     }
 
     public Settings withWindow(WindowBounds w) {
-        return new Settings(version, theme, language, w, navigationDivider, newHostKeys);
+        return new Settings(version, theme, language, w, navigationDivider, newHostKeys, welcomeDismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
     }
 
     public Settings withNavigationDivider(double d) {
-        return new Settings(version, theme, language, window, d, newHostKeys);
+        return new Settings(version, theme, language, window, d, newHostKeys, welcomeDismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
     }
 
     /** Where accepted SSH host keys are written (both files are always read). */
     public Settings withNewHostKeys(KnownHostsFile f) {
-        return new Settings(version, theme, language, window, navigationDivider, f);
+        return new Settings(version, theme, language, window, navigationDivider, f, welcomeDismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
+    }
+
+    public Settings withWelcomeDismissed(boolean dismissed) {
+        return new Settings(version, theme, language, window, navigationDivider, newHostKeys, dismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
+    }
+
+    /** Whether the user asked not to see the welcome page at start. */
+    public boolean hidesWelcomeAtStart() {
+        return Boolean.TRUE.equals(welcomeDismissed);
+    }
+
+    /** The GPU sampling interval to use. */
+    @JsonIgnore
+    public Duration samplerInterval() {
+        return samplerIntervalMillis == null ? Sampler.DEFAULT_INTERVAL : Duration.ofMillis(samplerIntervalMillis);
+    }
+
+    /** How long GPU history is kept; a pair that contradicts itself (rollups shorter than raw) falls back. */
+    @JsonIgnore
+    public TelemetryStore.Retention retention() {
+        Duration raw = rawRetentionHours == null ? TelemetryStore.DEFAULT_RAW_RETENTION
+                : Duration.ofHours(rawRetentionHours);
+        Duration rollups = rollupRetentionDays == null ? TelemetryStore.DEFAULT_ROLLUP_RETENTION
+                : Duration.ofDays(rollupRetentionDays);
+        return rollups.compareTo(raw) < 0 ? TelemetryStore.Retention.defaults() : new TelemetryStore.Retention(raw, rollups);
     }
 }

@@ -1,8 +1,10 @@
 package io.gpuforge.app.settings;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpuforge.store.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * Holds the current {@link Settings} and writes them to disk: debounced (many changes in a burst,
  * such as dragging the window, make one write) and atomic (temp file in the same directory, then rename),
  * so a crash never leaves a half-written file. A file that cannot be read is kept aside as
- * {@code settings.json.broken} and defaults are used.
+ * {@code settings.json.broken} and defaults are used. What the user has not set comes from the installation's
+ * {@link SettingsDefaults}; only the user's own choices are written.
  */
 public final class SettingsStore implements AutoCloseable {
 
@@ -35,6 +38,7 @@ public final class SettingsStore implements AutoCloseable {
     private final Path file;
     private final ScheduledExecutorService scheduler;
     private final Duration debounce;
+    private final SettingsDefaults defaults;
     private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private final List<Consumer<Settings>> listeners = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
@@ -43,19 +47,42 @@ public final class SettingsStore implements AutoCloseable {
     private int writes;
 
     public SettingsStore(Path file, ScheduledExecutorService scheduler, Duration debounce) {
+        this(file, SettingsDefaults.none(), scheduler, debounce);
+    }
+
+    public SettingsStore(Path file, SettingsDefaults defaults, ScheduledExecutorService scheduler, Duration debounce) {
         this.file = Objects.requireNonNull(file);
+        this.defaults = Objects.requireNonNull(defaults);
         this.scheduler = Objects.requireNonNull(scheduler);
         this.debounce = Objects.requireNonNull(debounce);
         this.current = load();
     }
 
-    private Settings load() {
-        if (!Files.exists(file)) {
+    /** The installation's defaults alone, without any user file. */
+    private Settings installDefaults() {
+        if (defaults.isEmpty()) {
             return Settings.defaults();
         }
         try {
-            Settings s = mapper.readValue(file.toFile(), Settings.class);
-            return s == null ? Settings.defaults() : s;
+            return mapper.treeToValue(defaults.under(mapper.createObjectNode()), Settings.class);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            LOG.warn("The installation's settings defaults do not fit ({}); the built-in defaults are used",
+                    e.getMessage());
+            return Settings.defaults();
+        }
+    }
+
+    private Settings load() {
+        if (!Files.exists(file)) {
+            return installDefaults();
+        }
+        try {
+            JsonNode user = mapper.readTree(file.toFile());
+            if (!(user instanceof ObjectNode)) {
+                throw new IOException("not a JSON object");
+            }
+            Settings s = mapper.treeToValue(defaults.under((ObjectNode) user), Settings.class);
+            return s == null ? installDefaults() : s;
         } catch (IOException | RuntimeException e) {
             Path aside = file.resolveSibling(file.getFileName() + ".broken");
             LOG.warn("Settings file {} is unreadable ({}); using defaults, kept the old file as {}",
@@ -65,7 +92,7 @@ public final class SettingsStore implements AutoCloseable {
             } catch (IOException moveError) {
                 LOG.warn("Could not move the unreadable settings file aside", moveError);
             }
-            return Settings.defaults();
+            return installDefaults();
         }
     }
 
@@ -148,7 +175,8 @@ public final class SettingsStore implements AutoCloseable {
     private void write(Settings s) throws IOException {
         byte[] json;
         try {
-            json = mapper.writeValueAsBytes(s);
+            ObjectNode full = mapper.valueToTree(s);
+            json = mapper.writeValueAsBytes(defaults.onlyOwn(full, mapper.valueToTree(Settings.defaults())));
         } catch (JsonProcessingException e) {
             throw new IOException("Settings could not be serialised", e);
         }

@@ -35,7 +35,8 @@ public final class I18n {
             "i18n.sshlogin",
             "i18n.vmcreate",
             "i18n.monitor",
-            "i18n.passthrough");
+            "i18n.passthrough",
+            "i18n.welcome");
     private static final Logger LOG = LoggerFactory.getLogger(I18n.class);
 
     private final ObjectProperty<Locale> locale = new SimpleObjectProperty<>();

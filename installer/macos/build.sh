@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds GPUForge for macOS: a trimmed runtime (jlink, modules from jdeps), GPUForge.app and a .dmg.
+# Run on a Mac with a JDK 17+ (jpackage; hdiutil comes with macOS), from the checkout, after
+#   mvn -DskipTests -Djavafx.platform=mac package          (mac-aarch64 on Apple silicon)
+#   installer/macos/build.sh 0.1.0
+# Output in target/dist/. Not run in CI (Linux only); keep it in step with installer/linux/build.sh.
+# Signing and notarisation are left to the release: set MAC_SIGN_IDENTITY="Developer ID Application: …" to sign
+# (jpackage --mac-sign); an unsigned .dmg opens after right-click → Open.
+# The icon is installer/icons/gpuforge.icns (PNG entries 16..1024, made by installer/icons/MakeIcons.java).
+# AppCDS: the archive is made at the installed path only (an archive is valid for one class path); after
+# copying GPUForge.app to /Applications, once:
+#   /Applications/GPUForge.app/Contents/runtime/Contents/Home/bin/java -Xshare:dump \
+#     -XX:SharedClassListFile=/Applications/GPUForge.app/Contents/app/gpuforge.classlist \
+#     -XX:SharedArchiveFile=/Applications/GPUForge.app/Contents/app/gpuforge.jsa \
+#     -cp /Applications/GPUForge.app/Contents/app/gpuforge.jar
+# (that changes the signed bundle: for a signed release make the archive before signing, at the final path).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+version=${1:?usage: installer/macos/build.sh VERSION}
+version=${version%-SNAPSHOT}
+jar=target/gpuforge.jar
+out=target/dist
+[ -f "$jar" ] || { echo "$jar is missing: mvn -DskipTests -Djavafx.platform=mac package" >&2; exit 2; }
+[ "$(uname -s)" = Darwin ] || { echo "installer/macos/build.sh runs on macOS only" >&2; exit 2; }
+rm -rf "$out"
+mkdir -p "$out/input/config"
+cp "$jar" "$out/input/gpuforge.jar"
+cp config/defaults.json config/site.json config/logback.xml config/README.md "$out/input/config/"
+cp -r config/templates "$out/input/config/"
+modules=$(jdeps --multi-release 17 --ignore-missing-deps --print-module-deps "$jar")
+modules="$modules,jdk.crypto.ec,jdk.localedata,jdk.charsets,jdk.zipfs,jdk.net"
+jlink --add-modules "$modules" --include-locales=en,zh --strip-debug --no-header-files --no-man-pages \
+    --compress=2 --output "$out/runtime"
+"$out/runtime/bin/java" -XX:DumpLoadedClassList="$out/input/gpuforge.classlist" \
+    -Dgpuforge.home="$(mktemp -d)" -cp "$out/input/gpuforge.jar" io.gpuforge.boot.Launcher --version >/dev/null
+common=(--app-version "$version" --vendor GPUForge --copyright "GPUForge contributors"
+        --description "GPU passthrough, VMs and GPU telemetry for Proxmox VE and KVM/libvirt")
+sign=()
+if [ -n "${MAC_SIGN_IDENTITY:-}" ]; then sign=(--mac-sign --mac-signing-key-user-name "$MAC_SIGN_IDENTITY"); fi
+jpackage --type app-image --name GPUForge --dest "$out" --input "$out/input" --main-jar gpuforge.jar \
+    --main-class io.gpuforge.boot.Launcher --runtime-image "$out/runtime" --icon installer/icons/gpuforge.icns \
+    --mac-package-identifier io.gpuforge.GPUForge --mac-package-name GPUForge \
+    --add-launcher gpuforge=installer/linux/gpuforge-cli.properties \
+    --java-options "-Dfile.encoding=UTF-8" --java-options "-Xshare:auto" \
+    --java-options "-XX:SharedArchiveFile=\$APPDIR/gpuforge.jsa" --java-options "-Xlog:cds=off,cds+dynamic=off" \
+    --java-options "-Dgpuforge.installConfig=\$APPDIR/config" \
+    --java-options "-Dlogback.configurationFile=\$APPDIR/config/logback.xml" \
+    "${sign[@]}" "${common[@]}"
+jpackage --type dmg --name GPUForge --app-image "$out/GPUForge.app" --dest "$out" "${sign[@]}" "${common[@]}"
+ls -1 "$out"/*.dmg
