@@ -4,7 +4,9 @@ import io.gpuforge.app.settings.SettingsStore;
 import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.EventRepository;
+import io.gpuforge.store.HostLinkRepository;
 import io.gpuforge.store.StoreException;
+import io.gpuforge.store.TaskLogRepository;
 import io.gpuforge.store.secret.SecretServiceKeyring;
 import io.gpuforge.store.secret.SecretStore;
 import io.gpuforge.store.secret.VaultSecretStore;
@@ -33,9 +35,14 @@ public final class AppContext implements AutoCloseable {
     private final SecretsService secrets;
     private final HostService hosts;
     private final ConnectionsService connections;
-    private final LibvirtService libvirt = new LibvirtService();
-    private final ProxmoxService proxmox;
+    private final UserPromptRelay prompts = new UserPromptRelay();
+    private final TaskLog taskLog;
+    private final Backends backends;
     private final Sessions sessions;
+    private final HostLinks hostLinks;
+    private final ConnectionTester tester;
+    private final ConsoleLauncher consoles;
+    private final NodeReadiness readiness;
     private final Optional<Boolean> osPrefersDark;
     private final TelemetryService telemetry;
 
@@ -50,8 +57,17 @@ public final class AppContext implements AutoCloseable {
         this.secrets = secrets;
         this.hosts = hosts;
         this.connections = connections;
-        this.proxmox = new ProxmoxService(secrets);
-        this.sessions = new Sessions(new Backends(secrets, new LibvirtBackends()), executors.background());
+        this.taskLog = new TaskLog(new TaskLogRepository(database), Clock.systemUTC(),
+                System.getProperty("user.name", "unknown"));
+        this.taskLog.abandonLeftovers();
+        LibvirtBackends libvirt = new LibvirtBackends();
+        this.backends = new Backends(secrets, libvirt, prompts);
+        this.sessions = new Sessions(backends, executors.background(), executors.scheduler(), Sessions.RECONNECT_FIRST,
+                Sessions.RECONNECT_MAX, taskLog);
+        this.hostLinks = new HostLinks(new HostLinkRepository(database), connections);
+        this.tester = new ConnectionTester(backends, libvirt, paths.configDir().resolve("known_hosts"));
+        this.consoles = new ConsoleLauncher(OsFamily.current(), () -> backends.demoIfRunning().map(d -> d.url()));
+        this.readiness = new NodeReadiness(sessions, hostLinks, hosts, connections);
         this.osPrefersDark = osPrefersDark;
         this.telemetry = new TelemetryService(database, sessions, paths.configDir().resolve("known_hosts"),
                 Clock.systemUTC());
@@ -125,12 +141,34 @@ public final class AppContext implements AutoCloseable {
         return hosts;
     }
 
-    public ProxmoxService proxmox() {
-        return proxmox;
+    /** Asked for one-time codes and key passphrases while a login runs; the window puts its dialogs in. */
+    public UserPromptRelay prompts() {
+        return prompts;
     }
 
-    public LibvirtService libvirt() {
-        return libvirt;
+    /** The task log: what was done through GPUForge, kept as an audit trail. */
+    public TaskLog taskLog() {
+        return taskLog;
+    }
+
+    /** Which host does the host-level work of a hypervisor node. */
+    public HostLinks hostLinks() {
+        return hostLinks;
+    }
+
+    /** "Test connection" for every kind of connection. */
+    public ConnectionTester tester() {
+        return tester;
+    }
+
+    /** Opens VM consoles (noVNC in the browser, virt-viewer). */
+    public ConsoleLauncher consoles() {
+        return consoles;
+    }
+
+    /** The passthrough verdicts of a node's GPUs. */
+    public NodeReadiness readiness() {
+        return readiness;
     }
 
     /** The open hypervisor connections (Proxmox VE, Demo lab, libvirt), shared by pages and commands. */
@@ -159,9 +197,8 @@ public final class AppContext implements AutoCloseable {
             LOG.error("Settings could not be saved at exit", e);
         }
         telemetry.close();
+        prompts.clear();
         sessions.close();
-        libvirt.close();
-        proxmox.close();
         executors.close();
         database.close();
     }
