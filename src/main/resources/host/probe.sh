@@ -89,7 +89,7 @@ done
 echo "@@links"
 ls -ld "$R"/sys/bus/pci/devices/*/driver "$R"/sys/bus/pci/devices/*/iommu_group \
        "$R"/sys/bus/pci/devices/*/physfn "$R"/sys/class/net/*/device "$R"/sys/class/net/*/brif/* \
-       "$R"/sys/class/net/*/lower_* "$R"/sys/class/block/* "$R"/sys/class/block/*/slaves/* \
+       "$R"/sys/class/net/*/lower_* "$R"/sys/bus/virtio/devices/* "$R"/sys/class/block/* "$R"/sys/class/block/*/slaves/* \
        "$R"/sys/firmware/efi 2>/dev/null | while IFS= read -r line; do printf '|%s\n' "$line"; done
 echo "@@end"
 for dm in "$R"/sys/class/block/dm-*; do

@@ -34,12 +34,14 @@ public final class AppContext implements AutoCloseable {
     private final EventLog events;
     private final SecretsService secrets;
     private final HostService hosts;
+    private final HostAccess hostAccess;
+    private final HostLinks hostLinks;
+    private final PassthroughService passthrough;
     private final ConnectionsService connections;
     private final UserPromptRelay prompts = new UserPromptRelay();
     private final TaskLog taskLog;
     private final Backends backends;
     private final Sessions sessions;
-    private final HostLinks hostLinks;
     private final ConnectionTester tester;
     private final ConsoleLauncher consoles;
     private final NodeReadiness readiness;
@@ -47,16 +49,21 @@ public final class AppContext implements AutoCloseable {
     private final TelemetryService telemetry;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
-                       EventLog events, SecretsService secrets, HostService hosts, ConnectionsService connections,
-                       Optional<Boolean> osPrefersDark) {
+                       EventLog events, SecretsService secrets, ConnectionsService connections,
+                       Optional<Boolean> osPrefersDark, Options options) {
         this.paths = paths;
         this.executors = executors;
         this.settings = settings;
         this.database = database;
         this.events = events;
         this.secrets = secrets;
-        this.hosts = hosts;
         this.connections = connections;
+        Path knownHostsFile = options.knownHosts().orElse(paths.configDir().resolve("known_hosts"));
+        KnownHosts knownHosts = new KnownHosts(knownHostsFile);
+        this.hostLinks = new HostLinks(new HostLinkRepository(database), connections);
+        this.hostAccess = new HostAccess(options.sysroot(), secrets, connections, hostLinks, knownHosts);
+        this.hosts = new HostService(hostAccess);
+        this.passthrough = new PassthroughService(hosts, hostAccess, Clock.systemUTC());
         this.taskLog = new TaskLog(new TaskLogRepository(database), Clock.systemUTC(),
                 System.getProperty("user.name", "unknown"));
         this.taskLog.abandonLeftovers();
@@ -64,20 +71,37 @@ public final class AppContext implements AutoCloseable {
         this.backends = new Backends(secrets, libvirt, prompts);
         this.sessions = new Sessions(backends, executors.background(), executors.scheduler(), Sessions.RECONNECT_FIRST,
                 Sessions.RECONNECT_MAX, taskLog);
-        this.hostLinks = new HostLinks(new HostLinkRepository(database), connections);
-        this.tester = new ConnectionTester(backends, libvirt, paths.configDir().resolve("known_hosts"));
+        this.tester = new ConnectionTester(backends, libvirt, knownHostsFile);
         this.consoles = new ConsoleLauncher(OsFamily.current(), () -> backends.demoIfRunning().map(d -> d.url()));
         this.readiness = new NodeReadiness(sessions, hostLinks, hosts, connections);
         this.osPrefersDark = osPrefersDark;
-        this.telemetry = new TelemetryService(database, sessions, paths.configDir().resolve("known_hosts"),
-                Clock.systemUTC());
+        this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC());
     }
 
     /** What differs between a real start and a test. */
+    /**
+     * What differs between a real start and a test.
+     *
+     * @param knownHosts the OpenSSH known_hosts file SSH hosts are checked against (the user's own, so the window and
+     *                   the CLI trust the same hosts); empty: one in GPUForge's configuration directory (tests)
+     */
     public record Options(Optional<Path> sysroot, Map<String, String> environment, boolean detectOsAppearance,
-                          int vaultIterations) {
+                          int vaultIterations, Optional<Path> knownHosts) {
+
+        public Options(Optional<Path> sysroot, Map<String, String> environment, boolean detectOsAppearance,
+                       int vaultIterations) {
+            this(sysroot, environment, detectOsAppearance, vaultIterations, Optional.empty());
+        }
+
         public static Options production() {
-            return new Options(Optional.empty(), System.getenv(), true, VaultSecretStore.DEFAULT_ITERATIONS);
+            return new Options(Optional.empty(), System.getenv(), true, VaultSecretStore.DEFAULT_ITERATIONS,
+                    Optional.of(KnownHosts.openSsh().file()));
+        }
+
+        /** The command line: no window, so the desktop's appearance is not asked. */
+        public static Options cli() {
+            return new Options(Optional.empty(), System.getenv(), false, VaultSecretStore.DEFAULT_ITERATIONS,
+                    Optional.of(KnownHosts.openSsh().file()));
         }
     }
 
@@ -101,9 +125,8 @@ public final class AppContext implements AutoCloseable {
                     : Optional.empty();
             LOG.info("GPUForge context ready: config {}, data {}, logs {}, secrets in {}", paths.configDir(),
                     paths.dataDir(), paths.logDir(), secrets.store().backendName());
-            HostService hosts = new HostService(options.sysroot(), paths.configDir().resolve("known_hosts"), secrets);
-            return new AppContext(paths, executors, settings, db, events, secrets, hosts,
-                    new ConnectionsService(new ConnectionRepository(db), secrets), dark);
+            return new AppContext(paths, executors, settings, db, events, secrets,
+                    new ConnectionsService(new ConnectionRepository(db), secrets), dark, options);
         } catch (StoreException | RuntimeException e) {
             if (db != null) {
                 db.close();
@@ -144,6 +167,11 @@ public final class AppContext implements AutoCloseable {
     /** Asked for one-time codes and key passphrases while a login runs; the window puts its dialogs in. */
     public UserPromptRelay prompts() {
         return prompts;
+    }
+
+    /** GPU passthrough on hosts: checks, verdicts, plans, apply, rollback, verify. */
+    public PassthroughService passthrough() {
+        return passthrough;
     }
 
     /** The task log: what was done through GPUForge, kept as an audit trail. */

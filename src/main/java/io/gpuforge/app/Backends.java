@@ -77,6 +77,32 @@ final class Backends implements HypervisorFactory {
         }
     }
 
+    @Override
+    public Hypervisor open(AdhocHypervisor a) throws BackendException {
+        switch (a.kind()) {
+            case PROXMOX: {
+                char[] secret = a.secret().orElse(new char[0]);
+                try {
+                    PveCredentials credentials = a.passwordLogin() ? new PveCredentials.Password(a.user(), secret.clone())
+                            : new PveCredentials.Token(a.user(), new String(secret));
+                    return new ProxmoxHypervisor(new PveClient(a.address(), credentials, a.fingerprint(), contract),
+                            a.address());
+                } catch (PveApiException e) {
+                    throw PveErrors.map(e);
+                } catch (IllegalArgumentException e) {
+                    throw new BackendException(BackendException.Kind.INVALID, e.getMessage(), e);
+                } finally {
+                    a.wipe();
+                }
+            }
+            case LIBVIRT:
+                return libvirt.open(a.address());
+            default:
+                throw new BackendException(BackendException.Kind.UNSUPPORTED, a.kind().db() + " is not a hypervisor kind"
+                        + " that can be named on the spot");
+        }
+    }
+
     /**
      * A client for a saved cluster: its token secret (or its user's password) from the secret store, its accepted
      * certificate pinned. A password login that needs a second factor asks the prompts for the one-time code.

@@ -1,69 +1,107 @@
 package io.gpuforge.app;
 
 import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.HostException;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.HostSummary;
+import io.gpuforge.domain.ListingReport;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.HostSummaryReader;
+import io.gpuforge.host.ListingParser;
 import io.gpuforge.host.ProbeException;
-import io.gpuforge.host.SshShell;
-import io.gpuforge.host.SshTarget;
-import io.gpuforge.store.secret.SecretStoreException;
+import io.gpuforge.host.Snapshot;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
-/** Facts about hosts, for the UI and the CLI. Blocking: call from a background task. */
+/**
+ * Facts about hosts, for the window and the CLI: this computer's summary, and every passthrough-relevant fact of a
+ * host in one probe, whatever the target (this computer, SSH, a saved SSH host, a node's linked host, a sysroot, a
+ * snapshot archive, a pasted listing). Blocking: background threads only.
+ */
 public final class HostService {
 
-    private final Optional<Path> sysroot;
-    private final Path knownHosts;
-    private final SecretsService secrets;
+    private final HostAccess access;
 
-    /**
-     * @param sysroot read "This computer" from this tree instead of {@code /} (tests, support snapshots)
-     * @param knownHosts and {@code secrets} may be null for a service that only reads the local computer (CLI)
-     */
-    public HostService(Optional<Path> sysroot, Path knownHosts, SecretsService secrets) {
-        this.sysroot = sysroot;
-        this.knownHosts = knownHosts;
-        this.secrets = secrets;
+    public HostService(HostAccess access) {
+        this.access = access;
     }
 
     public HostSummary thisComputer() {
-        return sysroot.map(p -> new HostSummaryReader(p).read()).orElseGet(HostSummaryReader::thisComputer);
+        return access.localRoot().map(p -> new HostSummaryReader(p).read()).orElseGet(HostSummaryReader::thisComputer);
+    }
+
+    /** The summary of this computer, or of a copy of a host's {@code /}. */
+    public HostSummary summary(HostTarget target) throws HostException {
+        if (target instanceof HostTarget.Sysroot) {
+            return new HostSummaryReader(((HostTarget.Sysroot) target).dir()).read();
+        }
+        if (target instanceof HostTarget.ThisComputer) {
+            return thisComputer();
+        }
+        return read(target, (h, t, f) -> false).facts().summary();
     }
 
     /** Everything passthrough needs about this computer (Linux; elsewhere an error that says so). */
-    public HostFacts probeThisComputer() throws ProbeException {
-        if (sysroot.isEmpty() && OsFamily.current() != OsFamily.LINUX) {
-            throw new ProbeException("IOMMU groups can be read on Linux hosts only; this computer runs "
+    public HostFacts probeThisComputer() throws HostException {
+        if (access.localRoot().isEmpty() && OsFamily.current() != OsFamily.LINUX) {
+            throw new HostException("IOMMU groups can be read on Linux hosts only; this computer runs "
                     + System.getProperty("os.name"));
         }
-        return new HostProbe().probeLocal(sysroot);
+        return new HostProbe().probeLocal(access.localRoot());
     }
 
     /** Probes a saved SSH host; unknown host keys go to {@code prompt}, changed ones are refused. */
-    public HostFacts probe(ConnectionInfo c, HostKeyPrompt prompt) throws ProbeException {
-        if (secrets == null || knownHosts == null) {
-            throw new ProbeException("this HostService reads the local computer only");
+    public HostFacts probe(ConnectionInfo c, HostKeyPrompt prompt) throws HostException {
+        return read(new HostTarget.Saved(c), prompt).facts();
+    }
+
+    /** The facts of any target; for a listing also what was skipped and where it is partial. */
+    public HostReading read(HostTarget target, HostKeyPrompt prompt) throws HostException {
+        if (target instanceof HostTarget.Listing) {
+            HostTarget.Listing l = (HostTarget.Listing) target;
+            ListingReport r = ListingParser.read(l.text());
+            return new HostReading(HostFacts.fromListing(target.describe(), r.inventory()), Optional.of(r));
         }
-        if (c.kind() != ConnectionInfo.Kind.SSH) {
-            throw new ProbeException(c.kind() + " connections are not available in this build yet");
-        }
-        SshTarget target = SshTarget.parse(c.username() + "@" + c.address(), c.username());
-        Optional<char[]> password = Optional.empty();
-        if (c.secretRef().isPresent()) {
+        if (target instanceof HostTarget.Snapshot) {
+            Path archive = ((HostTarget.Snapshot) target).archive();
+            Path dir = Snapshot.unpack(archive);
             try {
-                password = secrets.store().get(c.secretRef().get());
-            } catch (SecretStoreException e) {
-                throw new ProbeException("The password of " + c.name() + " is in the secret store, which says: "
-                        + e.getMessage(), e);
+                return new HostReading(new HostProbe().probeLocal(Optional.of(dir)).withSource(target.describe(), List.of()),
+                        Optional.empty());
+            } finally {
+                Snapshot.deleteTree(dir);
             }
         }
-        try (SshShell shell = SshShell.connect(target, new SshShell.Credentials(password, Optional.empty(),
-                Optional.empty()), knownHosts, prompt::trust, Duration.ofSeconds(20))) {
-            return new HostProbe().probe(shell, !"root".equals(target.user()));
+        if (target instanceof HostTarget.Sysroot) {
+            return new HostReading(new HostProbe().probeLocal(Optional.of(((HostTarget.Sysroot) target).dir())),
+                    Optional.empty());
+        }
+        if (target instanceof HostTarget.ThisComputer) {
+            return new HostReading(probeThisComputer(), Optional.empty());
+        }
+        try (HostAccess.Opened h = access.open(target, prompt)) {
+            return new HostReading(probe(h), Optional.empty());
+        }
+    }
+
+    /** The facts of an open host (a sysroot is read on this machine). */
+    HostFacts probe(HostAccess.Opened h) throws ProbeException {
+        return h.sysroot().isPresent() ? new HostProbe().probeLocal(h.sysroot().map(Path::of))
+                : new HostProbe().probe(h.shell(), h.sudo());
+    }
+
+    /** A support snapshot of a live host: its relevant files as a sysroot archive. Returns the host it came from. */
+    public String snapshot(HostTarget target, Path archive, HostKeyPrompt prompt) throws HostException {
+        if (target instanceof HostTarget.Sysroot || !target.changeable()) {
+            throw new HostException("take a snapshot of a live host (this computer or SSH), not of " + target.describe());
+        }
+        try (HostAccess.Opened h = access.open(target, prompt)) {
+            if (h.sysroot().isPresent()) {
+                throw new HostException("take a snapshot of a live host (this computer or SSH), not of a sysroot");
+            }
+            Snapshot.capture(h.shell(), h.sudo(), archive);
+            return h.describe();
         }
     }
 }

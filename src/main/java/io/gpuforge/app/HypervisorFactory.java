@@ -12,6 +12,9 @@ public interface HypervisorFactory extends AutoCloseable {
     /** Connects (blocking); the secret of the connection comes from the secret store. */
     Hypervisor open(ConnectionInfo connection) throws BackendException;
 
+    /** Connects to a hypervisor named on the spot (the CLI's --pve / --libvirt), with the credentials given. */
+    Hypervisor open(AdhocHypervisor adhoc) throws BackendException;
+
     /** What connections of this kind can do, without connecting; empty for kinds without a hypervisor (SSH). */
     Set<Capability> capabilities(ConnectionInfo.Kind kind);
 

@@ -8,7 +8,7 @@ import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.HostLink;
 import io.gpuforge.domain.NodePci;
 import io.gpuforge.domain.PassthroughOverrides;
-import io.gpuforge.host.ProbeException;
+import io.gpuforge.domain.HostException;
 import io.gpuforge.passthrough.GpuVerdicts;
 import io.gpuforge.store.StoreException;
 import java.util.List;
@@ -42,7 +42,7 @@ public final class NodeReadiness {
     }
 
     public Result of(ConnectionInfo c, String node, HostKeyPrompt prompt)
-            throws BackendException, ProbeException, StoreException {
+            throws BackendException, HostException, StoreException {
         Optional<HostLink> link = links.of(c, node).filter(l -> !l.guessed()
                 || l.target() instanceof HostLink.Local || l.target() instanceof HostLink.SavedSsh);
         Optional<HostFacts> fromHost = Optional.empty();

@@ -1,11 +1,15 @@
 package io.gpuforge.app;
 
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.ConnectionState;
+import io.gpuforge.hypervisor.Hypervisor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -90,6 +94,33 @@ public final class Sessions implements AutoCloseable {
 
     public void removeStateListener(BiConsumer<ConnectionInfo, ConnectionState> l) {
         stateListeners.remove(l);
+    }
+
+    /**
+     * A session with a hypervisor named on the spot (the CLI's --pve / --libvirt): not shared, closed by the caller.
+     */
+    public ConnectionSession adhoc(AdhocHypervisor a) {
+        return new ConnectionSession(a.asConnection(), new HypervisorFactory() {
+            @Override
+            public Hypervisor open(ConnectionInfo connection) throws BackendException {
+                return factory.open(a);
+            }
+
+            @Override
+            public Hypervisor open(AdhocHypervisor other) throws BackendException {
+                return factory.open(other);
+            }
+
+            @Override
+            public Set<Capability> capabilities(ConnectionInfo.Kind kind) {
+                return factory.capabilities(kind);
+            }
+
+            @Override
+            public void close() {
+                // the shared factory is closed with the Sessions
+            }
+        }, closer);
     }
 
     /** Whether connections of this kind have a hypervisor behind them. */

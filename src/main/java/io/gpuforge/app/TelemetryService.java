@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.domain.ApplyOutcome;
 import io.gpuforge.domain.EnergyReport;
 import io.gpuforge.domain.GpuId;
 import io.gpuforge.domain.GpuMetric;
@@ -12,6 +13,7 @@ import io.gpuforge.domain.SourceInfo;
 import io.gpuforge.domain.SourceKind;
 import io.gpuforge.domain.SourceStatus;
 import io.gpuforge.domain.Tariff;
+import io.gpuforge.domain.VmRef;
 import io.gpuforge.host.ApplyException;
 import io.gpuforge.host.HostConfigurator;
 import io.gpuforge.host.HostShell;
@@ -92,17 +94,23 @@ public final class TelemetryService implements AutoCloseable {
     private final Map<GpuId, SimulatedGpuSource> simulated = new ConcurrentHashMap<>();
     private volatile PrometheusEndpoint endpoint;
 
+    /** Hosts over SSH only as the CLI names them, checked against {@code knownHosts} (nothing saved behind it). */
     public TelemetryService(Database db, Sessions sessions, Path knownHosts, Clock clock) {
-        this(db, sessions, knownHosts, clock, TelemetrySources.Tools.system(), TelemetryStore.Retention.defaults());
+        this(db, sessions, unsaved(knownHosts), clock);
     }
 
-    TelemetryService(Database db, Sessions sessions, Path knownHosts, Clock clock, TelemetrySources.Tools tools,
+    /** Hosts over SSH through {@code hosts}: named on the spot, saved SSH hosts, and the hosts linked to nodes. */
+    public TelemetryService(Database db, Sessions sessions, HostAccess hosts, Clock clock) {
+        this(db, sessions, hosts, clock, TelemetrySources.Tools.system(), TelemetryStore.Retention.defaults());
+    }
+
+    TelemetryService(Database db, Sessions sessions, HostAccess hosts, Clock clock, TelemetrySources.Tools tools,
                      TelemetryStore.Retention retention) {
         this.clock = clock;
         this.sampler = new Sampler(threads, clock);
         this.store = new TelemetryStore(db, clock, retention);
         this.queries = new TelemetryQueries(store);
-        this.sources = new TelemetrySources(tools, threads, sessions, knownHosts, clock);
+        this.sources = new TelemetrySources(tools, threads, sessions, hosts, clock);
         threads.timer().scheduleWithFixedDelay(() -> threads.pool().execute(this::flushQuietly), 1, 1, TimeUnit.SECONDS);
         threads.timer().scheduleWithFixedDelay(() -> threads.pool().execute(this::rollUpQuietly), 60, 60,
                 TimeUnit.SECONDS);
@@ -111,8 +119,12 @@ public final class TelemetryService implements AutoCloseable {
     /** For tests: NVML and nvidia-smi from the given places. */
     public static TelemetryService withTools(Database db, Sessions sessions, Path knownHosts, Clock clock,
                                              Optional<String> nvml, String nvidiaSmi) {
-        return new TelemetryService(db, sessions, knownHosts, clock, new TelemetrySources.Tools(nvml, nvidiaSmi),
-                TelemetryStore.Retention.defaults());
+        return new TelemetryService(db, sessions, unsaved(knownHosts), clock,
+                new TelemetrySources.Tools(nvml, nvidiaSmi), TelemetryStore.Retention.defaults());
+    }
+
+    private static HostAccess unsaved(Path knownHosts) {
+        return new HostAccess(Optional.empty(), null, null, null, new KnownHosts(knownHosts));
     }
 
     /**
@@ -122,7 +134,22 @@ public final class TelemetryService implements AutoCloseable {
     public Watch watch(GpuTarget target, Duration interval, Consumer<GpuSample> samples, Consumer<SourceStatus> status)
             throws Failure {
         Sampler.checkInterval(interval);
-        TelemetrySources.Opened opened = sources.open(target);
+        return watch(sources.open(target), interval, samples, status);
+    }
+
+    /**
+     * Like {@link #watch(GpuTarget, Duration, Consumer, Consumer)} for a hypervisor session the caller holds (one
+     * named on the spot: {@code --pve URL}, {@code --libvirt URI}): the GPUs inside {@code vm}, or inside every running
+     * VM of it that has one. The session stays the caller's: closing the watch does not close it.
+     */
+    public Watch watch(ConnectionSession session, Optional<VmRef> vm, Duration interval, Consumer<GpuSample> samples,
+                       Consumer<SourceStatus> status) throws Failure {
+        Sampler.checkInterval(interval);
+        return watch(sources.open(session, vm), interval, samples, status);
+    }
+
+    private Watch watch(TelemetrySources.Opened opened, Duration interval, Consumer<GpuSample> samples,
+                        Consumer<SourceStatus> status) {
         List<Sampler.Registration> regs = new ArrayList<>();
         SampleSink sink = new SampleSink() {
             @Override
@@ -181,10 +208,25 @@ public final class TelemetryService implements AutoCloseable {
 
     /** One reading of each GPU of a target (waits for the first full round, at most {@code wait}). */
     public List<GpuSample> read(GpuTarget target, Duration wait) throws Failure, InterruptedException {
+        return read(() -> sources.open(target), wait);
+    }
+
+    /** One reading of each GPU behind a hypervisor session the caller holds (see {@link #watch(ConnectionSession,
+     * Optional, Duration, Consumer, Consumer)}). */
+    public List<GpuSample> read(ConnectionSession session, Optional<VmRef> vm, Duration wait)
+            throws Failure, InterruptedException {
+        return read(() -> sources.open(session, vm), wait);
+    }
+
+    private interface Opener {
+        TelemetrySources.Opened open() throws Failure;
+    }
+
+    private List<GpuSample> read(Opener opener, Duration wait) throws Failure, InterruptedException {
         Map<GpuId, GpuSample> got = new ConcurrentHashMap<>();
         List<String> problems = new CopyOnWriteArrayList<>();
         long deadline = System.nanoTime() + wait.toNanos();
-        try (Watch w = watch(target, Sampler.DEFAULT_INTERVAL, s -> {
+        try (Watch w = watch(opener.open(), Sampler.DEFAULT_INTERVAL, s -> {
             if (!s.isGap()) {
                 got.putIfAbsent(s.gpu(), s);
             }
@@ -272,11 +314,12 @@ public final class TelemetryService implements AutoCloseable {
             sim.setPowerLimit(now.gpu(), watts);
             return new PowerLimitResult(now.gpu(), watts, "simulated (Demo lab)", Optional.empty(), Optional.empty());
         }
-        try (HostShell shell = sources.shellFor(target)) {
-            boolean sudo = !(target instanceof GpuTarget.Local) && !((GpuTarget.Ssh) target).userAtHost().startsWith("root@");
+        try (HostAccess.Opened host = sources.shellFor(target)) {
+            HostShell shell = host.shell();
+            boolean sudo = host.sudo();
             String how;
             if (now.source() == SourceKind.NVML) {
-                try (NvmlSource nvml = new NvmlSource(Nvml.load(Optional.empty()), "local")) {
+                try (NvmlSource nvml = new NvmlSource(Nvml.load(sources.tools().nvmlLibrary()), "local")) {
                     nvml.setPowerLimit(now.gpu().device(), watts);
                 }
                 how = "NVML";
@@ -293,7 +336,7 @@ public final class TelemetryService implements AutoCloseable {
                     : Optional.empty();
             PassthroughPlan plan = PowerLimits.persistentPlan(shell.describe(), now.gpu().device(), watts, current);
             String diff = plan.edits().stream().map(PassthroughPlan.FileEdit::diff).reduce("", String::concat);
-            HostConfigurator.Outcome o = new HostConfigurator(shell, Optional.empty(), sudo, clock).apply(plan);
+            ApplyOutcome o = new HostConfigurator(shell, host.sysroot(), sudo, clock).apply(plan);
             return new PowerLimitResult(now.gpu(), watts, how, Optional.of(diff),
                     Optional.of(o.journalId() + " (" + o.status().name().toLowerCase(Locale.ROOT) + ")"));
         } catch (SourceException | ProbeException | ApplyException | IllegalArgumentException e) {

@@ -1,22 +1,20 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.domain.PlanOptions;
-import io.gpuforge.domain.PlanBlockedException;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.host.ApplyException;
+import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.PassthroughService;
+import io.gpuforge.domain.ApplyOutcome;
 import io.gpuforge.domain.ApplyProgress;
-import io.gpuforge.host.HostConfigurator;
-import io.gpuforge.host.HostProbe;
-import io.gpuforge.host.ProbeException;
+import io.gpuforge.domain.HostChangeException;
+import io.gpuforge.domain.HostChangeState;
+import io.gpuforge.domain.HostException;
 import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.passthrough.Planner;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.PlanBlockedException;
 import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -78,33 +76,23 @@ final class ApplyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         CliOutput o = services.output();
         try {
-            HostSource.Target t = source.target(services);
-            try (var shell = t.shell()) {
-                HostFacts facts = t.sysroot().isPresent()
-                        ? new HostProbe().probeLocal(t.sysroot().map(Path::of))
-                        : new HostProbe().probe(shell, t.sudo());
-                PassthroughPlan p = Planner.plan(facts, PciAddress.parse(plan.device), plan.options());
-                if (!json.enabled()) {
-                    PlanCommand.print(o, p, false);
-                }
-                if (!p.hostChangesNothing() && !yes) {
-                    o.out().print("Apply these changes to " + shell.describe() + "? [y/N] ");
-                    o.out().flush();
-                    String answer = services.readLine();
-                    if (answer == null || !answer.strip().equalsIgnoreCase("y")) {
-                        o.error("gpuforge apply: not applied.");
-                        return 1;
-                    }
-                }
-                HostConfigurator.Outcome r = new HostConfigurator(shell, t.sysroot(), t.sudo(), Clock.systemUTC())
-                        .apply(p, new Progress(o));
-                report(o, r, json.enabled(), p.rebootNeeded());
-                return 0;
+            HostTarget target = source.changeTarget(services);
+            PciAddress device = PciAddress.parse(plan.device);
+            Optional<PassthroughService.Applied> done = services.standalone().passthrough().apply(target, device,
+                    plan.options(), p -> confirm(o, p, target), new Progress(o), HostSource::refuseUnknownKey);
+            if (done.isEmpty()) {
+                o.error("gpuforge apply: not applied.");
+                return 1;
             }
-        } catch (ApplyException e) {
+            if (!json.enabled() && done.get().plan().hostChangesNothing()) {
+                PlanCommand.print(o, done.get().plan(), false);
+            }
+            report(o, done.get().outcome(), json.enabled(), done.get().rebootNeeded());
+            return 0;
+        } catch (HostChangeException e) {
             failed(o, "gpuforge apply: ", e, json.enabled());
             return 1;
-        } catch (ProbeException e) {
+        } catch (HostException e) {
             o.error("gpuforge apply: " + e.getMessage());
             return 1;
         } catch (PlanBlockedException e) {
@@ -116,15 +104,33 @@ final class ApplyCommand implements Callable<Integer> {
         }
     }
 
+    /** Shows the plan and asks, unless --yes; with --json the plan is not printed (stdout is the result). */
+    private boolean confirm(CliOutput o, PassthroughPlan p, HostTarget target) {
+        if (!json.enabled()) {
+            PlanCommand.print(o, p, false);
+        }
+        if (yes) {
+            return true;
+        }
+        o.out().print("Apply these changes to " + target.describe() + "? [y/N] ");
+        o.out().flush();
+        try {
+            String answer = services.readLine();
+            return answer != null && answer.strip().equalsIgnoreCase("y");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static String name(Enum<?> e) {
         return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** The message on stderr; with --json also where the host was left, item by item, on stdout. */
-    static void failed(CliOutput o, String prefix, ApplyException e, boolean json) {
+    static void failed(CliOutput o, String prefix, HostChangeException e, boolean json) {
         o.error(prefix + e.getMessage());
         if (json && e.host().isPresent()) {
-            ApplyException.HostState s = e.host().get();
+            HostChangeState s = e.host().get();
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("status", "failed");
             m.put("error", e.getMessage());
@@ -138,7 +144,7 @@ final class ApplyCommand implements Callable<Integer> {
         }
     }
 
-    static void report(CliOutput o, HostConfigurator.Outcome r, boolean json, boolean reboot) {
+    static void report(CliOutput o, ApplyOutcome r, boolean json, boolean reboot) {
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("journal", r.journalId());
@@ -147,7 +153,7 @@ final class ApplyCommand implements Callable<Integer> {
             m.put("commands_run", r.commandsRun());
             m.put("commands_not_run", r.commandsNotRun());
             m.put("backup_dir", r.backupDir().orElse(null));
-            m.put("reboot", reboot && r.status() == HostConfigurator.Outcome.Status.APPLIED);
+            m.put("reboot", reboot && r.status() == ApplyOutcome.Status.APPLIED);
             o.json(m);
             return;
         }
@@ -164,7 +170,7 @@ final class ApplyCommand implements Callable<Integer> {
         }
         r.commandsRun().forEach(c -> o.line("ran: " + c));
         r.commandsNotRun().forEach(c -> o.line("to run on the host (sysroot, not run): " + c));
-        if (reboot && r.status() == HostConfigurator.Outcome.Status.APPLIED) {
+        if (reboot && r.status() == ApplyOutcome.Status.APPLIED) {
             o.line("Reboot the host, then run: gpuforge verify");
         }
     }

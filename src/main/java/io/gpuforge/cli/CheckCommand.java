@@ -1,15 +1,13 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.domain.ReadinessReport;
-import io.gpuforge.domain.GpuVerdict;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.host.ProbeException;
-import io.gpuforge.domain.Check;
-import io.gpuforge.domain.Coverage;
-import io.gpuforge.passthrough.GpuVerdicts;
 import io.gpuforge.app.CheckMessages;
-import io.gpuforge.passthrough.Readiness;
+import io.gpuforge.app.HostReading;
+import io.gpuforge.app.PassthroughService;
+import io.gpuforge.domain.Check;
+import io.gpuforge.domain.GpuVerdict;
+import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.ReadinessReport;
 import io.gpuforge.domain.Verdict;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -62,14 +60,14 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        LoadedHost loaded;
+        HostReading reading;
         try {
-            loaded = source.load(services);
-        } catch (ProbeException e) {
+            reading = source.read(services);
+        } catch (HostException e) {
             services.output().error("gpuforge check: " + e.getMessage());
             return 1;
         }
-        HostFacts facts = loaded.facts().orElseGet(() -> HostFacts.fromListing(loaded.source(), loaded.pci()));
+        LoadedHost loaded = LoadedHost.of(reading);
         Optional<PciAddress> dev;
         try {
             dev = Optional.ofNullable(device).map(PciAddress::parse);
@@ -77,11 +75,10 @@ final class CheckCommand implements Callable<Integer> {
             services.output().error("gpuforge check: " + e.getMessage());
             return 2;
         }
-        Coverage coverage = loaded.listing().map(r -> Coverage.listing(r.partial(), r.groupsNotFullyShown()))
-                .orElse(Coverage.wholeHost());
-        ReadinessReport r = Readiness.evaluate(facts, dev, overrides.overrides(), coverage);
-        List<Check> host = Readiness.evaluate(facts, Optional.empty(), overrides.overrides(), coverage).checks();
-        List<GpuVerdict> gpus = GpuVerdicts.of(facts, overrides.overrides(), coverage);
+        PassthroughService passthrough = services.standalone().passthrough();
+        ReadinessReport r = passthrough.check(reading, dev, overrides.overrides());
+        List<Check> host = passthrough.check(reading, Optional.empty(), overrides.overrides()).checks();
+        List<GpuVerdict> gpus = passthrough.verdicts(reading, overrides.overrides());
         if (json.enabled()) {
             services.output().json(json(loaded, dev, r, host, gpus));
         } else {

@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The CLI's output writer: the one place in the product that writes to stdout/stderr. Results go to
- * {@code out} (text or JSON), diagnostics to {@code err}.
+ * {@code out} (text or JSON), diagnostics to {@code err}. Much of what is printed comes from a host
+ * (file contents, device names, error output), so both writers show control characters, escape
+ * sequences and bidi overrides escaped ({@link TerminalText}) and JSON escapes them too.
  */
 public final class CliOutput {
 
@@ -18,8 +20,9 @@ public final class CliOutput {
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     public CliOutput(PrintWriter out, PrintWriter err) {
-        this.out = out;
-        this.err = err;
+        this.out = new TerminalText.SafeWriter(out, true);
+        this.err = new TerminalText.SafeWriter(err, true);
+        json.getFactory().setCharacterEscapes(new TerminalText.JsonEscapes());
     }
 
     public static CliOutput system() {

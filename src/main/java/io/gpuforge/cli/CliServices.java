@@ -1,18 +1,22 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.AppPaths;
-import io.gpuforge.app.HostService;
-import java.nio.file.Path;
-import java.util.Optional;
+import io.gpuforge.app.KnownHosts;
+import io.gpuforge.app.StandaloneServices;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 
 /** What the commands need: paths, output, and the services shared with the GUI. */
 public final class CliServices {
 
     private final AppPaths paths;
     private final CliOutput output;
-    private final java.io.InputStream stdin;
+    private final InputStream stdin;
+    private StandaloneServices standalone;
 
-    public CliServices(AppPaths paths, CliOutput output, java.io.InputStream stdin) {
+    public CliServices(AppPaths paths, CliOutput output, InputStream stdin) {
         this.paths = paths;
         this.output = output;
         this.stdin = stdin;
@@ -27,7 +31,7 @@ public final class CliServices {
     }
 
     /** Standard input (passwords, listings from a pipe). */
-    public java.io.InputStream stdin() {
+    public InputStream stdin() {
         return stdin;
     }
 
@@ -35,18 +39,29 @@ public final class CliServices {
      * One line of standard input, read byte by byte so nothing after it is swallowed by a buffer
      * (a password line may be followed by a confirmation). Null at end of input.
      */
-    public String readLine() throws java.io.IOException {
-        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+    public String readLine() throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
         int b;
         while ((b = stdin.read()) >= 0 && b != '\n') {
             if (b != '\r') {
                 line.write(b);
             }
         }
-        return b < 0 && line.size() == 0 ? null : line.toString(java.nio.charset.StandardCharsets.UTF_8);
+        return b < 0 && line.size() == 0 ? null : line.toString(StandardCharsets.UTF_8);
     }
 
-    public HostService hosts(Optional<Path> sysroot) {
-        return new HostService(sysroot, paths.configDir().resolve("known_hosts"), null);
+    /** The host and hypervisor services for what the command names on the spot; made on first use. */
+    public StandaloneServices standalone() {
+        if (standalone == null) {
+            standalone = new StandaloneServices(KnownHosts.openSsh());
+        }
+        return standalone;
+    }
+
+    /** Releases what the commands opened (hypervisor sessions). */
+    void close() {
+        if (standalone != null) {
+            standalone.close();
+        }
     }
 }

@@ -39,7 +39,7 @@ final class GpuCommand implements Runnable {
     /** The application context the gpu commands share (its database holds the history). */
     static AppContext context(CliServices services) throws IOException {
         try {
-            return AppContext.create(services.paths(), AppContext.Options.production(),
+            return AppContext.create(services.paths(), AppContext.Options.cli(),
                     (t, e) -> services.output().error("gpuforge: " + e));
         } catch (Exception e) {
             throw new IOException("cannot open GPUForge's data in " + services.paths().dataDir() + ": " + e.getMessage(), e);

@@ -1,6 +1,7 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.AppPaths;
+import java.io.InputStream;
 import picocli.CommandLine;
 
 /** Builds and runs the {@code gpuforge} command line. */
@@ -20,12 +21,21 @@ public final class GpuForgeCli {
         return run(args, paths, output, System.in);
     }
 
-    public static int run(String[] args, AppPaths paths, CliOutput output, java.io.InputStream stdin) {
-        return commandLine(paths, output, stdin).execute(args);
+    public static int run(String[] args, AppPaths paths, CliOutput output, InputStream stdin) {
+        CliServices services = new CliServices(paths, output, stdin);
+        try {
+            return commandLine(services).execute(args);
+        } finally {
+            services.close();
+        }
     }
 
-    public static CommandLine commandLine(AppPaths paths, CliOutput output, java.io.InputStream stdin) {
-        CliServices services = new CliServices(paths, output, stdin);
+    public static CommandLine commandLine(AppPaths paths, CliOutput output, InputStream stdin) {
+        return commandLine(new CliServices(paths, output, stdin));
+    }
+
+    private static CommandLine commandLine(CliServices services) {
+        CliOutput output = services.output();
         CommandLine cli = new CommandLine(new RootCommand(), new CommandLine.IFactory() {
             @Override
             public <K> K create(Class<K> cls) throws Exception {
@@ -37,6 +47,8 @@ public final class GpuForgeCli {
             }
         });
         cli.setOut(output.out());
+        // CliOutput shows escape sequences escaped: no colour codes in help
+        cli.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
         cli.setErr(output.err());
         cli.setExecutionExceptionHandler((e, cmd, parseResult) -> {
             output.error("gpuforge: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));

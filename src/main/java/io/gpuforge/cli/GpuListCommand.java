@@ -32,8 +32,15 @@ final class GpuListCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try (AppContext ctx = GpuCommand.context(services)) {
             List<GpuSample> gpus;
+            GpuTargetOptions.Named named;
             try {
-                gpus = ctx.telemetry().read(target.target(services, ctx), Duration.ofSeconds(15));
+                named = target.named(services, ctx);
+            } catch (IllegalArgumentException e) {
+                services.output().error("gpuforge gpu list: " + e.getMessage());
+                return 2;
+            }
+            try (named) {
+                gpus = named.read(ctx.telemetry(), Duration.ofSeconds(15));
             } catch (TelemetryService.Failure | IllegalArgumentException e) {
                 services.output().error("gpuforge gpu list: " + e.getMessage());
                 return 1;

@@ -1,18 +1,26 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.app.AdhocHypervisor;
 import io.gpuforge.app.AppContext;
+import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.app.TelemetryService;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.GpuSample;
 import io.gpuforge.domain.GpuTarget;
+import io.gpuforge.domain.SourceStatus;
 import io.gpuforge.domain.VmRef;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Where {@code gpuforge gpu …} reads GPUs: {@code --local | --ssh | --sysroot | --exporter | --pve | --libvirt | --connection}. */
@@ -32,9 +40,6 @@ final class GpuTargetOptions {
                 + " (http://host:9400/metrics).")
         String exporter;
 
-        @Option(names = "--pve", paramLabel = "URL", description = "A saved Proxmox VE connection, by its URL.")
-        String pve;
-
         @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (qemu:///system, qemu+ssh://…).")
         String libvirt;
 
@@ -44,6 +49,14 @@ final class GpuTargetOptions {
 
     @ArgGroup(exclusive = true)
     Which which = new Which();
+
+    /**
+     * {@code --pve URL} (with {@code --fingerprint}, {@code --user}, {@code --pve-password-stdin}): a saved Proxmox VE
+     * connection at that URL, or one named on the spot with an API token from {@code GPUFORGE_PVE_TOKEN} or a
+     * password login, as {@code gpuforge inventory --pve} does.
+     */
+    @Mixin
+    PveOptions pve = new PveOptions();
 
     @Option(names = "--vm", paramLabel = "ID|NAME", description = "With --pve/--libvirt/--connection: read the GPUs"
             + " passed through to this VM, inside it (guest agent).")
@@ -66,6 +79,86 @@ final class GpuTargetOptions {
     @Option(names = "--password-stdin", description = "Read the SSH password from the first line of stdin.")
     boolean passwordStdin;
 
+    /** What the options name: a target the telemetry service opens, or a hypervisor session named on the spot. */
+    static final class Named implements AutoCloseable {
+        private final GpuTarget target;
+        private final ConnectionSession session;
+        private final Optional<VmRef> vm;
+
+        private Named(GpuTarget target, ConnectionSession session, Optional<VmRef> vm) {
+            this.target = target;
+            this.session = session;
+            this.vm = vm;
+        }
+
+        List<GpuSample> read(TelemetryService t, Duration wait) throws TelemetryService.Failure, InterruptedException {
+            return session == null ? t.read(target, wait) : t.read(session, vm, wait);
+        }
+
+        TelemetryService.Watch watch(TelemetryService t, Duration interval, Consumer<GpuSample> samples,
+                                     Consumer<SourceStatus> status) throws TelemetryService.Failure {
+            return session == null ? t.watch(target, interval, samples, status)
+                    : t.watch(session, vm, interval, samples, status);
+        }
+
+        @Override
+        public void close() {
+            if (session != null) {
+                session.close();
+            }
+        }
+    }
+
+    /** The target or the session the options name; a usage error (IllegalArgumentException) when they make no sense. */
+    Named named(CliServices services, AppContext ctx) throws IOException {
+        Optional<AdhocHypervisor> adhoc = adhoc(services, ctx);
+        if (adhoc.isEmpty()) {
+            return new Named(target(services, ctx), null, Optional.empty());
+        }
+        ConnectionSession s = ctx.sessions().adhoc(adhoc.get());
+        try {
+            Optional<VmRef> ref = vm == null ? Optional.empty()
+                    : Optional.of(new VmRef(node != null ? node : nodeOf(s, vm), vm));
+            return new Named(null, s, ref);
+        } catch (RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A hypervisor named on the spot: {@code --pve URL} with credentials given (or no saved connection there), or
+     * {@code --libvirt URI} that is not a saved connection.
+     */
+    private Optional<AdhocHypervisor> adhoc(CliServices services, AppContext ctx) throws IOException {
+        if (pve.present()) {
+            if (which.local || which.ssh != null || which.sysroot != null || which.exporter != null
+                    || which.libvirt != null || which.connection != null) {
+                throw new IllegalArgumentException("--pve cannot be combined with --local, --ssh, --sysroot, --exporter,"
+                        + " --libvirt or --connection");
+            }
+            boolean credentials = pve.user != null || System.getenv("GPUFORGE_PVE_TOKEN") != null;
+            if (!credentials && savedAt(ctx, ConnectionInfo.Kind.PROXMOX, pve.url).isPresent()) {
+                return Optional.empty();
+            }
+            return Optional.of(pve.hypervisor(services));
+        }
+        if (which.libvirt != null && savedAt(ctx, ConnectionInfo.Kind.LIBVIRT, which.libvirt).isEmpty()) {
+            return Optional.of(AdhocHypervisor.libvirt(which.libvirt));
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<ConnectionInfo> savedAt(AppContext ctx, ConnectionInfo.Kind kind, String address) {
+        try {
+            return ctx.connections().all().stream().filter(x -> x.kind() == kind && x.address().equals(address))
+                    .findFirst();
+        } catch (Exception e) {
+            throw new IllegalArgumentException("cannot read the saved connections: " + e.getMessage());
+        }
+    }
+
+    /** A target on a host or a saved connection (power limits, and what is not named on the spot). */
     GpuTarget target(CliServices services, AppContext ctx) throws IOException {
         Which w = which;
         if (w.ssh != null) {
@@ -88,12 +181,14 @@ final class GpuTargetOptions {
         Optional<ConnectionInfo> c = Optional.empty();
         if (w.connection != null) {
             c = saved(ctx, x -> x.name().equals(w.connection), "no saved connection named '" + w.connection + "'");
-        } else if (w.pve != null) {
-            c = saved(ctx, x -> x.kind() == ConnectionInfo.Kind.PROXMOX && x.address().equals(w.pve),
-                    "no saved Proxmox VE connection at " + w.pve + ": add it in the window first (its API token is kept"
-                            + " in the secret store), or use --connection NAME");
+        } else if (pve.present()) {
+            c = saved(ctx, x -> x.kind() == ConnectionInfo.Kind.PROXMOX && x.address().equals(pve.url),
+                    "no saved Proxmox VE connection at " + pve.url + ": power limits are set on a host (--local,"
+                            + " --ssh USER@HOST)");
         } else if (w.libvirt != null) {
-            c = Optional.of(new ConnectionInfo(0, w.libvirt, ConnectionInfo.Kind.LIBVIRT, w.libvirt, "", Optional.empty()));
+            c = saved(ctx, x -> x.kind() == ConnectionInfo.Kind.LIBVIRT && x.address().equals(w.libvirt),
+                    "--libvirt " + w.libvirt + " is not a saved connection: power limits are set on a host (--local,"
+                            + " --ssh USER@HOST)");
         }
         if (c.isPresent()) {
             if (vm == null) {
@@ -119,12 +214,17 @@ final class GpuTargetOptions {
     }
 
     private static String nodeOf(AppContext ctx, ConnectionInfo c, String vm) {
+        return nodeOf(ctx.sessions().of(c), vm);
+    }
+
+    private static String nodeOf(ConnectionSession s, String vm) {
         try {
-            return ctx.sessions().of(c).inventory().vms().stream().filter(v -> v.ref().id().equals(vm)
-                    || v.name().equals(vm)).findFirst().map(v -> v.ref().node())
-                    .orElseThrow(() -> new IllegalArgumentException("no VM '" + vm + "' on " + c.name()));
+            return s.inventory().vms().stream().filter(v -> v.ref().id().equals(vm) || v.name().equals(vm)).findFirst()
+                    .map(v -> v.ref().node()).orElseThrow(() -> new IllegalArgumentException("no VM '" + vm + "' on "
+                            + s.connection().address()));
         } catch (BackendException e) {
-            throw new IllegalArgumentException("cannot find the node of VM " + vm + ": " + e.getMessage());
+            throw new IllegalArgumentException("cannot find the node of VM " + vm + " on " + s.connection().address()
+                    + ": " + e.getMessage());
         }
     }
 }

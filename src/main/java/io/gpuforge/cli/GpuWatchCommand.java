@@ -54,10 +54,17 @@ final class GpuWatchCommand implements Callable<Integer> {
             CountDownLatch done = new CountDownLatch(1);
             long[] left = {count};
             Object lock = new Object();
+            GpuTargetOptions.Named named;
+            try {
+                named = target.named(services, ctx);
+            } catch (IllegalArgumentException e) {
+                out.error("gpuforge gpu watch: " + e.getMessage());
+                return 2;
+            }
             if (csv) {
                 out.line(GpuCommand.csvHeader());
             }
-            try (TelemetryService.Watch w = ctx.telemetry().watch(target.target(services, ctx),
+            try (named; TelemetryService.Watch w = named.watch(ctx.telemetry(),
                     Duration.ofMillis(Math.round(interval * 1000)), s -> {
                         if (s.isGap()) {
                             return;

@@ -1,19 +1,12 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.host.HostKeyPolicy;
-import io.gpuforge.host.HostProbe;
-import io.gpuforge.host.HostShell;
-import io.gpuforge.host.LocalShell;
-import io.gpuforge.host.ProbeException;
-import io.gpuforge.host.Snapshot;
-import io.gpuforge.host.SshShell;
-import io.gpuforge.host.SshTarget;
+import io.gpuforge.app.HostReading;
+import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.SshLogin;
+import io.gpuforge.domain.HostException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -54,70 +47,57 @@ final class HostSource {
     @Option(names = "--password-stdin", description = "Read the SSH password from the first line of stdin.")
     boolean passwordStdin;
 
-    /** A shell to change the host with, and the sysroot it stands for (empty for a real host). */
-    record Target(HostShell shell, Optional<String> sysroot, boolean sudo) {
-    }
-
     /**
      * The host a command that changes things (apply, rollback) works on. This computer only with an explicit
      * {@code --local}: run as root without a host option, the command must not edit this machine's /etc.
      *
-     * @throws IllegalArgumentException (a usage error) when no host was named
+     * @throws IllegalArgumentException (a usage error) when no host was named, or a listing or snapshot was
      */
-    Target target(CliServices services) throws ProbeException, IOException {
+    HostTarget changeTarget(CliServices services) throws IOException {
         if (which.listing != null) {
-            throw new ProbeException("a listing cannot be changed; use --local, --ssh or --sysroot DIR");
+            throw new IllegalArgumentException("a listing cannot be changed; use --local, --ssh or --sysroot DIR");
         }
-        if (which.ssh != null) {
-            SshShell shell = ssh(services);
-            return new Target(shell, Optional.empty(), !"root".equals(shell.user()));
+        if (which.sysroot != null && !Files.isDirectory(which.sysroot)) {
+            throw new IllegalArgumentException("--sysroot for changes must be a directory: " + which.sysroot);
         }
-        if (which.sysroot != null) {
-            if (!Files.isDirectory(which.sysroot)) {
-                throw new ProbeException("--sysroot for changes must be a directory: " + which.sysroot);
-            }
-            return new Target(new LocalShell(), Optional.of(which.sysroot.toAbsolutePath().toString()), false);
-        }
-        if (!which.local) {
+        if (which.ssh == null && which.sysroot == null && !which.local) {
             throw new IllegalArgumentException("this command changes a host, so say which one: --local for this"
                     + " computer, --ssh USER@HOST for a host over SSH, or --sysroot DIR for a copy of a host's /");
         }
-        return new Target(new LocalShell(), Optional.empty(), false);
+        return target(services);
     }
 
-    /** Opens the SSH session named by --ssh with the SSH options. */
-    SshShell ssh(CliServices services) throws ProbeException, IOException {
-        SshTarget target = SshTarget.parse(which.ssh, System.getProperty("user.name"));
-        Optional<char[]> password = Optional.empty();
-        if (passwordStdin) {
-            password = Optional.ofNullable(services.readLine()).map(String::toCharArray);
-        }
-        Optional<char[]> passphrase = Optional.ofNullable(System.getenv("GPUFORGE_SSH_KEY_PASSPHRASE"))
-                .map(String::toCharArray);
-        Path kh = knownHosts != null ? knownHosts : Path.of(System.getProperty("user.home"), ".ssh", "known_hosts");
-        return SshShell.connect(target, new SshShell.Credentials(password, Optional.ofNullable(identity), passphrase),
-                kh, acceptNew ? HostKeyPolicy.acceptNew() : HostKeyPolicy.refuseUnknown(), Duration.ofSeconds(20));
-    }
-
-    LoadedHost load(CliServices services) throws ProbeException, IOException {
+    /** The host the options name (this computer by default). */
+    HostTarget target(CliServices services) throws IOException {
         if (which.listing != null) {
-            return ListingInput.load(which.listing, services);
+            byte[] data = which.listing.equals("-") ? services.stdin().readAllBytes()
+                    : Files.readAllBytes(Path.of(which.listing));
+            return new HostTarget.Listing(which.listing, data);
         }
-        HostFacts facts;
         if (which.ssh != null) {
-            try (SshShell shell = ssh(services)) {
-                facts = new HostProbe().probe(shell, !"root".equals(shell.user()));
+            Optional<char[]> password = Optional.empty();
+            if (passwordStdin) {
+                password = Optional.ofNullable(services.readLine()).map(String::toCharArray);
             }
-        } else if (which.sysroot != null && Files.isRegularFile(which.sysroot)) {
-            Path dir = Snapshot.unpack(which.sysroot);
-            try {
-                facts = new HostProbe().probeLocal(Optional.of(dir)).withSource("snapshot:" + which.sysroot, List.of());
-            } finally {
-                Snapshot.deleteTree(dir);
-            }
-        } else {
-            facts = new HostProbe().probeLocal(Optional.ofNullable(which.sysroot));
+            Optional<char[]> passphrase = Optional.ofNullable(System.getenv("GPUFORGE_SSH_KEY_PASSPHRASE"))
+                    .map(String::toCharArray);
+            return new HostTarget.Ssh(new SshLogin(which.ssh, password, Optional.ofNullable(identity), passphrase,
+                    Optional.ofNullable(knownHosts), acceptNew));
         }
-        return new LoadedHost(facts.source(), facts.iommu(), facts.pci(), Optional.of(facts));
+        if (which.sysroot != null) {
+            return Files.isRegularFile(which.sysroot) ? new HostTarget.Snapshot(which.sysroot)
+                    : new HostTarget.Sysroot(which.sysroot);
+        }
+        return new HostTarget.ThisComputer();
+    }
+
+    /** What the options name, read (for a listing: what it shows). */
+    HostReading read(CliServices services) throws HostException, IOException {
+        return services.standalone().hosts().read(target(services), HostSource::refuseUnknownKey);
+    }
+
+    /** The CLI never asks about a host key: {@code --accept-new-host-key} accepts one, otherwise it is refused. */
+    static boolean refuseUnknownKey(String host, String keyType, String fingerprint) {
+        return false;
     }
 }

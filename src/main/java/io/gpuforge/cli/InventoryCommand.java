@@ -1,9 +1,19 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.app.HostTarget;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.domain.HostException;
 import io.gpuforge.domain.HostSummary;
+import io.gpuforge.domain.NodeInfo;
+import io.gpuforge.domain.VmInfo;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -48,14 +58,28 @@ final class InventoryCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         if (pve.present()) {
-            return pve();
+            try (ConnectionSession session = pve.session(services)) {
+                return hypervisor(session, "pve:" + pve.url, Optional.ofNullable(node));
+            } catch (IllegalArgumentException e) {
+                services.output().error("gpuforge inventory: " + e.getMessage());
+                return 2;
+            }
         }
         if (source.libvirt != null) {
-            return libvirt(source.libvirt);
+            try (ConnectionSession session = HypervisorSource.session(services, source.libvirt)) {
+                return hypervisor(session, "libvirt:" + source.libvirt, Optional.empty());
+            }
         }
-        HostSummary s = services.hosts(Optional.ofNullable(source.sysroot)).thisComputer();
+        HostSummary s;
+        try {
+            s = services.standalone().hosts().summary(source.sysroot == null ? new HostTarget.ThisComputer()
+                    : new HostTarget.Sysroot(source.sysroot));
+        } catch (HostException e) {
+            services.output().error("gpuforge inventory: " + e.getMessage());
+            return 1;
+        }
         if (json.enabled()) {
             services.output().json(toJson(s, source.sysroot == null ? "local" : "sysroot:" + source.sysroot));
         } else {
@@ -65,106 +89,43 @@ final class InventoryCommand implements Callable<Integer> {
             o.line("  Kernel:  " + s.kernel().orElse("unknown") + " (" + s.architecture() + ")");
             o.line("  CPU:     " + s.cpuModel().orElse("unknown")
                     + (s.logicalCpus() > 0 ? ", " + s.logicalCpus() + " threads" : ""));
-            o.line("  Memory:  " + s.memoryBytes().map(b -> String.format("%.1f GiB", b / 1073741824.0)).orElse("unknown"));
+            o.line("  Memory:  " + s.memoryBytes().map(b -> String.format(Locale.ROOT, "%.1f GiB", b / 1073741824.0))
+                    .orElse("unknown"));
             o.line("  IOMMU:   " + s.iommu().json() + (s.iommuGroups() > 0 ? " (" + s.iommuGroups() + " groups)" : ""));
         }
         return 0;
     }
 
-    private int pve() {
-        String url = pve.url;
+    /** A hypervisor's inventory, the same shape for Proxmox VE and libvirt; {@code only}: one node of it. */
+    private int hypervisor(ConnectionSession session, String sourceName, Optional<String> only) {
+        ClusterInventory inv;
         try {
-            io.gpuforge.hypervisor.proxmox.PveInventory inv = io.gpuforge.hypervisor.proxmox.PveInventory.read(
-                    pve.client(services));
-            if (node != null) {
-                inv = new io.gpuforge.hypervisor.proxmox.PveInventory(inv.version(), inv.clusterName(),
-                        inv.nodes().stream().filter(n -> n.name().equals(node)).toList(),
-                        inv.vms().stream().filter(v -> v.node().equals(node)).toList(),
-                        inv.gpus().stream().filter(g -> g.node().equals(node)).toList());
-            }
-            if (json.enabled()) {
-                Map<String, Object> root = new LinkedHashMap<>();
-                root.put("source", "pve:" + url);
-                root.put("version", inv.version());
-                root.put("cluster", inv.clusterName());
-                root.put("nodes", inv.nodes());
-                root.put("vms", inv.vms());
-                java.util.List<Object> gpus = new java.util.ArrayList<>();
-                for (var g : inv.gpus()) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("mapping", g.id());
-                    m.put("node", g.node());
-                    m.put("path", g.path());
-                    m.put("ids", g.ids());
-                    m.put("iommu_group", g.iommuGroup().orElse(null));
-                    gpus.add(m);
-                }
-                root.put("gpus", gpus);
-                services.output().json(root);
-            } else {
-                services.output().line("Proxmox VE " + inv.version() + " cluster " + inv.clusterName() + ": " + inv.nodes().size()
-                        + " nodes, " + inv.vms().size() + " VMs, " + inv.gpus().size() + " mapped GPUs");
-                inv.gpus().forEach(g -> services.output().line("  " + g.id() + "  " + g.node() + "  " + g.path() + "  " + g.ids()));
-            }
-            return 0;
-        } catch (io.gpuforge.hypervisor.proxmox.PveApiException | java.io.IOException e) {
+            inv = session.inventory();
+        } catch (BackendException e) {
             services.output().error("gpuforge inventory: " + e.getMessage());
-            return 1;
-        } catch (IllegalArgumentException e) {
-            services.output().error("gpuforge inventory: " + e.getMessage());
-            return 2;
+            return e.kind() == BackendException.Kind.INVALID ? 2 : 1;
         }
-    }
-
-    private int libvirt(String uri) {
-        try (io.gpuforge.hypervisor.libvirt.LibvirtConnection c = io.gpuforge.hypervisor.libvirt.LibvirtConnection.open(uri)) {
-            io.gpuforge.domain.PciInventory inv = c.pciInventory();
-            List<io.gpuforge.domain.VmInfo> vms = c.domains();
-            Map<String, Object> node = new LinkedHashMap<>();
-            node.put("name", c.hostname());
-            node.put("versions", c.versions());
-            node.put("iommu_support", c.iommuSupport().orElse(null));
-            node.put("pci_devices", inv.devices().size());
-            node.put("iommu_groups", inv.groups().size());
-            java.util.List<Object> vmList = new java.util.ArrayList<>();
-            for (io.gpuforge.domain.VmInfo v : vms) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("id", v.ref().id());
-                m.put("name", v.name());
-                m.put("state", v.state().json());
-                m.put("vcpus", v.vcpus());
-                m.put("memory_kib", v.memoryBytes() / 1024);
-                m.put("machine", v.details().flatMap(d -> d.machine()).orElse(""));
-                m.put("firmware", v.details().map(d -> d.firmware().json()).orElse("unknown"));
-                m.put("host_devices", v.hostDevices().stream().map(Object::toString).toList());
-                m.put("disks", v.details().map(d -> d.disks().stream().map(x -> (x.slot() + " " + (x.cdrom() ? "cdrom" : "disk")
-                        + " " + x.source()).strip()).toList()).orElse(List.of()));
-                m.put("nics", v.details().map(d -> d.nics().stream().map(x -> (x.model() + " " + x.mac() + " " + x.network())
-                        .strip()).toList()).orElse(List.of()));
-                vmList.add(m);
-            }
-            Map<String, Object> root = new LinkedHashMap<>();
-            root.put("source", "libvirt:" + uri);
-            root.put("nodes", List.of(node));
-            root.put("vms", vmList);
-            root.put("gpus", IommuJson.of("libvirt:" + uri, io.gpuforge.domain.IommuState.UNKNOWN, inv).get("gpus"));
-            if (json.enabled()) {
-                services.output().json(root);
-            } else {
-                services.output().line(node.get("name") + " (" + node.get("versions") + "): " + inv.devices().size()
-                        + " PCI devices, " + inv.groups().size() + " IOMMU groups, " + vms.size() + " domains");
-                for (io.gpuforge.domain.VmInfo v : vms) {
-                    services.output().line("  " + v.name() + "  " + v.state().json() + "  " + v.vcpus() + " vCPU  "
-                            + v.memoryBytes() / 1048576 + " MiB  " + v.details().flatMap(d -> d.machine()).orElse("")
-                            + "  " + v.details().map(d -> d.firmware().json()).orElse("")
-                            + (v.hostDevices().isEmpty() ? "" : "  GPU/PCI: " + v.hostDevices()));
-                }
-            }
+        List<NodeInfo> nodes = inv.nodes().stream().filter(n -> only.map(n.name()::equals).orElse(true)).toList();
+        List<VmInfo> vms = inv.vms().stream().filter(v -> only.map(v.ref().node()::equals).orElse(true)).toList();
+        List<GpuInfo> gpus = inv.gpus().stream().filter(g -> only.map(g.node()::equals).orElse(true)).toList();
+        if (json.enabled()) {
+            services.output().json(InventoryJson.of(sourceName, inv, nodes, vms, gpus));
             return 0;
-        } catch (io.gpuforge.hypervisor.libvirt.LibvirtBackendException e) {
-            services.output().error("gpuforge inventory: " + e.getMessage());
-            return 1;
         }
+        CliOutput o = services.output();
+        o.line(inv.name() + " (" + inv.backendVersion() + "): " + nodes.size() + " nodes, " + vms.size() + " VMs, "
+                + gpus.size() + " GPUs");
+        for (VmInfo v : vms) {
+            o.line("  " + v.ref().id() + "  " + v.name() + "  " + v.ref().node() + "  " + v.state().json()
+                    + (v.template() ? " (template)" : "") + "  " + v.vcpus() + " vCPU  " + v.memoryBytes() / 1048576 + " MiB"
+                    + v.details().map(d -> "  " + d.machine().orElse("") + "  " + d.firmware().json()).orElse("")
+                    + (v.hostDevices().isEmpty() ? "" : "  GPU/PCI: " + v.hostDevices()));
+        }
+        for (GpuInfo g : gpus) {
+            o.line("  GPU " + g.mapping().map(m -> m + " ").orElse("") + g.node() + " " + g.address() + " "
+                    + g.ids().orElse("") + " " + g.name() + g.assignedTo().map(v -> " → VM " + v.id()).orElse(""));
+        }
+        return 0;
     }
 
     static Map<String, Object> toJson(HostSummary s, String sourceName) {

@@ -1,16 +1,14 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.GpuPlacement;
+import io.gpuforge.domain.HostException;
 import io.gpuforge.domain.IommuGroup;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
-import io.gpuforge.host.ProbeException;
-import io.gpuforge.hypervisor.libvirt.LibvirtBackendException;
-import io.gpuforge.hypervisor.proxmox.PveApiException;
-import io.gpuforge.hypervisor.proxmox.PvePci;
 import java.io.IOException;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -54,8 +52,9 @@ final class IommuCommand implements Callable<Integer> {
         }
         LoadedHost loaded;
         try {
-            loaded = pve.present() ? pve() : libvirt != null ? LibvirtSource.load(libvirt) : source.load(services);
-        } catch (ProbeException | LibvirtBackendException | PveApiException | IllegalArgumentException e) {
+            loaded = pve.present() ? pve() : libvirt != null ? HypervisorSource.load(services, libvirt)
+                    : LoadedHost.of(source.read(services));
+        } catch (HostException | BackendException | IllegalArgumentException e) {
             services.output().error("gpuforge iommu: " + e.getMessage());
             return 1;
         }
@@ -85,9 +84,10 @@ final class IommuCommand implements Callable<Integer> {
         return 0;
     }
 
-    private LoadedHost pve() throws PveApiException, IOException {
-        var n = PvePci.read(pve.client(services), node);
-        return new LoadedHost("pve:" + pve.url + "/" + node, n.iommu(), n.inventory(), Optional.empty());
+    private LoadedHost pve() throws BackendException, IOException {
+        try (ConnectionSession s = pve.session(services)) {
+            return HypervisorSource.pve(s, pve.url, node);
+        }
     }
 
     private static String line(PciDevice d) {

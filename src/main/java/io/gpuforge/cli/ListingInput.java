@@ -1,11 +1,6 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.domain.IommuState;
-import io.gpuforge.host.ListingParser;
-import io.gpuforge.host.ProbeException;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.gpuforge.domain.ListingReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,16 +19,9 @@ final class ListingInput {
     private ListingInput() {
     }
 
-    static LoadedHost load(String listing, CliServices services) throws ProbeException, IOException {
-        byte[] data = listing.equals("-") ? services.stdin().readAllBytes() : Files.readAllBytes(Path.of(listing));
-        ListingParser.Result r = ListingParser.read(data);
-        return new LoadedHost("listing:" + listing, r.inventory().groups().isEmpty() ? IommuState.DISABLED
-                : IommuState.ENABLED, r.inventory(), Optional.empty(), Optional.of(r));
-    }
-
     /** The groups of a listing that may hold more devices than it shows (none for a live source). */
     static Set<Integer> groupsNotFullyShown(LoadedHost h) {
-        return h.listing().map(ListingParser.Result::groupsNotFullyShown).orElse(Set.of());
+        return h.listing().map(ListingReport::groupsNotFullyShown).orElse(Set.of());
     }
 
     /** Text lines on what a listing skipped and where it is partial; nothing for a live source. */
@@ -42,7 +30,7 @@ final class ListingInput {
         if (h.listing().isEmpty()) {
             return out;
         }
-        ListingParser.Result r = h.listing().get();
+        ListingReport r = h.listing().get();
         if (!r.skipped().isEmpty()) {
             out.add(String.format(Locale.ROOT, "Skipped %d of %d lines: not part of an IOMMU listing%s",
                     r.skipped().size(), r.lines(), verbose ? ":" : " (--verbose shows them)"));
@@ -61,8 +49,8 @@ final class ListingInput {
 
     /** Adds the listing fields to a JSON document: partial, gaps, groups_not_fully_shown, skipped_lines (+ skipped). */
     static void json(Map<String, Object> root, LoadedHost h, boolean verbose) {
-        Optional<ListingParser.Result> r = h.listing();
-        root.put("partial", r.map(ListingParser.Result::partial).orElse(false));
+        Optional<ListingReport> r = h.listing();
+        root.put("partial", r.map(ListingReport::partial).orElse(false));
         List<Object> gaps = new ArrayList<>();
         r.ifPresent(x -> x.gaps().forEach(g -> {
             Map<String, Object> m = new LinkedHashMap<>();

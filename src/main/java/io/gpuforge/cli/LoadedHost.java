@@ -1,9 +1,10 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.app.HostReading;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.IommuState;
+import io.gpuforge.domain.ListingReport;
 import io.gpuforge.domain.PciInventory;
-import io.gpuforge.host.ListingParser;
 import java.util.Optional;
 
 /**
@@ -11,9 +12,15 @@ import java.util.Optional;
  * listing also what was skipped and where it is partial.
  */
 record LoadedHost(String source, IommuState iommu, PciInventory pci, Optional<HostFacts> facts,
-                  Optional<ListingParser.Result> listing) {
+                  Optional<ListingReport> listing) {
 
     LoadedHost(String source, IommuState iommu, PciInventory pci, Optional<HostFacts> facts) {
         this(source, iommu, pci, facts, Optional.empty());
+    }
+
+    /** What a host source read: a host's facts, or a listing's inventory with what it skipped. */
+    static LoadedHost of(HostReading r) {
+        return new LoadedHost(r.source(), r.iommu(), r.facts().pci(), r.isHost() ? Optional.of(r.facts())
+                : Optional.empty(), r.listing());
     }
 }

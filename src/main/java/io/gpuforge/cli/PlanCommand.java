@@ -1,11 +1,10 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.domain.PlanOptions;
-import io.gpuforge.domain.PlanBlockedException;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.host.ProbeException;
+import io.gpuforge.app.HostReading;
+import io.gpuforge.domain.HostException;
 import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.passthrough.Planner;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.PlanBlockedException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,13 +38,13 @@ final class PlanCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PassthroughPlan result;
         try {
-            LoadedHost loaded = source.load(services);
-            if (loaded.facts().isEmpty()) {
+            HostReading reading = source.read(services);
+            if (!reading.isHost()) {
                 services.output().error("gpuforge plan: a plan needs a host (--local, --ssh or --sysroot), not a listing");
                 return 2;
             }
-            result = Planner.plan(loaded.facts().get(), PciAddress.parse(plan.device), plan.options());
-        } catch (ProbeException e) {
+            result = services.standalone().passthrough().plan(reading, PciAddress.parse(plan.device), plan.options());
+        } catch (HostException e) {
             services.output().error("gpuforge plan: " + e.getMessage());
             return 1;
         } catch (PlanBlockedException e) {

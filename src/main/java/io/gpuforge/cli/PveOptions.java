@@ -1,9 +1,8 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.hypervisor.proxmox.PveApiException;
-import io.gpuforge.hypervisor.proxmox.PveClient;
-import io.gpuforge.hypervisor.proxmox.PveContract;
-import io.gpuforge.hypervisor.proxmox.PveCredentials;
+import io.gpuforge.app.AdhocHypervisor;
+import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.domain.ConnectionInfo;
 import java.io.IOException;
 import java.util.Optional;
 import picocli.CommandLine.Option;
@@ -31,22 +30,28 @@ final class PveOptions {
         return url != null;
     }
 
-    PveClient client(CliServices services) throws PveApiException, IOException {
-        PveCredentials credentials;
+    /** The cluster named by --pve with its credentials (token from GPUFORGE_PVE_TOKEN, or --user + password on stdin). */
+    AdhocHypervisor hypervisor(CliServices services) throws IOException {
         if (user != null) {
             if (!passwordStdin) {
                 throw new IllegalArgumentException("--user needs --pve-password-stdin");
             }
             String line = services.readLine();
-            credentials = new PveCredentials.Password(user, line == null ? new char[0] : line.toCharArray());
-        } else {
-            String token = System.getenv("GPUFORGE_PVE_TOKEN");
-            if (token == null) {
-                throw new IllegalArgumentException("set GPUFORGE_PVE_TOKEN=USER@REALM!ID=SECRET (an API token),"
-                        + " or use --user with --pve-password-stdin");
-            }
-            credentials = PveCredentials.Token.parse(token);
+            return new AdhocHypervisor(ConnectionInfo.Kind.PROXMOX, url, user, Optional.of(line == null ? new char[0]
+                    : line.toCharArray()), true, Optional.ofNullable(fingerprint));
         }
-        return new PveClient(url, credentials, Optional.ofNullable(fingerprint), PveContract.load());
+        String token = System.getenv("GPUFORGE_PVE_TOKEN");
+        int eq = token == null ? -1 : token.indexOf('=');
+        if (eq < 0) {
+            throw new IllegalArgumentException("set GPUFORGE_PVE_TOKEN=USER@REALM!ID=SECRET (an API token),"
+                    + " or use --user with --pve-password-stdin");
+        }
+        return new AdhocHypervisor(ConnectionInfo.Kind.PROXMOX, url, token.substring(0, eq),
+                Optional.of(token.substring(eq + 1).toCharArray()), false, Optional.ofNullable(fingerprint));
+    }
+
+    /** A session with the cluster, closed by the caller. */
+    ConnectionSession session(CliServices services) throws IOException {
+        return services.standalone().sessions().adhoc(hypervisor(services));
     }
 }

@@ -1,10 +1,9 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.host.ApplyException;
-import io.gpuforge.host.HostConfigurator;
-import io.gpuforge.host.ProbeException;
+import io.gpuforge.domain.ApplyOutcome;
+import io.gpuforge.domain.HostChangeException;
+import io.gpuforge.domain.HostException;
 import java.io.IOException;
-import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -37,17 +36,14 @@ final class RollbackCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         try {
-            HostSource.Target t = source.target(services);
-            try (var shell = t.shell()) {
-                HostConfigurator.Outcome r = new HostConfigurator(shell, t.sysroot(), t.sudo(), Clock.systemUTC())
-                        .rollback(Optional.ofNullable(id), new ApplyCommand.Progress(services.output()));
-                ApplyCommand.report(services.output(), r, json.enabled(), false);
-                return 0;
-            }
-        } catch (ApplyException e) {
+            ApplyOutcome r = services.standalone().passthrough().rollback(source.changeTarget(services),
+                    Optional.ofNullable(id), new ApplyCommand.Progress(services.output()), HostSource::refuseUnknownKey);
+            ApplyCommand.report(services.output(), r, json.enabled(), false);
+            return 0;
+        } catch (HostChangeException e) {
             ApplyCommand.failed(services.output(), "gpuforge rollback: ", e, json.enabled());
             return 1;
-        } catch (ProbeException e) {
+        } catch (HostException e) {
             services.output().error("gpuforge rollback: " + e.getMessage());
             return 1;
         } catch (IllegalArgumentException e) {

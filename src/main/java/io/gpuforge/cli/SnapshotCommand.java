@@ -1,10 +1,6 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.host.HostShell;
-import io.gpuforge.host.LocalShell;
-import io.gpuforge.host.ProbeException;
-import io.gpuforge.host.Snapshot;
-import io.gpuforge.host.SshShell;
+import io.gpuforge.domain.HostException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -42,18 +38,8 @@ final class SnapshotCommand implements Callable<Integer> {
         }
         String from;
         try {
-            if (source.which.ssh != null) {
-                try (SshShell shell = source.ssh(services)) {
-                    from = shell.describe();
-                    Snapshot.capture(shell, !"root".equals(shell.user()), output);
-                }
-            } else {
-                try (HostShell shell = new LocalShell()) {
-                    from = shell.describe();
-                    Snapshot.capture(shell, false, output);
-                }
-            }
-        } catch (ProbeException e) {
+            from = services.standalone().hosts().snapshot(source.target(services), output, HostSource::refuseUnknownKey);
+        } catch (HostException e) {
             services.output().error("gpuforge snapshot: " + e.getMessage());
             return 1;
         }

@@ -1,5 +1,7 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.HostChangeState;
+import io.gpuforge.domain.JournalState;
 import io.gpuforge.domain.Check;
 import java.util.List;
 
@@ -14,7 +16,7 @@ final class ApplyReport {
     }
 
     /** What the undo did, item by item, ending with what the user should do (nothing, or 'gpuforge rollback'). */
-    static String state(ApplyException.HostState s, List<String> problems, String backupDir) {
+    static String state(HostChangeState s, List<String> problems, String backupDir) {
         StringBuilder b = new StringBuilder();
         if (!s.filesRestored().isEmpty()) {
             b.append("Restored ").append(list(s.filesRestored())).append(" from ").append(backupDir);
@@ -35,7 +37,7 @@ final class ApplyReport {
         if (!problems.isEmpty()) {
             b.append("(").append(String.join("; ", problems)).append(".) ");
         }
-        boolean recorded = s.journal().map(x -> x == Journal.State.ROLLED_BACK).orElse(false);
+        boolean recorded = s.journal().map(x -> x == JournalState.ROLLED_BACK).orElse(false);
         if (s.restored() && recorded) {
             b.append("The host is as it was before the apply.");
         } else if (s.restored()) {
@@ -51,10 +53,10 @@ final class ApplyReport {
     }
 
     static String failedApply(String cause, Undo.Result undo, String backupDir) {
-        ApplyException.HostState s = undo.host();
+        HostChangeState s = undo.host();
         if (s.filesRestored().isEmpty() && s.filesNotRestored().isEmpty() && s.commandsRerun().isEmpty()
                 && s.commandsFailed().isEmpty() && s.commandsPending().isEmpty()
-                && s.journal().map(x -> x == Journal.State.ROLLED_BACK).orElse(false)) {
+                && s.journal().map(x -> x == JournalState.ROLLED_BACK).orElse(false)) {
             return "The apply failed before any file was changed: " + cause + ". Nothing on the host was changed.";
         }
         return "The apply failed: " + cause + ". " + state(s, undo.problems(), backupDir);

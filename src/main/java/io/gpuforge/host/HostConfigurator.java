@@ -1,5 +1,8 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.ApplyOutcome;
+import io.gpuforge.domain.HostChangeState;
+import io.gpuforge.domain.JournalState;
 import io.gpuforge.domain.ApplyProgress;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -30,12 +33,6 @@ import java.util.Set;
  */
 public final class HostConfigurator {
 
-    /** What an apply or rollback did. */
-    public record Outcome(String journalId, Status status, List<String> filesChanged, List<String> commandsRun,
-                          List<String> commandsNotRun, Optional<String> backupDir) {
-        public enum Status { APPLIED, NOTHING_TO_DO, ROLLED_BACK }
-    }
-
     /**
      * Time limits: a file step is small (seconds); a refresh command (update-initramfs -u -k all on a host with
      * several kernels and DKMS modules, dracut, proxmox-boot-tool on several ESPs) can take many minutes.
@@ -45,6 +42,8 @@ public final class HostConfigurator {
             return new Limits(Duration.ofSeconds(60), Duration.ofMinutes(20));
         }
     }
+
+
 
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
     private final RemoteFiles files;
@@ -120,19 +119,19 @@ public final class HostConfigurator {
         }
     }
 
-    public Outcome apply(PassthroughPlan plan) throws ApplyException {
+    public ApplyOutcome apply(PassthroughPlan plan) throws ApplyException {
         return apply(plan, ApplyProgress.NONE);
     }
 
     /** Applies the plan; {@code progress} hears of each step and each line the refresh commands write. */
-    public Outcome apply(PassthroughPlan plan, ApplyProgress progress) throws ApplyException {
+    public ApplyOutcome apply(PassthroughPlan plan, ApplyProgress progress) throws ApplyException {
         Journal j;
         Optional<Journal> previous;
         List<PassthroughPlan.FileEdit> todo = new ArrayList<>();
         try {
             previous = journal();
-            if (previous.isPresent() && (previous.get().state == Journal.State.APPLYING
-                    || previous.get().state == Journal.State.ROLLING_BACK)) {
+            if (previous.isPresent() && (previous.get().state == JournalState.APPLYING
+                    || previous.get().state == JournalState.ROLLING_BACK)) {
                 Journal p = previous.get();
                 throw new ApplyException("An earlier apply (" + p.id + ") on " + files.describe() + " did not finish"
                         + (p.unfinishedCommand == null ? "" : " ('" + p.unfinishedCommand + "' ran past its time limit)")
@@ -154,7 +153,7 @@ public final class HostConfigurator {
                 todo.add(e);
             }
             if (todo.isEmpty()) {
-                return new Outcome(previous.map(p -> p.id).orElse(plan.id()), Outcome.Status.NOTHING_TO_DO, List.of(),
+                return new ApplyOutcome(previous.map(p -> p.id).orElse(plan.id()), ApplyOutcome.Status.NOTHING_TO_DO, List.of(),
                         List.of(), List.of(), previous.map(p -> p.backupDir));
             }
             j = newJournal(plan, todo);
@@ -191,7 +190,7 @@ public final class HostConfigurator {
                 running = null;
                 ran.add(c);
             }
-            j.state = Journal.State.APPLIED;
+            j.state = JournalState.APPLIED;
             save(j);
         } catch (CommandTimeoutException e) {
             if (running == null) {
@@ -207,14 +206,14 @@ public final class HostConfigurator {
         } catch (ProbeException e) {
             throw failed(j, e, progress);
         }
-        return new Outcome(j.id, Outcome.Status.APPLIED, changed, ran, listed, Optional.of(j.backupDir));
+        return new ApplyOutcome(j.id, ApplyOutcome.Status.APPLIED, changed, ran, listed, Optional.of(j.backupDir));
     }
 
     private Journal newJournal(PassthroughPlan plan, List<PassthroughPlan.FileEdit> todo) throws ProbeException {
         Journal j = new Journal();
         j.id = STAMP.format(clock.instant()) + "-" + plan.id();
         j.planId = plan.id();
-        j.state = Journal.State.APPLYING;
+        j.state = JournalState.APPLYING;
         j.backupDir = JournalPolicy.BACKUPS + j.id;
         j.createdAtMillis = clock.millis();
         j.commands = new ArrayList<>(plan.commands());
@@ -269,7 +268,7 @@ public final class HostConfigurator {
         return new ApplyException(ApplyReport.failedApply(cause.getMessage(), u, j.backupDir), cause, u.host());
     }
 
-    public Outcome rollback(Optional<String> id) throws ApplyException {
+    public ApplyOutcome rollback(Optional<String> id) throws ApplyException {
         return rollback(id, ApplyProgress.NONE);
     }
 
@@ -278,7 +277,7 @@ public final class HostConfigurator {
      * every file is restored and every refresh command that had run was re-run successfully; otherwise it says what
      * is left, and running it again finishes the job.
      */
-    public Outcome rollback(Optional<String> id, ApplyProgress progress) throws ApplyException {
+    public ApplyOutcome rollback(Optional<String> id, ApplyProgress progress) throws ApplyException {
         Journal j;
         try {
             j = journal().orElseThrow(() -> new ApplyException("Nothing to roll back on " + files.describe()
@@ -289,8 +288,8 @@ public final class HostConfigurator {
         if (id.isPresent() && !id.get().equals(j.id) && !id.get().equals(j.planId)) {
             throw new ApplyException("The last apply on the host is " + j.id + ", not " + id.get());
         }
-        if (j.state == Journal.State.ROLLED_BACK) {
-            return new Outcome(j.id, Outcome.Status.NOTHING_TO_DO, List.of(), List.of(), List.of(),
+        if (j.state == JournalState.ROLLED_BACK) {
+            return new ApplyOutcome(j.id, ApplyOutcome.Status.NOTHING_TO_DO, List.of(), List.of(), List.of(),
                     Optional.of(j.backupDir));
         }
         try {
@@ -299,13 +298,13 @@ public final class HostConfigurator {
             throw new ApplyException("The rollback did not start: " + e.getMessage() + ". Nothing was changed.", e);
         }
         Undo.Result u = undo.run(j, progress);
-        ApplyException.HostState s = u.host();
-        if (!s.restored() || s.journal().map(x -> x != Journal.State.ROLLED_BACK).orElse(true)) {
+        HostChangeState s = u.host();
+        if (!s.restored() || s.journal().map(x -> x != JournalState.ROLLED_BACK).orElse(true)) {
             throw new ApplyException("The rollback did not finish. " + ApplyReport.state(s, u.problems(), j.backupDir),
                     null, s);
         }
         List<String> listed = files.sysroot() ? j.commands : List.of();
-        return new Outcome(j.id, Outcome.Status.ROLLED_BACK, s.filesRestored(), s.commandsRerun(), listed,
+        return new ApplyOutcome(j.id, ApplyOutcome.Status.ROLLED_BACK, s.filesRestored(), s.commandsRerun(), listed,
                 Optional.of(j.backupDir));
     }
 

@@ -57,7 +57,14 @@ final class HostTopology {
         }
         String dev = links.get("/sys/class/net/" + iface + "/device");
         if (dev != null) {
-            lastPci(dev).ifPresent(out::add);
+            Optional<PciAddress> pci = lastPci(dev);
+            // a virtio NIC: the device is virtioN, whose own link names the PCI function it sits on
+            Matcher virtio = VIRTIO.matcher(dev);
+            if (pci.isEmpty() && virtio.find()) {
+                pci = Optional.ofNullable(links.get("/sys/bus/virtio/devices/" + virtio.group(1)))
+                        .flatMap(HostTopology::lastPci);
+            }
+            pci.ifPresent(out::add);
             return;
         }
         String brif = "/sys/class/net/" + iface + "/brif/";
@@ -148,6 +155,8 @@ final class HostTopology {
             }
         }
     }
+
+    private static final Pattern VIRTIO = Pattern.compile("(virtio[0-9]+)/?$");
 
     private static Optional<PciAddress> lastPci(String path) {
         Matcher m = PCI_IN_PATH.matcher(path);

@@ -1,5 +1,6 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.JournalState;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,6 @@ public final class Journal {
 
     public static final String PATH = "/var/lib/gpuforge/journal.json";
 
-    public enum State { APPLYING, APPLIED, ROLLING_BACK, ROLLED_BACK }
 
     /** One file of the apply. */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -35,7 +35,7 @@ public final class Journal {
 
     public String id;
     public String planId;
-    public State state;
+    public JournalState state;
     public String backupDir;
     public List<FileEntry> files = new ArrayList<>();
     public List<String> commands = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.ListingReport;
 import io.gpuforge.domain.PciInventory;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -23,32 +24,6 @@ public final class ListingParser {
     private ListingParser() {
     }
 
-    /** A line of the input as pasted (1-based number). */
-    public record Line(int number, String text) {
-    }
-
-    /** Where the listing is incomplete: the line and what is missing there. */
-    public record Gap(int line, String reason) {
-    }
-
-    /**
-     * What a listing shows: the inventory, the number of non-blank lines read, the lines that were not part
-     * of the listing, and where it is incomplete (lines left out, a group without devices, a line cut off),
-     * with the groups that may hold more devices than shown.
-     */
-    public record Result(PciInventory inventory, int lines, List<Line> skipped, List<Gap> gaps,
-                         Set<Integer> groupsNotFullyShown) {
-        public Result {
-            skipped = List.copyOf(skipped);
-            gaps = List.copyOf(gaps);
-            groupsNotFullyShown = Set.copyOf(groupsNotFullyShown);
-        }
-
-        public boolean partial() {
-            return !gaps.isEmpty();
-        }
-    }
-
     /** The inventory of a listing given as bytes (see {@link #read(byte[])}). */
     public static PciInventory parse(byte[] input) throws ProbeException {
         return read(input).inventory();
@@ -60,7 +35,7 @@ public final class ListingParser {
     }
 
     /** Reads bytes, checking first that they are a text of sensible size. */
-    public static Result read(byte[] input) throws ProbeException {
+    public static ListingReport read(byte[] input) throws ProbeException {
         if (input.length == 0) {
             throw new ProbeException("The listing is empty");
         }
@@ -84,7 +59,7 @@ public final class ListingParser {
     }
 
     /** Reads a listing; fails only when no line names a device in an IOMMU group. */
-    public static Result read(String text) throws ProbeException {
+    public static ListingReport read(String text) throws ProbeException {
         return new ListingReader().read(text);
     }
 

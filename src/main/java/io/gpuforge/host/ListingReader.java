@@ -1,5 +1,6 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.ListingReport;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
 import io.gpuforge.domain.PciInventory;
@@ -49,8 +50,8 @@ final class ListingReader {
             CI);
 
     private final Map<PciAddress, ListingDevice> devices = new LinkedHashMap<>();
-    private final List<ListingParser.Line> skipped = new ArrayList<>();
-    private final List<ListingParser.Gap> gaps = new ArrayList<>();
+    private final List<ListingReport.Line> skipped = new ArrayList<>();
+    private final List<ListingReport.Gap> gaps = new ArrayList<>();
     private final Set<Integer> open = new TreeSet<>();
     private int lines;
 
@@ -74,7 +75,7 @@ final class ListingReader {
     /** the group of the last listing line when that line was cut off (the listing may go on there) */
     private Integer cutOffGroup;
 
-    ListingParser.Result read(String text) throws ProbeException {
+    ListingReport read(String text) throws ProbeException {
         String[] raw = text.replace("\r\n", "\n").replace('\r', '\n').split("\n", -1);
         for (int i = 0; i < raw.length; i++) {
             ListingLine l = ListingLine.of(i + 1, raw[i]);
@@ -101,7 +102,7 @@ final class ListingReader {
         for (ListingDevice d : devices.values()) {
             out.add(d.build());
         }
-        return new ListingParser.Result(PciInventory.fromDevices(out), lines, skipped, gaps, open);
+        return new ListingReport(PciInventory.fromDevices(out), lines, skipped, gaps, open);
     }
 
     private void accept(ListingLine l) throws ProbeException {
@@ -207,7 +208,7 @@ final class ListingReader {
     private void placed(ListingLine l, ListingDevice d, int g) throws ProbeException {
         ListingDevice kept = place(d, g, l);
         if (d.cutOff) {
-            gaps.add(new ListingParser.Gap(l.number(), "line " + l.number() + " is cut off: '"
+            gaps.add(new ListingReport.Gap(l.number(), "line " + l.number() + " is cut off: '"
                     + ListingParser.shorten(l.text()) + "'"));
         }
         cutOffGroup = d.cutOff ? g : null;
@@ -269,7 +270,7 @@ final class ListingReader {
             last = null;
             return;
         }
-        gaps.add(new ListingParser.Gap(l.number(), "line " + l.number() + " ('" + ListingParser.shorten(l.text())
+        gaps.add(new ListingReport.Gap(l.number(), "line " + l.number() + " ('" + ListingParser.shorten(l.text())
                 + "'): lines were left out here"));
         if (group != null) {
             open.add(group);
@@ -287,7 +288,7 @@ final class ListingReader {
     /** Closes the block of the last header; a header with no device under it means lines are missing. */
     private void endBlock() {
         if (group != null && !groupHasDevice) {
-            gaps.add(new ListingParser.Gap(groupLine, "IOMMU group " + group + " (line " + groupLine
+            gaps.add(new ListingReport.Gap(groupLine, "IOMMU group " + group + " (line " + groupLine
                     + ") lists no device: lines were left out after it"));
             open.add(group);
             cutOffGroup = null;
@@ -296,7 +297,7 @@ final class ListingReader {
     }
 
     private void skip(ListingLine l) {
-        skipped.add(new ListingParser.Line(l.number(), l.text()));
+        skipped.add(new ListingReport.Line(l.number(), l.text()));
     }
 
     private static ListingDevice device(String address, String rest, String vendor, String device) {

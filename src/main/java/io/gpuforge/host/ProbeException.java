@@ -1,7 +1,9 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.HostException;
+
 /** Host facts could not be read: unreachable host, refused key, or input that is not what it should be. */
-public class ProbeException extends Exception {
+public class ProbeException extends HostException {
 
     private static final long serialVersionUID = 1L;
 

@@ -1,18 +1,24 @@
 package io.gpuforge.host;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A support snapshot: one probe's output laid out as a sysroot (the files, the sysfs attributes and
  * links the probe reads), packed as {@code .tar.gz}. {@code --sysroot} reads it back to the same facts.
+ * The probe output comes from the host and the archive from whoever sent it: neither can make GPUForge
+ * write outside the snapshot's own temporary tree ({@link SnapshotLayout}, {@link SnapshotArchive}).
  */
 public final class Snapshot {
 
@@ -27,36 +33,35 @@ public final class Snapshot {
 
     /** Runs the probe through {@code shell} and writes the snapshot archive. */
     public static void capture(HostShell shell, boolean useSudo, Path archive) throws ProbeException {
+        capture(shell, useSudo, archive, SnapshotArchive.system());
+    }
+
+    static void capture(HostShell shell, boolean useSudo, Path archive, SnapshotArchive tar) throws ProbeException {
         HostShell.Result r = shell.run(useSudo ? "sudo -n sh -s || sh -s" : "sh -s",
                 HostProbe.script().getBytes(StandardCharsets.UTF_8), HostProbe.DEFAULT_TIMEOUT);
-        ProbeStream s = ProbeStream.parse(new String(r.stdout(), StandardCharsets.UTF_8));
+        String text = new String(r.stdout(), StandardCharsets.UTF_8);
+        ProbeStream s = ProbeStream.parse(text);
+        Map<String, String> links = SnapshotLayout.check(text, s);
         Path tmp = null;
         try {
             tmp = Files.createTempDirectory("gpuforge-snapshot-");
-            materialize(s, tmp);
-            Path out = archive.toAbsolutePath();
-            tar(List.of("tar", "-czf", out.toString(), "-C", tmp.toString(), "."));
+            materialize(s, links, tmp);
+            tar.pack(tmp, archive);
         } catch (IOException e) {
             throw new ProbeException("The snapshot could not be written to " + archive + ": " + e.getMessage(), e);
         } finally {
-            if (tmp != null) {
-                deleteTree(tmp);
-            }
+            deleteTree(tmp);
         }
     }
 
     /** Unpacks a snapshot archive into a new temporary directory (the caller deletes it). */
     public static Path unpack(Path archive) throws ProbeException {
-        try {
-            Path dir = Files.createTempDirectory("gpuforge-sysroot-");
-            tar(List.of("tar", "-xzf", archive.toAbsolutePath().toString(), "-C", dir.toString()));
-            return dir;
-        } catch (IOException e) {
-            throw new ProbeException("The snapshot " + archive + " could not be unpacked: " + e.getMessage(), e);
-        }
+        return SnapshotArchive.system().unpack(archive);
     }
 
-    static void materialize(ProbeStream s, Path root) throws IOException {
+    /** Writes the tree of a checked probe stream; {@code links} are the checked links (path → target). */
+    private static void materialize(ProbeStream s, Map<String, String> links, Path root) throws IOException {
+        Tree tree = new Tree(root);
         for (Map.Entry<String, String> f : s.files.entrySet()) {
             String content = f.getValue();
             if (f.getKey().equals("/proc/cpuinfo") && s.cpus > 1) {
@@ -66,111 +71,112 @@ public final class Snapshot {
                 }
                 content = all.toString();
             }
-            write(root, f.getKey(), content);
+            tree.write(f.getKey(), content);
         }
         for (String e : s.exists) {
-            Path p = at(root, e);
             if (DIRECTORIES.contains(e)) {
-                Files.createDirectories(p);
-            } else if (!Files.exists(p)) {
-                write(root, e, "");
+                tree.directory(e);
+            } else if (!tree.exists(e)) {
+                tree.write(e, "");
             }
         }
-        s.commands.forEach((cmd, out) -> {
-            String file = COMMAND_FILES.get(cmd);
+        for (Map.Entry<String, String> c : s.commands.entrySet()) {
+            String file = COMMAND_FILES.get(c.getKey());
             if (file != null) {
-                try {
-                    write(root, "/" + file, out);
-                } catch (IOException ex) {
-                    throw new java.io.UncheckedIOException(ex);
-                }
+                tree.write("/" + file, c.getValue());
             }
-        });
+        }
         for (Map.Entry<String, Map<String, List<String>>> d : s.devices.entrySet()) {
-            Path dev = at(root, "/sys/bus/pci/devices/" + d.getKey());
-            Files.createDirectories(dev);
+            String dev = "/sys/bus/pci/devices/" + d.getKey();
+            tree.directory(dev);
             for (Map.Entry<String, List<String>> a : d.getValue().entrySet()) {
                 switch (a.getKey()) {
                     case "resource":
-                        Files.writeString(dev.resolve("resource"), String.join("\n", a.getValue()) + "\n");
+                        tree.write(dev + "/resource", String.join("\n", a.getValue()) + "\n");
                         break;
                     case "rebar":
-                        Files.writeString(dev.resolve("resource0_resize"), "0\n");
+                        tree.write(dev + "/resource0_resize", "0\n");
                         break;
                     case "rom":
-                        Files.writeString(dev.resolve("rom"), "");
+                        tree.write(dev + "/rom", "");
                         break;
                     default:
-                        Files.writeString(dev.resolve(a.getKey()), a.getValue().get(0) + "\n");
+                        tree.write(dev + "/" + a.getKey(), a.getValue().get(0) + "\n");
                 }
             }
         }
-        s.groups.forEach((g, members) -> {
-            try {
-                Path dir = Files.createDirectories(at(root, "/sys/kernel/iommu_groups/" + g + "/devices"));
-                for (String m : members) {
-                    Files.createSymbolicLink(dir.resolve(m), Path.of("../../../../bus/pci/devices/" + m));
-                }
-            } catch (IOException ex) {
-                throw new java.io.UncheckedIOException(ex);
+        for (Map.Entry<Integer, List<String>> g : s.groups.entrySet()) {
+            String dir = "/sys/kernel/iommu_groups/" + g.getKey() + "/devices";
+            tree.directory(dir);
+            for (String m : g.getValue()) {
+                tree.link(dir + "/" + m, "../../../../bus/pci/devices/" + m);
             }
-        });
+        }
         for (Map.Entry<String, String> dm : s.deviceMapperNames.entrySet()) {
-            write(root, "/sys/class/block/" + dm.getKey() + "/dm/name", dm.getValue() + "\n");
+            tree.write("/sys/class/block/" + dm.getKey() + "/dm/name", dm.getValue() + "\n");
         }
-        String prefix = s.root.equals("/") ? "" : s.root;
         // deepest first: md0/slaves/sda1 makes md0 a directory before md0 itself would become a link
-        List<String> links = new java.util.ArrayList<>(s.links);
-        links.sort(java.util.Comparator.comparingInt(String::length).reversed());
-        for (String line : links) {
-            int arrow = line.indexOf(" -> ");
-            int slash = line.indexOf(" /");
-            if (arrow < 0 || slash < 0 || slash > arrow) {
-                continue;
+        List<String> paths = new ArrayList<>(links.keySet());
+        paths.sort(Comparator.comparingLong((String p) -> p.chars().filter(c -> c == '/').count()).reversed());
+        for (String path : paths) {
+            if (!tree.exists(path)) {
+                tree.link(path, links.get(path));
             }
-            String path = line.substring(slash + 1, arrow);
-            if (!prefix.isEmpty() && path.startsWith(prefix)) {
-                path = path.substring(prefix.length());
-            }
-            Path link = at(root, path);
-            if (Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            Files.createDirectories(link.getParent());
-            Files.createSymbolicLink(link, Path.of(line.substring(arrow + 4).strip()));
         }
     }
 
-    private static Path at(Path root, String absolute) {
-        Path p = root.resolve(absolute.startsWith("/") ? absolute.substring(1) : absolute).normalize();
-        if (!p.startsWith(root)) {
-            throw new IllegalArgumentException("path escapes the snapshot: " + absolute);
+    /** Writes below one root only: never through a link, never to a path that climbs out. */
+    private static final class Tree {
+        private final Path root;
+
+        Tree(Path root) {
+            this.root = root;
         }
-        return p;
-    }
 
-    private static void write(Path root, String absolute, String content) throws IOException {
-        Path p = at(root, absolute);
-        Files.createDirectories(p.getParent());
-        Files.writeString(p, content);
-    }
-
-    private static void tar(List<String> command) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(Duration.ofMinutes(2).toSeconds(), TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new IOException("tar failed: " + out.strip());
+        private Path at(String absolute) throws IOException {
+            Path p = root.resolve(absolute.startsWith("/") ? absolute.substring(1) : absolute).normalize();
+            if (!p.startsWith(root) || p.equals(root)) {
+                throw new IOException("path escapes the snapshot: " + absolute);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
+            for (Path q = p.getParent(); q != null && !q.equals(root); q = q.getParent()) {
+                if (Files.isSymbolicLink(q)) {
+                    throw new IOException("path leads through a link: " + absolute);
+                }
+            }
+            return p;
+        }
+
+        boolean exists(String absolute) throws IOException {
+            return Files.exists(at(absolute), LinkOption.NOFOLLOW_LINKS);
+        }
+
+        void directory(String absolute) throws IOException {
+            Files.createDirectories(at(absolute));
+        }
+
+        void write(String absolute, String content) throws IOException {
+            Path p = at(absolute);
+            Files.createDirectories(p.getParent());
+            try (OutputStream out = Files.newOutputStream(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS)) {
+                out.write(content.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+
+        void link(String absolute, String target) throws IOException {
+            Path p = at(absolute);
+            Files.createDirectories(p.getParent());
+            Files.createSymbolicLink(p, Path.of(target));
         }
     }
 
+    /** Deletes a temporary tree (best effort); never follows a link out of it. */
     public static void deleteTree(Path dir) {
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        if (dir == null || !Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             // best effort for a temporary directory
         }

@@ -2,7 +2,9 @@ package io.gpuforge.host;
 
 import io.gpuforge.domain.Check;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -42,6 +44,8 @@ public final class SshShell implements HostShell {
     }
 
     private static final long TICK = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How often a {@link #stream} without output looks whether it ended or was stopped. */
+    private static final long STREAM_TICK = TimeUnit.MILLISECONDS.toNanos(250);
     private final SshTarget target;
     private final SshClient client;
     private final ClientSession session;
@@ -169,6 +173,125 @@ public final class SshShell implements HostShell {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ProbeException("Interrupted while running '" + command + "' on " + target, e);
+        }
+    }
+
+    /** Whether the SSH session is still up (a dropped connection closes it). */
+    public boolean isOpen() {
+        return session.isOpen() && !session.isClosing();
+    }
+
+    /**
+     * Stops a {@link #stream} from another thread: the command's channel is closed at once, which ends the command on
+     * the host (its output has nowhere to go). Stopping before the stream started makes it not start.
+     */
+    public static final class Stop {
+        private ChannelExec channel;
+        private boolean stopped;
+
+        public void stop() {
+            ChannelExec ch;
+            synchronized (this) {
+                stopped = true;
+                ch = channel;
+            }
+            if (ch != null) {
+                ch.close(true);
+            }
+        }
+
+        public synchronized boolean stopped() {
+            return stopped;
+        }
+
+        private synchronized boolean attach(ChannelExec ch) {
+            channel = ch;
+            return !stopped;
+        }
+    }
+
+    /**
+     * Runs a command that may never end by itself ({@code nvidia-smi … -lms N}): every line it writes (without its
+     * line end) goes to {@code lines} on the calling thread as it arrives, stderr lines flagged; nothing of stdout is
+     * kept, so it can run for months. Returns when the command ends (its exit code, -1 when the host gave none, with
+     * the signal that ended it in the stderr text), or when {@code stop} is used (-1). The returned stdout holds only
+     * a last line the command did not end (cut off by its death); it is never handed to {@code lines}.
+     *
+     * @throws ProbeException when the channel cannot be opened within {@code openTimeout}, or the connection drops
+     *                        while the command runs (then {@link #isOpen()} is false: connect again)
+     */
+    public Result stream(String command, Duration openTimeout, LineListener lines, Stop stop) throws ProbeException {
+        LineRelay relay = new LineRelay();
+        StreamedLines out = new StreamedLines(relay);
+        OutputCapture err = new OutputCapture(LocalShell.STDERR_CAP, relay, true);
+        try (ChannelExec ch = session.createExecChannel(command)) {
+            ch.setIn(new ByteArrayInputStream(new byte[0]));
+            ch.setOut(out);
+            ch.setErr(err);
+            if (!stop.attach(ch)) {
+                return new Result(-1, new byte[0], "");
+            }
+            ch.open().verify(openTimeout);
+            while (!stop.stopped() && !ch.isClosing() && ch.getExitStatus() == null && ch.getExitSignal() == null) {
+                relay.deliver(lines, STREAM_TICK);
+            }
+            if (!stop.stopped()) {
+                ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), 2000);
+            }
+            err.finish();
+            relay.deliver(lines, 0);
+            if (stop.stopped()) {
+                return new Result(-1, out.partial(), err.text());
+            }
+            Integer exit = ch.getExitStatus();
+            String signal = ch.getExitSignal();
+            if (exit == null && signal == null && !isOpen()) {
+                throw new ProbeException("The SSH connection to " + target + " was lost while '" + command + "' ran");
+            }
+            return new Result(exit == null ? -1 : exit, out.partial(), err.text()
+                    + (signal == null ? "" : (err.text().isEmpty() ? "" : "\n") + "ended by signal " + signal));
+        } catch (IOException e) {
+            if (stop.stopped()) {
+                return new Result(-1, out.partial(), err.text());
+            }
+            throw new ProbeException("Running '" + command + "' on " + target + " failed: " + describe(e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ProbeException("Interrupted while running '" + command + "' on " + target, e);
+        }
+    }
+
+    /** A stream's stdout cut into lines for the relay; keeps only what came after the last line end. */
+    private static final class StreamedLines extends OutputStream {
+        private final LineRelay relay;
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+        StreamedLines(LineRelay relay) {
+            this.relay = relay;
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            for (int i = off; i < off + len; i++) {
+                if (b[i] == '\n' || line.size() >= LineRelay.MAX_LINE) {
+                    String s = line.toString(StandardCharsets.UTF_8);
+                    line.reset();
+                    relay.offer(s.endsWith("\r") ? s.substring(0, s.length() - 1) : s, false);
+                    if (b[i] == '\n') {
+                        continue;
+                    }
+                }
+                line.write(b[i]);
+            }
+        }
+
+        synchronized byte[] partial() {
+            return line.toByteArray();
         }
     }
 

@@ -1,5 +1,7 @@
 package io.gpuforge.host;
 
+import io.gpuforge.domain.HostChangeState;
+import io.gpuforge.domain.JournalState;
 import io.gpuforge.domain.ApplyProgress;
 import io.gpuforge.domain.ApplyProgress.Kind;
 import io.gpuforge.domain.ApplyProgress.Step;
@@ -42,15 +44,15 @@ final class Undo {
         List<String> problems = new ArrayList<>();
         List<String> written = j.files.stream().filter(f -> f.written).map(f -> f.path).toList();
         List<String> pending = new ArrayList<>(files.sysroot() ? List.of() : j.commandsToRerun());
-        Journal.State before = j.state;
-        j.state = Journal.State.ROLLING_BACK;
+        JournalState before = j.state;
+        j.state = JournalState.ROLLING_BACK;
         try {
             journal.save(j);
         } catch (ProbeException e) {
             // the journal cannot be updated: touch nothing, so it still records what was written
             j.state = before;
             problems.add("the journal could not be updated (" + e.getMessage() + "), so no file was touched");
-            return new Result(new ApplyException.HostState(List.of(), written, List.of(), List.of(), pending,
+            return new Result(new HostChangeState(List.of(), written, List.of(), List.of(), pending,
                     Optional.of(before)), problems);
         }
         for (Journal.FileEntry f : j.files) {
@@ -80,16 +82,16 @@ final class Undo {
         }
         boolean done = notRestored.isEmpty() && failed.isEmpty() && pending.isEmpty();
         if (done) {
-            j.state = Journal.State.ROLLED_BACK;
+            j.state = JournalState.ROLLED_BACK;
         }
-        Optional<Journal.State> recorded = Optional.of(Journal.State.ROLLING_BACK);
+        Optional<JournalState> recorded = Optional.of(JournalState.ROLLING_BACK);
         try {
             journal.save(j);
             recorded = Optional.of(j.state);
         } catch (ProbeException e) {
             problems.add("the journal could not be updated: " + e.getMessage());
         }
-        return new Result(new ApplyException.HostState(restored, notRestored, rerun, failed, pending, recorded), problems);
+        return new Result(new HostChangeState(restored, notRestored, rerun, failed, pending, recorded), problems);
     }
 
     /** Re-runs {@code pending} in order; what succeeded moves to {@code rerun} (and into the journal). */
@@ -129,6 +131,6 @@ final class Undo {
     }
 
     /** What was done and, for what was not, why. */
-    record Result(ApplyException.HostState host, List<String> problems) {
+    record Result(HostChangeState host, List<String> problems) {
     }
 }

@@ -4,7 +4,7 @@ import java.io.IOException;
 
 /**
  * Starts long-lived commands on a host and hands their output over line by line as it comes: this computer's
- * processes ({@link LocalLineStreams}) or a host over SSH. What the {@code nvidia-smi -lms} stream needs, and no
+ * processes ({@link LocalLineStreams}) or a host over SSH ({@link SshHost}). What the {@code nvidia-smi -lms} stream needs, and no
  * more.
  */
 public interface LineStreams {
@@ -28,6 +28,14 @@ public interface LineStreams {
          * the output ended with a line end), and what it wrote to stderr (capped).
          */
         void ended(int exitCode, String partial, String stderr);
+
+        /**
+         * The command could not be started, or the way to its host was lost while it ran (a dropped SSH
+         * connection): whether it still runs there is unknown. {@code why} is the message for the user.
+         */
+        default void lost(String why) {
+            ended(-1, "", why);
+        }
     }
 
     /** A running command; closing stops it (and what it started) and never blocks long. */

@@ -45,6 +45,8 @@ public final class NvidiaSmiStream implements GpuSource.Streaming {
     private volatile long startedAt;
     private volatile String problem = "";
     private volatile boolean refused;
+    /** Whether the source said OK since it started or last failed. */
+    private volatile boolean delivering;
     private int generation;
     private Backoff backoff;
     private int interval;
@@ -107,9 +109,14 @@ public final class NvidiaSmiStream implements GpuSource.Streaming {
                 public void ended(int exitCode, String partial, String stderr) {
                     onEnd(gen, exitCode, partial, stderr);
                 }
+
+                @Override
+                public void lost(String why) {
+                    stopped(gen, why);
+                }
             });
         } catch (IOException e) {
-            onEnd(gen, -1, "", "cannot start nvidia-smi: " + e.getMessage());
+            stopped(gen, "nvidia-smi could not be started on " + streams.describe() + ": " + e.getMessage());
         }
     }
 
@@ -123,11 +130,12 @@ public final class NvidiaSmiStream implements GpuSource.Streaming {
         if (line instanceof NvidiaSmiCsv.Row) {
             GpuSample s = ((NvidiaSmiCsv.Row) line).sample(host, now, SourceKind.NVIDIA_SMI).node(node)
                     .intervalMillis(interval).build();
-            boolean first = known.isEmpty();
             known.put(s.gpu(), s);
             sink.samples(List.of(s));
-            if (first) {
-                sink.status(new SourceStatus(info, SourceStatus.State.OK, Optional.empty(), Optional.empty(), 1));
+            if (!delivering) {
+                delivering = true; // the first reading, or the first after a failure: the source is well again
+                sink.status(new SourceStatus(info, SourceStatus.State.OK, Optional.empty(), Optional.empty(),
+                        known.size()));
             }
         } else if (line instanceof NvidiaSmiCsv.FieldRefused) {
             String f = ((NvidiaSmiCsv.FieldRefused) line).field();
@@ -147,6 +155,18 @@ public final class NvidiaSmiStream implements GpuSource.Streaming {
     }
 
     private void onEnd(int gen, int exitCode, String partial, String stderr) {
+        if (!partial.isEmpty() && gen == generation) {
+            LOG.debug("nvidia-smi on {} ended in the middle of a line: '{}' (dropped)", streams.describe(), partial);
+        }
+        stopped(gen, exitCode, Optional.empty(), stderr);
+    }
+
+    /** The stream could not start or its host was lost: {@code why} says it all. */
+    private void stopped(int gen, String why) {
+        stopped(gen, -1, Optional.of(why), "");
+    }
+
+    private void stopped(int gen, int exitCode, Optional<String> why, String stderr) {
         long wait;
         synchronized (this) {
             if (gen != generation || closed) {
@@ -163,14 +183,13 @@ public final class NvidiaSmiStream implements GpuSource.Streaming {
                 wait = backoff.failed();
             }
         }
-        if (!partial.isEmpty()) {
-            LOG.debug("nvidia-smi on {} ended in the middle of a line: '{}' (dropped)", streams.describe(), partial);
-        }
         if (wait > 0) {
-            String why = message(exitCode, stderr);
-            LOG.warn("nvidia-smi on {} stopped: {} (starting it again in {} s)", streams.describe(), why, wait / 1000.0);
+            delivering = false;
+            String message = why.orElseGet(() -> message(exitCode, stderr));
+            LOG.warn("nvidia-smi on {} stopped: {} (starting it again in {} s)", streams.describe(), message,
+                    wait / 1000.0);
             gap();
-            sink.status(new SourceStatus(info, SourceStatus.State.FAILING, Optional.of(why),
+            sink.status(new SourceStatus(info, SourceStatus.State.FAILING, Optional.of(message),
                     Optional.of(Instant.ofEpochMilli(clock.millis() + wait)), known.size()));
         }
         threads.timer().schedule(() -> threads.pool().execute(this::launch), wait, TimeUnit.MILLISECONDS);
@@ -209,7 +228,9 @@ public final class NvidiaSmiStream implements GpuSource.Streaming {
             LOG.warn("nvidia-smi on {} wrote nothing for {} s; starting it again", streams.describe(),
                     (clock.millis() - lastLine) / 1000);
             r.close();
-            onEnd(gen, -1, "", "it wrote nothing for " + (clock.millis() - lastLine) / 1000 + " s");
+            stopped(gen, "nvidia-smi on " + streams.describe() + " wrote nothing for "
+                    + (clock.millis() - lastLine) / 1000 + " s (a hung driver, or a connection that went silent);"
+                    + " it is started again");
         }
     }
 

@@ -71,6 +71,11 @@ class SessionReconnectTest {
             }
 
             @Override
+            public Hypervisor open(AdhocHypervisor a) throws BackendException {
+                throw new BackendException(BackendException.Kind.UNSUPPORTED, "not in this test");
+            }
+
+            @Override
             public Set<Capability> capabilities(ConnectionInfo.Kind kind) {
                 return ProxmoxHypervisor.CAPABILITIES;
             }

@@ -17,6 +17,8 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,6 +77,45 @@ class SnapshotCommandTest {
         } finally {
             Snapshot.deleteTree(unpacked);
         }
+    }
+
+    private static void tar(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("tar"));
+        command.addAll(List.of(args));
+        Process tar = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(tar.waitFor()).as(out).isZero();
+    }
+
+    @Test
+    void aSnapshotFromSomeoneElseWithALinkOutOfItIsRefused() throws Exception {
+        Path archive = dir.resolve("pve-gpu1.tar.gz");
+        try (SysrootSshServer server = new SysrootSshServer(HostTrees.proxmoxSystemdBoot(dir.resolve("root")),
+                dir.resolve("key.ser"))) {
+            run(SysrootSshServer.PASSWORD + "\n", "snapshot", "--ssh", "root@127.0.0.1:" + server.port(),
+                    "--known-hosts", dir.resolve("kh").toString(), "--accept-new-host-key", "--password-stdin",
+                    "-o", archive.toString());
+        }
+        // the sender's edit: a block device link aimed at the admin's home directory
+        Path home = Files.createDirectories(dir.resolve("home/u"));
+        Path tree = Files.createDirectories(dir.resolve("tree"));
+        tar("-xzf", archive.toString(), "-C", tree.toString());
+        Path link = tree.resolve("sys/class/block/nvme0n1p3");
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        Files.delete(link);
+        Files.createSymbolicLink(link, Path.of("../../" + "../".repeat(30) + home.toString().substring(1)));
+        Path edited = dir.resolve("from-a-forum.tar.gz");
+        tar("-czf", edited.toString(), "-C", tree.toString(), ".");
+
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = GpuForgeCli.run(new String[] {"iommu", "--sysroot", edited.toString()},
+                AppPaths.underHome(dir.resolve("home")), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
+                new ByteArrayInputStream(new byte[0]));
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains("holds a link /sys/class/block/nvme0n1p3 -> ")
+                .contains("its target points outside the snapshot");
+        assertThat(out.toString()).isEmpty();
     }
 
     @Test

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.gpuforge.domain.ApplyOutcome;
+import io.gpuforge.domain.JournalState;
 import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PassthroughPlan;
@@ -57,7 +59,7 @@ class ApplyRecoveryTest {
             assertThat(state(root)).as("files and boot files as before the apply").isEqualTo(original);
             assertThat(e.getMessage()).contains("update-initramfs").contains("re-ran update-grub")
                     .contains("/etc/default/grub").contains("as it was before");
-            assertThat(on(shell).journal().orElseThrow().state).isEqualTo(Journal.State.ROLLED_BACK);
+            assertThat(on(shell).journal().orElseThrow().state).isEqualTo(JournalState.ROLLED_BACK);
         }
     }
 
@@ -74,12 +76,12 @@ class ApplyRecoveryTest {
                     .contains("gpuforge rollback");
             assertThat(grubCfg(root)).doesNotContain("iommu=pt");
             assertThat(on(shell).journal().orElseThrow().state).as("left for rollback to finish")
-                    .isEqualTo(Journal.State.ROLLING_BACK);
+                    .isEqualTo(JournalState.ROLLING_BACK);
             assertThatThrownBy(() -> on(shell).apply(p)).hasMessageContaining("gpuforge rollback");
 
             HostTrees.clearSwitches(root);
-            HostConfigurator.Outcome back = on(shell).rollback(Optional.empty());
-            assertThat(back.status()).isEqualTo(HostConfigurator.Outcome.Status.ROLLED_BACK);
+            ApplyOutcome back = on(shell).rollback(Optional.empty());
+            assertThat(back.status()).isEqualTo(ApplyOutcome.Status.ROLLED_BACK);
             assertThat(back.commandsRun()).as("only what was still needed").containsExactly("update-initramfs -u -k all");
             assertThat(state(root)).isEqualTo(original);
         }
@@ -93,7 +95,7 @@ class ApplyRecoveryTest {
                 PlanOptions.defaults());
         assertThat(p.commands()).contains("proxmox-boot-tool refresh");
         try (TreeShell shell = new TreeShell(root)) {
-            HostConfigurator.Outcome applied = on(shell).apply(p);
+            ApplyOutcome applied = on(shell).apply(p);
             assertThat(applied.commandsRun()).isEqualTo(p.commands());
             Path entry = root.resolve("boot/efi/loader/entries/proxmox-6.8.12-4-pve.conf");
             assertThat(entry).content().contains("iommu=pt");
@@ -101,16 +103,16 @@ class ApplyRecoveryTest {
             HostTrees.toolSwitch(root, "fail", "proxmox-boot-tool", "always");
             assertThatThrownBy(() -> on(shell).rollback(Optional.empty())).isInstanceOf(ApplyException.class)
                     .hasMessageContaining("proxmox-boot-tool refresh failed").hasMessageContaining("gpuforge rollback");
-            assertThat(on(shell).journal().orElseThrow().state).isNotEqualTo(Journal.State.ROLLED_BACK);
+            assertThat(on(shell).journal().orElseThrow().state).isNotEqualTo(JournalState.ROLLED_BACK);
             assertThat(entry).as("the boot entry still has the arguments: not done").content().contains("iommu=pt");
 
             HostTrees.clearSwitches(root);
-            HostConfigurator.Outcome again = on(shell).rollback(Optional.empty());
-            assertThat(again.status()).as("run again, it finishes the job").isEqualTo(HostConfigurator.Outcome.Status.ROLLED_BACK);
+            ApplyOutcome again = on(shell).rollback(Optional.empty());
+            assertThat(again.status()).as("run again, it finishes the job").isEqualTo(ApplyOutcome.Status.ROLLED_BACK);
             assertThat(again.commandsRun()).contains("proxmox-boot-tool refresh");
             assertThat(entry).content().doesNotContain("iommu=pt");
             assertThat(state(root)).isEqualTo(original);
-            assertThat(on(shell).rollback(Optional.empty()).status()).isEqualTo(HostConfigurator.Outcome.Status.NOTHING_TO_DO);
+            assertThat(on(shell).rollback(Optional.empty()).status()).isEqualTo(ApplyOutcome.Status.NOTHING_TO_DO);
         }
     }
 }

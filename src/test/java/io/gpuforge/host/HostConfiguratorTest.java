@@ -3,6 +3,8 @@ package io.gpuforge.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.domain.ApplyOutcome;
+import io.gpuforge.domain.JournalState;
 import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.PciAddress;
@@ -73,8 +75,8 @@ class HostConfiguratorTest {
         Map<String, String> original = state(root);
         PassthroughPlan p = plan(root);
         HostConfigurator c = configurator(new LocalShell(), root);
-        HostConfigurator.Outcome r = c.apply(p);
-        assertThat(r.status()).isEqualTo(HostConfigurator.Outcome.Status.APPLIED);
+        ApplyOutcome r = c.apply(p);
+        assertThat(r.status()).isEqualTo(ApplyOutcome.Status.APPLIED);
         assertThat(r.filesChanged()).containsExactly("/etc/default/grub", "/etc/modules", Planner.MODPROBE_FILE);
         assertThat(r.commandsRun()).isEmpty();
         assertThat(r.commandsNotRun()).containsExactly("update-grub", "update-initramfs -u -k all");
@@ -88,15 +90,15 @@ class HostConfiguratorTest {
         assertThat(root.resolve(r.backupDir().orElseThrow().substring(1) + "/manifest.json")).exists();
         Map<String, String> applied = state(root);
 
-        assertThat(c.apply(p).status()).as("same plan again").isEqualTo(HostConfigurator.Outcome.Status.NOTHING_TO_DO);
+        assertThat(c.apply(p).status()).as("same plan again").isEqualTo(ApplyOutcome.Status.NOTHING_TO_DO);
         assertThat(plan(root).edits()).as("a new plan on the applied host").isEmpty();
         assertThat(state(root)).isEqualTo(applied);
 
-        HostConfigurator.Outcome back = c.rollback(Optional.empty());
-        assertThat(back.status()).isEqualTo(HostConfigurator.Outcome.Status.ROLLED_BACK);
+        ApplyOutcome back = c.rollback(Optional.empty());
+        assertThat(back.status()).isEqualTo(ApplyOutcome.Status.ROLLED_BACK);
         assertThat(state(root)).isEqualTo(original);
-        assertThat(c.rollback(Optional.empty()).status()).isEqualTo(HostConfigurator.Outcome.Status.NOTHING_TO_DO);
-        assertThat(c.journal().orElseThrow().state).isEqualTo(Journal.State.ROLLED_BACK);
+        assertThat(c.rollback(Optional.empty()).status()).isEqualTo(ApplyOutcome.Status.NOTHING_TO_DO);
+        assertThat(c.journal().orElseThrow().state).isEqualTo(JournalState.ROLLED_BACK);
     }
 
     @Test
@@ -130,7 +132,7 @@ class HostConfiguratorTest {
                 false, Clock.systemUTC());
     }
 
-    private static Optional<Journal.State> journalState(HostKind kind, Path root) throws Exception {
+    private static Optional<JournalState> journalState(HostKind kind, Path root) throws Exception {
         try (HostShell shell = shellFor(kind, root)) {
             return configurator(kind, shell, root).journal().map(j -> j.state);
         }
@@ -164,24 +166,24 @@ class HostConfiguratorTest {
                     failure = e;
                 }
                 Map<String, String> now = state(root);
-                Optional<Journal.State> journal = journalState(kind, root);
+                Optional<JournalState> journal = journalState(kind, root);
                 if (failure == null) {
                     assertThat(now).as("%s: applied", at).isEqualTo(applied);
-                    assertThat(journal).as(at).contains(Journal.State.APPLIED);
+                    assertThat(journal).as(at).contains(JournalState.APPLIED);
                     continue;
                 }
-                boolean open = journal.isPresent() && (journal.get() == Journal.State.APPLYING
-                        || journal.get() == Journal.State.ROLLING_BACK);
+                boolean open = journal.isPresent() && (journal.get() == JournalState.APPLYING
+                        || journal.get() == JournalState.ROLLING_BACK);
                 if (!now.equals(original)) {
                     assertThat(open).as("%s: the host (files or boot files) is changed, so the journal must say so, not %s",
                             at, journal).isTrue();
                 }
-                if (journal.equals(Optional.of(Journal.State.ROLLED_BACK)) || failure.getMessage().contains("as it was before")
+                if (journal.equals(Optional.of(JournalState.ROLLED_BACK)) || failure.getMessage().contains("as it was before")
                         || failure.getMessage().contains("Nothing on the host was changed")) {
                     assertThat(now).as("%s: said to be as before (%s)", at, failure.getMessage()).isEqualTo(original);
                 }
                 if (mode == FaultyShell.Mode.FAIL && failure.host().isPresent() && failure.host().get().restored()) {
-                    assertThat(journal).as("%s: one failed step is recovered in place", at).contains(Journal.State.ROLLED_BACK);
+                    assertThat(journal).as("%s: one failed step is recovered in place", at).contains(JournalState.ROLLED_BACK);
                 }
                 if (open) {
                     // recovery with a working connection, as the user would do
@@ -191,7 +193,7 @@ class HostConfiguratorTest {
                                 .hasMessageContaining("interrupted");
                         c.rollback(Optional.empty());
                     }
-                    assertThat(journalState(kind, root)).as(at).contains(Journal.State.ROLLED_BACK);
+                    assertThat(journalState(kind, root)).as(at).contains(JournalState.ROLLED_BACK);
                 }
                 assertThat(state(root)).as("%s: the host is not as before after the rollback", at).isEqualTo(original);
             }
@@ -221,13 +223,13 @@ class HostConfiguratorTest {
                     assertThat(state(root)).as("%s: reported done", at).isEqualTo(original);
                 } catch (ApplyException expected) {
                     assertThat(journalState(kind, root)).as("%s: not done, not recorded as done", at)
-                            .isNotEqualTo(Optional.of(Journal.State.ROLLED_BACK));
+                            .isNotEqualTo(Optional.of(JournalState.ROLLED_BACK));
                     try (HostShell healthy = shellFor(kind, root)) {
                         configurator(kind, healthy, root).rollback(Optional.empty());
                     }
                 }
                 assertThat(state(root)).as(at).isEqualTo(original);
-                assertThat(journalState(kind, root)).as(at).contains(Journal.State.ROLLED_BACK);
+                assertThat(journalState(kind, root)).as(at).contains(JournalState.ROLLED_BACK);
             }
         }
     }
@@ -242,13 +244,13 @@ class HostConfiguratorTest {
                      new SshShell.Credentials(Optional.of(SysrootSshServer.PASSWORD.toCharArray()), Optional.empty(),
                              Optional.empty()), dir.resolve("kh"), HostKeyPolicy.acceptNew(), Duration.ofSeconds(20))) {
             HostConfigurator c = new HostConfigurator(shell, Optional.empty(), false, Clock.systemUTC());
-            HostConfigurator.Outcome r = c.apply(p);
-            assertThat(r.status()).isEqualTo(HostConfigurator.Outcome.Status.APPLIED);
+            ApplyOutcome r = c.apply(p);
+            assertThat(r.status()).isEqualTo(ApplyOutcome.Status.APPLIED);
             assertThat(r.commandsRun()).as("the host's own commands").containsExactly("update-grub", "update-initramfs -u -k all");
             assertThat(root.resolve("etc/default/grub")).content().contains("iommu=pt");
             assertThat(root.resolve("boot/grub/grub.cfg")).content().contains("iommu=pt");
             assertThat(new HostProbe().probe(shell, false).files()).containsKey(Journal.PATH);
-            HostConfigurator.Outcome back = c.rollback(Optional.of(r.journalId()));
+            ApplyOutcome back = c.rollback(Optional.of(r.journalId()));
             assertThat(back.commandsRun()).containsExactly("update-grub", "update-initramfs -u -k all");
         }
         assertThat(state(root)).as("files and boot files as before").isEqualTo(original);

@@ -39,6 +39,16 @@ class HostTopologyTest {
     }
 
     @Test
+    void aVirtioNicIsTracedThroughItsVirtioDeviceToThePciFunction() throws Exception {
+        // a VM or a cloud host: /sys/class/net/eth0/device is the virtio device, whose parent is the PCI function
+        HostTopology t = topology(new ProbeText().file("/proc/net/route", ROUTE.replace("vmbr0", "eth0"))
+                .link("/sys/class/net/eth0/device", "../../../virtio0")
+                .link("/sys/bus/virtio/devices/virtio0", "../../../devices/pci0000:00/0000:00:02.0/virtio0"));
+        assertThat(t.managementDevices()).containsExactly(a("0000:00:02.0"));
+        assertThat(unknowns).isEmpty();
+    }
+
+    @Test
     void aRootOnLvmIsTracedToItsDiskController() throws Exception {
         HostTopology t = topology(new ProbeText()
                 .file("/proc/mounts", "sysfs /sys sysfs rw 0 0\n/dev/mapper/pve-root / ext4 rw,relatime 0 0\n")

@@ -4,6 +4,7 @@ import static io.gpuforge.host.HostConfiguratorTest.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.domain.JournalState;
 import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.PlanBlockedException;
 import io.gpuforge.domain.PassthroughOverrides;
@@ -53,7 +54,7 @@ class JournalValidationTest {
         Journal j = new Journal();
         j.id = "20250101-120000-0123456789ab";
         j.planId = "0123456789ab";
-        j.state = Journal.State.APPLIED;
+        j.state = JournalState.APPLIED;
         j.backupDir = JournalPolicy.BACKUPS + j.id;
         Journal.FileEntry f = new Journal.FileEntry("/etc/default/grub", true);
         f.written = true;
@@ -134,7 +135,7 @@ class JournalValidationTest {
         PassthroughPlan p = Planner.plan(new HostProbe().probeLocal(Optional.of(root)), PciAddress.parse("0000:01:00.0"),
                 PlanOptions.defaults());
         plant(root, j -> {
-            j.state = Journal.State.APPLYING;
+            j.state = JournalState.APPLYING;
             j.files.get(0).path = "/etc/passwd";
         });
         Map<String, String> before = state(root);
@@ -195,7 +196,7 @@ class JournalValidationTest {
                 Journal j = new Journal();
                 j.id = "20250101-120000-" + p.id();
                 j.planId = p.id();
-                j.state = Journal.State.APPLYING;
+                j.state = JournalState.APPLYING;
                 j.backupDir = JournalPolicy.BACKUPS + j.id;
                 p.edits().forEach(e -> j.files.add(new Journal.FileEntry(e.path(), e.before().isPresent())));
                 j.commands = new ArrayList<>(p.commands());

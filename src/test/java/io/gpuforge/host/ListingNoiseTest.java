@@ -2,6 +2,7 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.ListingReport;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.testing.SharedFixtures;
 import java.nio.charset.StandardCharsets;
@@ -161,8 +162,8 @@ class ListingNoiseTest {
     @MethodSource("everyFixtureInEveryNoise")
     void noiseIsSkippedAndCounted(String file, Noise noise) throws Exception {
         String clean = fixture(file);
-        ListingParser.Result expected = ListingParser.read(clean);
-        ListingParser.Result r = ListingParser.read(noise.wrap().apply(clean));
+        ListingReport expected = ListingParser.read(clean);
+        ListingReport r = ListingParser.read(noise.wrap().apply(clean));
         assertThat(r.inventory()).isEqualTo(expected.inventory());
         assertThat(r.skipped()).as("skipped lines %s", r.skipped()).hasSize(noise.addedLines());
         assertThat(r.partial()).as("gaps %s", r.gaps()).isFalse();
@@ -174,12 +175,12 @@ class ListingNoiseTest {
     void noiseAroundTheListingWithItsLspciOutput(Noise noise) throws Exception {
         String both = fixture("03-intel-z690-rx6650xt.txt") + "root@pve:~# lspci -nnk -s 03:00\n"
                 + fixture("03-intel-z690-rx6650xt.lspci-nnk.txt");
-        ListingParser.Result clean = ListingParser.read(fixture("03-intel-z690-rx6650xt.txt") + "\n"
+        ListingReport clean = ListingParser.read(fixture("03-intel-z690-rx6650xt.txt") + "\n"
                 + fixture("03-intel-z690-rx6650xt.lspci-nnk.txt"));
         if (noise.name().startsWith("tree")) {
             return; // a tree drawing of lspci -nnk output is not something people post
         }
-        ListingParser.Result r = ListingParser.read(noise.wrap().apply(both));
+        ListingReport r = ListingParser.read(noise.wrap().apply(both));
         assertThat(r.inventory()).isEqualTo(clean.inventory());
         assertThat(r.inventory().device(PciAddress.parse("03:00.0")).orElseThrow().driver())
                 .contains("vfio-pci");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import io.gpuforge.domain.ListingReport;
 import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.IommuGroup;
 import io.gpuforge.domain.Isolation;
@@ -149,12 +150,12 @@ class ListingParserTest {
 
     @Test
     void truncatedListingsAreReadAsPartialNotRefused() throws Exception {
-        ListingParser.Result cut = ListingParser.read(
+        ListingReport cut = ListingParser.read(
                 "IOMMU Group 11:\n\t01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD104 [GeForce RTX 40");
         assertThat(cut.partial()).isTrue();
         assertThat(cut.gaps()).singleElement().satisfies(g -> assertThat(g.reason()).contains("line 2 is cut off"));
         assertThat(cut.inventory().gpus()).singleElement().satisfies(g -> assertThat(g.group()).isEqualTo(11));
-        ListingParser.Result empty = ListingParser.read("IOMMU Group 11:\n\t01:00.0 VGA [0300]: N [10de:2786]\nIOMMU Group 12:\n");
+        ListingReport empty = ListingParser.read("IOMMU Group 11:\n\t01:00.0 VGA [0300]: N [10de:2786]\nIOMMU Group 12:\n");
         assertThat(empty.gaps()).singleElement().satisfies(g -> assertThat(g.reason()).contains("group 12")
                 .contains("no device"));
         assertThat(empty.inventory().groups()).hasSize(1);

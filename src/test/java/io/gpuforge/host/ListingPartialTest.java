@@ -2,6 +2,7 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.ListingReport;
 import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
@@ -37,7 +38,7 @@ class ListingPartialTest {
                             "... (more devices) ...", "…and so on", "(rest omitted)", ". . ."})
     void linesLeftOutInsideAGroup(String marker) throws Exception {
         // 01: group 10 holds 00:1f.0, .3, .4, .5 on lines 23-26; the poster left out .4 and .5
-        ListingParser.Result r = ListingParser.read(cut("01-intel-z790-rtx4070-rx590.txt", 25, 26, marker));
+        ListingReport r = ListingParser.read(cut("01-intel-z790-rtx4070-rx590.txt", 25, 26, marker));
         assertThat(r.partial()).isTrue();
         assertThat(r.gaps()).singleElement().satisfies(g -> {
             assertThat(g.line()).isEqualTo(25);
@@ -52,7 +53,7 @@ class ListingPartialTest {
     @Test
     void aCutThatTakesAGroupHeaderLeavesTheDevicesAfterItWithoutAGroup() throws Exception {
         // 09: line 50 is 09:00.1 (group 24), line 51 the header of group 25 with the HD 7750 under it
-        ListingParser.Result r = ListingParser.read(cut("09-amd-x570-gtx1070-hd7750.txt", 50, 51, "..."));
+        ListingReport r = ListingParser.read(cut("09-amd-x570-gtx1070-hd7750.txt", 50, 51, "..."));
         assertThat(r.partial()).isTrue();
         assertThat(r.groupsNotFullyShown()).containsExactly(24);
         assertThat(r.inventory().group(24).orElseThrow().members()).containsExactly(a("09:00.0"));
@@ -66,7 +67,7 @@ class ListingPartialTest {
     @Test
     void aGroupHeaderWithNoDevicesAtTheEnd() throws Exception {
         String clean = ListingNoiseTest.fixture("01-intel-z790-rtx4070-rx590.txt");
-        ListingParser.Result r = ListingParser.read(clean + "IOMMU Group 14:\n");
+        ListingReport r = ListingParser.read(clean + "IOMMU Group 14:\n");
         assertThat(r.partial()).isTrue();
         assertThat(r.gaps()).singleElement().satisfies(g -> {
             assertThat(g.line()).isEqualTo(35);
@@ -82,7 +83,7 @@ class ListingPartialTest {
         List<String> l = new ArrayList<>(ListingNoiseTest.lines(ListingNoiseTest.fixture("01-intel-z790-rtx4070-rx590.txt")));
         l.remove(28);
         l.remove(27);
-        ListingParser.Result r = ListingParser.read(String.join("\n", l));
+        ListingReport r = ListingParser.read(String.join("\n", l));
         assertThat(r.gaps()).singleElement().satisfies(g -> assertThat(g.reason()).contains("group 11"));
         assertThat(r.inventory().device(a("01:00.0"))).isEmpty();
         assertThat(r.inventory().gpus()).extracting(GpuPlacement::address).containsExactly(a("04:00.0"));
@@ -92,7 +93,7 @@ class ListingPartialTest {
     void aLastLineCutOffKeepsWhatItShows() throws Exception {
         String text = ListingNoiseTest.fixture("01-intel-z790-rtx4070-rx590.txt").strip();
         String cutOff = text.substring(0, text.lastIndexOf("[Radeon RX 470/480 /") + 10);
-        ListingParser.Result r = ListingParser.read(cutOff);
+        ListingReport r = ListingParser.read(cutOff);
         assertThat(r.partial()).isTrue();
         assertThat(r.gaps()).singleElement().satisfies(g -> {
             assertThat(g.line()).isEqualTo(34);
@@ -108,7 +109,7 @@ class ListingPartialTest {
     void aLineCutOffInTheMiddleIsNotedButItsGroupIsComplete() throws Exception {
         String text = ListingNoiseTest.fixture("01-intel-z790-rtx4070-rx590.txt")
                 .replace("[GeForce RTX 4070] [10de:2786] (rev a1)", "[GeForce RTX 40");
-        ListingParser.Result r = ListingParser.read(text);
+        ListingReport r = ListingParser.read(text);
         assertThat(r.gaps()).singleElement().satisfies(g -> assertThat(g.line()).isEqualTo(28));
         assertThat(r.groupsNotFullyShown()).isEmpty();
         PciDevice rtx = r.inventory().device(a("01:00.0")).orElseThrow();
@@ -120,7 +121,7 @@ class ListingPartialTest {
     @Test
     void oneLineListingCutBetweenGroups() throws Exception {
         // 07: lines 4-5 are group 10's 00:1f.3 and 00:1f.4, line 6 is group 11
-        ListingParser.Result r = ListingParser.read(cut("07-intel-z370-gt1030.txt", 4, 5, "..."));
+        ListingReport r = ListingParser.read(cut("07-intel-z370-gt1030.txt", 4, 5, "..."));
         assertThat(r.partial()).isTrue();
         assertThat(r.groupsNotFullyShown()).containsExactlyInAnyOrder(10, 11);
         assertThat(r.inventory().group(10).orElseThrow().members()).containsExactly(a("00:1f.0"), a("00:1f.2"));
@@ -135,9 +136,9 @@ class ListingPartialTest {
         int second = lspci.indexOf("03:00.1");
         String text = ListingNoiseTest.fixture("03-intel-z690-rx6650xt.txt") + "\n" + lspci.substring(0, second)
                 + "...\n" + lspci.substring(second);
-        ListingParser.Result r = ListingParser.read(text);
+        ListingReport r = ListingParser.read(text);
         assertThat(r.partial()).isFalse();
-        assertThat(r.skipped()).extracting(ListingParser.Line::text).containsExactly("...");
+        assertThat(r.skipped()).extracting(ListingReport.Line::text).containsExactly("...");
         assertThat(r.inventory().device(a("03:00.1")).orElseThrow().driver()).contains("vfio-pci");
     }
 }

@@ -3,6 +3,7 @@ package io.gpuforge.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.domain.ListingReport;
 import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.Isolation;
 import io.gpuforge.domain.PciAddress;
@@ -21,7 +22,7 @@ class ListingPostsTest {
         return PciAddress.parse(s);
     }
 
-    private static GpuPlacement gpu(ListingParser.Result r, String address) {
+    private static GpuPlacement gpu(ListingReport r, String address) {
         return r.inventory().gpus().stream().filter(g -> g.address().equals(a(address))).findFirst().orElseThrow();
     }
 
@@ -54,8 +55,8 @@ class ListingPostsTest {
                 + "        Kernel modules: snd_hda_intel\n"
                 + "\n"
                 + "Any help appreciated!\n";
-        ListingParser.Result r = ListingParser.read(post);
-        assertThat(r.skipped()).extracting(ListingParser.Line::number).containsExactly(1, 3, 16, 27);
+        ListingReport r = ListingParser.read(post);
+        assertThat(r.skipped()).extracting(ListingReport.Line::number).containsExactly(1, 3, 16, 27);
         assertThat(r.partial()).isTrue();
         assertThat(r.gaps()).singleElement().satisfies(g -> assertThat(g.line()).isEqualTo(9));
         assertThat(r.groupsNotFullyShown()).containsExactly(1);
@@ -87,8 +88,8 @@ class ListingPostsTest {
                 + "[/CODE]\n"
                 + "\n"
                 + "pveversion: pve-manager/8.1.4/ec5affc9e41f1d79 (running kernel: 6.5.11-8-pve)\n").replace("\n", "\r\n");
-        ListingParser.Result r = ListingParser.read(post);
-        assertThat(r.skipped()).extracting(ListingParser.Line::number).containsExactly(1, 3, 5, 15);
+        ListingReport r = ListingParser.read(post);
+        assertThat(r.skipped()).extracting(ListingReport.Line::number).containsExactly(1, 3, 5, 15);
         assertThat(r.partial()).isTrue();
         assertThat(r.groupsNotFullyShown()).containsExactlyInAnyOrder(1, 8);
         GpuPlacement gtx = gpu(r, "01:00.0");
@@ -108,7 +109,7 @@ class ListingPostsTest {
                 + "Group:  27  0000:0b:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 [GeForce RTX 3080] [10de:2206] (rev a1)   Driver: vfio-pci\n"
                 + "Group:  27  0000:0b:00.1 Audio device [0403]: NVIDIA Corporation GA102 High Definition Audio Controller [10de:1aef] (rev a1)   Driver: vfio-pci\n"
                 + "Group:  28  0000:0c:00.0 Non-Essential Instrumentation [1300]: Advanced Micro Devices, Inc. [AMD] Starship/Matisse PCIe Dummy Function [1022:148a]\n";
-        ListingParser.Result r = ListingParser.read(post);
+        ListingReport r = ListingParser.read(post);
         assertThat(r.skipped()).hasSize(1);
         assertThat(r.partial()).isFalse();
         assertThat(r.inventory().groups()).hasSize(5);
@@ -132,7 +133,7 @@ class ListingPostsTest {
                 + "done;\n"
                 + "\n";
         String listing = ListingNoiseTest.fixture("01-intel-z790-rtx4070-rx590.txt");
-        ListingParser.Result r = ListingParser.read(script + listing);
+        ListingReport r = ListingParser.read(script + listing);
         assertThat(r.skipped()).hasSize(8);
         assertThat(r.inventory()).isEqualTo(ListingParser.read(listing).inventory());
     }
@@ -164,7 +165,7 @@ class ListingPostsTest {
                 + "00:01.0 PCI bridge [0604]: Intel Corporation 6th-10th Gen Core Processor PCIe Controller (x16) [8086:1901] (rev 07)\n"
                 + "01:00.0 VGA compatible controller [0300]: NVIDIA Corporation TU104 [GeForce RTX 2070 SUPER] [10de:1e84] (rev a1)\n"
                 + "01:00.1 Audio device [0403]: NVIDIA Corporation TU104 HD Audio Controller [10de:10f8] (rev a1)\n";
-        ListingParser.Result r = ListingParser.read(post);
+        ListingReport r = ListingParser.read(post);
         assertThat(r.skipped()).hasSize(13);
         assertThat(r.partial()).isFalse();
         assertThat(r.inventory().group(1).orElseThrow().members())
@@ -189,7 +190,7 @@ class ListingPostsTest {
                 + "$ lspci -nn | grep -e VGA -e Audio\n"
                 + "0a:00.0 VGA compatible controller [0300]: Advanced Micro Devices, Inc. [AMD/ATI] Navi 21 [Radeon RX 6800/6800 XT / 6900 XT] [1002:73bf] (rev c1)\n"
                 + "0a:00.1 Audio device [0403]: Advanced Micro Devices, Inc. [AMD/ATI] Navi 21/23 HDMI/DP Audio Controller [1002:ab28]\n";
-        ListingParser.Result r = ListingParser.read(post);
+        ListingReport r = ListingParser.read(post);
         assertThat(r.skipped()).hasSize(5);
         assertThat(r.inventory().groups()).hasSize(4);
         GpuPlacement rx = gpu(r, "0a:00.0");
@@ -210,7 +211,7 @@ class ListingPostsTest {
                 + "lrwxrwxrwx 1 root root 0 Mar  3 10:12 0000:00:01.0 -> ../../../../devices/pci0000:00/0000:00:01.0\n"
                 + "lrwxrwxrwx 1 root root 0 Mar  3 10:12 0000:01:00.0 -> ../../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0\n"
                 + "lrwxrwxrwx 1 root root 0 Mar  3 10:12 0000:01:00.1 -> ../../../../devices/pci0000:00/0000:00:01.0/0000:01:00.1\n";
-        ListingParser.Result r = ListingParser.read(post);
+        ListingReport r = ListingParser.read(post);
         assertThat(r.skipped()).hasSize(3);
         assertThat(r.inventory().group(0).orElseThrow().members()).containsExactly(a("00:00.0"));
         assertThat(r.inventory().group(1).orElseThrow().members()).containsExactly(a("00:01.0"), a("01:00.0"), a("01:00.1"));
@@ -231,7 +232,7 @@ class ListingPostsTest {
                 + "IOMMU Group 2:\n"
                 + "\t00:14.0 USB controller [0c03]: Intel Corporation 200 Series/Z370 Chipset Family USB 3.0 xHCI Controller [8086:a2af]\n"
                 + "\t\tKernel driver in use: xhci_hcd\n";
-        ListingParser.Result r = ListingParser.read(post);
+        ListingReport r = ListingParser.read(post);
         assertThat(r.skipped()).isEmpty();
         assertThat(r.inventory().groups()).hasSize(2);
         assertThat(r.inventory().device(a("01:00.0")).orElseThrow().driver()).contains("vfio-pci");
@@ -244,7 +245,7 @@ class ListingPostsTest {
         // the real table (cropped on the right and below), pasted with its command
         String table = new String(SharedFixtures.read("pve/01-b650m-rtx3080-raphael-pvesh-hardware-pci.cropped.txt"),
                 StandardCharsets.UTF_8);
-        ListingParser.Result r = ListingParser.read("root@pve:~# pvesh get /nodes/pve/hardware/pci --pci-class-blacklist \"\"\n"
+        ListingReport r = ListingParser.read("root@pve:~# pvesh get /nodes/pve/hardware/pci --pci-class-blacklist \"\"\n"
                 + table);
         assertThat(r.skipped()).hasSize(1);
         assertThat(r.inventory().devices()).hasSize(9);
@@ -268,7 +269,7 @@ class ListingPostsTest {
                 + "| 14 | 0000:0b:00.0 | VGA compatible controller | NVIDIA Corporation GA102 [GeForce RTX 3090] |\n"
                 + "| 14 | 0000:0b:00.1 | Audio device | NVIDIA Corporation GA102 High Definition Audio Controller |\n"
                 + "| 15 | 0000:0c:00.0 | USB controller | ASMedia Technology Inc. ASM2142 USB 3.1 Host Controller |\n";
-        ListingParser.Result r = ListingParser.read(post);
+        ListingReport r = ListingParser.read(post);
         assertThat(r.skipped()).isEmpty();
         GpuPlacement rtx = gpu(r, "0b:00.0");
         assertThat(rtx.group()).isEqualTo(14);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.gpuforge.domain.ApplyOutcome;
+import io.gpuforge.domain.JournalState;
 import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.ApplyProgress;
 import io.gpuforge.domain.PciAddress;
@@ -87,7 +89,7 @@ class LongCommandsTest {
         HostTrees.toolSwitch(root, "await", "update-initramfs", "yes");
         Recorder progress = new Recorder(root.resolve(HostTrees.SWITCHES).resolve("seen"));
         try (TreeShell shell = new TreeShell(root)) {
-            HostConfigurator.Outcome r = new HostConfigurator(shell, Optional.empty(), false, Clock.systemUTC())
+            ApplyOutcome r = new HostConfigurator(shell, Optional.empty(), false, Clock.systemUTC())
                     .apply(p, progress);
             assertThat(r.commandsRun()).containsExactly("update-grub", "update-initramfs -u -k all");
         }
@@ -116,7 +118,7 @@ class LongCommandsTest {
             assertThat(root.resolve("etc/default/grub")).as("not restored behind the user's back").content()
                     .contains("iommu=pt");
             Journal j = c.journal().orElseThrow();
-            assertThat(j.state).isEqualTo(Journal.State.APPLYING);
+            assertThat(j.state).isEqualTo(JournalState.APPLYING);
             assertThat(j.unfinishedCommand).isEqualTo("update-initramfs -u -k all");
             assertThatThrownBy(() -> c.apply(p)).hasMessageContaining("ran past its time limit")
                     .hasMessageContaining("gpuforge rollback");
@@ -141,7 +143,7 @@ class LongCommandsTest {
             assertThatThrownBy(() -> c.apply(p)).isInstanceOf(ApplyException.class)
                     .hasMessageContaining("did not finish within 2 s on ssh:root@127.0.0.1")
                     .hasMessageContaining("may still be running on the host").hasMessageContaining("pgrep -a update-initramfs");
-            assertThat(c.journal().orElseThrow().state).isEqualTo(Journal.State.APPLYING);
+            assertThat(c.journal().orElseThrow().state).isEqualTo(JournalState.APPLYING);
         }
     }
 }

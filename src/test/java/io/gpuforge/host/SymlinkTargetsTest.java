@@ -4,6 +4,8 @@ import static io.gpuforge.host.HostConfiguratorTest.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.domain.ApplyOutcome;
+import io.gpuforge.domain.JournalState;
 import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PassthroughPlan;
@@ -60,7 +62,7 @@ class SymlinkTargetsTest {
         assertThat(p.edits().stream().filter(e -> e.path().equals("/etc/modules")).findFirst().orElseThrow().before())
                 .as("the probe read the link's target in the root").hasValueSatisfying(b -> assertThat(b).contains("loop"));
         HostConfigurator c = new HostConfigurator(new LocalShell(), Optional.of(root.toString()), false, Clock.systemUTC());
-        HostConfigurator.Outcome r = c.apply(p);
+        ApplyOutcome r = c.apply(p);
 
         assertThat(Files.isSymbolicLink(root.resolve("etc/default/grub"))).as("the link is kept").isTrue();
         assertThat(Files.readSymbolicLink(root.resolve("etc/default/grub"))).isEqualTo(Path.of("../grub-config/grub.conf"));
@@ -115,7 +117,7 @@ class SymlinkTargetsTest {
                     .hasMessageContaining("flushed to disk");
             assertThat(root.resolve("etc/default/grub")).content().doesNotContain("iommu=pt");
             shell.tree().realTool("sync");
-            c.journal().filter(j -> j.state != Journal.State.ROLLED_BACK).ifPresent(j -> {
+            c.journal().filter(j -> j.state != JournalState.ROLLED_BACK).ifPresent(j -> {
                 try {
                     c.rollback(Optional.empty());
                 } catch (ApplyException e) {

@@ -2,6 +2,7 @@ package io.gpuforge.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.ListingReport;
 import io.gpuforge.domain.Verdict;
 import io.gpuforge.domain.ReadinessReport;
 import io.gpuforge.domain.PassthroughOverrides;
@@ -43,7 +44,7 @@ class GpuVerdictsTest {
     void aGpuWithoutAGroupInAListingIsStillAsked() throws Exception {
         String text = new String(SharedFixtures.read("hosts/09-amd-x570-gtx1070-hd7750.txt"), StandardCharsets.UTF_8)
                 .replace("IOMMU Group 25:\n", "...\n");
-        ListingParser.Result r = ListingParser.read(text);
+        ListingReport r = ListingParser.read(text);
         List<GpuVerdict> v = GpuVerdicts.of(HostFacts.fromListing("listing:x", r.inventory()),
                 PassthroughOverrides.none(), Coverage.listing(r.partial(), r.groupsNotFullyShown()));
         assertThat(v).extracting(GpuVerdict::address)

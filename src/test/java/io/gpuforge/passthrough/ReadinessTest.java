@@ -2,6 +2,7 @@ package io.gpuforge.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.domain.ListingReport;
 import io.gpuforge.app.CheckMessages;
 import io.gpuforge.domain.Verdict;
 import io.gpuforge.domain.ReadinessReport;
@@ -239,7 +240,7 @@ class ReadinessTest {
     void whatAPartialListingLeavesOutIsUnknownNotFailedOrPassed() throws Exception {
         // group 11 (the RTX 4070) is followed by a cut: more devices may be in it
         String cut = fixture("01-intel-z790-rtx4070-rx590.txt").replace("IOMMU Group 12:\n", "...\nIOMMU Group 12:\n");
-        ListingParser.Result parsed = ListingParser.read(cut);
+        ListingReport parsed = ListingParser.read(cut);
         HostFacts f = HostFacts.fromListing("listing:cut", parsed.inventory());
         Coverage c = Coverage.listing(parsed.partial(), parsed.groupsNotFullyShown());
         ReadinessReport rtx = Readiness.evaluate(f, Optional.of(PciAddress.parse("0000:01:00.0")),
@@ -263,7 +264,7 @@ class ReadinessTest {
 
         // the HD 7750's header was cut: it is in no group the listing shows
         String noHeader = fixture("09-amd-x570-gtx1070-hd7750.txt").replace("IOMMU Group 25:\n", "...\n");
-        ListingParser.Result p9 = ListingParser.read(noHeader);
+        ListingReport p9 = ListingParser.read(noHeader);
         ReadinessReport hd = Readiness.evaluate(HostFacts.fromListing("listing:9", p9.inventory()),
                 Optional.of(PciAddress.parse("0000:0a:00.0")), PassthroughOverrides.none(),
                 Coverage.listing(p9.partial(), p9.groupsNotFullyShown()));

@@ -5,8 +5,11 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.security.KeyStore;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
 import javax.net.ssl.KeyManagerFactory;
@@ -15,11 +18,30 @@ import javax.net.ssl.SSLContext;
 /** An HTTPS server on loopback that answers each request with whatever the test scripts (bad input tests). */
 public final class ScriptedHttpsServer implements AutoCloseable {
 
-    /** One scripted answer. {@code delayMillis} before answering; {@code reset} closes without an answer. */
-    public record Reply(int status, String body, long delayMillis, boolean reset) {
+    /**
+     * One scripted answer. {@code delayMillis} before answering; {@code reset} closes without an answer;
+     * {@code repeated}, when there, is the body instead of {@code body}.
+     */
+    public record Reply(int status, String body, long delayMillis, boolean reset, Optional<Repeated> repeated) {
+        public Reply(int status, String body, long delayMillis, boolean reset) {
+            this(status, body, delayMillis, reset, Optional.empty());
+        }
+
         public static Reply of(int status, String body) {
             return new Reply(status, body, 0, false);
         }
+
+        /**
+         * A body of {@code head}, {@code item} {@code count} times ({@code count < 0}: until the client goes
+         * away) and {@code tail}, written as it goes, never held whole; {@code chunked}: without a length.
+         */
+        public static Reply repeated(int status, String head, String item, long count, String tail, boolean chunked) {
+            return new Reply(status, "", 0, false, Optional.of(new Repeated(head, item, count, tail, chunked)));
+        }
+    }
+
+    /** A body too big to hold: see {@link Reply#repeated}. */
+    public record Repeated(String head, String item, long count, String tail, boolean chunked) {
     }
 
     private final HttpsServer server;
@@ -57,12 +79,35 @@ public final class ScriptedHttpsServer implements AutoCloseable {
             ex.close();
             return;
         }
-        byte[] bytes = r.body().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (r.repeated().isPresent()) {
+            stream(ex, r.status(), r.repeated().get());
+            return;
+        }
+        byte[] bytes = r.body().getBytes(StandardCharsets.UTF_8);
         ex.sendResponseHeaders(r.status(), bytes.length == 0 ? -1 : bytes.length);
         if (bytes.length > 0) {
             ex.getResponseBody().write(bytes);
         }
         ex.close();
+    }
+
+    private static void stream(HttpExchange ex, int status, Repeated r) throws IOException {
+        byte[] head = r.head().getBytes(StandardCharsets.UTF_8);
+        byte[] item = r.item().getBytes(StandardCharsets.UTF_8);
+        byte[] tail = r.tail().getBytes(StandardCharsets.UTF_8);
+        boolean forever = r.count() < 0;
+        ex.sendResponseHeaders(status, r.chunked() || forever ? 0 : head.length + item.length * r.count() + tail.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(head);
+            for (long i = 0; forever || i < r.count(); i++) {
+                out.write(item);
+            }
+            out.write(tail);
+        } catch (IOException e) {
+            // the client stopped reading: that is what an endless answer is for
+        } finally {
+            ex.close();
+        }
     }
 
     public String url() {

@@ -18,10 +18,13 @@ import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSession;
 import okhttp3.FormBody;
 import okhttp3.HttpUrl;
+import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.BufferedSource;
 
 /**
  * The Proxmox VE REST client: one {@link OkHttpClient} per server with explicit timeouts, API token or
@@ -32,6 +35,8 @@ import okhttp3.Response;
 public final class PveClient {
 
     private static final Duration TICKET_RENEWAL = Duration.ofMinutes(100);
+    /** The largest answer read: well above a 2,000-VM cluster's /cluster/resources (about 1 MB). */
+    static final long MAX_BODY_BYTES = 32L << 20;
     private final HttpUrl base;
     private final OkHttpClient http;
     private final PinnedTrust trust;
@@ -173,7 +178,7 @@ public final class PveClient {
         }
         requests.incrementAndGet();
         try (Response resp = http.newCall(r.build()).execute()) {
-            String text = resp.body() == null ? "" : resp.body().string();
+            String text = body(resp, method, path);
             // PVE's reason is the status line; behind proxies that rewrite it (and the simulator, whose HTTP
             // server cannot set one) it is also in X-PVE-Message
             String reason = resp.header("X-PVE-Message") != null ? resp.header("X-PVE-Message") : resp.message();
@@ -189,6 +194,26 @@ public final class PveClient {
             throw new PveApiException(PveApiException.Kind.NETWORK, 0, method + " " + path + " failed: " + ex.getMessage(),
                     Map.of(), ex);
         }
+    }
+
+    /**
+     * The answer's body, read up to {@link #MAX_BODY_BYTES}: a larger one (a misdirected URL, a broken or
+     * hostile server) is refused as it arrives instead of filling the memory.
+     */
+    private String body(Response resp, String method, String path) throws IOException, PveApiException {
+        ResponseBody b = resp.body();
+        if (b == null) {
+            return "";
+        }
+        BufferedSource source = b.source();
+        if (b.contentLength() > MAX_BODY_BYTES || source.request(MAX_BODY_BYTES + 1)) {
+            throw new PveApiException(PveApiException.Kind.PROTOCOL, resp.code(), "The server's answer to " + method
+                    + " " + path + " is more than " + (MAX_BODY_BYTES >> 20) + " MiB, more than Proxmox VE sends for"
+                    + " any cluster; check that " + base.host() + ":" + base.port() + " is a Proxmox VE server and"
+                    + " not a proxy or another service", Map.of(), null);
+        }
+        MediaType type = b.contentType();
+        return source.readString(type == null ? StandardCharsets.UTF_8 : type.charset(StandardCharsets.UTF_8));
     }
 
     /** The {@code data} of an answer, or the typed error it stands for. Pure: the fuzz tests call it directly. */

@@ -2,10 +2,14 @@ package io.gpuforge.store.secret;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.File;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,11 +24,20 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SecretServiceKeyring implements SecretStore {
 
-    private static final long TIMEOUT_SECONDS = 20;
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    /** More than any secret: a token, a password or a key's passphrase. */
+    static final int MAX_OUTPUT = 64 * 1024;
     private final String tool;
+    private final Duration timeout;
 
     public SecretServiceKeyring(String tool) {
+        this(tool, TIMEOUT);
+    }
+
+    /** @param timeout how long one secret-tool call may take */
+    public SecretServiceKeyring(String tool, Duration timeout) {
         this.tool = tool;
+        this.timeout = timeout;
     }
 
     /**
@@ -32,14 +45,18 @@ public final class SecretServiceKeyring implements SecretStore {
      * Service answers; otherwise empty (the caller then uses the vault).
      */
     public static Optional<SecretServiceKeyring> detect(Map<String, String> env) {
+        return detect(env, TIMEOUT);
+    }
+
+    static Optional<SecretServiceKeyring> detect(Map<String, String> env, Duration timeout) {
         if (env.get("DBUS_SESSION_BUS_ADDRESS") == null) {
             return Optional.empty();
         }
         String path = env.getOrDefault("PATH", "/usr/bin:/bin");
-        for (String dir : path.split(java.io.File.pathSeparator)) {
+        for (String dir : path.split(File.pathSeparator)) {
             Path candidate = Path.of(dir.isEmpty() ? "." : dir, "secret-tool");
             if (Files.isExecutable(candidate)) {
-                SecretServiceKeyring k = new SecretServiceKeyring(candidate.toString());
+                SecretServiceKeyring k = new SecretServiceKeyring(candidate.toString(), timeout);
                 try {
                     k.run(List.of("search", "application", "gpuforge", "key", "gpuforge.probe"), null);
                     return Optional.of(k);
@@ -87,6 +104,11 @@ public final class SecretServiceKeyring implements SecretStore {
         }
     }
 
+    /**
+     * Runs secret-tool with {@code stdin} (or nothing) as its input. Input and output go through threads
+     * of their own, so the time limit fires even while the tool writes or refuses to read; a tool past
+     * the limit, or printing more than a secret can be, is stopped with every process it started.
+     */
     private Result run(List<String> args, char[] stdin) throws SecretStoreException {
         List<String> cmd = new ArrayList<>();
         cmd.add(tool);
@@ -97,45 +119,107 @@ public final class SecretServiceKeyring implements SecretStore {
         } catch (IOException e) {
             throw new SecretStoreException("Cannot run secret-tool: " + e.getMessage(), e);
         }
-        try (OutputStream in = p.getOutputStream()) {
-            if (stdin != null) {
-                byte[] bytes = new String(stdin).getBytes(StandardCharsets.UTF_8);
-                in.write(bytes);
-                Arrays.fill(bytes, (byte) 0);
+        byte[] input = stdin == null ? new byte[0] : toUtf8(stdin);
+        Thread writer = new Thread(() -> feed(p, input), "secret-tool-in");
+        writer.setDaemon(true);
+        writer.start();
+        Output out = new Output();
+        Thread reader = new Thread(() -> out.drain(p), "secret-tool-out");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                stop(p);
+                throw new SecretStoreException("The keyring did not answer within " + timeout.toSeconds()
+                        + " s (secret-tool was stopped); unlock it or use the vault");
             }
-        } catch (IOException e) {
-            p.destroyForcibly();
-            throw new SecretStoreException("Cannot talk to secret-tool: " + e.getMessage(), e);
-        }
-        try (InputStream out = p.getInputStream()) {
-            byte[] bytes = out.readNBytes(1 << 20);
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new SecretStoreException("The keyring did not answer within " + TIMEOUT_SECONDS + " s");
+            reader.join(TimeUnit.SECONDS.toMillis(5));
+            if (out.tooMuch) {
+                throw new SecretStoreException("secret-tool printed more than " + MAX_OUTPUT / 1024
+                        + " KiB, more than a secret; it was stopped");
             }
             int exit = p.exitValue();
             // lookup exits 1 for "not found"; store/clear/search failing means the service is unusable
             if (exit != 0 && !"lookup".equals(args.get(0))) {
                 throw new SecretStoreException("The keyring refused the request (secret-tool exit " + exit + ")");
             }
-            char[] text = StandardCharsets.UTF_8.decode(java.nio.ByteBuffer.wrap(bytes)).array();
-            int len = 0;
-            for (char ch : text) {
-                if (ch == 0) {
-                    break;
-                }
-                len++;
-            }
-            char[] trimmed = Arrays.copyOf(text, len);
-            Arrays.fill(bytes, (byte) 0);
-            Arrays.fill(text, '\0');
-            return new Result(exit, trimmed);
-        } catch (IOException e) {
-            throw new SecretStoreException("Cannot read from secret-tool: " + e.getMessage(), e);
+            return new Result(exit, out.chars());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            p.destroyForcibly();
+            stop(p);
             throw new SecretStoreException("Interrupted while waiting for the keyring", e);
+        } finally {
+            Arrays.fill(input, (byte) 0);
+            out.wipe();
+        }
+    }
+
+    private static byte[] toUtf8(char[] chars) {
+        ByteBuffer b = StandardCharsets.UTF_8.encode(CharBuffer.wrap(chars));
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        Arrays.fill(b.array(), (byte) 0);
+        return bytes;
+    }
+
+    private static void feed(Process p, byte[] input) {
+        try (OutputStream in = p.getOutputStream()) {
+            in.write(input);
+        } catch (IOException e) {
+            // the tool went away or does not read: its exit (or the time limit) says what happened
+        }
+    }
+
+    /** Kills the tool and what it started (children first: once it is gone they are not its own). */
+    private static void stop(Process p) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        try {
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** What the tool printed, at most {@link #MAX_OUTPUT} bytes. */
+    private static final class Output {
+        private final byte[] buf = new byte[MAX_OUTPUT];
+        private int len;
+        private volatile boolean tooMuch;
+
+        void drain(Process p) {
+            try (InputStream in = p.getInputStream()) {
+                int n;
+                while ((n = in.read(buf, len, buf.length - len)) > 0) {
+                    synchronized (this) {
+                        len += n;
+                    }
+                    if (len == buf.length && in.read() >= 0) {
+                        tooMuch = true;
+                        stop(p);
+                        return;
+                    }
+                }
+            } catch (IOException e) {
+                // the tool went away; what was read is kept
+            }
+        }
+
+        /** The output as text, up to a NUL. */
+        synchronized char[] chars() {
+            CharBuffer text = StandardCharsets.UTF_8.decode(ByteBuffer.wrap(buf, 0, len));
+            int end = 0;
+            while (end < text.limit() && text.get(end) != 0) {
+                end++;
+            }
+            char[] out = new char[end];
+            text.get(out, 0, end);
+            Arrays.fill(text.array(), '\0');
+            return out;
+        }
+
+        synchronized void wipe() {
+            Arrays.fill(buf, (byte) 0);
         }
     }
 }

@@ -1,0 +1,234 @@
+package io.gpuforge.lab;
+
+import io.gpuforge.host.HostKeyPolicy;
+import io.gpuforge.host.HostShell;
+import io.gpuforge.host.ProbeException;
+import io.gpuforge.host.SshShell;
+import io.gpuforge.host.SshTarget;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The lab machine of one test class: boots it (through the {@link Firmware} for a Debian disk, or the fast
+ * kernel + initramfs), waits for SSH, reboots it, and always kills QEMU in the end. Its own shell (ground
+ * truth for the assertions) logs in with the product's SSH client, like the CLI under test does; scenarios
+ * change the machine only through the CLI ({@link LabCli}).
+ */
+final class LabMachine implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LabMachine.class);
+    private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(4);
+    private final Path workDir;
+    private final LabArtifacts artifacts;
+    private final Optional<Firmware> firmware;
+    private final Optional<Path> fastGuest;
+    private Topology topology;
+    private Qemu qemu;
+    private SshShell shell;
+    private int boots;
+    private Duration bootTime = Duration.ZERO;
+    private String lastCmdline = "";
+
+    private LabMachine(Path workDir, LabArtifacts artifacts, Topology topology, Optional<Firmware> firmware,
+                       Optional<Path> fastGuest) {
+        this.workDir = workDir;
+        this.artifacts = artifacts;
+        this.topology = topology;
+        this.firmware = firmware;
+        this.fastGuest = fastGuest;
+    }
+
+    /** The fast guest: stock Debian kernel, busybox + dropbear initramfs, IOMMU on; nothing persists. */
+    static LabMachine fast(Path workDir, LabArtifacts artifacts) throws IOException {
+        return new LabMachine(workDir, artifacts, Topology.fast(), Optional.empty(), Optional.of(artifacts.fastGuest()));
+    }
+
+    /** A Debian guest on its own copy of an installed disk: {@code grub} or {@code pve} (systemd-boot). */
+    static LabMachine debian(Path workDir, LabArtifacts artifacts, String personality) throws IOException {
+        Path image = artifacts.installedDisk(personality);
+        Path disk = workDir.resolve(personality + ".img");
+        Files.createDirectories(workDir);
+        copySparse(image, disk);
+        Firmware.Loader loader = personality.equals("pve") ? Firmware.Loader.SYSTEMD_BOOT : Firmware.Loader.GRUB;
+        return new LabMachine(workDir, artifacts, Topology.withDisk(disk),
+                Optional.of(new Firmware(disk, loader, workDir.resolve("firmware"), artifacts)), Optional.empty());
+    }
+
+    private static void copySparse(Path from, Path to) throws IOException {
+        try {
+            Process p = new ProcessBuilder("cp", "--sparse=always", from.toString(), to.toString()).inheritIO().start();
+            if (p.waitFor() != 0) {
+                throw new IOException("cp " + from + " " + to + " failed");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    /** Powers on (the machine must be off). */
+    void boot() throws IOException {
+        Instant start = Instant.now();
+        Qemu.BootEntry entry = firmware.isPresent() ? firmware.get().entry()
+                : new Qemu.BootEntry(fastGuest.get().resolve("vmlinux"), fastGuest.get().resolve("initramfs.cpio.gz"),
+                        "console=ttyS0 intel_iommu=on iommu=pt panic=-1 quiet");
+        lastCmdline = entry.cmdline();
+        boots++;
+        qemu = Qemu.start(topology, entry, workDir, boots);
+        shell = awaitSsh();
+        Duration took = Duration.between(start, Instant.now());
+        bootTime = bootTime.plus(took);
+        LOG.info("boot {} of {} ready in {} s: {}", boots, workDir.getFileName(), took.toSeconds(), entry.cmdline());
+    }
+
+    private SshShell awaitSsh() throws IOException {
+        Instant deadline = Instant.now().plus(BOOT_TIMEOUT);
+        ProbeException last = null;
+        while (Instant.now().isBefore(deadline)) {
+            if (!qemu.alive()) {
+                throw new IOException("The lab machine stopped while booting (" + qemu.exitDescription()
+                        + "); serial console:\n" + qemu.serialTail(40));
+            }
+            try {
+                SshShell s = SshShell.connect(new SshTarget("root", "127.0.0.1", qemu.sshPort()),
+                        new SshShell.Credentials(Optional.empty(), Optional.of(artifacts.identity()), Optional.empty()),
+                        workDir.resolve("lab_known_hosts"), HostKeyPolicy.acceptNew(), Duration.ofSeconds(10));
+                HostShell.Result r = s.run("true", new byte[0], Duration.ofSeconds(20));
+                if (r.exitCode() == 0) {
+                    return s;
+                }
+                s.close();
+            } catch (ProbeException e) {
+                last = e;
+            }
+            sleep(Duration.ofSeconds(1));
+        }
+        throw new IOException("No SSH on the lab machine after " + BOOT_TIMEOUT.toMinutes() + " min ("
+                + (last == null ? "" : last.getMessage()) + "); serial console:\n" + qemu.serialTail(40));
+    }
+
+    private static void sleep(Duration d) throws IOException {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    /** Reboots as the admin does ({@code systemctl reboot}); the firmware then boots what the guest configured. */
+    void reboot() throws IOException {
+        powerOff();
+        boot();
+    }
+
+    /** Powers off (clean shutdown for a Debian guest; the fast guest has nothing to keep). */
+    void powerOff() throws IOException {
+        if (qemu == null) {
+            return;
+        }
+        try {
+            if (firmware.isPresent()) {
+                try {
+                    shell.run("systemctl reboot", new byte[0], Duration.ofSeconds(20));
+                } catch (ProbeException e) {
+                    LOG.debug("the connection dropped while rebooting, as expected: {}", e.getMessage());
+                }
+                if (!qemu.awaitExit(Duration.ofMinutes(2))) {
+                    LOG.warn("the lab machine did not shut down in 2 minutes; killing it");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } finally {
+            closeShell();
+            qemu.close();
+            qemu = null;
+        }
+    }
+
+    /** Boots again with another topology (the fast guest's boot-VGA case). */
+    void rebootAs(Topology next) throws IOException {
+        powerOff();
+        topology = next;
+        boot();
+    }
+
+    /** Runs a script as root on the machine (the lab's ground truth); fails unless it exits 0. */
+    String sh(String script) throws IOException {
+        HostShell.Result r = run(script);
+        if (r.exitCode() != 0) {
+            throw new IOException("on the lab machine: " + script + "\nexit " + r.exitCode() + ": " + r.stderr());
+        }
+        return new String(r.stdout(), StandardCharsets.UTF_8);
+    }
+
+    HostShell.Result run(String script) throws IOException {
+        try {
+            return shell.run("sh -s", script.getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(5));
+        } catch (ProbeException e) {
+            throw new IOException("the lab's shell failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** A file's bytes on the machine, or empty if absent. */
+    Optional<byte[]> read(String path) throws IOException {
+        HostShell.Result r = run("[ -e '" + path + "' ] || exit 3; cat '" + path + "'");
+        if (r.exitCode() == 3) {
+            return Optional.empty();
+        }
+        if (r.exitCode() != 0) {
+            throw new IOException("cannot read " + path + ": " + r.stderr());
+        }
+        return Optional.of(r.stdout());
+    }
+
+    /** The kernel command line the firmware booted last (what the guest's tooling configured). */
+    String bootedCmdline() {
+        return lastCmdline;
+    }
+
+    String sshTarget() {
+        return "root@127.0.0.1:" + qemu.sshPort();
+    }
+
+    Path identity() {
+        return artifacts.identity();
+    }
+
+    Path workDir() {
+        return workDir;
+    }
+
+    int boots() {
+        return boots;
+    }
+
+    Duration bootTime() {
+        return bootTime;
+    }
+
+    private void closeShell() {
+        if (shell != null) {
+            shell.close();
+            shell = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        closeShell();
+        if (qemu != null) {
+            qemu.close();
+            qemu = null;
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.gpuforge.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.ui.host.HostPage;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.control.Label;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.TreeView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * A closed tab's view lets go of the long-lived models and strings it listened to: reopening a page many times does
+ * not pile up views that stay reachable (they would keep listening, and leak).
+ */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class ClosedTabsLetGoTest {
+
+    private GuiFixture fx;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        fx.close();
+    }
+
+    @Test
+    void viewsOfClosedTabsAreCollected(FxRobot robot) throws Exception {
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS,
+                () -> robot.lookup("#fact-kernel").queryAs(Label.class).getText().startsWith("6.8"));
+        List<WeakReference<HostPage>> closed = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            TabPane tabs = robot.lookup("#content-tabs").queryAs(TabPane.class);
+            robot.interact(() -> {
+                Tab t = tabs.getTabs().stream().filter(x -> "tab-local".equals(x.getId())).findFirst().orElseThrow();
+                closed.add(new WeakReference<>((HostPage) t.getContent()));
+                ((HostPage) t.getContent()).showIommu();
+                tabs.getTabs().remove(t);
+                t.getOnClosed().handle(null);
+            });
+            // reopen: This computer selected again in the tree (F5 in between, so the models keep changing)
+            robot.interact(() -> fx.window.refresh());
+            @SuppressWarnings("unchecked")
+            TreeView<Object> tree = robot.lookup("#navigation").queryAs(TreeView.class);
+            robot.interact(() -> {
+                tree.getSelectionModel().clearSelection();
+                tree.getSelectionModel().select(tree.getRoot().getChildren().get(0));
+            });
+            WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#content-tabs").queryAs(TabPane.class)
+                    .getTabs().stream().anyMatch(x -> "tab-local".equals(x.getId())));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (closed.stream().anyMatch(r -> r.get() != null) && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(50);
+        }
+        assertThat(closed).as("views of closed tabs still reachable").allSatisfy(r -> assertThat(r.get()).isNull());
+    }
+}
