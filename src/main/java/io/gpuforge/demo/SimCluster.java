@@ -93,8 +93,9 @@ public final class SimCluster {
 
         /** A cold start applies what was pending. */
         void applyPending() {
+            Map<String, String> next = withPending();
             config.clear();
-            config.putAll(withPending());
+            config.putAll(next);
             pending.clear();
         }
 

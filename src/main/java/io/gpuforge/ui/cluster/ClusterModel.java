@@ -1,11 +1,14 @@
 package io.gpuforge.ui.cluster;
 
 import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ChangeEvent;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.ConnectionState;
 import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.NodePci;
+import io.gpuforge.domain.NodeState;
 import io.gpuforge.domain.VmRef;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.I18n;
@@ -16,11 +19,14 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import javafx.application.Platform;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleObjectProperty;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the window keeps of one hypervisor connection while it is in the tree: its inventory, how the connection is
@@ -29,6 +35,8 @@ import javafx.beans.property.SimpleObjectProperty;
  * where noted.
  */
 public final class ClusterModel {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterModel.class);
 
     private final ConnectionSession session;
     private final BackgroundTasks tasks;
@@ -43,6 +51,7 @@ public final class ClusterModel {
     private final Consumer<ConnectionState> stateListener;
     private AutoCloseable watch;
     private boolean watching;
+    private boolean devicesRead;
 
     ClusterModel(ConnectionSession session, BackgroundTasks tasks, I18n i18n) {
         this.session = session;
@@ -58,12 +67,45 @@ public final class ClusterModel {
             if (inv != null && (node.get() == null || inv.nodes().stream().noneMatch(n -> n.name().equals(node.get())))) {
                 node.set(inv.nodes().isEmpty() ? null : inv.nodes().get(0).name());
             }
+            if (inv != null && !devicesRead) {
+                devicesRead = true;
+                readDevices(inv);
+            }
         });
         node.addListener((o, a, n) -> {
             if (n != null && pci.started()) {
                 pci.refresh();
             }
         });
+    }
+
+    /**
+     * Reads the PCI devices of every online node once, in one background task, then the inventory again: until a
+     * node's devices were read, the inventory knows its GPUs only from resource mappings (no model name, and the
+     * unmapped ones not at all). A node that cannot be read keeps what the mappings say.
+     */
+    private void readDevices(ClusterInventory inv) {
+        List<String> online = inv.nodes().stream().filter(n -> n.state() == NodeState.ONLINE).map(NodeInfo::name)
+                .collect(Collectors.toList());
+        if (online.isEmpty()) {
+            return;
+        }
+        tasks.supply(i18n.get("console.task.readDevices", session.connection().name()), () -> {
+            int read = 0;
+            for (String n : online) {
+                try {
+                    session.nodePci(n);
+                    read++;
+                } catch (BackendException e) {
+                    LOG.debug("The PCI devices of {} could not be read: {}", n, e.getMessage());
+                }
+            }
+            return read;
+        }).onSuccess(read -> {
+            if (read > 0) {
+                inventory.changed();
+            }
+        }).start();
     }
 
     /** What a hypervisor's PCI listing tells, as facts for the IOMMU view (host files are not read). */

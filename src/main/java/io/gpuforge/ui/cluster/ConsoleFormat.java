@@ -56,10 +56,14 @@ public final class ConsoleFormat {
         return open >= 0 && close > open + 1 ? name.substring(open + 1, close) : name;
     }
 
-    /** A GPU as the tree lists it: "GeForce RTX 4090 · 01:00.0 → VM 101". */
+    /**
+     * A GPU as the tree lists it: "GeForce RTX 4090 · 01:00.0 → VM 101", "… · free", or, while nobody knows whether
+     * a VM uses it, the resource mapping that names it ("… · mapping gpu-4090-a").
+     */
     public static String gpuLabel(GpuInfo g, I18n i18n) {
         String where = g.assignedTo().map(v -> " → " + i18n.get("console.gpu.assigned", v.id()))
-                .orElse(g.free() ? " · " + i18n.get("cluster.gpu.free") : "");
+                .orElse(g.free() ? " · " + i18n.get("cluster.gpu.free")
+                        : g.mapping().map(m -> " · " + i18n.get("console.gpu.mapping", m)).orElse(""));
         return shortName(g.name()) + " · " + g.address().toString().substring(5) + where;
     }
 

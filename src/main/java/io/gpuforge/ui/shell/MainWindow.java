@@ -4,6 +4,7 @@ import io.gpuforge.app.AppContext;
 import io.gpuforge.app.DesktopOpener;
 import io.gpuforge.app.settings.Settings;
 import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.HostSummary;
 import io.gpuforge.ui.cluster.ClusterModel;
 import io.gpuforge.ui.cluster.HypervisorPages;
@@ -30,6 +31,7 @@ import io.gpuforge.ui.tasks.TaskLogViewModel;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.geometry.Orientation;
@@ -62,6 +64,7 @@ public final class MainWindow {
     private final SplitPane horizontal;
     private final Consumer<Settings> settingsListener;
     private final ConnectionWatch watches;
+    private final TreeMenus menus;
     private Stage stage;
     private WindowGeometry geometry;
     private PreferencesDialog preferences;
@@ -79,8 +82,9 @@ public final class MainWindow {
                 () -> stage);
         pages = List.of(local, sshHosts, hypervisors);
         watches = new ConnectionWatch(hypervisors, navigation);
-        navigation.menus(new TreeMenus(i18n, hypervisors, new TreeMenus.Handlers(this::open, this::refresh,
-                this::editConnection, this::removeConnection, this::linkHost))::of);
+        menus = new TreeMenus(i18n, hypervisors, new TreeMenus.Handlers(this::open, this::refresh,
+                this::editConnection, this::removeConnection, this::linkHost));
+        navigation.menus(menus::of);
 
         ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(this::addConnection,
                 this::refresh, this::showPreferences, this::quit, this::openLogFolder, this::showAbout,
@@ -283,7 +287,26 @@ public final class MainWindow {
         return local.summary();
     }
 
-    /** Where other features add buttons and tabs to VM and node pages; register right after construction. */
+    /**
+     * Hook for the passthrough wizard: the tree's context menu of a GPU offers "Pass through to VM…" and calls
+     * {@code action} with the GPU's connection and the GPU (FX thread). Hidden until set.
+     */
+    public void onPassThroughGpu(BiConsumer<ConnectionInfo, GpuInfo> action) {
+        menus.onPassThrough(action);
+    }
+
+    /**
+     * Hook for the VM creation wizard: the tree's context menu of a node offers "Create VM…" and calls
+     * {@code action} with the connection and the node's name (FX thread). Hidden until set.
+     */
+    public void onCreateVm(BiConsumer<ConnectionInfo, String> action) {
+        menus.onCreateVm(action);
+    }
+
+    /**
+     * Where other features add buttons and tabs to VM and node pages (the GPU monitor's "GPU" tab, the passthrough
+     * wizard's "Add or remove a GPU…" button); register right after construction.
+     */
     public PageExtensions extensions() {
         return extensions;
     }

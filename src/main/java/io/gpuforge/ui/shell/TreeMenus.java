@@ -2,6 +2,7 @@ package io.gpuforge.ui.shell;
 
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.VmInfo;
 import io.gpuforge.ui.cluster.ActionLabels;
 import io.gpuforge.ui.cluster.HypervisorPages;
@@ -34,11 +35,23 @@ final class TreeMenus {
     private final I18n i18n;
     private final HypervisorPages hypervisors;
     private final Handlers handlers;
+    /** "Pass through to VM…" on a GPU: set by the passthrough wizard's wiring; the item is hidden while null. */
+    private BiConsumer<ConnectionInfo, GpuInfo> passThrough;
+    /** "Create VM…" on a node: set by the VM creation wizard's wiring; the item is hidden while null. */
+    private BiConsumer<ConnectionInfo, String> createVm;
 
     TreeMenus(I18n i18n, HypervisorPages hypervisors, Handlers handlers) {
         this.i18n = i18n;
         this.hypervisors = hypervisors;
         this.handlers = handlers;
+    }
+
+    void onPassThrough(BiConsumer<ConnectionInfo, GpuInfo> action) {
+        passThrough = action;
+    }
+
+    void onCreateVm(BiConsumer<ConnectionInfo, String> action) {
+        createVm = action;
     }
 
     List<MenuItem> of(NavItem item) {
@@ -58,8 +71,24 @@ final class TreeMenus {
                         () -> handlers.remove().accept(c.get())));
                 break;
             case NODE:
-                item.node().ifPresent(n -> out.add(item("menu-link", "console.menu.linkHost", Feather.LINK,
-                        () -> handlers.linkHost().accept(c.get(), n))));
+                item.node().ifPresent(n -> {
+                    if (createVm != null && hypervisors.serves(c.get())) {
+                        BiConsumer<ConnectionInfo, String> create = createVm;
+                        out.add(item("menu-create-vm", "console.menu.createVm", Feather.PLUS_SQUARE,
+                                () -> create.accept(c.get(), n)));
+                    }
+                    out.add(item("menu-link", "console.menu.linkHost", Feather.LINK,
+                            () -> handlers.linkHost().accept(c.get(), n)));
+                });
+                break;
+            case GPU:
+                item.target().flatMap(t -> t.gpu()).ifPresent(g -> {
+                    if (passThrough != null) {
+                        BiConsumer<ConnectionInfo, GpuInfo> pass = passThrough;
+                        out.add(item("menu-pass-through", "console.menu.passThrough", Feather.ZAP,
+                                () -> pass.accept(c.get(), g)));
+                    }
+                });
                 break;
             case VM:
                 item.target().flatMap(t -> t.vm()).ifPresent(vm -> vmItems(c.get(), vm, out));
