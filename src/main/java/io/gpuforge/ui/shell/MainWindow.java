@@ -105,7 +105,7 @@ public final class MainWindow {
         root.getStyleClass().add("main-window");
 
         navigation.selectedItemProperty().addListener((o, old, now) -> {
-            if (now != null) {
+            if (now != null && !navigation.syncing()) {
                 open(now.getValue());
             }
         });

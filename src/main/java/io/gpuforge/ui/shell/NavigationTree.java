@@ -48,6 +48,7 @@ final class NavigationTree {
     private final Map<Long, ClusterInventory> inventories = new HashMap<>();
     private final PauseTransition debounce = new PauseTransition(Duration.millis(150));
     private Function<NavItem, List<MenuItem>> menus = item -> List.of();
+    private boolean syncing;
 
     NavigationTree(I18n i18n) {
         this.i18n = i18n;
@@ -229,10 +230,41 @@ final class NavigationTree {
         }
         boolean first = !inventories.containsKey(c.id());
         inventories.put(c.id(), inv);
-        TreeSync.sync(conn.get(), TreeContent.of(c, inv, search.getText(), i18n));
+        keepingSelection(() -> TreeSync.sync(conn.get(), TreeContent.of(c, inv, search.getText(), i18n)));
         if (first) {
             conn.get().setExpanded(true);
         }
+    }
+
+    /**
+     * Runs a sync of the tree; the item selected before is selected after, if it is still in the tree (a bulk
+     * replacement of a list of children would otherwise move or drop the selection). Selection changes while it
+     * runs are not the user's: {@link #syncing()} says so to the listeners.
+     */
+    private void keepingSelection(Runnable sync) {
+        TreeItem<NavItem> selected = view.getSelectionModel().getSelectedItem();
+        syncing = true;
+        try {
+            sync.run();
+            if (selected != null && view.getSelectionModel().getSelectedItem() != selected && attached(selected)) {
+                view.getSelectionModel().select(selected);
+            }
+        } finally {
+            syncing = false;
+        }
+    }
+
+    private boolean attached(TreeItem<NavItem> item) {
+        TreeItem<NavItem> t = item;
+        while (t.getParent() != null) {
+            t = t.getParent();
+        }
+        return t == view.getRoot();
+    }
+
+    /** Whether the tree is being brought up to date now (a selection change then is not the user's). */
+    boolean syncing() {
+        return syncing;
     }
 
     /** How a connection is doing, shown after its name. */
@@ -251,7 +283,8 @@ final class NavigationTree {
         for (TreeItem<NavItem> conn : view.getRoot().getChildren()) {
             Optional<ConnectionInfo> c = conn.getValue().connection();
             if (c.isPresent() && inventories.containsKey(c.get().id())) {
-                TreeSync.sync(conn, TreeContent.of(c.get(), inventories.get(c.get().id()), f, i18n));
+                keepingSelection(() -> TreeSync.sync(conn, TreeContent.of(c.get(), inventories.get(c.get().id()), f,
+                        i18n)));
                 if (!f.isEmpty()) {
                     conn.setExpanded(true);
                     conn.getChildren().forEach(n -> n.setExpanded(true));

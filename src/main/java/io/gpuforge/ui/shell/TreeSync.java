@@ -27,6 +27,9 @@ final class TreeSync {
         }
     }
 
+    /** More insertions and removals than this in one list are applied as one replacement. */
+    static final int BULK = 16;
+
     private TreeSync() {
     }
 
@@ -67,7 +70,9 @@ final class TreeSync {
      */
     private static void apply(ObservableList<TreeItem<NavItem>> children, List<TreeItem<NavItem>> next,
                               Collection<TreeItem<NavItem>> gone) {
-        if (children.isEmpty() || next.isEmpty()) {
+        int inserted = next.size() - (children.size() - gone.size());
+        if (children.isEmpty() || next.isEmpty() || gone.size() + inserted > BULK) {
+            // one change instead of many: each change of a tree item's children costs the view a walk of the tree
             children.setAll(next);
             return;
         }
