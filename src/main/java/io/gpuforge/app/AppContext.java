@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,10 +59,12 @@ public final class AppContext implements AutoCloseable {
         this.events = events;
         this.secrets = secrets;
         this.connections = connections;
-        Path knownHostsFile = options.knownHosts().orElse(paths.configDir().resolve("known_hosts"));
-        KnownHosts knownHosts = new KnownHosts(knownHostsFile);
+        Path ownKnownHosts = paths.configDir().resolve("known_hosts");
+        Supplier<KnownHosts> knownHosts = () -> KnownHosts.of(options.sshDir().map(d -> d.resolve("known_hosts")),
+                ownKnownHosts, settings.current().newHostKeys());
         this.hostLinks = new HostLinks(new HostLinkRepository(database), connections);
-        this.hostAccess = new HostAccess(options.sysroot(), secrets, connections, hostLinks, knownHosts);
+        this.hostAccess = new HostAccess(options.sysroot(), secrets, connections, hostLinks, knownHosts,
+                options.sshDir(), options.environment());
         this.hosts = new HostService(hostAccess);
         this.passthrough = new PassthroughService(hosts, hostAccess, Clock.systemUTC());
         this.taskLog = new TaskLog(new TaskLogRepository(database), Clock.systemUTC(),
@@ -71,22 +74,23 @@ public final class AppContext implements AutoCloseable {
         this.backends = new Backends(secrets, libvirt, prompts);
         this.sessions = new Sessions(backends, executors.background(), executors.scheduler(), Sessions.RECONNECT_FIRST,
                 Sessions.RECONNECT_MAX, taskLog);
-        this.tester = new ConnectionTester(backends, libvirt, knownHostsFile);
+        this.tester = new ConnectionTester(backends, libvirt, () -> knownHosts.get().file());
         this.consoles = new ConsoleLauncher(OsFamily.current(), () -> backends.demoIfRunning().map(d -> d.url()));
         this.readiness = new NodeReadiness(sessions, hostLinks, hosts, connections);
         this.osPrefersDark = osPrefersDark;
         this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC());
     }
 
-    /** What differs between a real start and a test. */
     /**
      * What differs between a real start and a test.
      *
-     * @param knownHosts the OpenSSH known_hosts file SSH hosts are checked against (the user's own, so the window and
-     *                   the CLI trust the same hosts); empty: one in GPUForge's configuration directory (tests)
+     * @param environment where {@code SSH_AUTH_SOCK} names the user's SSH agent (among others)
+     * @param sshDir      the user's OpenSSH directory ({@code ~/.ssh}): its {@code config}, default keys and
+     *                    {@code known_hosts} are used, so the window and the CLI log in and trust hosts alike;
+     *                    empty: none of it, only GPUForge's own known_hosts (tests never touch this machine's)
      */
     public record Options(Optional<Path> sysroot, Map<String, String> environment, boolean detectOsAppearance,
-                          int vaultIterations, Optional<Path> knownHosts) {
+                          int vaultIterations, Optional<Path> sshDir) {
 
         public Options(Optional<Path> sysroot, Map<String, String> environment, boolean detectOsAppearance,
                        int vaultIterations) {
@@ -95,13 +99,18 @@ public final class AppContext implements AutoCloseable {
 
         public static Options production() {
             return new Options(Optional.empty(), System.getenv(), true, VaultSecretStore.DEFAULT_ITERATIONS,
-                    Optional.of(KnownHosts.openSsh().file()));
+                    Optional.of(userSshDir()));
         }
 
         /** The command line: no window, so the desktop's appearance is not asked. */
         public static Options cli() {
             return new Options(Optional.empty(), System.getenv(), false, VaultSecretStore.DEFAULT_ITERATIONS,
-                    Optional.of(KnownHosts.openSsh().file()));
+                    Optional.of(userSshDir()));
+        }
+
+        /** {@code ~/.ssh} of the user running this (OpenSSH takes it from the account, as {@code user.home} does). */
+        static Path userSshDir() {
+            return Path.of(System.getProperty("user.home"), ".ssh");
         }
     }
 

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 
 /**
  * "Test connection" for every kind, before (or without) saving: it connects as the form says and reports what it
@@ -79,9 +80,14 @@ public final class ConnectionTester {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private final Backends backends;
     private final LibvirtBackends libvirt;
-    private final Path knownHosts;
+    private final Supplier<Path> knownHosts;
 
     ConnectionTester(Backends backends, LibvirtBackends libvirt, Path knownHosts) {
+        this(backends, libvirt, () -> knownHosts);
+    }
+
+    /** @param knownHosts where host keys are read and new ones written, as the settings say now */
+    ConnectionTester(Backends backends, LibvirtBackends libvirt, Supplier<Path> knownHosts) {
         this.backends = backends;
         this.libvirt = libvirt;
         this.knownHosts = knownHosts;
@@ -191,7 +197,7 @@ public final class ConnectionTester {
             }
             SshShell.Credentials credentials = new SshShell.Credentials(password.filter(p -> p.length > 0),
                     identity, passphrase.filter(p -> p.length > 0));
-            try (SshShell shell = SshShell.connect(target, credentials, knownHosts, prompt::trust, TIMEOUT)) {
+            try (SshShell shell = SshShell.connect(target, credentials, knownHosts.get(), prompt::trust, TIMEOUT)) {
                 String out = new String(shell.run("uname -sr 2>/dev/null || true", new byte[0], TIMEOUT).stdout(),
                         StandardCharsets.UTF_8).strip();
                 String uname = out.isEmpty() ? "SSH " + target : out + " (" + target + ")";

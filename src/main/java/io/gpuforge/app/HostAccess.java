@@ -6,40 +6,66 @@ import io.gpuforge.domain.HostLink;
 import io.gpuforge.host.HostKeyPolicy;
 import io.gpuforge.host.HostShell;
 import io.gpuforge.host.LocalShell;
+import io.gpuforge.host.SshDestination;
+import io.gpuforge.host.SshSetup;
 import io.gpuforge.host.SshShell;
-import io.gpuforge.host.SshTarget;
 import io.gpuforge.store.StoreException;
 import io.gpuforge.store.secret.SecretStoreException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one path from a {@link HostTarget} to a shell on that host, for the window and the CLI alike: this computer,
  * a sysroot, SSH with a login given on the spot or a saved connection (its secret from the secret store), or the
- * host linked to a hypervisor node. One known-hosts policy for all of them. Blocking: background threads only.
+ * host linked to a hypervisor node. One known-hosts policy and one SSH setup (the user's {@code ~/.ssh/config}, agent
+ * and default keys) for all of them; what a login lacks is asked through a {@link LoginPrompt}. Blocking: background
+ * threads only.
  */
 public final class HostAccess {
 
+    private static final Logger LOG = LoggerFactory.getLogger(HostAccess.class);
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
     private final Optional<Path> localRoot;
     private final SecretsService secrets;
     private final ConnectionsService connections;
     private final HostLinks links;
-    private final KnownHosts knownHosts;
+    private final Supplier<KnownHosts> knownHosts;
+    private final Optional<Path> sshDir;
+    private final Map<String, String> environment;
 
     /**
+     * With the SSH setup of the user running this (their {@code ~/.ssh}, {@code SSH_AUTH_SOCK}): the command line.
+     *
      * @param localRoot a tree that stands for "this computer" (tests, support snapshots); empty for the real one
      * @param secrets, connections and links may be null where nothing is saved (a bare CLI context)
      */
     public HostAccess(Optional<Path> localRoot, SecretsService secrets, ConnectionsService connections, HostLinks links,
                       KnownHosts knownHosts) {
+        this(localRoot, secrets, connections, links, () -> knownHosts,
+                Optional.of(Path.of(System.getProperty("user.home"), ".ssh")), System.getenv());
+    }
+
+    /**
+     * @param knownHosts  the known-hosts policy in force at each login (the user's choice may change meanwhile)
+     * @param sshDir      the user's OpenSSH directory (config, default keys); empty: none (tests)
+     * @param environment where {@code SSH_AUTH_SOCK} names the agent
+     */
+    public HostAccess(Optional<Path> localRoot, SecretsService secrets, ConnectionsService connections, HostLinks links,
+                      Supplier<KnownHosts> knownHosts, Optional<Path> sshDir, Map<String, String> environment) {
         this.localRoot = localRoot;
         this.secrets = secrets;
         this.connections = connections;
         this.links = links;
         this.knownHosts = knownHosts;
+        this.sshDir = sshDir;
+        this.environment = Map.copyOf(environment);
     }
 
     /** An open shell and what it stands for: the sysroot under which files live (empty for a real host). */
@@ -55,7 +81,10 @@ public final class HostAccess {
         return localRoot;
     }
 
-    /** Opens a shell on the target; unknown host keys go to {@code prompt}, changed ones are refused. */
+    /**
+     * Opens a shell on the target; unknown host keys go to {@code prompt}, changed ones are refused. When
+     * {@code prompt} is a {@link LoginPrompt} it is also asked for missing passphrases and passwords.
+     */
     Opened open(HostTarget target, HostKeyPrompt prompt) throws HostException {
         if (target instanceof HostTarget.ThisComputer) {
             return localRoot.map(r -> new Opened(new LocalShell(), Optional.of(r.toAbsolutePath().toString()), false,
@@ -69,14 +98,16 @@ public final class HostAccess {
             return new Opened(new LocalShell(), Optional.of(dir.toAbsolutePath().toString()), false, target.describe());
         }
         if (target instanceof HostTarget.Ssh) {
-            SshLogin login = ((HostTarget.Ssh) target).login();
-            HostKeyPolicy policy = login.acceptNewHostKey() ? HostKeyPolicy.acceptNew() : prompt::trust;
-            return ssh(SshTarget.parse(login.destination(), System.getProperty("user.name")),
-                    new SshShell.Credentials(login.password(), login.identity(), login.keyPassphrase()),
-                    login.knownHosts().orElse(knownHosts.file()), policy);
+            return ssh(((HostTarget.Ssh) target).login(), prompt, Optional.empty());
         }
         if (target instanceof HostTarget.Saved) {
-            return saved(((HostTarget.Saved) target).connection(), prompt);
+            ConnectionInfo c = ((HostTarget.Saved) target).connection();
+            SshLogin login = loginFor(c);
+            try {
+                return ssh(login, prompt, Optional.of(c));
+            } finally {
+                login.wipe();
+            }
         }
         if (target instanceof HostTarget.Linked) {
             HostTarget.Linked l = (HostTarget.Linked) target;
@@ -114,11 +145,15 @@ public final class HostAccess {
         }
     }
 
-    private Opened saved(ConnectionInfo c, HostKeyPrompt prompt) throws HostException {
+    /**
+     * How a saved SSH host is logged in to: its destination (an alias of {@code ~/.ssh/config} works too) and its
+     * password from the secret store; beyond that the agent, the config's and the default keys. The one place that
+     * maps a saved host's login choices.
+     */
+    SshLogin loginFor(ConnectionInfo c) throws HostException {
         if (c.kind() != ConnectionInfo.Kind.SSH) {
             throw new HostException(c.name() + " is a " + c.kind().db() + " connection, not an SSH host");
         }
-        SshTarget target = SshTarget.parse(c.username() + "@" + c.address(), c.username());
         Optional<char[]> password = Optional.empty();
         if (c.secretRef().isPresent() && secrets != null) {
             try {
@@ -128,13 +163,74 @@ public final class HostAccess {
                         + e.getMessage(), e);
             }
         }
-        return ssh(target, new SshShell.Credentials(password, Optional.empty(), Optional.empty()), knownHosts.file(),
-                prompt::trust);
+        String user = c.username() == null || c.username().isBlank() ? "" : c.username() + "@";
+        return SshLogin.of(user + c.address()).withPassword(password);
     }
 
-    private static Opened ssh(SshTarget target, SshShell.Credentials credentials, Path knownHostsFile,
-                              HostKeyPolicy policy) throws HostException {
-        SshShell shell = SshShell.connect(target, credentials, knownHostsFile, policy, CONNECT_TIMEOUT);
-        return new Opened(shell, Optional.empty(), !"root".equals(shell.user()), shell.describe());
+    /** Where a saved host's remembered key passphrase is kept in the secret store. */
+    static String passphraseRef(ConnectionInfo c) {
+        return "connection:" + c.id() + ":key-passphrase";
+    }
+
+    /** The SSH setup a login uses: the user's (or none in tests), with the login's own choices on top. */
+    SshSetup setup(SshLogin login) throws HostException {
+        KnownHosts kh = login.knownHosts().map(KnownHosts::new).orElseGet(knownHosts);
+        SshSetup s = sshDir.map(d -> SshSetup.openSsh(d, environment, kh.read(), kh.write()))
+                .orElseGet(() -> SshSetup.bare(environment, kh.read(), kh.write()));
+        if (login.sshConfig().isPresent()) {
+            Path config = login.sshConfig().get();
+            if (!Files.exists(config)) {
+                throw new HostException("The SSH config " + config + " does not exist");
+            }
+            s = s.withConfig(config);
+        }
+        return login.agent() ? s : s.withoutAgent();
+    }
+
+    private Opened ssh(SshLogin login, HostKeyPrompt hostKeys, Optional<ConnectionInfo> saved) throws HostException {
+        LoginPrompt asker = hostKeys instanceof LoginPrompt ? (LoginPrompt) hostKeys : login.prompt();
+        HostKeyPolicy policy = login.acceptNewHostKey() ? HostKeyPolicy.acceptNew() : hostKeys::trust;
+        SshSetup setup = setup(login);
+        Optional<char[]> remembered = login.keyPassphrase().isPresent() ? Optional.empty()
+                : saved.flatMap(this::rememberedPassphrase);
+        try (LoginPrompts prompts = new LoginPrompts(asker)) {
+            SshShell shell = SshShell.connect(SshDestination.parse(login.destination()), new SshShell.Credentials(
+                    login.password(), login.identity(), login.keyPassphrase().or(() -> remembered), prompts),
+                    setup, policy, CONNECT_TIMEOUT);
+            saved.ifPresent(c -> offerToRemember(c, prompts, asker));
+            return new Opened(shell, Optional.empty(), !"root".equals(shell.user()), shell.describe());
+        } finally {
+            remembered.ifPresent(p -> Arrays.fill(p, '\0'));
+        }
+    }
+
+    private Optional<char[]> rememberedPassphrase(ConnectionInfo c) {
+        if (secrets == null) {
+            return Optional.empty();
+        }
+        try {
+            return secrets.store().get(passphraseRef(c));
+        } catch (SecretStoreException e) {
+            LOG.info("The remembered key passphrase of {} could not be read ({}); it will be asked", c.name(),
+                    e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** After a login with a typed passphrase: keep it for this saved host when the user says so. */
+    private void offerToRemember(ConnectionInfo c, LoginPrompts prompts, LoginPrompt asker) {
+        Optional<char[]> typed = prompts.typed();
+        if (typed.isEmpty() || secrets == null) {
+            return;
+        }
+        try {
+            if (asker.rememberPassphrase(prompts.typedFor().orElseThrow())) {
+                secrets.store().put(passphraseRef(c), typed.get());
+            }
+        } catch (SecretStoreException e) {
+            LOG.warn("The key passphrase of {} could not be kept in the secret store: {}", c.name(), e.getMessage());
+        } finally {
+            Arrays.fill(typed.get(), '\0');
+        }
     }
 }

@@ -1,6 +1,5 @@
 package io.gpuforge.app;
 
-import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -25,10 +24,5 @@ public final class UserPromptRelay implements UserPrompts {
     @Override
     public Optional<String> oneTimeCode(String connection, String user) {
         return target.oneTimeCode(connection, user);
-    }
-
-    @Override
-    public Optional<Passphrase> keyPassphrase(String connection, Path keyFile) {
-        return target.keyPassphrase(connection, keyFile);
     }
 }

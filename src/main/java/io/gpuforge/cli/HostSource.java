@@ -2,8 +2,10 @@ package io.gpuforge.cli;
 
 import io.gpuforge.app.HostReading;
 import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.LoginPrompt;
 import io.gpuforge.app.SshLogin;
 import io.gpuforge.domain.HostException;
+import java.io.Console;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +21,8 @@ final class HostSource {
                 + " this computer only when it is given).")
         boolean local;
 
-        @Option(names = "--ssh", paramLabel = "USER@HOST[:PORT]", description = "A host over SSH.")
+        @Option(names = "--ssh", paramLabel = "[USER@]HOST[:PORT]", description = "A host over SSH; HOST may be a Host"
+                + " alias of ~/.ssh/config. Logs in like ssh: the SSH agent, the config's or the default keys, a password.")
         String ssh;
 
         @Option(names = "--sysroot", paramLabel = "DIR|FILE.tar.gz",
@@ -34,18 +37,30 @@ final class HostSource {
     @ArgGroup(exclusive = true)
     Which which = new Which();
 
-    @Option(names = "--known-hosts", paramLabel = "FILE", description = "OpenSSH known_hosts file (default ~/.ssh/known_hosts).")
+    @Option(names = "--known-hosts", paramLabel = "FILE", description = "Check host keys against this known_hosts file"
+            + " only (default: ~/.ssh/known_hosts and GPUForge's own).")
     Path knownHosts;
 
     @Option(names = "--accept-new-host-key",
             description = "Accept and remember a host key never seen before; a changed key is still refused.")
     boolean acceptNew;
 
-    @Option(names = "--identity", paramLabel = "FILE", description = "Private key file (passphrase from GPUFORGE_SSH_KEY_PASSPHRASE).")
+    @Option(names = "--identity", paramLabel = "FILE", description = "Private key file (passphrase from "
+            + PASSPHRASE_VARIABLE + ", else asked on the terminal).")
     Path identity;
 
     @Option(names = "--password-stdin", description = "Read the SSH password from the first line of stdin.")
     boolean passwordStdin;
+
+    @Option(names = "--ssh-config", paramLabel = "FILE", description = "Read this OpenSSH client config instead of"
+            + " ~/.ssh/config (Host, HostName, User, Port, IdentityFile, ProxyJump); /dev/null for none.")
+    Path sshConfig;
+
+    @Option(names = "--no-agent", description = "Do not ask the SSH agent (SSH_AUTH_SOCK) for keys.")
+    boolean noAgent;
+
+    /** Where the passphrase of an encrypted key comes from when nobody can be asked. */
+    static final String PASSPHRASE_VARIABLE = "GPUFORGE_SSH_KEY_PASSPHRASE";
 
     /**
      * The host a command that changes things (apply, rollback) works on. This computer only with an explicit
@@ -79,10 +94,11 @@ final class HostSource {
             if (passwordStdin) {
                 password = Optional.ofNullable(services.readLine()).map(String::toCharArray);
             }
-            Optional<char[]> passphrase = Optional.ofNullable(System.getenv("GPUFORGE_SSH_KEY_PASSPHRASE"))
-                    .map(String::toCharArray);
+            Optional<char[]> passphrase = Optional.ofNullable(System.getenv(PASSPHRASE_VARIABLE))
+                    .filter(p -> !p.isEmpty()).map(String::toCharArray);
             return new HostTarget.Ssh(new SshLogin(which.ssh, password, Optional.ofNullable(identity), passphrase,
-                    Optional.ofNullable(knownHosts), acceptNew));
+                    Optional.ofNullable(knownHosts), acceptNew, Optional.ofNullable(sshConfig), !noAgent,
+                    new TerminalLoginPrompt(System.console(), passwordStdin)));
         }
         if (which.sysroot != null) {
             return Files.isRegularFile(which.sysroot) ? new HostTarget.Snapshot(which.sysroot)
@@ -99,5 +115,60 @@ final class HostSource {
     /** The CLI never asks about a host key: {@code --accept-new-host-key} accepts one, otherwise it is refused. */
     static boolean refuseUnknownKey(String host, String keyType, String fingerprint) {
         return false;
+    }
+
+    /**
+     * Asks on the terminal, without echo, as {@code ssh} does: "Enter passphrase for key …", "user@host's password".
+     * Without a terminal (a pipe, a script, a test) nothing is asked and the error says which option or variable gives it.
+     * The terminal is the console device, not standard output: prompts never mix with {@code --json} output.
+     */
+    static final class TerminalLoginPrompt implements LoginPrompt {
+
+        private final Console console;
+        private final boolean passwordFromStdin;
+
+        /** @param console null without a terminal */
+        TerminalLoginPrompt(Console console, boolean passwordFromStdin) {
+            this.console = console;
+            this.passwordFromStdin = passwordFromStdin;
+        }
+
+        @Override
+        public Optional<char[]> askPassphrase(Path keyFile, boolean again) {
+            if (console == null) {
+                return Optional.empty();
+            }
+            if (again) {
+                console.printf("%s%n", "Bad passphrase, try again.");
+            }
+            return Optional.ofNullable(console.readPassword("Enter passphrase for key '%s': ", keyFile));
+        }
+
+        @Override
+        public Optional<char[]> askPassword(String userAtHost, boolean again) {
+            if (console == null || passwordFromStdin) {
+                return Optional.empty();
+            }
+            if (again) {
+                console.printf("%s%n", "Permission denied, please try again.");
+            }
+            return Optional.ofNullable(console.readPassword("%s's password: ", userAtHost));
+        }
+
+        @Override
+        public boolean canAsk() {
+            return console != null;
+        }
+
+        @Override
+        public String passphraseHint() {
+            return "set " + HostSource.PASSPHRASE_VARIABLE + " (or run gpuforge on a terminal to be asked)";
+        }
+
+        @Override
+        public String passwordHint() {
+            return "give the password with --password-stdin (or run gpuforge on a terminal to be asked), or log in with"
+                    + " a key (--identity FILE, the SSH agent)";
+        }
     }
 }

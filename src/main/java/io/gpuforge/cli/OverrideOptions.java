@@ -1,7 +1,6 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.domain.PassthroughOverrides;
-import io.gpuforge.passthrough.Readiness;
 import picocli.CommandLine.Option;
 
 /** The two readiness overrides, the same flags for check, plan and apply. */

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
         description = "GPUForge: GPU passthrough, VMs and GPU telemetry for Proxmox VE and KVM/libvirt hosts.",
         subcommands = {InventoryCommand.class, IommuCommand.class, SnapshotCommand.class, CheckCommand.class, PlanCommand.class,
                        ApplyCommand.class, RollbackCommand.class, VerifyCommand.class, VmCommand.class,
-                       GpuCommand.class, picocli.CommandLine.HelpCommand.class},
+                       GpuCommand.class, LinkCommand.class, picocli.CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 ok, 1 error, 2 usage, 3 not available in this build."})
 public final class RootCommand implements Runnable {
 

@@ -4,6 +4,7 @@ import io.gpuforge.domain.HostChangeState;
 import io.gpuforge.domain.JournalState;
 import io.gpuforge.domain.Check;
 import java.util.List;
+import java.util.Optional;
 
 /** The messages of a failed apply or rollback: exactly what state the host is in, and what to do. */
 final class ApplyReport {
@@ -60,6 +61,18 @@ final class ApplyReport {
             return "The apply failed before any file was changed: " + cause + ". Nothing on the host was changed.";
         }
         return "The apply failed: " + cause + ". " + state(s, undo.problems(), backupDir);
+    }
+
+    static String connectionLost(String cause, List<String> written, List<String> ran, Optional<String> running,
+                                 String backupDir) {
+        StringBuilder b = new StringBuilder("The apply was cut off: ").append(cause)
+                .append(". The host may be half applied: ");
+        b.append(written.isEmpty() ? "no file was written yet" : "written: " + list(written));
+        b.append(ran.isEmpty() ? "; no refresh command had run" : "; run: " + list(ran));
+        running.ifPresent(c -> b.append("; '").append(c).append("' was running and may or may not have finished"));
+        return b.append(". Nothing could be put back over the lost connection. When the host is reachable again, run"
+                + " 'gpuforge rollback': the journal on the host records this apply; it restores the files from ")
+                .append(backupDir).append(" and re-runs the refresh commands.").toString();
     }
 
     static String timedOut(String command, CommandTimeoutException e, String backupDir) {

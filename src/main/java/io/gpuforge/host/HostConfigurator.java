@@ -203,6 +203,8 @@ public final class HostConfigurator {
                 // the journal already says APPLYING with the command started: a rollback re-runs it
             }
             throw new ApplyException(ApplyReport.timedOut(running, e, j.backupDir), e);
+        } catch (ConnectionLostException e) {
+            throw lost(j, e, ran, running);
         } catch (ProbeException e) {
             throw failed(j, e, progress);
         }
@@ -266,6 +268,20 @@ public final class HostConfigurator {
     private ApplyException failed(Journal j, ProbeException cause, ApplyProgress progress) {
         Undo.Result u = undo.run(j, progress);
         return new ApplyException(ApplyReport.failedApply(cause.getMessage(), u, j.backupDir), cause, u.host());
+    }
+
+    /**
+     * The connection dropped in the middle: nothing can be put back over it, so say what had been done (the host may
+     * be half applied); the journal on the host records it for a rollback once the host is reachable again.
+     */
+    private static ApplyException lost(Journal j, ConnectionLostException cause, List<String> ran, String running) {
+        List<String> written = j.files.stream().filter(f -> f.written).map(f -> f.path).toList();
+        HostChangeState s = new HostChangeState(List.of(), written, List.of(), List.of(), j.commandsToRerun(),
+                Optional.empty());
+        String what = "The connection to " + cause.host() + " was lost "
+                + (running == null ? "while GPUForge changed the files" : "while running '" + running + "'");
+        return new ApplyException(ApplyReport.connectionLost(what, written, ran,
+                Optional.ofNullable(running), j.backupDir), cause, s);
     }
 
     public ApplyOutcome rollback(Optional<String> id) throws ApplyException {

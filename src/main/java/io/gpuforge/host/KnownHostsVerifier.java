@@ -1,29 +1,67 @@
 package io.gpuforge.host;
 
+import java.io.IOException;
 import java.net.SocketAddress;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
 import java.security.PublicKey;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import org.apache.sshd.client.config.hosts.KnownHostEntry;
 import org.apache.sshd.client.keyverifier.KnownHostsServerKeyVerifier;
+import org.apache.sshd.client.keyverifier.RejectAllServerKeyVerifier;
 import org.apache.sshd.client.session.ClientSession;
 import org.apache.sshd.common.config.keys.KeyUtils;
+import org.apache.sshd.common.util.net.SshdSocketAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * known_hosts checking like OpenSSH, on an OpenSSH-format file: a known key passes, an unknown key goes to
- * the {@link HostKeyPolicy} (and is stored when accepted), a changed key is refused. The fingerprints of
- * the last refusal are kept so the error can show them.
+ * known_hosts checking like OpenSSH, over several OpenSSH-format files read together (the user's
+ * {@code ~/.ssh/known_hosts} and GPUForge's own): a known key passes, an unknown key goes to the {@link HostKeyPolicy}
+ * and, when accepted, is written to one chosen file; a changed key is refused. A host is looked up under the name
+ * it is known by ({@code [host]:port}), also when it is reached through a jump host's forwarded port. The last
+ * refusal is kept so the error can show both fingerprints and the file that holds the old key.
  */
 final class KnownHostsVerifier extends KnownHostsServerKeyVerifier {
 
+    private static final Logger LOG = LoggerFactory.getLogger(KnownHostsVerifier.class);
+
     /** Why the last verification failed, for the error message. */
-    record Refusal(boolean changed, String expectedFingerprint, String actualFingerprint) {
+    record Refusal(boolean changed, String host, String expectedFingerprint, String actualFingerprint,
+                   Optional<Path> file) {
     }
 
+    private final List<Path> files;
+    private final HostKeyPolicy policy;
+    private final Function<ClientSession, Optional<SshdSocketAddress>> names;
+    private final Map<KnownHostEntry, Path> origin = new IdentityHashMap<>();
     private volatile Refusal refusal;
 
-    KnownHostsVerifier(Path knownHosts, String host, HostKeyPolicy policy) {
-        super((session, address, key) -> policy.acceptNewKey(host, KeyUtils.getKeyType(key), fingerprint(key)),
-                knownHosts);
+    /**
+     * @param files    every known_hosts file to check against
+     * @param write    where newly accepted keys go
+     * @param names    the name a session's host is known by, when it is not the address connected to
+     */
+    KnownHostsVerifier(List<Path> files, Path write, HostKeyPolicy policy,
+                       Function<ClientSession, Optional<SshdSocketAddress>> names) {
+        super(RejectAllServerKeyVerifier.INSTANCE, write);
+        this.files = List.copyOf(files);
+        this.policy = policy;
+        this.names = names;
+    }
+
+    /** One file, the host named as connected to (no jump hosts). */
+    KnownHostsVerifier(Path knownHosts, HostKeyPolicy policy) {
+        this(List.of(knownHosts), knownHosts, policy, s -> Optional.empty());
     }
 
     static String fingerprint(PublicKey key) {
@@ -31,19 +69,88 @@ final class KnownHostsVerifier extends KnownHostsServerKeyVerifier {
     }
 
     @Override
-    protected boolean acceptUnknownHostKey(ClientSession session, SocketAddress remote, PublicKey key) {
-        boolean ok = super.acceptUnknownHostKey(session, remote, key);
-        if (!ok) {
-            refusal = new Refusal(false, null, fingerprint(key));
+    public boolean verifyServerKey(ClientSession session, SocketAddress remote, PublicKey key) {
+        List<HostEntryPair> known = new ArrayList<>();
+        for (Path f : files) {
+            if (!Files.isRegularFile(f)) {
+                continue;
+            }
+            try {
+                for (HostEntryPair p : reloadKnownHosts(session, f)) {
+                    known.add(p);
+                    synchronized (origin) {
+                        origin.put(p.getHostEntry(), f);
+                    }
+                }
+            } catch (IOException | GeneralSecurityException | RuntimeException e) {
+                LOG.warn("The known hosts file {} could not be read: {}", f, e.toString());
+            }
         }
-        return ok;
+        return acceptKnownHostEntries(session, remote, key, known);
+    }
+
+    /** The name a host is known by: {@code host} for port 22, {@code [host]:port} otherwise; one name, as OpenSSH. */
+    @Override
+    protected Collection<SshdSocketAddress> resolveHostNetworkIdentities(ClientSession session, SocketAddress remote) {
+        return List.of(name(session, remote));
+    }
+
+    private SshdSocketAddress name(ClientSession session, SocketAddress remote) {
+        return names.apply(session).orElseGet(() -> SshdSocketAddress.toSshdSocketAddress(
+                session.getConnectAddress() != null ? session.getConnectAddress() : remote));
+    }
+
+    @Override
+    protected boolean acceptUnknownHostKey(ClientSession session, SocketAddress remote, PublicKey key) {
+        String host = name(session, remote).getHostName();
+        if (!policy.acceptNewKey(host, KeyUtils.getKeyType(key), fingerprint(key))) {
+            refusal = new Refusal(false, host, null, fingerprint(key), Optional.empty());
+            return false;
+        }
+        Path file = getPath();
+        try {
+            privateDirectories(file.toAbsolutePath().getParent());
+            updateKnownHostsFile(session, remote, key, file, List.of());
+        } catch (Exception e) {
+            LOG.warn("The host key of {} was accepted but could not be written to {}: {}", host, file, e.toString());
+        }
+        return true;
+    }
+
+    /**
+     * Makes the directories of a known_hosts file that are missing readable by the user only, as OpenSSH keeps
+     * {@code ~/.ssh} (directories that exist are left as they are).
+     */
+    static void privateDirectories(Path dir) throws IOException {
+        if (dir == null || Files.isDirectory(dir)) {
+            return;
+        }
+        privateDirectories(dir.getParent());
+        try {
+            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (FileAlreadyExistsException e) {
+            // made meanwhile
+        } catch (UnsupportedOperationException e) {
+            Files.createDirectories(dir);
+        }
     }
 
     @Override
     public boolean acceptModifiedServerKey(ClientSession session, SocketAddress remote, KnownHostEntry entry,
                                            PublicKey expected, PublicKey actual) {
-        refusal = new Refusal(true, fingerprint(expected), fingerprint(actual));
+        Path file;
+        synchronized (origin) {
+            file = origin.get(entry);
+        }
+        refusal = new Refusal(true, name(session, remote).getHostName(), fingerprint(expected), fingerprint(actual),
+                Optional.ofNullable(file));
         return false;
+    }
+
+    @Override
+    protected void handleRevokedKey(ClientSession session, SocketAddress remote, PublicKey key) {
+        refusal = new Refusal(true, name(session, remote).getHostName(), "a key marked @revoked", fingerprint(key),
+                Optional.empty());
     }
 
     Refusal refusal() {

@@ -1,16 +1,15 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.Check;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyPair;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -18,18 +17,36 @@ import org.apache.sshd.client.SshClient;
 import org.apache.sshd.client.channel.ChannelExec;
 import org.apache.sshd.client.channel.ClientChannelEvent;
 import org.apache.sshd.client.session.ClientSession;
-import org.apache.sshd.common.config.keys.FilePasswordProvider;
-import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
 
 /**
- * A host over SSH (Apache MINA sshd): one session, one exec channel per command. Host keys are checked
- * against an OpenSSH known_hosts file; password or private-key authentication (encrypted keys with their
- * passphrase).
+ * A host over SSH (Apache MINA sshd): one session, one exec channel per command. How the login is made (the user's
+ * SSH config, agent, key files, passphrases, passwords, known_hosts files) is {@link SshConnector}'s.
  */
 public final class SshShell implements HostShell {
 
-    /** How to log in. Empty password and key mean "try the default keys in ~/.ssh". */
-    public record Credentials(Optional<char[]> password, Optional<Path> identity, Optional<char[]> keyPassphrase) {
+    /** What sshd says when the server accepted none of the keys and passwords offered. */
+    static final String REFUSED = "authentication refused (wrong password or key)";
+
+    /**
+     * How to log in, on top of the agent and the config: a password, a key file with its passphrase (tried first on
+     * every encrypted key), and who to ask for what is missing. Empty password and key mean "the agent and the
+     * default keys".
+     */
+    public record Credentials(Optional<char[]> password, Optional<Path> identity, Optional<char[]> keyPassphrase,
+                              SshPrompts prompts) {
+
+        public Credentials {
+            Objects.requireNonNull(password);
+            Objects.requireNonNull(identity);
+            Objects.requireNonNull(keyPassphrase);
+            Objects.requireNonNull(prompts);
+        }
+
+        /** Nobody to ask. */
+        public Credentials(Optional<char[]> password, Optional<Path> identity, Optional<char[]> keyPassphrase) {
+            this(password, identity, keyPassphrase, SshPrompts.none());
+        }
+
         public static Credentials none() {
             return new Credentials(Optional.empty(), Optional.empty(), Optional.empty());
         }
@@ -50,66 +67,43 @@ public final class SshShell implements HostShell {
     private final SshClient client;
     private final ClientSession session;
 
-    private SshShell(SshTarget target, SshClient client, ClientSession session) {
+    SshShell(SshTarget target, SshClient client, ClientSession session) {
         this.target = target;
         this.client = client;
         this.session = session;
     }
 
+    /**
+     * Logs in to {@code destination} ({@code [user@]host[:port]} or a {@code Host} alias) as {@code ssh} would with
+     * {@code setup}: its config, agent and default keys, host keys checked against its known_hosts files (unknown ones
+     * to {@code policy}, changed ones refused).
+     */
+    public static SshShell connect(SshDestination destination, Credentials credentials, SshSetup setup,
+                                   HostKeyPolicy policy, Duration timeout) throws ProbeException {
+        return SshConnector.connect(destination, credentials, setup, policy, timeout);
+    }
+
+    /**
+     * Logs in to exactly {@code target} (no SSH config, no agent): with the credentials given, else the default keys
+     * in {@code ~/.ssh}; host keys checked against, and new ones written to, {@code knownHosts}.
+     */
     public static SshShell connect(SshTarget target, Credentials credentials, Path knownHosts, HostKeyPolicy policy,
                                    Duration timeout) throws ProbeException {
-        SshClient client = SshClient.setUpDefaultClient();
-        KnownHostsVerifier verifier = new KnownHostsVerifier(knownHosts, target.host(), policy);
-        client.setServerKeyVerifier(verifier);
-        client.setKeyIdentityProvider(session -> defaultKeys(credentials));
-        client.start();
-        ClientSession session = null;
-        try {
-            session = client.connect(target.user(), target.host(), target.port()).verify(timeout).getSession();
-            if (credentials.password().isPresent()) {
-                session.addPasswordIdentity(new String(credentials.password().get()));
-            }
-            session.auth().verify(timeout);
-            return new SshShell(target, client, session);
-        } catch (IOException | RuntimeException e) {
-            closeQuietly(session, client);
-            KnownHostsVerifier.Refusal r = verifier.refusal();
-            if (r != null && r.changed()) {
-                throw new ProbeException("The host key of " + target.host() + " has CHANGED: known_hosts has "
-                        + r.expectedFingerprint() + ", the server now offers " + r.actualFingerprint()
-                        + ". This can be a reinstalled host or someone in between; GPUForge refuses to connect."
-                        + " If the change is expected, remove the old key from " + knownHosts + ".", e);
-            }
-            if (r != null) {
-                throw new ProbeException("The host key of " + target.host() + " is not known (" + r.actualFingerprint()
-                        + "). Check the fingerprint on the host (ssh-keygen -lf /etc/ssh/ssh_host_*_key.pub) and"
-                        + " accept it to continue (--accept-new-host-key on the command line).", e);
-            }
-            throw new ProbeException("SSH to " + target + " failed: " + describe(e), e);
-        }
+        SshSetup setup = new SshSetup(Optional.empty(), SshSetup.DEFAULT_KEY_NAMES.stream()
+                .map(Path.of(System.getProperty("user.home"), ".ssh")::resolve).toList(), Optional.empty(),
+                List.of(knownHosts), knownHosts);
+        return connect(SshDestination.of(target), credentials, setup, policy, timeout);
     }
 
-    private static Iterable<KeyPair> defaultKeys(Credentials c) throws IOException, GeneralSecurityException {
-        FileKeyPairProvider keys;
-        if (c.identity().isPresent()) {
-            keys = new FileKeyPairProvider(c.identity().get());
-        } else {
-            Path ssh = Path.of(System.getProperty("user.home"), ".ssh");
-            keys = new FileKeyPairProvider(java.util.stream.Stream.of("id_ed25519", "id_ecdsa", "id_rsa")
-                    .map(ssh::resolve).filter(java.nio.file.Files::isReadable).toList());
-        }
-        c.keyPassphrase().ifPresent(p -> keys.setPasswordFinder(FilePasswordProvider.of(new String(p))));
-        return keys.loadKeys(null);
-    }
-
-    private static String describe(Throwable e) {
+    /** The innermost cause's message, in words a user reads. */
+    static String describe(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
             t = t.getCause();
         }
         String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
         if (m.contains("No more authentication methods")) {
-            return "authentication refused (wrong password or key)";
+            return REFUSED;
         }
         return m;
     }
@@ -167,13 +161,35 @@ public final class SshShell implements HostShell {
                 relay.deliver(lines, 0);
             }
             Integer exit = ch.getExitStatus();
+            if (exit == null && ch.getExitSignal() == null && !isOpen()) {
+                throw new ConnectionLostException(target.toString(), shown(command), null);
+            }
             return new Result(exit == null ? -1 : exit, out.bytes(), err.text());
-        } catch (IOException e) {
-            throw new ProbeException("Running '" + command + "' on " + target + " failed: " + describe(e), e);
+        } catch (IOException | RuntimeException e) {
+            throw failed(command, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ProbeException("Interrupted while running '" + command + "' on " + target, e);
         }
+    }
+
+    /**
+     * What sshd threw while a command was started or ran, as a checked error naming the host and the command: a
+     * dropped connection (sshd then throws unchecked ones too, "Channel id=N not registered because session is being
+     * closed") is a {@link ConnectionLostException}.
+     */
+    private ProbeException failed(String command, Exception e) {
+        if (!isOpen()) {
+            return new ConnectionLostException(target.toString(), shown(command), e);
+        }
+        return new ProbeException("Running '" + shown(command) + "' on " + target + " failed: " + describe(e), e);
+    }
+
+    /** A command as an error message shows it: its first line, at most 200 characters. */
+    private static String shown(String command) {
+        String first = command.strip().lines().findFirst().orElse("");
+        String s = first.length() > 200 ? first.substring(0, 200) + "…" : first;
+        return first.length() < command.strip().length() && !s.endsWith("…") ? s + " …" : s;
     }
 
     /** Whether the SSH session is still up (a dropped connection closes it). */
@@ -246,15 +262,15 @@ public final class SshShell implements HostShell {
             Integer exit = ch.getExitStatus();
             String signal = ch.getExitSignal();
             if (exit == null && signal == null && !isOpen()) {
-                throw new ProbeException("The SSH connection to " + target + " was lost while '" + command + "' ran");
+                throw new ConnectionLostException(target.toString(), shown(command), null);
             }
             return new Result(exit == null ? -1 : exit, out.partial(), err.text()
                     + (signal == null ? "" : (err.text().isEmpty() ? "" : "\n") + "ended by signal " + signal));
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             if (stop.stopped()) {
                 return new Result(-1, out.partial(), err.text());
             }
-            throw new ProbeException("Running '" + command + "' on " + target + " failed: " + describe(e), e);
+            throw failed(command, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ProbeException("Interrupted while running '" + command + "' on " + target, e);
@@ -295,7 +311,7 @@ public final class SshShell implements HostShell {
         }
     }
 
-    private static void closeQuietly(ClientSession s, SshClient c) {
+    static void closeQuietly(ClientSession s, SshClient c) {
         try {
             if (s != null) {
                 s.close();

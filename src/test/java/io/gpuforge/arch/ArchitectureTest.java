@@ -1,5 +1,7 @@
 package io.gpuforge.arch;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -78,10 +80,14 @@ class ArchitectureTest {
 
     @Test
     void theWindowAndTheCliGoThroughTheAppServicesAndDomainValuesOnly() {
-        classes().that().resideInAnyPackage("io.gpuforge.ui..", "io.gpuforge.cli..")
-                .should().onlyDependOnClassesThat().resideOutsideOfPackages("io.gpuforge.host..", "io.gpuforge.hypervisor..",
-                        "io.gpuforge.passthrough..", "io.gpuforge.store..", "io.gpuforge.demo..", "io.gpuforge.telemetry..",
-                        "io.gpuforge.boot..")
+        // An allow-list: a package added later (a new backend, a new engine) is outside it until app/ wraps it.
+        classes().that().resideInAPackage("io.gpuforge.ui..")
+                .should().onlyDependOnClassesThat(resideInAnyPackage("io.gpuforge.ui..", "io.gpuforge.app..",
+                        "io.gpuforge.domain..").or(resideOutsideOfPackage("io.gpuforge..")))
+                .check(classes);
+        classes().that().resideInAPackage("io.gpuforge.cli..")
+                .should().onlyDependOnClassesThat(resideInAnyPackage("io.gpuforge.cli..", "io.gpuforge.app..",
+                        "io.gpuforge.domain..").or(resideOutsideOfPackage("io.gpuforge..")))
                 .check(classes);
     }
 

@@ -9,25 +9,37 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.sshd.common.config.keys.KeyUtils;
+import org.apache.sshd.common.config.keys.PublicKeyEntry;
+import org.apache.sshd.common.AttributeRepository;
+import org.apache.sshd.common.session.Session;
+import org.apache.sshd.common.session.SessionListener;
+import org.apache.sshd.common.util.net.SshdSocketAddress;
 import org.apache.sshd.server.Environment;
 import org.apache.sshd.server.ExitCallback;
 import org.apache.sshd.server.SshServer;
 import org.apache.sshd.server.channel.ChannelSession;
 import org.apache.sshd.server.command.Command;
+import org.apache.sshd.server.forward.ForwardingFilter;
+import org.apache.sshd.server.forward.RejectAllForwardingFilter;
 import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
+import org.apache.sshd.server.session.ServerSession;
 
 /**
  * A real SSH server (sshd-core) on 127.0.0.1 acting as a host whose {@code /} is a sysroot tree (see
  * {@link TreeHost}): the scripts GPUForge sends read and write that tree, and the host's commands are the
- * tree's executables. Password "secret" for any user; counts exec channels so tests can see "one round trip".
+ * tree's executables. Password "secret" for any user, public keys once {@link #authorize authorized}; counts exec
+ * channels so tests can see "one round trip", and records who logged in how ({@link #logins}). As a jump host
+ * ({@link #acceptForwarding}) it forwards TCP connections (ProxyJump) and records where to.
  */
 public final class SysrootSshServer implements AutoCloseable {
 
@@ -36,6 +48,11 @@ public final class SysrootSshServer implements AutoCloseable {
     private final TreeHost tree;
     private final AtomicInteger execs = new AtomicInteger();
     private final Map<String, String> environment = new LinkedHashMap<>();
+    private final List<PublicKey> userKeys = new CopyOnWriteArrayList<>();
+    private final List<String> logins = new CopyOnWriteArrayList<>();
+    private final List<String> forwarded = new CopyOnWriteArrayList<>();
+    private static final AttributeRepository.AttributeKey<String> METHOD = new AttributeRepository.AttributeKey<>();
+    private volatile boolean passwords = true;
 
     public SysrootSshServer(Path sysroot, Path hostKey) throws IOException {
         this(sysroot, hostKey, null);
@@ -48,15 +65,102 @@ public final class SysrootSshServer implements AutoCloseable {
         server.setHost("127.0.0.1");
         server.setPort(0);
         server.setKeyPairProvider(new SimpleGeneratorHostKeyProvider(hostKey));
-        server.setPasswordAuthenticator((user, password, session) -> PASSWORD.equals(password));
+        server.setPasswordAuthenticator((user, password, session) -> accepted(session, "password",
+                passwords && PASSWORD.equals(password)));
         if (userKey != null) {
-            server.setPublickeyAuthenticator((user, key, session) -> KeyUtils.compareKeys(key, userKey));
+            userKeys.add(userKey);
         }
+        server.setPublickeyAuthenticator((user, key, session) -> accepted(session, "publickey",
+                userKeys.stream().anyMatch(k -> KeyUtils.compareKeys(key, k))));
+        server.addSessionListener(new SessionListener() {
+            @Override
+            public void sessionEvent(Session session, Event event) {
+                if (event == Event.Authenticated) {
+                    logins.add(session.getUsername() + " " + session.getAttribute(METHOD));
+                }
+            }
+        });
+        server.setForwardingFilter(RejectAllForwardingFilter.INSTANCE);
         server.setCommandFactory((channel, command) -> {
             execs.incrementAndGet();
             return new ShellCommand(tree.command(command), tree.environment(environment));
         });
         server.start();
+    }
+
+    /** Notes the method that was accepted (a public key is asked about twice: offered, then signed). */
+    private static boolean accepted(ServerSession session, String method, boolean ok) {
+        if (ok) {
+            session.setAttribute(METHOD, method);
+        }
+        return ok;
+    }
+
+    /** Also accepts public-key login with {@code key}. */
+    public SysrootSshServer authorize(PublicKey key) {
+        userKeys.add(key);
+        return this;
+    }
+
+    /** Refuses every password from now on (keys only). */
+    public SysrootSshServer refusePasswords() {
+        passwords = false;
+        return this;
+    }
+
+    /** Lets clients open TCP connections through this host (a jump host for ProxyJump). */
+    public SysrootSshServer acceptForwarding() {
+        server.setForwardingFilter(new ForwardingFilter() {
+            @Override
+            public boolean canForwardAgent(Session session, String requestType) {
+                return false;
+            }
+
+            @Override
+            public boolean canForwardX11(Session session, String requestType) {
+                return false;
+            }
+
+            @Override
+            public boolean canListen(SshdSocketAddress address, Session session) {
+                return false;
+            }
+
+            @Override
+            public boolean canConnect(Type type, SshdSocketAddress address, Session session) {
+                forwarded.add(address.getHostName() + ":" + address.getPort());
+                return type == Type.Direct;
+            }
+        });
+        return this;
+    }
+
+    /** Who logged in, in order: {@code "USER METHOD"} (publickey or password). */
+    public List<String> logins() {
+        return List.copyOf(logins);
+    }
+
+    /** Where clients asked this host to connect them ({@code host:port}), in order. */
+    public List<String> forwarded() {
+        return List.copyOf(forwarded);
+    }
+
+    /** The host key, as a line of an OpenSSH known_hosts file names it ({@code [127.0.0.1]:PORT TYPE BASE64}). */
+    public String knownHostsLine() throws IOException {
+        try {
+            PublicKey key = server.getKeyPairProvider().loadKeys(null).iterator().next().getPublic();
+            return "[127.0.0.1]:" + port() + " " + PublicKeyEntry.toString(key);
+        } catch (GeneralSecurityException e) {
+            throw new IOException(e);
+        }
+    }
+
+    /**
+     * Cuts every connection at once, as a network failure or a host going down would: the client is told nothing,
+     * its commands on this host are killed.
+     */
+    public void dropSessions() {
+        server.getActiveSessions().forEach(s -> s.close(true));
     }
 
     /** A variable every command on this host finds in its environment (as a login shell's profile would set). */

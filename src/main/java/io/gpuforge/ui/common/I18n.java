@@ -31,7 +31,9 @@ public final class I18n {
      * {@code i18n/<name>_zh_CN.properties}. A key lives in exactly one of them (a test checks).
      */
     public static final List<String> BUNDLES = List.of(
-            BUNDLE, "i18n.console");
+            BUNDLE,
+            "i18n.sshlogin",
+            "i18n.console");
     private static final Logger LOG = LoggerFactory.getLogger(I18n.class);
 
     private final ObjectProperty<Locale> locale = new SimpleObjectProperty<>();

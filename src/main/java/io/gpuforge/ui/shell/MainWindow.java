@@ -111,7 +111,7 @@ public final class MainWindow {
         });
         settingsListener = s -> Platform.runLater(() -> applySettings(s));
         app.settings().addListener(settingsListener);
-        app.prompts().use(new FxUserPrompts(ui.dialogs(), i18n, () -> stage));
+        app.prompts().use(new FxUserPrompts(ui.dialogs(), i18n));
     }
 
     /** Puts the window on {@code stage}, restores its geometry and starts loading "This computer" and the connections. */

@@ -1,0 +1,118 @@
+package io.gpuforge.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gpuforge.app.settings.KnownHostsFile;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.HostException;
+import io.gpuforge.testing.HostTrees;
+import io.gpuforge.testing.SshKeys;
+import io.gpuforge.testing.SysrootSshServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A saved SSH host whose key is the user's encrypted default key ({@code ~/.ssh/id_ed25519} of a temp home): the
+ * window is asked for the passphrase through {@link LoginPrompt}, may keep it in the secret store, and is not asked
+ * again; a wrong passphrase is said to be one, naming the key. Real sshd-core server, real vault and SQLite.
+ */
+class HostAccessLoginTest {
+
+    @TempDir
+    Path dir;
+
+    /** Answers like a user at the window would, and notes what was asked. */
+    private static final class Answers implements LoginPrompt {
+        final List<String> asked = new ArrayList<>();
+        private final String passphrase;
+        private final boolean remember;
+
+        Answers(String passphrase, boolean remember) {
+            this.passphrase = passphrase;
+            this.remember = remember;
+        }
+
+        @Override
+        public Optional<char[]> askPassphrase(Path keyFile, boolean again) {
+            asked.add("passphrase " + keyFile + (again ? " again" : ""));
+            return Optional.of(passphrase.toCharArray());
+        }
+
+        @Override
+        public Optional<char[]> askPassword(String userAtHost, boolean again) {
+            asked.add("password " + userAtHost);
+            return Optional.empty();
+        }
+
+        @Override
+        public boolean rememberPassphrase(Path keyFile) {
+            asked.add("remember " + keyFile);
+            return remember;
+        }
+
+        @Override
+        public boolean trust(String host, String keyType, String fingerprint) {
+            asked.add("trust " + host);
+            return true;
+        }
+    }
+
+    @Test
+    void theWindowIsAskedForThePassphraseOnceAndItIsRemembered() throws Exception {
+        Path ssh = Files.createDirectories(dir.resolve("home/.ssh"));
+        Path key = SshKeys.ed25519(ssh.resolve("id_ed25519"), "right phrase");
+        try (ConnectionsFixture f = new ConnectionsFixture(dir.resolve("app"));
+             SysrootSshServer server = new SysrootSshServer(HostTrees.bootVga(dir.resolve("root")), dir.resolve("hk"))
+                     .authorize(SshKeys.publicKey(key)).refusePasswords()) {
+            SecretsService secrets = new SecretsService(Optional.empty(), f.vault);
+            HostAccess access = new HostAccess(Optional.empty(), secrets, f.service, null,
+                    () -> KnownHosts.of(Optional.of(ssh.resolve("known_hosts")), dir.resolve("app/known_hosts"),
+                            KnownHostsFile.OPENSSH), Optional.of(ssh), Map.of());
+            ConnectionInfo lab = f.service.addSsh("lab", "root@127.0.0.1:" + server.port(), Optional.empty());
+
+            Answers first = new Answers("right phrase", true);
+            try (HostAccess.Opened o = access.open(new HostTarget.Saved(lab), first)) {
+                assertThat(o.shell().run("true", new byte[0], Duration.ofSeconds(30)).exitCode()).isZero();
+            }
+            assertThat(first.asked).containsExactly("trust 127.0.0.1", "passphrase " + key, "remember " + key);
+            assertThat(f.vault.get(HostAccess.passphraseRef(lab)).map(String::new)).contains("right phrase");
+
+            Answers second = new Answers("not asked", false);
+            try (HostAccess.Opened o = access.open(new HostTarget.Saved(lab), second)) {
+                assertThat(o.shell().run("true", new byte[0], Duration.ofSeconds(30)).exitCode()).isZero();
+            }
+            assertThat(second.asked).as("the host key and the passphrase are both remembered").isEmpty();
+            assertThat(server.logins()).containsExactly("root publickey", "root publickey");
+        }
+    }
+
+    @Test
+    void aWrongPassphraseIsSaidToBeOneNotARefusal() throws Exception {
+        Path ssh = Files.createDirectories(dir.resolve("home/.ssh"));
+        Path key = SshKeys.ed25519(ssh.resolve("id_ed25519"), "right phrase");
+        try (ConnectionsFixture f = new ConnectionsFixture(dir.resolve("app"));
+             SysrootSshServer server = new SysrootSshServer(HostTrees.bootVga(dir.resolve("root")), dir.resolve("hk"))
+                     .authorize(SshKeys.publicKey(key)).refusePasswords()) {
+            HostAccess access = new HostAccess(Optional.empty(), new SecretsService(Optional.empty(), f.vault),
+                    f.service, null, () -> new KnownHosts(dir.resolve("known_hosts")), Optional.of(ssh), Map.of());
+            ConnectionInfo lab = f.service.addSsh("lab", "root@127.0.0.1:" + server.port(), Optional.empty());
+            Answers wrong = new Answers("wrong phrase", true);
+            assertThatThrownBy(() -> access.open(new HostTarget.Saved(lab), wrong))
+                    .isInstanceOf(HostException.class)
+                    .hasMessageContaining("the key " + key + " could not be decrypted: wrong passphrase")
+                    .hasMessageNotContaining("wrong password or key");
+            assertThat(wrong.asked).as("asked three times, then for a password, as ssh does").containsExactly(
+                    "trust 127.0.0.1", "passphrase " + key, "passphrase " + key + " again",
+                    "passphrase " + key + " again", "password root@127.0.0.1:" + server.port());
+            assertThat(f.vault.get(HostAccess.passphraseRef(lab))).as("nothing wrong is remembered").isEmpty();
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.gpuforge.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code gpuforge} command line as a user runs it: a separate JVM with its own home directory (so its
+ * {@code ~/.ssh} is a temp dir, never this machine's), its own environment ({@code SSH_AUTH_SOCK}, …) and no terminal.
+ */
+public final class CliProcess {
+
+    /** How a run ended. */
+    public record Result(int exit, String out, String err) {
+    }
+
+    private final Path home;
+    private final Path appHome;
+
+    /** @param home the user's home directory ({@code user.home}, {@code HOME}); GPUForge's files under appHome */
+    public CliProcess(Path home, Path appHome) {
+        this.home = home;
+        this.appHome = appHome;
+    }
+
+    public Result run(Map<String, String> environment, String stdin, String... args)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Duser.home=" + home,
+                "-Dgpuforge.home=" + appHome, "-cp", System.getProperty("java.class.path"), "io.gpuforge.boot.Launcher"));
+        cmd.addAll(List.of(args));
+        Files.createDirectories(home);
+        Path out = Files.createTempFile(home, "cli-", ".out");
+        Path err = Files.createTempFile(home, "cli-", ".err");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().clear();
+        pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        pb.environment().put("HOME", home.toString());
+        pb.environment().put("LANG", "C.UTF-8");
+        pb.environment().putAll(environment);
+        Process p = pb.start();
+        p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().close();
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException("gpuforge " + String.join(" ", args) + " did not finish: " + Files.readString(err));
+        }
+        Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        Files.delete(out);
+        Files.delete(err);
+        return r;
+    }
+}
