@@ -11,6 +11,7 @@ import io.gpuforge.store.EventRepository;
 import io.gpuforge.store.HostLinkRepository;
 import io.gpuforge.store.StoreException;
 import io.gpuforge.store.TemplateRepository;
+import io.gpuforge.store.TaskLogRepository;
 import io.gpuforge.store.secret.SecretServiceKeyring;
 import io.gpuforge.store.secret.SecretStore;
 import io.gpuforge.store.secret.VaultSecretStore;
@@ -43,11 +44,15 @@ public final class AppContext implements AutoCloseable {
     private final HostLinks hostLinks;
     private final PassthroughService passthrough;
     private final ConnectionsService connections;
-    private final LibvirtService libvirt = new LibvirtService();
-    private final ProxmoxService proxmox;
+    private final UserPromptRelay prompts = new UserPromptRelay();
+    private final TaskLog taskLog;
+    private final Backends backends;
     private final Sessions sessions;
     private final DemoLab demoLab;
     private final PciMappings pciMappings;
+    private final ConnectionTester tester;
+    private final ConsoleLauncher consoles;
+    private final NodeReadiness readiness;
     private final Optional<Boolean> osPrefersDark;
     private final TelemetryService telemetry;
     private final TemplateService templates;
@@ -70,14 +75,21 @@ public final class AppContext implements AutoCloseable {
         Supplier<KnownHosts> knownHosts = () -> KnownHosts.of(options.sshDir().map(d -> d.resolve("known_hosts")),
                 ownKnownHosts, settings.current().newHostKeys());
         this.hostLinks = new HostLinks(new HostLinkRepository(database), connections);
-        Backends backends = new Backends(secrets, new LibvirtBackends());
+        LibvirtBackends libvirt = new LibvirtBackends();
+        this.backends = new Backends(secrets, libvirt, prompts);
         this.demoLab = new DemoLab(backends);
         this.hostAccess = new HostAccess(options.sysroot(), secrets, connections, hostLinks, knownHosts,
                 options.sshDir(), options.environment(), backends);
         this.hosts = new HostService(hostAccess);
         this.passthrough = new PassthroughService(hosts, hostAccess, Clock.systemUTC());
-        this.proxmox = new ProxmoxService(secrets);
-        this.sessions = new Sessions(backends, executors.background());
+        this.taskLog = new TaskLog(new TaskLogRepository(database), Clock.systemUTC(),
+                System.getProperty("user.name", "unknown"));
+        this.taskLog.abandonLeftovers();
+        this.sessions = new Sessions(backends, executors.background(), executors.scheduler(), Sessions.RECONNECT_FIRST,
+                Sessions.RECONNECT_MAX, taskLog);
+        this.tester = new ConnectionTester(backends, libvirt, () -> knownHosts.get().file());
+        this.consoles = new ConsoleLauncher(OsFamily.current(), () -> backends.demoIfRunning().map(d -> d.url()));
+        this.readiness = new NodeReadiness(sessions, hostLinks, hosts, connections);
         this.pciMappings = new PciMappings(backends, sessions);
         this.osPrefersDark = osPrefersDark;
         this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC(),
@@ -183,9 +195,9 @@ public final class AppContext implements AutoCloseable {
         return hosts;
     }
 
-    /** Which host does the host-level work of a hypervisor node. */
-    public HostLinks hostLinks() {
-        return hostLinks;
+    /** Asked for one-time codes and key passphrases while a login runs; the window puts its dialogs in. */
+    public UserPromptRelay prompts() {
+        return prompts;
     }
 
     /** GPU passthrough on hosts: checks, verdicts, plans, apply, rollback, verify. */
@@ -193,12 +205,29 @@ public final class AppContext implements AutoCloseable {
         return passthrough;
     }
 
-    public ProxmoxService proxmox() {
-        return proxmox;
+    /** The task log: what was done through GPUForge, kept as an audit trail. */
+    public TaskLog taskLog() {
+        return taskLog;
     }
 
-    public LibvirtService libvirt() {
-        return libvirt;
+    /** Which host does the host-level work of a hypervisor node. */
+    public HostLinks hostLinks() {
+        return hostLinks;
+    }
+
+    /** "Test connection" for every kind of connection. */
+    public ConnectionTester tester() {
+        return tester;
+    }
+
+    /** Opens VM consoles (noVNC in the browser, virt-viewer). */
+    public ConsoleLauncher consoles() {
+        return consoles;
+    }
+
+    /** The passthrough verdicts of a node's GPUs. */
+    public NodeReadiness readiness() {
+        return readiness;
     }
 
     /** The open hypervisor connections (Proxmox VE, Demo lab, libvirt), shared by pages and commands. */
@@ -263,9 +292,8 @@ public final class AppContext implements AutoCloseable {
         }
         fleet.close();
         telemetry.close();
+        prompts.clear();
         sessions.close();
-        libvirt.close();
-        proxmox.close();
         executors.close();
         database.close();
     }

@@ -38,12 +38,19 @@ final class Backends implements HypervisorFactory, SimulatedHosts {
     private final SecretsService secrets;
     private final PveContract contract = PveContract.load();
     private final LibvirtBackends libvirt;
+    private final UserPrompts prompts;
     private PveSimulator demo;
     private SimHosts demoHosts;
 
     Backends(SecretsService secrets, LibvirtBackends libvirt) {
+        this(secrets, libvirt, UserPrompts.none());
+    }
+
+    /** @param prompts asked for a one-time code when a password login needs a second factor */
+    Backends(SecretsService secrets, LibvirtBackends libvirt, UserPrompts prompts) {
         this.secrets = secrets;
         this.libvirt = libvirt;
+        this.prompts = prompts;
     }
 
     @Override
@@ -103,15 +110,30 @@ final class Backends implements HypervisorFactory, SimulatedHosts {
         }
     }
 
-    /** A client for a saved cluster: its token secret from the secret store, its accepted certificate pinned. */
+    /**
+     * A client for a saved cluster: its token secret (or its user's password) from the secret store, its accepted
+     * certificate pinned. A password login that needs a second factor asks the prompts for the one-time code.
+     */
     PveClient proxmoxClient(ConnectionInfo c) throws BackendException {
+        String what = c.passwordLogin() ? "The password of " + c.username() : "The API token secret";
         char[] secret;
         try {
             secret = secrets.store().get(c.secretRef().orElse("")).orElseThrow(() -> new BackendException(
-                    BackendException.Kind.AUTH, "The API token secret of " + c.name() + " is not in the secret store"
+                    BackendException.Kind.AUTH, what + " of " + c.name() + " is not in the secret store"
                     + " (was it removed?): edit the connection and enter it again"));
         } catch (SecretStoreException e) {
             throw new BackendException(BackendException.Kind.AUTH, "The secret store says: " + e.getMessage(), e);
+        }
+        if (c.passwordLogin()) {
+            // the client keeps the password for its ticket renewals: it is not wiped here
+            try {
+                return new PveClient(c.address(), new PveCredentials.Password(c.username(), secret,
+                        Optional.of(() -> prompts.oneTimeCode(c.name(), c.username()).orElse(""))), c.tlsFingerprint(),
+                        contract);
+            } catch (PveApiException e) {
+                Arrays.fill(secret, '\0');
+                throw PveErrors.map(e);
+            }
         }
         try {
             return new PveClient(c.address(), new PveCredentials.Token(c.username(), new String(secret)), c.tlsFingerprint(),
@@ -152,6 +174,11 @@ final class Backends implements HypervisorFactory, SimulatedHosts {
         } catch (PveApiException e) {
             throw PveErrors.map(e);
         }
+    }
+
+    /** The contract every Proxmox VE request is checked against (for the connection tester's clients). */
+    PveContract contract() {
+        return contract;
     }
 
     /** The Demo lab's simulated cluster, started on first use and kept for the run. */

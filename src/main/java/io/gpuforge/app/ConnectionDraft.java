@@ -6,6 +6,7 @@ import io.gpuforge.host.SshTarget;
 import io.gpuforge.hypervisor.proxmox.PveCredentials;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * A connection as the user typed it, checked and normalised, before it is saved or an existing one is
@@ -16,6 +17,7 @@ import java.util.Optional;
 public record ConnectionDraft(String name, Kind kind, String address, String username, Optional<String> tlsFingerprint) {
 
     private static final int MAX_NAME = 200;
+    private static final Pattern PVE_USER = Pattern.compile("[^@!\\s]+@[^@!\\s]+");
 
     public ConnectionDraft {
         Objects.requireNonNull(kind);
@@ -41,9 +43,13 @@ public record ConnectionDraft(String name, Kind kind, String address, String use
                     throw new IllegalArgumentException("A Proxmox VE address is its https:// URL (e.g."
                             + " https://pve.lab:8006), not '" + address + "'");
                 }
-                if (!PveCredentials.Token.isValidId(username)) {
+                if (username.contains("!") && !PveCredentials.Token.isValidId(username)) {
                     // the token's own check says what is wrong, without echoing a secret pasted into the id
                     new PveCredentials.Token(username, "");
+                }
+                if (!username.contains("!") && !PVE_USER.matcher(username).matches()) {
+                    throw new IllegalArgumentException("A Proxmox VE login is an API token id (USER@REALM!TOKENID,"
+                            + " e.g. root@pam!gpuforge) or a user with its realm (USER@REALM, e.g. root@pam)");
                 }
             }
             case DEMO -> {
@@ -64,7 +70,10 @@ public record ConnectionDraft(String name, Kind kind, String address, String use
         return new ConnectionDraft(name, Kind.LIBVIRT, uri, "", Optional.empty());
     }
 
-    /** A Proxmox VE cluster reached with the API token {@code tokenId}, with the certificate fingerprint accepted. */
+    /**
+     * A Proxmox VE cluster reached with the API token {@code tokenId} ({@code USER@REALM!TOKENID}), or with the
+     * password of the user {@code USER@REALM}, with the certificate fingerprint accepted.
+     */
     public static ConnectionDraft proxmox(String name, String url, String tokenId, Optional<String> fingerprint) {
         return new ConnectionDraft(name, Kind.PROXMOX, url, tokenId, fingerprint.map(String::strip));
     }
@@ -78,7 +87,7 @@ public record ConnectionDraft(String name, Kind kind, String address, String use
     Optional<String> secretWord() {
         return switch (kind) {
             case SSH -> Optional.of("password");
-            case PROXMOX -> Optional.of("token");
+            case PROXMOX -> Optional.of(username.contains("!") ? "token" : "password");
             case LIBVIRT, DEMO -> Optional.empty();
         };
     }

@@ -12,6 +12,7 @@ import io.gpuforge.domain.GpuAttachRequest;
 import io.gpuforge.domain.GpuAttachResult;
 import io.gpuforge.domain.GuestExecResult;
 import io.gpuforge.domain.NetworkInfo;
+import io.gpuforge.domain.NodeHistory;
 import io.gpuforge.domain.NodePci;
 import io.gpuforge.domain.NodeStatus;
 import io.gpuforge.domain.PciAddress;
@@ -30,32 +31,32 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One saved hypervisor connection (a Proxmox VE cluster, the Demo lab, a libvirt host) as the window and the CLI
- * use it: the backend's operations in the product's own types, long operations awaited with progress and
- * cancel. The backend is opened on first use and reopened after the connection dropped. Every method blocks:
- * call it off the FX thread. {@link #close()} never waits on the network.
+ * use it: the backend's operations in the product's own types, long operations awaited with progress and cancel
+ * and written to the task log. The backend is opened on first use; when the connection drops, it is opened again
+ * by itself with backoff ({@link SessionLink}) while anyone listens, and the change feed is subscribed again.
+ * Every method blocks: call it off the FX thread. {@link #close()} never waits on the network.
  */
 public final class ConnectionSession implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ConnectionSession.class);
     /** How long a task may run before GPUForge stops waiting (a clone of a big disk takes a while). */
     public static final Duration TASK_TIMEOUT = Duration.ofMinutes(30);
 
     private final ConnectionInfo connection;
-    private final HypervisorFactory factory;
-    private final Executor closer;
-    private Hypervisor hypervisor;
-    private volatile ConnectionState lastState = new ConnectionState(ConnectionState.Status.CONNECTING, "");
-    private boolean closed;
+    private final SessionLink link;
+    private final TaskLog taskLog;
 
     ConnectionSession(ConnectionInfo connection, HypervisorFactory factory, Executor closer) {
+        this(connection, factory, closer, SessionLink.Reconnect.never(), null);
+    }
+
+    ConnectionSession(ConnectionInfo connection, HypervisorFactory factory, Executor closer,
+                      SessionLink.Reconnect reconnect, TaskLog taskLog) {
         this.connection = connection;
-        this.factory = factory;
-        this.closer = closer;
+        this.link = new SessionLink(connection, factory, closer, reconnect);
+        this.taskLog = taskLog;
     }
 
     public ConnectionInfo connection() {
@@ -64,69 +65,30 @@ public final class ConnectionSession implements AutoCloseable {
 
     /** What this connection can do: its backend's answer once connected, before that what its kind can do. */
     public Set<Capability> capabilities() {
-        Hypervisor h;
-        synchronized (this) {
-            h = hypervisor;
-        }
-        return h == null ? factory.capabilities(connection.kind()) : h.capabilities();
+        return link.capabilities();
     }
 
     public boolean can(Capability c) {
         return capabilities().contains(c);
     }
 
+    /** Connecting, connected, reconnecting (with the reason), failed (login or certificate refused), closed. */
     public ConnectionState state() {
-        Hypervisor h;
-        synchronized (this) {
-            h = hypervisor;
-        }
-        return h == null ? lastState : h.state();
+        return link.state();
     }
 
-    private synchronized Hypervisor backend() throws BackendException {
-        if (closed) {
-            throw new BackendException(BackendException.Kind.FAILED, connection.name() + " is closed");
-        }
-        if (hypervisor == null) {
-            try {
-                hypervisor = factory.open(connection);
-                lastState = ConnectionState.connected();
-            } catch (BackendException e) {
-                lastState = new ConnectionState(ConnectionState.Status.FAILED, e.getMessage());
-                throw e;
-            }
-        }
-        return hypervisor;
+    /** Hears each change of {@link #state()}, on the thread that saw it: hop to your own. */
+    public void addStateListener(Consumer<ConnectionState> l) {
+        link.addStateListener(l);
     }
 
-    /** A dropped connection is opened again on the next call. */
-    private synchronized void dropped(Hypervisor h, BackendException e) {
-        if (hypervisor == h && e.kind() == BackendException.Kind.NETWORK) {
-            LOG.info("{}: connection lost ({}); it is reopened on the next request", connection.name(), e.getMessage());
-            hypervisor = null;
-            lastState = new ConnectionState(ConnectionState.Status.RECONNECTING, e.getMessage());
-            closer.execute(h::close);
-        }
+    public void removeStateListener(Consumer<ConnectionState> l) {
+        link.removeStateListener(l);
     }
 
-    @FunctionalInterface
-    private interface Call<T> {
-        T on(Hypervisor h) throws BackendException, InterruptedException;
-    }
-
-    private <T> T call(Call<T> c) throws BackendException, InterruptedException {
-        Hypervisor h = backend();
+    private <T> T quick(SessionLink.Call<T> c) throws BackendException {
         try {
-            return c.on(h);
-        } catch (BackendException e) {
-            dropped(h, e);
-            throw e;
-        }
-    }
-
-    private <T> T quick(Call<T> c) throws BackendException {
-        try {
-            return call(c);
+            return link.call(c);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BackendException(BackendException.Kind.FAILED, "interrupted", e);
@@ -157,6 +119,11 @@ public final class ConnectionSession implements AutoCloseable {
         return quick(h -> h.volumes(node, storage, content));
     }
 
+    /** A node's recorded CPU, memory and network; {@link Capability#NODE_HISTORY}. */
+    public NodeHistory nodeHistory(String node, NodeHistory.Timeframe timeframe) throws BackendException {
+        return quick(h -> h.nodeHistory(node, timeframe));
+    }
+
     public VmConfig readConfig(VmRef vm) throws BackendException {
         return quick(h -> h.readConfig(vm));
     }
@@ -176,46 +143,97 @@ public final class ConnectionSession implements AutoCloseable {
     /** Runs a VM power action to its end; {@code cancelled} is polled while it runs. */
     public TaskOutcome vmAction(VmRef vm, VmAction action, TaskListener progress, BooleanSupplier cancelled)
             throws BackendException, InterruptedException {
-        return call(h -> await(h.vmAction(vm, action), progress, cancelled));
+        return recorded(actionOf(action), vm.toString(), capitalised(action.json()) + " VM " + vm.id() + " on "
+                + vm.node(), progress, l -> link.call(h -> await(h.vmAction(vm, action), l, cancelled)));
     }
 
     public TaskOutcome deleteVm(VmRef vm, TaskListener progress, BooleanSupplier cancelled)
             throws BackendException, InterruptedException {
-        return call(h -> await(h.deleteVm(vm), progress, cancelled));
+        return recorded(TaskLog.VM_DELETE, vm.toString(), "Delete VM " + vm.id() + " on " + vm.node(), progress,
+                l -> link.call(h -> await(h.deleteVm(vm), l, cancelled)));
     }
 
     public TaskOutcome cloneVm(CloneRequest request, TaskListener progress, BooleanSupplier cancelled)
             throws BackendException, InterruptedException {
-        return call(h -> await(h.cloneVm(request), progress, cancelled));
+        return recorded(TaskLog.VM_CLONE, request.source().toString(), "Clone VM " + request.source().id() + " as "
+                + request.name() + (request.full() ? " (full clone)" : " (linked clone)"), progress,
+                l -> link.call(h -> await(h.cloneVm(request), l, cancelled)));
     }
 
     public TaskOutcome convertToTemplate(VmRef vm, TaskListener progress, BooleanSupplier cancelled)
             throws BackendException, InterruptedException {
-        return call(h -> await(h.convertToTemplate(vm), progress, cancelled));
+        return recorded(TaskLog.VM_TEMPLATE, vm.toString(), "Convert VM " + vm.id() + " on " + vm.node() + " to a template",
+                progress, l -> link.call(h -> await(h.convertToTemplate(vm), l, cancelled)));
     }
 
     public TaskOutcome createVm(String node, VmSpec spec, TaskListener progress, BooleanSupplier cancelled)
             throws BackendException, InterruptedException {
-        return call(h -> await(h.createVm(node, spec), progress, cancelled));
+        return recorded(TaskLog.VM_CREATE, node, "Create VM " + spec.name() + " on " + node, progress,
+                l -> link.call(h -> await(h.createVm(node, spec), l, cancelled)));
     }
 
     public TaskOutcome rebootNode(String node, TaskListener progress, BooleanSupplier cancelled)
             throws BackendException, InterruptedException {
-        return call(h -> await(h.rebootNode(node), progress, cancelled));
+        return recorded(TaskLog.NODE_REBOOT, node, "Reboot node " + node, progress,
+                l -> link.call(h -> await(h.rebootNode(node), l, cancelled)));
     }
 
     public GuestExecResult guestExec(VmRef vm, List<String> command, Duration timeout)
             throws BackendException, InterruptedException {
-        return call(h -> h.guestExec(vm, command, timeout));
+        return link.call(h -> h.guestExec(vm, command, timeout));
     }
 
     /**
-     * Changes as they happen, on a backend thread (hop to your own). Close the returned handle to stop; closing
-     * never waits on the network.
+     * Changes as they happen, on a backend thread (hop to your own), also across reconnects: after the connection
+     * came back, a {@link ChangeEvent.Kind#INVENTORY} event says to read everything again. Close the returned
+     * handle to stop; closing never waits on the network. A connection that cannot be reached now is watched once
+     * it can; one whose backend has no change feed is refused ({@link BackendException.Kind#UNSUPPORTED}).
      */
     public AutoCloseable watch(Consumer<ChangeEvent> listener) throws BackendException {
-        Hypervisor.Subscription s = quick(h -> h.watch(listener));
-        return () -> closer.execute(s::close);
+        return link.watch(listener);
+    }
+
+    @FunctionalInterface
+    private interface TaskCall {
+        TaskOutcome run(TaskListener progress) throws BackendException, InterruptedException;
+    }
+
+    /** Runs a task, writing it to the task log: its start, each log line, its end. */
+    private TaskOutcome recorded(String action, String target, String description, TaskListener progress, TaskCall call)
+            throws BackendException, InterruptedException {
+        if (taskLog == null) {
+            return call.run(progress);
+        }
+        TaskLog.Running entry = taskLog.begin(connection, action, target, description);
+        TaskListener both = line -> {
+            entry.line(line);
+            progress.line(line);
+        };
+        try {
+            TaskOutcome out = call.run(both);
+            entry.finish(out);
+            return out;
+        } catch (BackendException | InterruptedException | RuntimeException e) {
+            entry.failed(e);
+            throw e;
+        }
+    }
+
+    private static String actionOf(VmAction a) {
+        switch (a) {
+            case START:
+                return TaskLog.VM_START;
+            case SHUTDOWN:
+                return TaskLog.VM_SHUTDOWN;
+            case REBOOT:
+                return TaskLog.VM_REBOOT;
+            default:
+                return TaskLog.VM_STOP;
+        }
+    }
+
+    private static String capitalised(String s) {
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     private static TaskOutcome await(BackendTask t, TaskListener progress, BooleanSupplier cancelled)
@@ -227,15 +245,6 @@ public final class ConnectionSession implements AutoCloseable {
     /** Lets the backend go; the network part of closing happens on a background thread. */
     @Override
     public void close() {
-        Hypervisor h;
-        synchronized (this) {
-            closed = true;
-            h = hypervisor;
-            hypervisor = null;
-            lastState = new ConnectionState(ConnectionState.Status.CLOSED, "");
-        }
-        if (h != null) {
-            closer.execute(h::close);
-        }
+        link.close();
     }
 }

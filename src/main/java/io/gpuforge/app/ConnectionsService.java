@@ -1,6 +1,8 @@
 package io.gpuforge.app;
 
 import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.ConnectionOptions;
+import io.gpuforge.hypervisor.proxmox.PveCredentials;
 import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.StoreException;
 import io.gpuforge.store.secret.SecretStore;
@@ -50,6 +52,19 @@ public final class ConnectionsService {
         }
     }
 
+    /**
+     * Saves an SSH host with its login choices (the SSH agent, a key file, sudo); a password (optional) goes to
+     * the secret store.
+     */
+    public ConnectionInfo addSsh(String name, String userAtHost, Optional<char[]> password, ConnectionOptions options)
+            throws StoreException, SecretStoreException {
+        try {
+            return add(ConnectionDraft.ssh(name, userAtHost), password.filter(p -> p.length > 0), options);
+        } finally {
+            password.ifPresent(ConnectionsService::wipe);
+        }
+    }
+
     /** Saves a libvirt connection (any URI libvirt accepts); it has no secret of its own. */
     public ConnectionInfo addLibvirt(String name, String uri) throws StoreException, SecretStoreException {
         return add(ConnectionDraft.libvirt(name, uri), Optional.empty());
@@ -62,9 +77,31 @@ public final class ConnectionsService {
     public ConnectionInfo addProxmox(String name, String url, String tokenId, char[] secret, Optional<String> fingerprint)
             throws StoreException, SecretStoreException {
         try {
-            return add(ConnectionDraft.proxmox(name, url, tokenId, fingerprint), Optional.of(secret));
+            String id = tokenId == null ? "" : tokenId.strip();
+            if (!PveCredentials.Token.isValidId(id)) {
+                // the token's own check says what is wrong, without echoing a secret pasted into the id
+                new PveCredentials.Token(id, "");
+            }
+            return add(ConnectionDraft.proxmox(name, url, id, fingerprint), Optional.of(secret));
         } finally {
             wipe(secret);
+        }
+    }
+
+    /**
+     * Saves a Proxmox VE cluster reached as a user ({@code USER@REALM}, e.g. {@code root@pam}) with a password; the
+     * password goes to the secret store. An account with a second factor is asked for its one-time code at login.
+     */
+    public ConnectionInfo addProxmoxUser(String name, String url, String userAtRealm, char[] password,
+                                         Optional<String> fingerprint) throws StoreException, SecretStoreException {
+        try {
+            if (userAtRealm == null || userAtRealm.contains("!")) {
+                throw new IllegalArgumentException("A password login names a user with its realm (USER@REALM, e.g."
+                        + " root@pam), not an API token");
+            }
+            return add(ConnectionDraft.proxmox(name, url, userAtRealm, fingerprint), Optional.of(password));
+        } finally {
+            wipe(password);
         }
     }
 
@@ -75,13 +112,21 @@ public final class ConnectionsService {
 
     /** Saves a new connection with its secret, if its kind keeps one; all or nothing. */
     public ConnectionInfo add(ConnectionDraft draft, Optional<char[]> secret) throws StoreException, SecretStoreException {
+        return add(draft, secret, ConnectionOptions.none());
+    }
+
+    /** Saves a new connection with its secret and login options; all or nothing. */
+    public ConnectionInfo add(ConnectionDraft draft, Optional<char[]> secret, ConnectionOptions options)
+            throws StoreException, SecretStoreException {
         try {
+            checkOptions(draft, options);
             checkSecret(draft, secret, true);
             checkNameFree(draft, 0);
             requireOpenStore(draft, secret);
-            SecretChange change = new SecretChange();
+            SecretChange change = new SecretChange(store());
             try {
-                return repository.insert(draft.toInfo(0, Optional.empty()), (id, none) -> {
+                return repository.insert(draft.toInfo(0, Optional.empty()).withOptions(options.withPassphraseRef(
+                        Optional.empty())), (id, none) -> {
                     if (secret.isEmpty()) {
                         return Optional.empty();
                     }
@@ -106,9 +151,24 @@ public final class ConnectionsService {
      */
     public ConnectionInfo edit(long id, ConnectionDraft draft, Optional<char[]> newSecret)
             throws StoreException, SecretStoreException {
+        Optional<ConnectionInfo> found = repository.find(id);
+        return edit(id, draft, newSecret, found.map(ConnectionInfo::options).orElse(ConnectionOptions.none()));
+    }
+
+    /**
+     * Changes a saved connection as {@link #edit(long, ConnectionDraft, Optional)} does, and its login options. A
+     * key passphrase kept for the connection stays while the key file is the same; with another key file (or
+     * none) it is taken out of the secret store, since it belonged to the old key.
+     */
+    public ConnectionInfo edit(long id, ConnectionDraft draft, Optional<char[]> newSecret, ConnectionOptions options)
+            throws StoreException, SecretStoreException {
         try {
+            checkOptions(draft, options);
             ConnectionInfo before = repository.find(id).orElseThrow(() -> new IllegalArgumentException(
                     "No saved connection has id " + id + " (was it removed in another window?)"));
+            boolean sameKey = before.options().identityFile().equals(options.identityFile());
+            Optional<String> oldPassphrase = before.options().passphraseRef();
+            ConnectionOptions next = options.withPassphraseRef(sameKey ? oldPassphrase : Optional.empty());
             if (before.kind() != draft.kind()) {
                 throw new IllegalArgumentException("'" + before.name() + "' is a " + before.kind().db() + " connection;"
                         + " its kind cannot change: remove it and add a " + draft.kind().db() + " connection");
@@ -116,9 +176,13 @@ public final class ConnectionsService {
             checkSecret(draft, newSecret, false);
             checkNameFree(draft, id);
             requireOpenStore(draft, newSecret);
-            SecretChange change = new SecretChange();
+            SecretChange change = new SecretChange(store());
             try {
-                return repository.update(draft.toInfo(id, Optional.empty()), (rowId, ownRef) -> {
+                ConnectionInfo updated = repository.update(draft.toInfo(id, Optional.empty()).withOptions(next),
+                        (rowId, ownRef) -> {
+                    if (!sameKey && oldPassphrase.isPresent()) {
+                        change.deleteExtra(oldPassphrase.get());
+                    }
                     if (newSecret.isEmpty()) {
                         return Optional.empty();
                     }
@@ -129,6 +193,7 @@ public final class ConnectionsService {
                     change.deleteOld();
                     return Optional.of(ref);
                 });
+                return updated;
             } catch (StoreException | SecretStoreException | RuntimeException e) {
                 change.undo(draft.name(), e);
                 throw e;
@@ -140,6 +205,71 @@ public final class ConnectionsService {
         }
     }
 
+    /**
+     * Keeps the passphrase of an SSH connection's key file in the secret store (the user ticked "remember" when
+     * asked for it), under {@code connection:<id>:passphrase}; a passphrase kept before is replaced.
+     */
+    public ConnectionInfo keepPassphrase(long id, char[] passphrase) throws StoreException, SecretStoreException {
+        try {
+            ConnectionInfo c = repository.find(id).orElseThrow(() -> new IllegalArgumentException(
+                    "No saved connection has id " + id + " (was it removed in another window?)"));
+            if (c.kind() != ConnectionInfo.Kind.SSH) {
+                throw new IllegalArgumentException("Only an SSH host keeps a key passphrase, not the " + c.kind().db()
+                        + " connection '" + c.name() + "'");
+            }
+            if (passphrase.length == 0) {
+                throw new IllegalArgumentException("An empty passphrase is not kept");
+            }
+            if (!store().isUnlocked()) {
+                throw new SecretStoreException("Key passphrases are kept in the encrypted vault: set it up or unlock it"
+                        + " in Preferences first");
+            }
+            String ref = "connection:" + id + ":passphrase";
+            SecretChange change = new SecretChange(store());
+            try {
+                return repository.update(c.withOptions(c.options().withPassphraseRef(Optional.of(ref))),
+                        (rowId, ownRef) -> {
+                            change.readExtra(c.options().passphraseRef());
+                            change.put(ref, passphrase);
+                            return Optional.empty();
+                        });
+            } catch (StoreException | SecretStoreException | RuntimeException e) {
+                change.undo(c.name(), e);
+                throw e;
+            } finally {
+                change.wipe();
+            }
+        } finally {
+            wipe(passphrase);
+        }
+    }
+
+    /** The key passphrase kept for an SSH connection, if one is. The caller wipes the array. */
+    public Optional<char[]> passphrase(ConnectionInfo c) throws SecretStoreException {
+        if (c.options().passphraseRef().isEmpty() || !store().isUnlocked()) {
+            return Optional.empty();
+        }
+        return store().get(c.options().passphraseRef().get());
+    }
+
+    /**
+     * The secret kept for a connection (password or token secret), for "Test connection" of an edited connection
+     * whose secret field was left as it was. The caller wipes the array.
+     */
+    public Optional<char[]> secret(ConnectionInfo c) throws SecretStoreException {
+        if (c.secretRef().isEmpty()) {
+            return Optional.empty();
+        }
+        return store().get(c.secretRef().get());
+    }
+
+    private static void checkOptions(ConnectionDraft draft, ConnectionOptions options) {
+        if (draft.kind() != ConnectionInfo.Kind.SSH && !options.isNone()) {
+            throw new IllegalArgumentException("Login options (SSH agent, key file, sudo) are for SSH hosts; a "
+                    + draft.kind().db() + " connection has none");
+        }
+    }
+
     /** Removes a saved connection and its secret, both or neither; nothing happens if it is gone already. */
     public void remove(long id) throws StoreException, SecretStoreException {
         Optional<ConnectionInfo> found = repository.find(id);
@@ -148,12 +278,15 @@ public final class ConnectionsService {
         }
         ConnectionInfo c = found.get();
         boolean reachable = c.secretRef().isEmpty() || secretStoreHolds(c);
-        SecretChange change = new SecretChange();
+        SecretChange change = new SecretChange(store());
         try {
             repository.delete(id, (rowId, ownRef) -> {
                 if (reachable) {
                     change.readOld(ownRef);
                     change.deleteOld();
+                    if (c.options().passphraseRef().isPresent() && store().isUnlocked()) {
+                        change.deleteExtra(c.options().passphraseRef().get());
+                    }
                 }
                 return Optional.empty();
             });
@@ -186,7 +319,9 @@ public final class ConnectionsService {
         }
         boolean empty = secret.map(s -> s.length == 0).orElse(false);
         if (draft.kind() == ConnectionInfo.Kind.PROXMOX && (empty || adding && secret.isEmpty())) {
-            throw new IllegalArgumentException("A Proxmox VE connection needs the secret of its API token");
+            throw new IllegalArgumentException(draft.username().contains("!")
+                    ? "A Proxmox VE connection needs the secret of its API token"
+                    : "A Proxmox VE connection that logs in as a user needs that user's password");
         }
         if (empty) {
             throw new IllegalArgumentException("An empty password cannot be saved: leave it out to log in with SSH keys");
@@ -242,67 +377,5 @@ public final class ConnectionsService {
 
     private static void wipe(char[] secret) {
         Arrays.fill(secret, '\0');
-    }
-
-    /**
-     * The secret store's side of one add, edit or remove, done inside the row's transaction, and how to take
-     * it back when the transaction fails: a secret written is deleted, a secret deleted is put back.
-     */
-    private final class SecretChange {
-        private String added;
-        private boolean addedStored;
-        private String removed;
-        private char[] removedValue;
-        private boolean removedDeleted;
-
-        /** Reads the secret about to be replaced or deleted, so that a failure later can put it back. */
-        void readOld(Optional<String> ref) throws SecretStoreException {
-            if (ref.isPresent()) {
-                removed = ref.get();
-                removedValue = store().get(removed).orElse(null);
-            }
-        }
-
-        void put(String ref, char[] secret) throws SecretStoreException {
-            added = ref;
-            store().put(ref, secret);
-            addedStored = true;
-        }
-
-        void deleteOld() throws SecretStoreException {
-            if (removed != null) {
-                store().delete(removed);
-                removedDeleted = true;
-            }
-        }
-
-        void undo(String connection, Exception cause) {
-            if (added != null) {
-                try {
-                    store().delete(added);
-                } catch (SecretStoreException | RuntimeException e) {
-                    if (addedStored) {
-                        cause.addSuppressed(e);
-                        LOG.error("Saving {} failed ({}), and its new secret {} could not be taken back out of the"
-                                + " secret store: {}", connection, cause.getMessage(), added, e.getMessage());
-                    }
-                }
-            }
-            if (removedDeleted && removedValue != null) {
-                try {
-                    store().put(removed, removedValue);
-                } catch (SecretStoreException | RuntimeException e) {
-                    cause.addSuppressed(e);
-                    LOG.error("Changing {} failed ({}), and its previous secret {} could not be put back into the"
-                            + " secret store: {}", connection, cause.getMessage(), removed, e.getMessage());
-                }
-            }
-        }
-
-        void wipe() {
-            if (removedValue != null) {
-                ConnectionsService.wipe(removedValue);
-            }
-        }
     }
 }

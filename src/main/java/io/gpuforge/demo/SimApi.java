@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -216,7 +217,8 @@ final class SimApi {
         }
         boolean admin = new Caller(user).isAdmin();
         Map<String, Object> privs = new TreeMap<>();
-        (admin ? PRIVILEGES : AUDITOR).forEach(priv -> privs.put(priv, 1));
+        (admin ? PRIVILEGES : AUDITOR).stream().filter(priv -> !c.withheld.getOrDefault(user, Set.of()).contains(priv))
+                .forEach(priv -> privs.put(priv, 1));
         Map<String, Object> out = new LinkedHashMap<>();
         if (p.containsKey("path")) {
             out.put(p.get("path"), privs);

@@ -8,7 +8,9 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The state of a simulated Proxmox VE cluster: nodes with PCI devices and IOMMU groups, VMs with their
@@ -174,6 +176,14 @@ public final class SimCluster {
     long nextPid = 4242;
     /** per "node/storage": ISO images and importable disk images (VM disks are read from the VM configurations) */
     final Map<String, List<Volume>> files = new LinkedHashMap<>();
+
+    /** per user or token: privileges it does not hold (a token with privilege separation, a trimmed role) */
+    final Map<String, Set<String>> withheld = new LinkedHashMap<>();
+
+    /** Takes privileges away from a user or token ({@code root@pam!gpuforge}), as its ACL would in PVE. */
+    public synchronized void withhold(String user, String... privileges) {
+        withheld.computeIfAbsent(user, u -> new TreeSet<>()).addAll(List.of(privileges));
+    }
 
     /** Makes the next clone find its new id taken, as when two clients clone at once. */
     public synchronized void raceNextClone() {

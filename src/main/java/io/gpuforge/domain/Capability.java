@@ -34,5 +34,7 @@ public enum Capability {
     /** run a command inside a VM through the QEMU guest agent */
     GUEST_EXEC,
     /** changes arrive by themselves (events or polling) */
-    CHANGE_FEED
+    CHANGE_FEED,
+    /** a node's recorded CPU, memory and network history (Proxmox VE's RRD) */
+    NODE_HISTORY
 }

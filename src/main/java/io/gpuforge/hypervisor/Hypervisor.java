@@ -11,6 +11,7 @@ import io.gpuforge.domain.GpuAttachRequest;
 import io.gpuforge.domain.GpuAttachResult;
 import io.gpuforge.domain.GuestExecResult;
 import io.gpuforge.domain.NetworkInfo;
+import io.gpuforge.domain.NodeHistory;
 import io.gpuforge.domain.NodePci;
 import io.gpuforge.domain.NodeStatus;
 import io.gpuforge.domain.PciAddress;
@@ -53,6 +54,14 @@ public interface Hypervisor extends AutoCloseable {
     NodePci nodePci(String node) throws BackendException;
 
     NodeStatus nodeStatus(String node) throws BackendException;
+
+    /**
+     * What a node recorded over {@code timeframe} (CPU, memory, network), oldest point first;
+     * {@link Capability#NODE_HISTORY}. A backend that keeps no history refuses it as unsupported.
+     */
+    default NodeHistory nodeHistory(String node, NodeHistory.Timeframe timeframe) throws BackendException {
+        throw BackendException.unsupported(kind(), Capability.NODE_HISTORY);
+    }
 
     /** Reboots a node through the hypervisor's API; {@link Capability#NODE_REBOOT}. */
     BackendTask rebootNode(String node) throws BackendException;

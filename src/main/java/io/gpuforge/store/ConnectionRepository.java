@@ -17,7 +17,7 @@ import java.util.Optional;
  */
 public final class ConnectionRepository {
 
-    private static final String COLUMNS = "id, name, kind, address, username, secret_ref, tls_fingerprint";
+    private static final String COLUMNS = "id, name, kind, address, username, secret_ref, tls_fingerprint, options";
     private final Database db;
 
     public ConnectionRepository(Database db) {
@@ -50,14 +50,14 @@ public final class ConnectionRepository {
             if (ref.isPresent()) {
                 setRef(conn, saved.id(), ref);
                 return new ConnectionInfo(saved.id(), saved.name(), saved.kind(), saved.address(), saved.username(), ref,
-                        saved.tlsFingerprint());
+                        saved.tlsFingerprint(), saved.options());
             }
             return saved;
         });
     }
 
     /**
-     * Changes name, address, user and fingerprint of connection {@code c.id()} (not its kind), runs
+     * Changes name, address, user, fingerprint and options of connection {@code c.id()} (not its kind), runs
      * {@code secret}, sets the ref it returns, then commits; a failure anywhere leaves the row as it was.
      */
     public <X extends Exception> ConnectionInfo update(ConnectionInfo c, SecretStep<X> secret) throws StoreException, X {
@@ -68,12 +68,14 @@ public final class ConnectionRepository {
                         + " connection; its kind cannot change (remove it and add a new one)");
             }
             try (PreparedStatement ps = conn.prepareStatement(
-                    "UPDATE connection SET name = ?, address = ?, username = ?, tls_fingerprint = ? WHERE id = ?")) {
+                    "UPDATE connection SET name = ?, address = ?, username = ?, tls_fingerprint = ?, options = ?"
+                            + " WHERE id = ?")) {
                 ps.setString(1, c.name());
                 ps.setString(2, c.address());
                 ps.setString(3, c.username());
                 ps.setString(4, c.tlsFingerprint().orElse(null));
-                ps.setLong(5, c.id());
+                ps.setString(5, ConnectionOptionsJson.write(c.options()));
+                ps.setLong(6, c.id());
                 ps.executeUpdate();
             } catch (SQLException e) {
                 throw duplicateName(e, c.name());
@@ -152,7 +154,8 @@ public final class ConnectionRepository {
 
     private static ConnectionInfo insertRow(Connection conn, ConnectionInfo c) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement("INSERT INTO connection (name, kind, address, username,"
-                + " secret_ref, created_at, tls_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)", PreparedStatement.RETURN_GENERATED_KEYS)) {
+                + " secret_ref, created_at, tls_fingerprint, options) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                PreparedStatement.RETURN_GENERATED_KEYS)) {
             ps.setString(1, c.name());
             ps.setString(2, c.kind().db());
             ps.setString(3, c.address());
@@ -160,6 +163,7 @@ public final class ConnectionRepository {
             ps.setString(5, c.secretRef().orElse(null));
             ps.setLong(6, System.currentTimeMillis());
             ps.setString(7, c.tlsFingerprint().orElse(null));
+            ps.setString(8, ConnectionOptionsJson.write(c.options()));
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 keys.next();
@@ -214,7 +218,8 @@ public final class ConnectionRepository {
 
     private static ConnectionInfo row(ResultSet rs) throws SQLException {
         return new ConnectionInfo(rs.getLong(1), rs.getString(2), ConnectionInfo.Kind.fromDb(rs.getString(3)),
-                rs.getString(4), rs.getString(5), Optional.ofNullable(rs.getString(6)), Optional.ofNullable(rs.getString(7)));
+                rs.getString(4), rs.getString(5), Optional.ofNullable(rs.getString(6)), Optional.ofNullable(rs.getString(7)),
+                ConnectionOptionsJson.read(rs.getString(8), rs.getLong(1)));
     }
 
     private static String notFound(long id) {

@@ -13,6 +13,7 @@ import io.gpuforge.domain.ConfigChange;
 import io.gpuforge.domain.GpuAttachRequest;
 import io.gpuforge.domain.GpuAttachResult;
 import io.gpuforge.domain.GuestExecResult;
+import io.gpuforge.domain.NodeHistory;
 import io.gpuforge.domain.NodePci;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.TaskListener;
@@ -140,6 +141,8 @@ public abstract class HypervisorContract {
                 return () -> h.guestExec(vm, List.of("true"), Duration.ofSeconds(5));
             case CHANGE_FEED:
                 return () -> h.watch(e -> { }).close();
+            case NODE_HISTORY:
+                return () -> h.nodeHistory(f.node(), NodeHistory.Timeframe.HOUR);
             case VM_CONFIG_SETTINGS:
                 return () -> h.writeConfig(vm, new ConfigChange.Settings(Map.of("cores", Optional.of("2"))),
                         h.readConfig(vm).version());
@@ -203,6 +206,21 @@ public abstract class HypervisorContract {
     void aNodeStatusNamesTheNode() throws Exception {
         assumeThat(h.can(Capability.NODE_STATUS)).isTrue();
         assertThat(h.nodeStatus(f.node()).node()).isEqualTo(f.node());
+    }
+
+    @Test
+    void aNodesHistoryIsOldestFirstWithCpuMemoryAndNetwork() throws Exception {
+        assumeThat(h.can(Capability.NODE_HISTORY)).isTrue();
+        NodeHistory history = h.nodeHistory(f.node(), NodeHistory.Timeframe.HOUR);
+        assertThat(history.node()).isEqualTo(f.node());
+        assertThat(history.timeframe()).isEqualTo(NodeHistory.Timeframe.HOUR);
+        assertThat(history.points()).hasSizeGreaterThan(1);
+        assertThat(history.points()).extracting(NodeHistory.Point::time).isSorted();
+        assertThat(history.points()).allSatisfy(p -> {
+            assertThat(p.cpu()).isPresent();
+            assertThat(p.memoryTotalBytes()).isPresent();
+            assertThat(p.netIn()).isPresent();
+        });
     }
 
     @Test

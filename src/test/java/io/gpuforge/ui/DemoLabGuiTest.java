@@ -52,8 +52,11 @@ class DemoLabGuiTest {
         assertThat(table.getItems()).extracting(VmInfo::name).containsExactly("train-01", "ubuntu-24.04-cloud");
         assertThat(table.getItems()).extracting(v -> v.ref().node() + "/" + v.ref().id() + (v.template() ? " template" : ""))
                 .containsExactly("pve-4090/101", "pve-3090/9000 template");
+        // the nodes' devices are read once after the inventory: then all six GPUs are known, not only the mapped one
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#domains-header").queryAs(Label.class)
+                .getText().contains("6 GPUs"));
         assertThat(robot.lookup("#domains-header").queryAs(Label.class).getText())
-                .startsWith("gpuforge-demo (Proxmox VE 8.4.1): 3 nodes, 1 VMs, 1 templates, 1 GPUs")
+                .startsWith("gpuforge-demo (Proxmox VE 8.4.1): 3 nodes, 1 VMs, 1 templates, 6 GPUs")
                 .contains("gpu-4090-a on pve-4090: 0000:01:00.0 (10de:2684)");
         assertThat(fx.app.connections().all()).singleElement()
                 .satisfies(c -> assertThat(c.kind()).isEqualTo(ConnectionInfo.Kind.DEMO));

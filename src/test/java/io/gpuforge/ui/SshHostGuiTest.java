@@ -6,11 +6,13 @@ import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
+import io.gpuforge.ui.connections.ConnectionForm;
 import io.gpuforge.ui.host.HostPage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
 import javafx.scene.control.TreeTableView;
@@ -62,6 +64,9 @@ class SshHostGuiTest {
         assertThat(save.isDisabled()).isTrue();
         robot.clickOn("#conn-name").write("z790");
         robot.clickOn("#conn-target").write("root@127.0.0.1:" + server.port());
+        @SuppressWarnings("unchecked")
+        ChoiceBox<ConnectionForm.SshAuth> auth = robot.lookup("#conn-ssh-auth").queryAs(ChoiceBox.class);
+        robot.interact(() -> auth.setValue(ConnectionForm.SshAuth.PASSWORD));
         robot.clickOn("#conn-password").write(SysrootSshServer.PASSWORD);
         assertThat(save.isDisabled()).isFalse();
         robot.interact(save::fire);

@@ -12,6 +12,7 @@ import io.gpuforge.domain.GpuAttachRequest;
 import io.gpuforge.domain.GpuAttachResult;
 import io.gpuforge.domain.GuestExecResult;
 import io.gpuforge.domain.NetworkInfo;
+import io.gpuforge.domain.NodeHistory;
 import io.gpuforge.domain.NodePci;
 import io.gpuforge.domain.NodeStatus;
 import io.gpuforge.domain.PciAddress;
@@ -133,6 +134,18 @@ public final class ProxmoxHypervisor implements Hypervisor {
                 Optional.of(s.kernel()).filter(k -> !k.isEmpty()), OptionalLong.of(s.uptimeSeconds()), OptionalDouble.of(s.cpu()),
                 s.cpus(), s.memTotal() > 0 ? OptionalLong.of(s.memTotal()) : OptionalLong.empty(),
                 s.memTotal() > 0 ? OptionalLong.of(s.memUsed()) : OptionalLong.empty());
+    }
+
+    /** The node's RRD ({@code /nodes/{node}/rrddata}, averages), one request. */
+    @Override
+    public NodeHistory nodeHistory(String node, NodeHistory.Timeframe timeframe) throws BackendException {
+        List<PveApi.NodeRrdPoint> rrd = session.call(() -> api.nodeRrd(node, timeframe.json(), false));
+        List<NodeHistory.Point> points = new ArrayList<>(rrd.size());
+        for (PveApi.NodeRrdPoint p : rrd) {
+            points.add(new NodeHistory.Point(p.time(), p.cpu(), p.memUsed(), p.memTotal(), p.netIn(), p.netOut()));
+        }
+        points.sort((a, b) -> a.time().compareTo(b.time()));
+        return new NodeHistory(node, timeframe, points);
     }
 
     @Override

@@ -1,35 +1,57 @@
 package io.gpuforge.ui.cluster;
 
 import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ChangeEvent;
 import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.ConnectionState;
 import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.NodePci;
+import io.gpuforge.domain.NodeState;
+import io.gpuforge.domain.VmRef;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Loadable;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import javafx.application.Platform;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleObjectProperty;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * What the window keeps of one hypervisor connection while it runs: its inventory, the PCI devices of the node
- * chosen in the IOMMU tab, and the live change feed, which makes the inventory reload (a burst of changes becomes
- * one reload). Lives as long as the connection is in the tree; FX thread except where noted.
+ * What the window keeps of one hypervisor connection while it is in the tree: its inventory, how the connection is
+ * doing, the models of its nodes and VMs that pages opened, and the live change feed: each change makes what it
+ * names read again (a burst of changes becomes one reload per model, after the read that runs). FX thread except
+ * where noted.
  */
-final class ClusterModel {
+public final class ClusterModel {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterModel.class);
 
     private final ConnectionSession session;
+    private final BackgroundTasks tasks;
+    private final I18n i18n;
     private final Loadable<ClusterInventory> inventory;
     private final ObjectProperty<String> node = new SimpleObjectProperty<>();
     private final Loadable<HostFacts> pci;
-    private final BackgroundTasks tasks;
-    private final I18n i18n;
+    private final ReadOnlyObjectWrapper<ConnectionState> state;
+    private final Map<String, NodeModel> nodes = new ConcurrentHashMap<>();
+    private final Map<VmRef, VmModel> vms = new ConcurrentHashMap<>();
+    private final List<Consumer<ChangeEvent>> eventListeners = new CopyOnWriteArrayList<>();
+    private final Consumer<ConnectionState> stateListener;
     private AutoCloseable watch;
     private boolean watching;
+    private boolean devicesRead;
 
     ClusterModel(ConnectionSession session, BackgroundTasks tasks, I18n i18n) {
         this.session = session;
@@ -38,9 +60,16 @@ final class ClusterModel {
         String name = session.connection().name();
         inventory = new Loadable<>(tasks, session::inventory, i18n.get("task.clusterInventory", name));
         pci = new Loadable<>(tasks, () -> facts(session.nodePci(node.get())), i18n.get("task.nodePci", name));
+        state = new ReadOnlyObjectWrapper<>(session.state());
+        stateListener = s -> Platform.runLater(() -> state.set(s));
+        session.addStateListener(stateListener);
         inventory.valueProperty().addListener((o, a, inv) -> {
             if (inv != null && (node.get() == null || inv.nodes().stream().noneMatch(n -> n.name().equals(node.get())))) {
                 node.set(inv.nodes().isEmpty() ? null : inv.nodes().get(0).name());
+            }
+            if (inv != null && !devicesRead) {
+                devicesRead = true;
+                readDevices(inv);
             }
         });
         node.addListener((o, a, n) -> {
@@ -50,18 +79,52 @@ final class ClusterModel {
         });
     }
 
+    /**
+     * Reads the PCI devices of every online node once, in one background task, then the inventory again: until a
+     * node's devices were read, the inventory knows its GPUs only from resource mappings (no model name, and the
+     * unmapped ones not at all). A node that cannot be read keeps what the mappings say.
+     */
+    private void readDevices(ClusterInventory inv) {
+        List<String> online = inv.nodes().stream().filter(n -> n.state() == NodeState.ONLINE).map(NodeInfo::name)
+                .collect(Collectors.toList());
+        if (online.isEmpty()) {
+            return;
+        }
+        tasks.supply(i18n.get("console.task.readDevices", session.connection().name()), () -> {
+            int read = 0;
+            for (String n : online) {
+                try {
+                    session.nodePci(n);
+                    read++;
+                } catch (BackendException e) {
+                    LOG.debug("The PCI devices of {} could not be read: {}", n, e.getMessage());
+                }
+            }
+            return read;
+        }).onSuccess(read -> {
+            if (read > 0) {
+                inventory.changed();
+            }
+        }).start();
+    }
+
     /** What a hypervisor's PCI listing tells, as facts for the IOMMU view (host files are not read). */
-    private HostFacts facts(NodePci p) {
+    HostFacts facts(NodePci p) {
         return HostFacts.fromListing(session.connection().kind().db() + ":" + session.connection().name() + "/" + p.node(),
                 p.inventory()).withSource(p.node(), List.of(i18n.get("cluster.pci.unknowns")));
     }
 
-    ConnectionSession session() {
+    public ConnectionSession session() {
         return session;
     }
 
-    Loadable<ClusterInventory> inventory() {
+    public Loadable<ClusterInventory> inventory() {
         return inventory;
+    }
+
+    /** Connecting, connected, reconnecting, failed, closed: follows the session. */
+    public ReadOnlyObjectProperty<ConnectionState> stateProperty() {
+        return state.getReadOnlyProperty();
     }
 
     Loadable<HostFacts> pci() {
@@ -72,38 +135,76 @@ final class ClusterModel {
         return node;
     }
 
-    /** Starts the change feed once; {@code onEvent} hears each change on the FX thread (for the events panel). */
-    void watch(Consumer<ChangeEvent> onEvent, Consumer<Throwable> onFailure) {
+    BackgroundTasks tasks() {
+        return tasks;
+    }
+
+    I18n i18n() {
+        return i18n;
+    }
+
+    /** The model of a node's page (made on first use, kept while the connection is). */
+    NodeModel nodeModel(String name) {
+        return nodes.computeIfAbsent(name, n -> new NodeModel(this, n));
+    }
+
+    /** The model of a VM's page (made on first use, kept while the connection is). */
+    VmModel vmModel(VmRef ref) {
+        return vms.computeIfAbsent(ref, r -> new VmModel(this, r));
+    }
+
+    /** Hears every change on the FX thread after the models did (the tree, the events panel). */
+    public void addEventListener(Consumer<ChangeEvent> l) {
+        eventListeners.add(l);
+    }
+
+    public void removeEventListener(Consumer<ChangeEvent> l) {
+        eventListeners.remove(l);
+    }
+
+    /** Reads the inventory if not yet read and starts the change feed once. */
+    public void start(Consumer<Throwable> onWatchFailure) {
+        inventory.loadOnce();
         if (watching) {
             return;
         }
         watching = true;
         tasks.supply(i18n.get("task.watchConnection", session.connection().name()), () -> session.watch(e ->
-                Platform.runLater(() -> {
-                    onEvent.accept(e);
-                    inventory.changed();
-                })))
+                Platform.runLater(() -> changed(e))))
                 .onSuccess(w -> watch = w)
-                .onError(onFailure::accept)
+                .onError(onWatchFailure::accept)
                 .start();
     }
 
-    /** F5: what was read is read again. */
-    void refresh() {
+    private void changed(ChangeEvent e) {
+        if (e.kind() != ChangeEvent.Kind.CONNECTION) {
+            inventory.changed();
+        }
+        nodes.values().forEach(n -> n.changed(e));
+        vms.values().forEach(v -> v.changed(e));
+        eventListeners.forEach(l -> l.accept(e));
+    }
+
+    /** F5: what was read is read again, the inventory and every page's data. */
+    public void refresh() {
         if (inventory.started()) {
             inventory.refresh();
         }
         if (pci.started()) {
             pci.refresh();
         }
+        nodes.values().forEach(NodeModel::refresh);
+        vms.values().forEach(VmModel::refresh);
     }
 
-    Optional<ClusterInventory> current() {
+    public Optional<ClusterInventory> current() {
         return Optional.ofNullable(inventory.valueProperty().get());
     }
 
     /** Stops the feed; never waits on the network (the session closes it in the background). */
     void dispose() {
+        session.removeStateListener(stateListener);
+        eventListeners.clear();
         if (watch != null) {
             try {
                 watch.close();

@@ -1,10 +1,16 @@
 package io.gpuforge.ui.cluster;
 
+import io.gpuforge.domain.ChangeEvent;
 import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.ConnectionState;
 import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.VmRef;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.NavItem;
+import io.gpuforge.ui.common.NavTarget;
 import io.gpuforge.ui.common.Page;
+import io.gpuforge.ui.common.PageExtensions;
 import io.gpuforge.ui.common.PageFactory;
 import io.gpuforge.ui.common.UiContext;
 import java.util.Locale;
@@ -12,26 +18,46 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import javafx.beans.binding.Bindings;
+import javafx.stage.Window;
 import org.kordamp.ikonli.feather.Feather;
 
 /**
  * Every connection with a hypervisor behind it (Proxmox VE, the Demo lab, libvirt), through the one service
- * layer: no page knows which backend answers. The kinds come from the app ({@code Sessions.isHypervisor}).
+ * layer: no page knows which backend answers. Serves the connection's page (its VMs, IOMMU groups of a node), each
+ * node's page and each VM's page; keeps one {@link ClusterModel} per connection, which the tree shares. The kinds
+ * come from the app ({@code Sessions.isHypervisor}).
  */
 public final class HypervisorPages implements PageFactory {
 
     private final UiContext ui;
     private final BiConsumer<ConnectionInfo, HostFacts> onFacts;
+    private final PageExtensions extensions;
+    private final Supplier<Window> owner;
     private final Map<Long, ClusterModel> models = new ConcurrentHashMap<>();
+    private final Map<Long, VmActions> actions = new ConcurrentHashMap<>();
 
     /** @param onFacts told when a node's PCI devices arrive (the tree lists the GPUs of one-node connections) */
     public HypervisorPages(UiContext ui, BiConsumer<ConnectionInfo, HostFacts> onFacts) {
-        this.ui = ui;
-        this.onFacts = onFacts;
+        this(ui, onFacts, new PageExtensions(), () -> null);
     }
 
-    private ClusterModel model(ConnectionInfo c) {
+    public HypervisorPages(UiContext ui, BiConsumer<ConnectionInfo, HostFacts> onFacts, PageExtensions extensions,
+                           Supplier<Window> owner) {
+        this.ui = ui;
+        this.onFacts = onFacts;
+        this.extensions = extensions;
+        this.owner = owner;
+    }
+
+    /** Whether this connection has a hypervisor behind it. */
+    public boolean serves(ConnectionInfo c) {
+        return ui.app().sessions().isHypervisor(c.kind());
+    }
+
+    /** The model of a hypervisor connection, shared by its pages and the tree (made on first use). */
+    public ClusterModel model(ConnectionInfo c) {
         return models.computeIfAbsent(c.id(), id -> {
             ClusterModel m = new ClusterModel(ui.app().sessions().of(c), ui.tasks(), ui.i18n());
             m.pci().valueProperty().addListener((o, a, f) -> {
@@ -39,13 +65,49 @@ public final class HypervisorPages implements PageFactory {
                     onFacts.accept(c, f);
                 }
             });
+            m.addEventListener(e -> {
+                if (e.kind() != ChangeEvent.Kind.CONNECTION && e.kind() != ChangeEvent.Kind.TASK) {
+                    ui.app().events().info(c.name(), ui.i18n().get("event.change", e.kind().name()
+                            .toLowerCase(Locale.ROOT).replace('_', ' '), e.vm().map(VmRef::id).orElse(""), e.detail()));
+                }
+            });
+            m.stateProperty().addListener((o, a, s) -> {
+                if (s.status() == ConnectionState.Status.RECONNECTING || s.status() == ConnectionState.Status.FAILED) {
+                    ui.app().events().warn(c.name(), ui.i18n().get("console.event.connectionLost", s.message()));
+                } else if (s.isConnected() && a != null && a.status() == ConnectionState.Status.RECONNECTING) {
+                    ui.app().events().info(c.name(), ui.i18n().get("console.event.connectionBack"));
+                }
+            });
             return m;
         });
     }
 
+    /** Reads the connection's inventory and starts its change feed (once); failures of the feed go to the events. */
+    public ClusterModel start(ConnectionInfo c) {
+        ClusterModel m = model(c);
+        m.start(t -> ui.app().events().warn(c.name(), ui.i18n().get("event.noLiveUpdates", t.getMessage())));
+        return m;
+    }
+
+    /** The VM actions of a connection (the tree's menus and the VM pages use the same). */
+    public VmActions actions(ConnectionInfo c) {
+        return actions.computeIfAbsent(c.id(), id -> new VmActions(ui, model(c), owner));
+    }
+
     @Override
     public Optional<Page> page(NavItem item) {
-        return item.connection().filter(c -> ui.app().sessions().isHypervisor(c.kind())).map(this::page);
+        Optional<ConnectionInfo> c = item.connection().filter(this::serves);
+        if (c.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<NavTarget> t = item.target();
+        if (t.isPresent() && t.get().vm().isPresent()) {
+            return Optional.of(vmPage(c.get(), t.get().vm().get()));
+        }
+        if (t.isPresent()) {
+            return Optional.of(nodePage(c.get(), t.get().node()));
+        }
+        return Optional.of(page(c.get()));
     }
 
     private Page page(ConnectionInfo c) {
@@ -53,17 +115,34 @@ public final class HypervisorPages implements PageFactory {
         Feather icon = c.kind() == ConnectionInfo.Kind.LIBVIRT ? Feather.SERVER : Feather.CLOUD;
         return new Page("tab-cluster-" + c.id(), Bindings.createStringBinding(c::name), Icons.of(icon), () -> {
             ClusterPage page = new ClusterPage(m, ui.i18n());
-            m.inventory().loadOnce();
-            m.watch(e -> ui.app().events().info(c.name(), ui.i18n().get("event.change", e.kind().name()
-                    .toLowerCase(Locale.ROOT).replace('_', ' '), e.vm().map(v -> v.id()).orElse(""), e.detail())),
-                    t -> ui.app().events().warn(c.name(), ui.i18n().get("event.noLiveUpdates", t.getMessage())));
+            start(c);
             return page;
         });
     }
 
-    /** A removed connection: its model, feed and session go. */
+    private Page nodePage(ConnectionInfo c, String node) {
+        ClusterModel m = model(c);
+        return new Page("tab-node-" + c.id() + "-" + node, Bindings.createStringBinding(() -> node + " · " + c.name()),
+                Icons.of(Feather.HARD_DRIVE), () -> {
+                    start(c);
+                    return new NodePage(ui, m, m.nodeModel(node), extensions.node(), owner.get());
+                });
+    }
+
+    private Page vmPage(ConnectionInfo c, VmInfo vm) {
+        ClusterModel m = model(c);
+        VmRef ref = vm.ref();
+        return new Page("tab-vm-" + c.id() + "-" + ref.node() + "-" + ref.id(),
+                Bindings.createStringBinding(() -> ConsoleFormat.vmLabel(vm)), Icons.of(Feather.BOX), () -> {
+                    start(c);
+                    return new VmPage(ui, m, m.vmModel(ref), actions(c), extensions.vm(), owner.get());
+                });
+    }
+
+    /** A removed (or edited) connection: its model, feed and session go. */
     public void forget(long connectionId) {
         ClusterModel m = models.remove(connectionId);
+        actions.remove(connectionId);
         if (m != null) {
             m.dispose();
         }
@@ -79,5 +158,6 @@ public final class HypervisorPages implements PageFactory {
     public void dispose() {
         models.values().forEach(ClusterModel::dispose);
         models.clear();
+        actions.clear();
     }
 }

@@ -6,9 +6,11 @@ import java.util.Optional;
 
 /**
  * One entry of the navigation tree. {@code labelKey} is a bundle key when {@code localized}, otherwise the
- * literal label (a host name, a VM name).
+ * literal label (a host name, a VM name). Items below a hypervisor connection name what they stand for in
+ * {@code target} (node, VM, GPU).
  */
-public record NavItem(Kind kind, String id, String label, boolean localized, Optional<ConnectionInfo> connection) {
+public record NavItem(Kind kind, String id, String label, boolean localized, Optional<ConnectionInfo> connection,
+                      Optional<NavTarget> target) {
 
     public enum Kind { CONNECTION, NODE, VM, GPU }
 
@@ -17,6 +19,11 @@ public record NavItem(Kind kind, String id, String label, boolean localized, Opt
         Objects.requireNonNull(id);
         Objects.requireNonNull(label);
         Objects.requireNonNull(connection);
+        Objects.requireNonNull(target);
+    }
+
+    public NavItem(Kind kind, String id, String label, boolean localized, Optional<ConnectionInfo> connection) {
+        this(kind, id, label, localized, connection, Optional.empty());
     }
 
     public NavItem(Kind kind, String id, String label, boolean localized) {
@@ -29,5 +36,16 @@ public record NavItem(Kind kind, String id, String label, boolean localized, Opt
 
     public static NavItem of(ConnectionInfo c) {
         return new NavItem(Kind.CONNECTION, "conn:" + c.id(), c.name(), false, Optional.of(c));
+    }
+
+    /** A node of a hypervisor connection. */
+    public static NavItem node(ConnectionInfo c, String node) {
+        return new NavItem(Kind.NODE, "conn:" + c.id() + "/node:" + node, node, false, Optional.of(c),
+                Optional.of(NavTarget.node(node)));
+    }
+
+    /** The node, VM or GPU this item stands for, when it is below a hypervisor connection. */
+    public Optional<String> node() {
+        return target.map(NavTarget::node);
     }
 }

@@ -1,157 +1,186 @@
 package io.gpuforge.ui.connections;
 
+import io.gpuforge.app.ConnectionTester.Field;
+import io.gpuforge.app.KeyFiles;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.ui.common.I18n;
+import java.io.File;
+import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
 import javafx.event.ActionEvent;
 import javafx.geometry.Insets;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Control;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.PasswordField;
 import javafx.scene.control.TextField;
+import javafx.scene.control.TextInputControl;
 import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.stage.FileChooser;
 import javafx.stage.Window;
+import javafx.util.StringConverter;
+import org.controlsfx.validation.ValidationResult;
 import org.controlsfx.validation.ValidationSupport;
-import org.controlsfx.validation.Validator;
 import org.controlsfx.validation.decoration.StyleClassValidationDecoration;
 
-/** Adds an SSH host (user@host[:port], optional password kept in the secret store). */
+/**
+ * Adds a connection, or changes a saved one: a Proxmox VE cluster (API token, or user, realm and password with the
+ * one-time code when the account asks), a libvirt URI, an SSH host (the SSH agent, a key file with its passphrase
+ * when it is encrypted, or a password; sudo), or the Demo lab. Every field is checked as you type, and marked when
+ * "Test connection" found it wrong (style classes, not graphic decorations: those re-parent the dialog's root and
+ * break {@code Dialog.show()}).
+ */
 public final class AddConnectionDialog {
 
     private final Dialog<ButtonType> dialog = new Dialog<>();
+    private final ValidationSupport validation = new ValidationSupport();
+    private final AddConnectionViewModel model;
+    private final I18n i18n;
 
-    public AddConnectionDialog(AddConnectionViewModel model, I18n i18n, Window owner, Consumer<ConnectionInfo> added) {
+    public AddConnectionDialog(AddConnectionViewModel model, I18n i18n, Window owner, Consumer<ConnectionInfo> saved) {
+        this.model = model;
+        this.i18n = i18n;
         if (owner != null) {
             dialog.initOwner(owner);
         }
-        dialog.setTitle(i18n.get("connection.add.title.any"));
+        dialog.setTitle(i18n.get(model.editing() ? "console.edit.title" : "connection.add.title.any"));
         dialog.getDialogPane().setId("add-connection");
-        TextField name = new TextField();
-        name.setId("conn-name");
-        name.setPromptText("pve-gpu1");
-        name.textProperty().bindBidirectional(model.nameProperty());
-        TextField target = new TextField();
-        target.setId("conn-target");
-        target.setPromptText("root@192.0.2.10:22");
-        target.textProperty().bindBidirectional(model.targetProperty());
-        PasswordField password = new PasswordField();
-        password.setId("conn-password");
-        password.textProperty().bindBidirectional(model.passwordProperty());
+        GridPane grid = new GridPane();
+        grid.setHgap(12);
+        grid.setVgap(6);
+        grid.setPadding(new Insets(14));
+        FormRows rows = new FormRows(grid);
+
+        ChoiceBox<AddConnectionViewModel.Kind> kind = choice("conn-kind", List.of(AddConnectionViewModel.Kind.values()),
+                k -> i18n.get(AddConnectionViewModel.kindKey(k)));
+        kind.valueProperty().bindBidirectional(model.kindProperty());
+        kind.setDisable(model.editing());
+        rows.add(i18n.get("connection.add.kind"), kind, null, null, null);
+        TextField name = text("conn-name", "pve-gpu1", model.nameProperty());
+        validation.registerValidator(name, false, (Control c, String v) -> ValidationResult.fromErrorIf(c,
+                model.nameProblem(), model.nameProblem() != null));
+        rows.add(i18n.get("connection.add.name"), name, Bindings.createStringBinding(model::nameProblem,
+                model.nameProperty()), null, "conn-name-problem");
+
+        // Proxmox VE
+        field(rows, Field.URL, "conn-pve-url", "https://pve1.example.org:8006", model.pveUrlProperty(),
+                "connection.add.pveUrl", model.showsProxmoxFields());
+        ChoiceBox<ConnectionForm.PveAuth> pveAuth = choice("conn-pve-auth", List.of(ConnectionForm.PveAuth.values()),
+                a -> i18n.get(a == ConnectionForm.PveAuth.TOKEN ? "console.form.pveAuth.token" : "console.form.pveAuth.password"));
+        pveAuth.valueProperty().bindBidirectional(model.pveAuthProperty());
+        rows.add(i18n.get("console.form.pveAuth"), pveAuth, null, model.showsProxmoxFields(), null);
+        field(rows, Field.TOKEN_ID, "conn-token-id", "root@pam!gpuforge", model.tokenIdProperty(),
+                "connection.add.tokenId", model.showsTokenFields());
+        secret(rows, Field.TOKEN_SECRET, "conn-token-secret", model.tokenSecretProperty(), "connection.add.tokenSecret",
+                model.showsTokenFields());
+        TextField user = text("conn-pve-user", "root", model.pveUserProperty());
+        ComboBox<String> realm = new ComboBox<>(FXCollections.observableArrayList("pam", "pve"));
+        realm.setId("conn-realm");
+        realm.setEditable(true);
+        realm.getEditor().textProperty().bindBidirectional(model.realmProperty());
+        realm.setValue(model.realmProperty().get());
+        realm.setPrefWidth(110);
+        HBox userRow = new HBox(6, user, new Label("@"), realm);
+        HBox.setHgrow(user, Priority.ALWAYS);
+        register(user, Field.USER);
+        rows.add(i18n.get("console.form.pveUser"), userRow, model.problemBinding(Field.USER),
+                model.showsPvePasswordFields(), "conn-pve-user-problem");
+        secret(rows, Field.PASSWORD, "conn-pve-password", model.pvePasswordProperty(), "connection.add.password",
+                model.showsPvePasswordFields());
+        field(rows, Field.ONE_TIME_CODE, "conn-totp", "123456", model.oneTimeCodeProperty(), "console.form.totp",
+                model.showsOneTimeCode());
+        CheckBox trust = new CheckBox();
+        trust.setId("conn-trust");
+        trust.setWrapText(true);
+        trust.textProperty().bind(Bindings.createStringBinding(() -> model.fingerprintProperty().get() == null ? ""
+                : i18n.get("connection.add.trust", model.fingerprintProperty().get()), model.fingerprintProperty()));
+        trust.selectedProperty().bindBidirectional(model.trustFingerprintProperty());
+        rows.right(trust, model.fingerprintProperty().isNotNull().and(model.showsProxmoxFields()));
+
+        // libvirt
+        field(rows, Field.URI, "conn-uri", "qemu+ssh://root@192.0.2.10/system", model.uriProperty(),
+                "connection.add.uri", model.showsLibvirtFields());
+
+        // SSH
+        field(rows, Field.TARGET, "conn-target", "root@192.0.2.10:22", model.targetProperty(), "connection.add.target",
+                model.showsSshFields());
+        ChoiceBox<ConnectionForm.SshAuth> sshAuth = choice("conn-ssh-auth", List.of(ConnectionForm.SshAuth.values()),
+                a -> i18n.get(a == ConnectionForm.SshAuth.AGENT ? "console.form.sshAuth.agent"
+                        : a == ConnectionForm.SshAuth.KEY_FILE ? "console.form.sshAuth.key" : "console.form.sshAuth.password"));
+        sshAuth.valueProperty().bindBidirectional(model.sshAuthProperty());
+        rows.add(i18n.get("console.form.sshAuth"), sshAuth, null, model.showsSshFields(), null);
+        TextField identity = text("conn-identity", "~/.ssh/id_ed25519", model.identityFileProperty());
+        register(identity, Field.IDENTITY_FILE);
+        Button browse = new Button(i18n.get("console.form.browse"));
+        browse.setId("conn-identity-browse");
+        browse.setOnAction(e -> pickKey(identity));
+        HBox identityRow = new HBox(6, identity, browse);
+        HBox.setHgrow(identity, Priority.ALWAYS);
+        rows.add(i18n.get("console.form.identity"), identityRow, model.problemBinding(Field.IDENTITY_FILE),
+                model.showsKeyFile(), "conn-identity-problem");
+        secret(rows, Field.PASSPHRASE, "conn-passphrase", model.passphraseProperty(), "console.form.passphrase",
+                model.showsPassphrase());
+        CheckBox keep = new CheckBox(i18n.get("console.form.keepPassphrase"));
+        keep.setId("conn-keep-passphrase");
+        keep.selectedProperty().bindBidirectional(model.keepPassphraseProperty());
+        rows.right(keep, model.showsPassphrase());
+        secret(rows, Field.PASSWORD, "conn-password", model.passwordProperty(), "connection.add.password",
+                model.showsSshPassword());
+        CheckBox sudo = new CheckBox(i18n.get("console.form.sudo"));
+        sudo.setId("conn-sudo");
+        sudo.selectedProperty().bindBidirectional(model.sudoProperty());
+        rows.right(sudo, model.showsSshFields());
         Label hint = new Label(i18n.get("connection.add.hint"));
         hint.setWrapText(true);
         hint.getStyleClass().add("text-muted");
-        Label error = new Label();
-        error.setId("conn-error");
-        error.getStyleClass().add("danger");
-        error.setWrapText(true);
-        error.textProperty().bind(model.errorProperty());
+        rows.wide(hint, model.showsSshFields());
 
-        javafx.scene.control.ChoiceBox<AddConnectionViewModel.Kind> kind = new javafx.scene.control.ChoiceBox<>(
-                javafx.collections.FXCollections.observableArrayList(AddConnectionViewModel.Kind.values()));
-        kind.setId("conn-kind");
-        kind.setConverter(new javafx.util.StringConverter<>() {
-            @Override
-            public String toString(AddConnectionViewModel.Kind k) {
-                return k == null ? "" : i18n.get(AddConnectionViewModel.kindKey(k));
-            }
+        Label demoNote = new Label(i18n.get("demo.banner"));
+        demoNote.setWrapText(true);
+        demoNote.getStyleClass().add("badge-warn");
+        rows.wide(demoNote, model.showsDemoNote());
 
-            @Override
-            public AddConnectionViewModel.Kind fromString(String s) {
-                throw new UnsupportedOperationException();
-            }
-        });
-        kind.valueProperty().bindBidirectional(model.kindProperty());
-        TextField uri = new TextField();
-        uri.setId("conn-uri");
-        uri.setPromptText("qemu+ssh://root@192.0.2.10/system");
-        uri.textProperty().bindBidirectional(model.uriProperty());
         Button test = new Button(i18n.get("connection.add.test"));
         test.setId("conn-test");
+        test.disableProperty().bind(model.canTest().not());
         test.setOnAction(e -> model.testConnection());
         Label tested = new Label();
         tested.setId("conn-test-result");
         tested.setWrapText(true);
         tested.textProperty().bind(model.testResultProperty());
-        TextField pveUrl = new TextField();
-        pveUrl.setId("conn-pve-url");
-        pveUrl.setPromptText("https://pve1.example.org:8006");
-        pveUrl.textProperty().bindBidirectional(model.pveUrlProperty());
-        TextField tokenId = new TextField();
-        tokenId.setId("conn-token-id");
-        tokenId.textProperty().bindBidirectional(model.tokenIdProperty());
-        PasswordField tokenSecret = new PasswordField();
-        tokenSecret.setId("conn-token-secret");
-        tokenSecret.textProperty().bindBidirectional(model.tokenSecretProperty());
-        javafx.scene.control.CheckBox trust = new javafx.scene.control.CheckBox();
-        trust.setId("conn-trust");
-        trust.setWrapText(true);
-        trust.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> model.fingerprintProperty().get() == null
-                ? "" : i18n.get("connection.add.trust", model.fingerprintProperty().get()), model.fingerprintProperty()));
-        trust.selectedProperty().bindBidirectional(model.trustFingerprintProperty());
-        trust.visibleProperty().bind(model.fingerprintProperty().isNotNull());
-        trust.managedProperty().bind(trust.visibleProperty());
-        Label pveUrlLabel = new Label(i18n.get("connection.add.pveUrl"));
-        Label tokenIdLabel = new Label(i18n.get("connection.add.tokenId"));
-        Label tokenSecretLabel = new Label(i18n.get("connection.add.tokenSecret"));
-        Label uriLabel = new Label(i18n.get("connection.add.uri"));
-        Label targetLabel = new Label(i18n.get("connection.add.target"));
-        Label passwordLabel = new Label(i18n.get("connection.add.password"));
-        javafx.scene.layout.HBox testRow = new javafx.scene.layout.HBox(10, test, tested);
+        tested.getStyleClass().add("test-result");
+        rows.right(new HBox(10, test, tested), null);
+        Label error = new Label();
+        error.setId("conn-error");
+        error.getStyleClass().add("danger");
+        error.setWrapText(true);
+        error.textProperty().bind(model.errorProperty());
+        rows.wide(error, null);
 
-        GridPane grid = new GridPane();
-        grid.setHgap(12);
-        grid.setVgap(10);
-        grid.setPadding(new Insets(14));
-        grid.addRow(0, new Label(i18n.get("connection.add.kind")), kind);
-        grid.addRow(1, new Label(i18n.get("connection.add.name")), name);
-        grid.addRow(2, targetLabel, target);
-        grid.addRow(3, passwordLabel, password);
-        grid.addRow(4, uriLabel, uri);
-        grid.addRow(5, pveUrlLabel, pveUrl);
-        grid.addRow(6, tokenIdLabel, tokenId);
-        grid.addRow(7, tokenSecretLabel, tokenSecret);
-        grid.add(testRow, 1, 9);
-        grid.add(trust, 1, 10);
-        grid.add(hint, 0, 11, 2, 1);
-        grid.add(error, 0, 12, 2, 1);
-        var ssh = model.showsSshFields();
-        var libvirtKind = model.showsLibvirtFields();
-        Label demoNote = new Label(i18n.get("demo.banner"));
-        demoNote.setWrapText(true);
-        demoNote.getStyleClass().add("badge-warn");
-        demoNote.visibleProperty().bind(model.showsDemoNote());
-        demoNote.managedProperty().bind(demoNote.visibleProperty());
-        grid.add(demoNote, 0, 13, 2, 1);
-        var pveKind = model.showsProxmoxFields();
-        for (javafx.scene.Node n : new javafx.scene.Node[] {pveUrlLabel, pveUrl, tokenIdLabel, tokenId, tokenSecretLabel,
-            tokenSecret}) {
-            n.visibleProperty().bind(pveKind);
-            n.managedProperty().bind(pveKind);
-        }
-        for (javafx.scene.Node n : new javafx.scene.Node[] {targetLabel, target, passwordLabel, password, hint}) {
-            n.visibleProperty().bind(ssh);
-            n.managedProperty().bind(ssh);
-        }
-        for (javafx.scene.Node n : new javafx.scene.Node[] {uriLabel, uri}) {
-            n.visibleProperty().bind(libvirtKind);
-            n.managedProperty().bind(libvirtKind);
-        }
-        testRow.visibleProperty().bind(model.canTest());
-        testRow.managedProperty().bind(testRow.visibleProperty());
         dialog.getDialogPane().setContent(grid);
-        dialog.getDialogPane().setPrefWidth(520);
-
-        ValidationSupport validation = new ValidationSupport();
-        // style classes, not graphic decorations: those re-parent the dialog's root and break Dialog.show()
+        dialog.getDialogPane().setPrefWidth(600);
         validation.setValidationDecorator(new StyleClassValidationDecoration());
-        validation.registerValidator(name, Validator.createEmptyValidator(i18n.get("connection.add.nameRequired")));
-        validation.registerValidator(target, Validator.<String>createPredicateValidator(
-                AddConnectionViewModel::validTarget, i18n.get("connection.add.targetInvalid")));
+        // what a test found, and a change of kind, changes which fields are wrong
+        model.testResultProperty().addListener((o, a, b) -> validation.revalidate());
+        model.kindProperty().addListener((o, a, b) -> validation.revalidate());
+        model.pveAuthProperty().addListener((o, a, b) -> validation.revalidate());
+        model.sshAuthProperty().addListener((o, a, b) -> validation.revalidate());
 
-        ButtonType save = new ButtonType(i18n.get("connection.add.save"), ButtonBar.ButtonData.OK_DONE);
+        ButtonType save = new ButtonType(i18n.get(model.editing() ? "console.edit.save" : "connection.add.save"),
+                ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().setAll(save, new ButtonType(i18n.get("dialog.cancel"),
                 ButtonBar.ButtonData.CANCEL_CLOSE));
         Button saveButton = (Button) dialog.getDialogPane().lookupButton(save);
@@ -162,9 +191,75 @@ public final class AddConnectionDialog {
             e.consume();
             model.save(c -> {
                 dialog.close();
-                added.accept(c);
+                saved.accept(c);
             });
         });
+    }
+
+    private TextField field(FormRows rows, Field f, String id, String prompt,
+                            StringProperty value, String labelKey,
+                            BooleanBinding shown) {
+        TextField t = text(id, prompt, value);
+        register(t, f);
+        rows.add(i18n.get(labelKey), t, model.problemBinding(f), shown, id + "-problem");
+        return t;
+    }
+
+    private void secret(FormRows rows, Field f, String id, StringProperty value, String labelKey,
+                        BooleanBinding shown) {
+        PasswordField p = new PasswordField();
+        p.setId(id);
+        p.textProperty().bindBidirectional(value);
+        if (model.editing()) {
+            p.setPromptText(i18n.get("console.edit.keepSecret"));
+        }
+        register(p, f);
+        rows.add(i18n.get(labelKey), p, model.problemBinding(f), shown, id + "-problem");
+    }
+
+    private static TextField text(String id, String prompt, StringProperty value) {
+        TextField t = new TextField();
+        t.setId(id);
+        t.setPromptText(prompt);
+        t.textProperty().bindBidirectional(value);
+        return t;
+    }
+
+    private void register(TextInputControl c, Field f) {
+        validation.registerValidator(c, false, (Control ctl, String v) -> {
+            String problem = model.problem(f);
+            return ValidationResult.fromErrorIf(ctl, problem, problem != null);
+        });
+    }
+
+    private static <T> ChoiceBox<T> choice(String id, List<T> values, Function<T, String> label) {
+        ChoiceBox<T> box = new ChoiceBox<>(FXCollections.observableArrayList(values));
+        box.setId(id);
+        box.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(T v) {
+                return v == null ? "" : label.apply(v);
+            }
+
+            @Override
+            public T fromString(String s) {
+                throw new UnsupportedOperationException();
+            }
+        });
+        return box;
+    }
+
+    private void pickKey(TextField identity) {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle(i18n.get("console.form.identity"));
+        File ssh = KeyFiles.defaultDir().toFile();
+        if (ssh.isDirectory()) {
+            chooser.setInitialDirectory(ssh);
+        }
+        File f = chooser.showOpenDialog(dialog.getDialogPane().getScene().getWindow());
+        if (f != null) {
+            identity.setText(f.getAbsolutePath());
+        }
     }
 
     public Dialog<ButtonType> dialog() {

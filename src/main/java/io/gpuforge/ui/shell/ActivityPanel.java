@@ -6,9 +6,14 @@ import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.TaskMonitor;
+import io.gpuforge.ui.tasks.TaskLogView;
+import io.gpuforge.ui.tasks.TaskLogViewModel;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
@@ -36,7 +41,10 @@ final class ActivityPanel {
     private final Consumer<AppEvent> listener = e -> Platform.runLater(() -> add(e));
     private final EventLog log;
 
-    ActivityPanel(I18n i18n, TaskMonitor monitor, EventLog log, BackgroundTasks tasks) {
+    private final TaskLogView taskLog;
+    private final Tab taskLogTab = new Tab();
+
+    ActivityPanel(I18n i18n, TaskMonitor monitor, EventLog log, BackgroundTasks tasks, TaskLogViewModel taskLogModel) {
         this.log = log;
         tabs.setId("activity");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
@@ -55,7 +63,7 @@ final class ActivityPanel {
         TableColumn<TaskMonitor.Entry, String> state = new TableColumn<>();
         state.textProperty().bind(i18n.text("tasks.column.state"));
         state.setCellValueFactory(c -> Bindings.createStringBinding(
-                () -> i18n.get("tasks.state." + c.getValue().state().name().toLowerCase(java.util.Locale.ROOT)),
+                () -> i18n.get("tasks.state." + c.getValue().state().name().toLowerCase(Locale.ROOT)),
                 c.getValue().stateProperty(), i18n.localeProperty()));
         state.setPrefWidth(140);
         table.getColumns().setAll(List.of(name, started, state));
@@ -90,13 +98,19 @@ final class ActivityPanel {
         eventsTab.textProperty().bind(i18n.text("events.title"));
         eventsTab.setGraphic(Icons.of(Feather.INFO));
         eventsTab.setContent(list);
-        tabs.getTabs().setAll(List.of(tasksTab, eventsTab));
+        taskLog = new TaskLogView(taskLogModel, i18n);
+        taskLogTab.setId("tab-task-log");
+        taskLogTab.textProperty().bind(i18n.text("console.tasklog.title"));
+        taskLogTab.setGraphic(Icons.of(Feather.LIST));
+        taskLogTab.setContent(taskLog);
+        tabs.getTabs().setAll(List.of(tasksTab, taskLogTab, eventsTab));
+        taskLogModel.start();
 
         // Listen first, then load the history: an event logged in between is shown once, not lost.
         log.addListener(listener);
         tasks.supply(i18n.get("events.loading"), () -> log.recent(EVENTS_SHOWN))
                 .onSuccess(earlier -> {
-                    java.util.Set<Long> seen = new java.util.HashSet<>();
+                    Set<Long> seen = new HashSet<>();
                     events.forEach(e -> seen.add(e.id()));
                     events.addAll(0, earlier.stream().filter(e -> !seen.contains(e.id())).toList());
                     if (!events.isEmpty()) {
@@ -119,8 +133,18 @@ final class ActivityPanel {
         return events;
     }
 
+    /** Brings the task log to the front. */
+    void showTaskLog() {
+        tabs.getSelectionModel().select(taskLogTab);
+    }
+
+    TaskLogView taskLog() {
+        return taskLog;
+    }
+
     void dispose() {
         log.removeListener(listener);
+        taskLog.dispose();
     }
 
     TabPane view() {

@@ -3,6 +3,8 @@ package io.gpuforge.ui.shell;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.ui.common.Page;
+import java.util.List;
+import java.util.function.Predicate;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 
@@ -38,6 +40,17 @@ final class ContentArea {
         });
         tabs.getTabs().add(tab);
         tabs.getSelectionModel().select(tab);
+    }
+
+    /** Closes (and disposes) the tabs whose key {@code matches} says: the pages of a removed or edited connection. */
+    void close(Predicate<String> matches) {
+        List<Tab> gone = tabs.getTabs().stream().filter(t -> t.getId() != null && matches.test(t.getId())).toList();
+        for (Tab t : gone) {
+            tabs.getTabs().remove(t);
+            t.textProperty().unbind();
+            Disposable.of(t.getContent());
+            t.setContent(null);
+        }
     }
 
     /** Disposes every open tab's view (the window closes). */

@@ -1,40 +1,52 @@
 package io.gpuforge.ui.shell;
 
-import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.app.AppContext;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.HostSummary;
+import io.gpuforge.app.DesktopOpener;
 import io.gpuforge.app.settings.Settings;
-import io.gpuforge.ui.common.I18n;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.domain.HostSummary;
+import io.gpuforge.ui.cluster.ClusterModel;
 import io.gpuforge.ui.cluster.HypervisorPages;
+import io.gpuforge.ui.common.Confirm;
+import io.gpuforge.ui.common.FxHostKeyPrompt;
+import io.gpuforge.ui.common.FxUserPrompts;
+import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.ui.common.Page;
+import io.gpuforge.ui.common.PageExtensions;
 import io.gpuforge.ui.common.PageFactory;
 import io.gpuforge.ui.common.ShowsIommu;
 import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.connections.AddConnectionDialog;
+import io.gpuforge.ui.connections.AddConnectionViewModel;
+import io.gpuforge.ui.connections.HostLinkDialog;
 import io.gpuforge.ui.host.HostSummaryViewModel;
 import io.gpuforge.ui.host.LocalHostPages;
 import io.gpuforge.ui.host.SshHostPages;
-import java.util.List;
-import java.util.Optional;
-import javafx.scene.control.Tab;
-import io.gpuforge.ui.connections.AddConnectionDialog;
-import io.gpuforge.ui.connections.AddConnectionViewModel;
-
 import io.gpuforge.ui.preferences.PreferencesDialog;
 import io.gpuforge.ui.preferences.PreferencesViewModel;
+import io.gpuforge.ui.tasks.TaskLogView;
+import io.gpuforge.ui.tasks.TaskLogViewModel;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.geometry.Orientation;
 import javafx.scene.Scene;
 import javafx.scene.control.SplitPane;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TreeItem;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 
 /**
- * The main window: menu bar and toolbar on top, navigation tree on the left, tabs of the opened items
- * in the centre, tasks and events at the bottom.
+ * The main window: menu bar and toolbar on top, navigation tree on the left (every connection with its nodes, VMs
+ * and GPUs, kept up to date from each connection's change feed), tabs of the opened items in the centre, tasks,
+ * the task log and events at the bottom.
  */
 public final class MainWindow {
 
@@ -45,11 +57,14 @@ public final class MainWindow {
     private final LocalHostPages local;
     private final SshHostPages sshHosts;
     private final HypervisorPages hypervisors;
+    private final PageExtensions extensions = new PageExtensions();
     private final List<PageFactory> pages;
     private final BorderPane root = new BorderPane();
     private final SplitPane vertical;
     private final SplitPane horizontal;
     private final Consumer<Settings> settingsListener;
+    private final ConnectionWatch watches;
+    private final TreeMenus menus;
     private Stage stage;
     private WindowGeometry geometry;
     private PreferencesDialog preferences;
@@ -59,38 +74,47 @@ public final class MainWindow {
         I18n i18n = ui.i18n();
         AppContext app = ui.app();
         navigation = new NavigationTree(i18n);
-        activity = new ActivityPanel(i18n, ui.taskMonitor(), app.events(), ui.tasks());
+        activity = new ActivityPanel(i18n, ui.taskMonitor(), app.events(), ui.tasks(),
+                new TaskLogViewModel(app.taskLog(), ui.tasks(), i18n));
         local = new LocalHostPages(ui, this::onLocalSummary, facts -> navigation.showGpus(true, Optional.empty(), facts));
         sshHosts = new SshHostPages(ui, (c, facts) -> navigation.showGpus(false, Optional.of(c), facts));
-        hypervisors = new HypervisorPages(ui, (c, facts) -> navigation.showGpus(false, Optional.of(c), facts));
+        hypervisors = new HypervisorPages(ui, (c, facts) -> navigation.showGpus(false, Optional.of(c), facts), extensions,
+                () -> stage);
         pages = List.of(local, sshHosts, hypervisors);
+        watches = new ConnectionWatch(hypervisors, navigation);
+        menus = new TreeMenus(i18n, hypervisors, new TreeMenus.Handlers(this::open, this::refresh,
+                this::editConnection, this::removeConnection, this::linkHost));
+        navigation.menus(menus::of);
 
         ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(this::addConnection,
-                this::refresh, this::showPreferences, this::quit, this::openLogFolder, this::showAbout));
+                this::refresh, this::showPreferences, this::quit, this::openLogFolder, this::showAbout,
+                () -> selectedConnection().ifPresent(this::editConnection),
+                () -> selectedConnection().ifPresent(this::removeConnection), activity::showTaskLog));
         root.setTop(new VBox(actions.menuBar(), actions.toolBar()));
-        horizontal = new SplitPane(navigation.view(), content.view());
+        horizontal = new SplitPane(navigation.box(), content.view());
         horizontal.setId("main-split");
-        SplitPane.setResizableWithParent(navigation.view(), false);
+        SplitPane.setResizableWithParent(navigation.box(), false);
         horizontal.setDividerPositions(app.settings().current().navigationDivider() == null ? 0.26
                 : app.settings().current().navigationDivider());
         vertical = new SplitPane(horizontal, activity.view());
         vertical.setOrientation(Orientation.VERTICAL);
-        vertical.setDividerPositions(0.8);
+        vertical.setDividerPositions(0.78);
         SplitPane.setResizableWithParent(activity.view(), false);
         root.setCenter(vertical);
         root.setId("main-root");
         root.getStyleClass().add("main-window");
 
         navigation.selectedItemProperty().addListener((o, old, now) -> {
-            if (now != null) {
+            if (now != null && !navigation.syncing()) {
                 open(now.getValue());
             }
         });
         settingsListener = s -> Platform.runLater(() -> applySettings(s));
         app.settings().addListener(settingsListener);
+        app.prompts().use(new FxUserPrompts(ui.dialogs(), i18n));
     }
 
-    /** Puts the window on {@code stage}, restores its geometry and starts loading "This computer". */
+    /** Puts the window on {@code stage}, restores its geometry and starts loading "This computer" and the connections. */
     public void show(Stage target) {
         this.stage = target;
         Scene scene = new Scene(root);
@@ -106,16 +130,24 @@ public final class MainWindow {
         navigation.selectThisComputer();
         local.start();
         ui.tasks().supply(ui.i18n().get("task.loadConnections"), ui.app().connections()::all)
-                .onSuccess(list -> list.forEach(navigation::addConnection))
+                .onSuccess(list -> list.forEach(this::showConnection))
                 .onError(t -> ui.app().events().error(ui.i18n().get("event.source.connections"),
                         ui.i18n().get("event.connectionsUnreadable", t.getMessage())))
                 .start();
         ui.app().events().info("app", "GPUForge started");
     }
 
+    /** A connection goes into the tree; a hypervisor connection is read and watched, so its nodes and VMs appear. */
+    private void showConnection(ConnectionInfo c) {
+        navigation.addConnection(c);
+        if (hypervisors.serves(c)) {
+            watches.watch(c);
+        }
+    }
+
     private void applySettings(Settings s) {
         ui.theme().apply(s.theme());
-        ui.i18n().setLocale(s.language().resolve(java.util.Locale.getDefault()));
+        ui.i18n().setLocale(s.language().resolve(Locale.getDefault()));
     }
 
     private void open(NavItem item) {
@@ -134,15 +166,71 @@ public final class MainWindow {
         }
     }
 
+    private Optional<ConnectionInfo> selectedConnection() {
+        TreeItem<NavItem> t = navigation.selectedItemProperty().get();
+        return t == null ? Optional.empty() : t.getValue().connection();
+    }
+
+    private AddConnectionViewModel formModel(Optional<ConnectionInfo> editing) {
+        return new AddConnectionViewModel(ui.app().connections(), ui.app().tester(),
+                new FxHostKeyPrompt(ui.dialogs(), ui.i18n()), ui.tasks(), ui.i18n(), editing);
+    }
+
     private void addConnection() {
-        new AddConnectionDialog(new AddConnectionViewModel(ui.app().connections(), ui.app().libvirt(), ui.app().proxmox(),
-                ui.tasks(), ui.i18n()), ui.i18n(), stage, c -> {
-            navigation.addConnection(c);
+        AddConnectionDialog d = new AddConnectionDialog(formModel(Optional.empty()), ui.i18n(), stage, c -> {
+            showConnection(c);
             navigation.select(c);
             ui.app().events().info(ui.i18n().get("event.source.connections"), ui.i18n().get("event.connectionAdded",
                     ui.i18n().get("connection.kind." + c.kind().db()), c.name(),
                     (c.username().isEmpty() ? "" : c.username() + "@") + c.address()));
-        }).show();
+        });
+        ui.theme().style(d.dialog().getDialogPane().getScene());
+        d.show();
+    }
+
+    /** Opens the connection form on a saved connection; its pages and session start over once it is saved. */
+    void editConnection(ConnectionInfo c) {
+        AddConnectionDialog d = new AddConnectionDialog(formModel(Optional.of(c)), ui.i18n(), stage, saved -> {
+            forgetPages(c.id());
+            navigation.updateConnection(saved);
+            if (hypervisors.serves(saved)) {
+                watches.watch(saved);
+            }
+            ui.app().events().info(ui.i18n().get("event.source.connections"), ui.i18n().get("console.event.edited",
+                    saved.name()));
+        });
+        ui.theme().style(d.dialog().getDialogPane().getScene());
+        d.show();
+    }
+
+    /** Asks, then removes the connection (and its secrets); its tree entry and pages go with it. */
+    void removeConnection(ConnectionInfo c) {
+        new Confirm(ui.i18n(), () -> stage, ui.theme()::style).ask("console.remove.title",
+                ui.i18n().get("console.remove.text", c.name()), "console.remove.ok", () ->
+                        ui.tasks().supply(ui.i18n().get("console.task.removeConnection", c.name()), () -> {
+                            ui.app().connections().remove(c.id());
+                            return Boolean.TRUE;
+                        }).onSuccess(x -> {
+                            forgetPages(c.id());
+                            navigation.removeConnection(c.id());
+                            ui.app().events().info(ui.i18n().get("event.source.connections"),
+                                    ui.i18n().get("console.event.removed", c.name()));
+                        }).onError(t -> ui.dialogs().showError("dialog.error.title", ui.i18n().get(
+                                "console.remove.failed", c.name(), t.getMessage()), t)).start());
+    }
+
+    private void forgetPages(long id) {
+        watches.forget(id);
+        content.close(key -> key.equals("tab-cluster-" + id) || key.startsWith("tab-node-" + id + "-")
+                || key.startsWith("tab-vm-" + id + "-") || key.equals("tab-ssh-" + id));
+        hypervisors.forget(id);
+        sshHosts.forget(id);
+    }
+
+    private void linkHost(ConnectionInfo c, String node) {
+        HostLinkDialog d = new HostLinkDialog(ui, c, node, stage);
+        ui.theme().style(d.dialog().getDialogPane().getScene());
+        d.show();
     }
 
     private void onLocalSummary(HostSummary s) {
@@ -153,7 +241,7 @@ public final class MainWindow {
         }
     }
 
-    /** F5: every page that was shown or read is read again, whatever its kind. */
+    /** F5: every page that was shown or read is read again, whatever its kind; the tree follows. */
     public void refresh() {
         pages.forEach(PageFactory::refresh);
     }
@@ -174,7 +262,7 @@ public final class MainWindow {
 
     private void openLogFolder() {
         ui.tasks().supply(ui.i18n().get("task.openLogFolder"), () -> {
-            new io.gpuforge.app.DesktopOpener().open(ui.app().paths().logDir());
+            new DesktopOpener().open(ui.app().paths().logDir());
             return Boolean.TRUE;
         }).onError(t -> ui.dialogs().showError("dialog.error.title",
                 ui.i18n().get("logs.openFailed", ui.app().paths().logDir()), t)).start();
@@ -199,8 +287,49 @@ public final class MainWindow {
         return local.summary();
     }
 
+    /**
+     * Hook for the passthrough wizard: the tree's context menu of a GPU offers "Pass through to VM…" and calls
+     * {@code action} with the GPU's connection and the GPU (FX thread). Hidden until set.
+     */
+    public void onPassThroughGpu(BiConsumer<ConnectionInfo, GpuInfo> action) {
+        menus.onPassThrough(action);
+    }
+
+    /**
+     * Hook for the VM creation wizard: the tree's context menu of a node offers "Create VM…" and calls
+     * {@code action} with the connection and the node's name (FX thread). Hidden until set.
+     */
+    public void onCreateVm(BiConsumer<ConnectionInfo, String> action) {
+        menus.onCreateVm(action);
+    }
+
+    /**
+     * Where other features add buttons and tabs to VM and node pages (the GPU monitor's "GPU" tab, the passthrough
+     * wizard's "Add or remove a GPU…" button); register right after construction.
+     */
+    public PageExtensions extensions() {
+        return extensions;
+    }
+
+    /** The model of a hypervisor connection in the tree (tests, and features that read the same inventory). */
+    public ClusterModel cluster(ConnectionInfo c) {
+        return hypervisors.model(c);
+    }
+
+    /** The task log at the bottom. */
+    public TaskLogView taskLog() {
+        return activity.taskLog();
+    }
+
+    /** Brings the task log to the front. */
+    public void showTaskLog() {
+        activity.showTaskLog();
+    }
+
     /** Detaches listeners from the long-lived services; call when the window closes. */
     public void dispose() {
+        ui.app().prompts().clear();
+        watches.dispose();
         activity.dispose();
         content.disposeAll();
         pages.forEach(PageFactory::dispose);

@@ -1,27 +1,57 @@
 package io.gpuforge.ui.shell;
 
-import io.gpuforge.ui.common.NavItem;
+import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.ConnectionState;
 import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.HostSummary;
 import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.ui.cluster.ConsoleFormat;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
+import io.gpuforge.ui.common.NavItem;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import javafx.animation.PauseTransition;
 import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.geometry.Insets;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.TextField;
 import javafx.scene.control.TreeCell;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeView;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import javafx.util.Duration;
 import org.kordamp.ikonli.feather.Feather;
+import org.kordamp.ikonli.javafx.FontIcon;
 
-/** The left-hand tree: connections, their nodes, and under those the VMs and GPUs. */
+/**
+ * The left-hand tree: this computer, the saved connections with their state, and below a hypervisor connection its
+ * nodes with their VMs (state icon, id, name) and GPUs (model, where assigned). It is brought up to date in place
+ * ({@link TreeSync}) when an inventory arrives, so selection, expansion and scroll stay; a search field filters it.
+ */
 final class NavigationTree {
 
     private final TreeView<NavItem> view = new TreeView<>();
     private final TreeItem<NavItem> local = new TreeItem<>(NavItem.thisComputer());
+    private final TextField search = new TextField();
+    private final VBox box;
+    private final I18n i18n;
+    private final Map<Long, ConnectionState> states = new HashMap<>();
+    private final Map<Long, ClusterInventory> inventories = new HashMap<>();
+    private final PauseTransition debounce = new PauseTransition(Duration.millis(150));
+    private Function<NavItem, List<MenuItem>> menus = item -> List.of();
+    private boolean syncing;
 
     NavigationTree(I18n i18n) {
+        this.i18n = i18n;
         TreeItem<NavItem> root = new TreeItem<>(new NavItem(NavItem.Kind.CONNECTION, "root", "", false));
         root.getChildren().add(local);
         local.setExpanded(true);
@@ -29,24 +59,74 @@ final class NavigationTree {
         view.setShowRoot(false);
         view.setId("navigation");
         view.getStyleClass().add("navigation");
-        view.setCellFactory(tv -> new TreeCell<>() {
-            @Override
-            protected void updateItem(NavItem item, boolean empty) {
-                super.updateItem(item, empty);
-                textProperty().unbind();
-                if (empty || item == null) {
-                    setText(null);
-                    setGraphic(null);
-                    return;
+        view.setCellFactory(tv -> new Cell());
+        search.setId("navigation-search");
+        search.promptTextProperty().bind(i18n.text("console.tree.search"));
+        debounce.setOnFinished(e -> refilter());
+        search.textProperty().addListener((o, a, b) -> debounce.playFromStart());
+        box = new VBox(6, search, view);
+        box.setPadding(new Insets(6, 0, 0, 0));
+        VBox.setVgrow(view, Priority.ALWAYS);
+        box.getStyleClass().add("navigation-box");
+    }
+
+    private final class Cell extends TreeCell<NavItem> {
+        Cell() {
+            setOnContextMenuRequested(e -> {
+                NavItem item = getItem();
+                List<MenuItem> items = item == null ? List.of() : menus.apply(item);
+                if (!items.isEmpty()) {
+                    ContextMenu m = new ContextMenu();
+                    m.setId("navigation-menu");
+                    m.getItems().setAll(items);
+                    m.show(this, e.getScreenX(), e.getScreenY());
                 }
-                if (item.localized()) {
-                    textProperty().bind(i18n.text(item.label()));
-                } else {
-                    setText(item.label());
-                }
-                setGraphic(Icons.of(icon(item)));
+                e.consume();
+            });
+        }
+
+        @Override
+        protected void updateItem(NavItem item, boolean empty) {
+            super.updateItem(item, empty);
+            textProperty().unbind();
+            getStyleClass().removeAll("vm-running", "vm-stopped", "vm-template", "conn-reconnecting", "conn-failed");
+            if (empty || item == null) {
+                setText(null);
+                setGraphic(null);
+                return;
             }
-        });
+            if (item.localized()) {
+                textProperty().bind(i18n.text(item.label()));
+            } else {
+                setText(item.label() + stateSuffix(item));
+            }
+            FontIcon icon = Icons.of(icon(item));
+            Optional<VmInfo> vm = item.target().flatMap(t -> t.vm());
+            vm.ifPresent(v -> getStyleClass().add(v.template() ? "vm-template" : v.state().isRunning() ? "vm-running"
+                    : "vm-stopped"));
+            setGraphic(icon);
+        }
+    }
+
+    /** "· reconnecting…" after a connection that is not connected. */
+    private String stateSuffix(NavItem item) {
+        if (item.kind() != NavItem.Kind.CONNECTION || item.connection().isEmpty()) {
+            return "";
+        }
+        ConnectionState s = states.get(item.connection().get().id());
+        if (s == null) {
+            return "";
+        }
+        switch (s.status()) {
+            case RECONNECTING:
+                return "  · " + i18n.get("console.state.reconnecting");
+            case FAILED:
+                return "  · " + i18n.get("console.state.failed");
+            case CONNECTING:
+                return "  · " + i18n.get("console.state.connecting");
+            default:
+                return "";
+        }
     }
 
     private static Feather icon(NavItem item) {
@@ -56,10 +136,20 @@ final class NavigationTree {
             case NODE:
                 return Feather.HARD_DRIVE;
             case VM:
-                return Feather.BOX;
+                return item.target().flatMap(t -> t.vm()).map(v -> v.template() ? Feather.FILE
+                        : v.state().isRunning() ? Feather.PLAY_CIRCLE : Feather.STOP_CIRCLE).orElse(Feather.BOX);
             default:
                 return Feather.CPU;
         }
+    }
+
+    /** What the context menu of an item offers (the window knows the actions). */
+    void menus(Function<NavItem, List<MenuItem>> m) {
+        menus = m;
+    }
+
+    List<MenuItem> menuFor(NavItem item) {
+        return menus.apply(item);
     }
 
     /** Shows the local host's node under "This computer" once its facts are known. */
@@ -81,36 +171,136 @@ final class NavigationTree {
             parent = local.getChildren().stream().filter(t -> t.getValue().kind() == NavItem.Kind.NODE).findFirst()
                     .orElse(local);
         } else {
-            parent = view.getRoot().getChildren().stream()
-                    .filter(t -> t.getValue().connection().map(c -> c.id() == connection.get().id()).orElse(false))
-                    .findFirst().orElse(null);
+            parent = item(connection.get()).orElse(null);
+            if (parent != null && inventories.containsKey(connection.get().id())) {
+                return; // a hypervisor connection lists its GPUs under its nodes
+            }
         }
         if (parent == null) {
             return;
         }
         parent.getChildren().removeIf(t -> t.getValue().kind() == NavItem.Kind.GPU);
         for (GpuPlacement g : facts.pci().gpus()) {
-            String name = facts.pci().device(g.address()).flatMap(PciDevice::name).map(NavigationTree::shortName).orElse("GPU");
+            String name = facts.pci().device(g.address()).flatMap(PciDevice::name).map(ConsoleFormat::shortName)
+                    .orElse("GPU");
             parent.getChildren().add(new TreeItem<>(new NavItem(NavItem.Kind.GPU, parent.getValue().id() + "/gpu/"
                     + g.address(), name + " · " + g.address().toString().substring(5), false, connection)));
         }
         parent.setExpanded(true);
     }
 
-    /** "NVIDIA Corporation GA102 [GeForce RTX 3090]" → "GeForce RTX 3090": the marketing name when there is one. */
+    /** "NVIDIA Corporation GA102 [GeForce RTX 3090]" → "GeForce RTX 3090". */
     static String shortName(String name) {
-        int open = name.lastIndexOf('[');
-        int close = name.lastIndexOf(']');
-        return open >= 0 && close > open + 1 ? name.substring(open + 1, close) : name;
+        return ConsoleFormat.shortName(name);
+    }
+
+    private Optional<TreeItem<NavItem>> item(ConnectionInfo c) {
+        return view.getRoot().getChildren().stream()
+                .filter(t -> t.getValue().connection().map(x -> x.id() == c.id()).orElse(false)).findFirst();
     }
 
     void addConnection(ConnectionInfo c) {
-        view.getRoot().getChildren().add(new TreeItem<>(NavItem.of(c)));
+        if (item(c).isEmpty()) {
+            view.getRoot().getChildren().add(new TreeItem<>(NavItem.of(c)));
+        }
+    }
+
+    /** A connection changed (edited): its entry follows, and so does everything below it. */
+    void updateConnection(ConnectionInfo c) {
+        item(c).ifPresent(t -> {
+            t.setValue(NavItem.of(c));
+            ClusterInventory inv = inventories.get(c.id());
+            if (inv != null) {
+                showInventory(c, inv);
+            }
+        });
+    }
+
+    void removeConnection(long id) {
+        inventories.remove(id);
+        states.remove(id);
+        view.getRoot().getChildren().removeIf(t -> t.getValue().connection().map(x -> x.id() == id).orElse(false));
+    }
+
+    /** A hypervisor connection's nodes, VMs and GPUs, brought up to date in place; filtered by the search. */
+    void showInventory(ConnectionInfo c, ClusterInventory inv) {
+        Optional<TreeItem<NavItem>> conn = item(c);
+        if (conn.isEmpty() || inv == null) {
+            return;
+        }
+        boolean first = !inventories.containsKey(c.id());
+        inventories.put(c.id(), inv);
+        keepingSelection(() -> TreeSync.sync(conn.get(), TreeContent.of(c, inv, search.getText(), i18n)));
+        if (first) {
+            conn.get().setExpanded(true);
+        }
+    }
+
+    /**
+     * Runs a sync of the tree; the item selected before is selected after, if it is still in the tree (a bulk
+     * replacement of a list of children would otherwise move or drop the selection). Selection changes while it
+     * runs are not the user's: {@link #syncing()} says so to the listeners.
+     */
+    private void keepingSelection(Runnable sync) {
+        TreeItem<NavItem> selected = view.getSelectionModel().getSelectedItem();
+        syncing = true;
+        try {
+            sync.run();
+            if (selected != null && view.getSelectionModel().getSelectedItem() != selected && attached(selected)) {
+                view.getSelectionModel().select(selected);
+            }
+        } finally {
+            syncing = false;
+        }
+    }
+
+    private boolean attached(TreeItem<NavItem> item) {
+        TreeItem<NavItem> t = item;
+        while (t.getParent() != null) {
+            t = t.getParent();
+        }
+        return t == view.getRoot();
+    }
+
+    /** Whether the tree is being brought up to date now (a selection change then is not the user's). */
+    boolean syncing() {
+        return syncing;
+    }
+
+    /** How a connection is doing, shown after its name. */
+    void showState(ConnectionInfo c, ConnectionState s) {
+        states.put(c.id(), s);
+        // the item's value is the same: the cells are drawn again (only the visible ones exist)
+        view.refresh();
+    }
+
+    ConnectionState stateOf(long connectionId) {
+        return states.get(connectionId);
+    }
+
+    private void refilter() {
+        String f = search.getText() == null ? "" : search.getText().strip();
+        for (TreeItem<NavItem> conn : view.getRoot().getChildren()) {
+            Optional<ConnectionInfo> c = conn.getValue().connection();
+            if (c.isPresent() && inventories.containsKey(c.get().id())) {
+                keepingSelection(() -> TreeSync.sync(conn, TreeContent.of(c.get(), inventories.get(c.get().id()), f,
+                        i18n)));
+                if (!f.isEmpty()) {
+                    conn.setExpanded(true);
+                    conn.getChildren().forEach(n -> n.setExpanded(true));
+                }
+            }
+        }
+    }
+
+    /** Applies the search now (tests; the field waits a moment after each key). */
+    void applyFilter() {
+        debounce.stop();
+        refilter();
     }
 
     void select(ConnectionInfo c) {
-        view.getRoot().getChildren().stream().filter(t -> t.getValue().id().equals("conn:" + c.id())).findFirst()
-                .ifPresent(t -> view.getSelectionModel().select(t));
+        item(c).ifPresent(t -> view.getSelectionModel().select(t));
     }
 
     void selectThisComputer() {
@@ -125,4 +315,11 @@ final class NavigationTree {
         return view;
     }
 
+    TextField search() {
+        return search;
+    }
+
+    VBox box() {
+        return box;
+    }
 }

@@ -26,7 +26,7 @@ final class ShellActions {
 
     /** What the enabled commands do. */
     record Handlers(Runnable addConnection, Runnable refresh, Runnable preferences, Runnable quit, Runnable openLogs,
-                    Runnable about) {
+                    Runnable about, Runnable editConnection, Runnable removeConnection, Runnable taskLog) {
     }
 
     private final I18n i18n;
@@ -47,10 +47,14 @@ final class ShellActions {
         MenuItem monitor = item("action.gpuMonitor", "Shortcut+Shift+M", Feather.THERMOMETER, null);
         MenuItem logs = item("action.openLogs", null, Feather.FOLDER, h.openLogs());
         MenuItem about = item("action.about", null, Feather.INFO, h.about());
+        MenuItem edit = item("console.action.editConnection", "Shortcut+E", Feather.EDIT, h.editConnection());
+        MenuItem remove = item("console.action.removeConnection", null, Feather.TRASH_2, h.removeConnection());
+        MenuItem taskLog = item("console.action.taskLog", "Shortcut+Shift+T", Feather.LIST, h.taskLog());
 
         menuBar.getMenus().setAll(
-                menu("menu.file", "menu-file", addConnection, new SeparatorMenuItem(), prefs, new SeparatorMenuItem(), quit),
-                menu("menu.view", "menu-view", refresh),
+                menu("menu.file", "menu-file", addConnection, edit, remove, new SeparatorMenuItem(), prefs,
+                        new SeparatorMenuItem(), quit),
+                menu("menu.view", "menu-view", refresh, taskLog),
                 menu("menu.tools", "menu-tools", passthrough, createVm, monitor),
                 menu("menu.help", "menu-help", logs, new SeparatorMenuItem(), about));
 

@@ -1,0 +1,124 @@
+package io.gpuforge.app;
+
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.VmRef;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Opens a VM's console: for Proxmox VE (and the Demo lab) the cluster's noVNC console in the browser
+ * ({@code https://host:8006/?console=kvm&novnc=1&vmid=…&node=…}, where the user logs in as in the web UI), for
+ * libvirt {@code virt-viewer --connect URI DOMAIN}. Blocking for a moment (the launcher starts); call off the FX
+ * thread. A tool that is missing is an IOException that says what to install.
+ */
+public final class ConsoleLauncher {
+
+    /** What opening a console runs: the command line, and for a browser console its URL. */
+    public record Launch(List<String> command, Optional<URI> url) {
+        public Launch {
+            command = List.copyOf(command);
+        }
+    }
+
+    private final OsFamily os;
+    private final String browser;
+    private final String virtViewer;
+    private final Supplier<Optional<String>> demoUrl;
+
+    /** @param demoUrl the Demo lab's address while it runs */
+    public ConsoleLauncher(OsFamily os, Supplier<Optional<String>> demoUrl) {
+        this(os, defaultBrowser(os), "virt-viewer", demoUrl);
+    }
+
+    /** With the browser opener and virt-viewer named (tests, or a user's own). */
+    public ConsoleLauncher(OsFamily os, String browser, String virtViewer, Supplier<Optional<String>> demoUrl) {
+        this.os = os;
+        this.browser = browser;
+        this.virtViewer = virtViewer;
+        this.demoUrl = demoUrl;
+    }
+
+    private static String defaultBrowser(OsFamily os) {
+        switch (os) {
+            case WINDOWS:
+                return "rundll32";
+            case MAC:
+                return "open";
+            default:
+                return "xdg-open";
+        }
+    }
+
+    /** The noVNC console URL of a VM on a Proxmox VE cluster reached at {@code clusterUrl}. Pure. */
+    public static URI noVncUrl(String clusterUrl, VmRef vm, String vmName) {
+        try {
+            URI base = new URI(clusterUrl.strip());
+            if (base.getHost() == null || !"https".equalsIgnoreCase(base.getScheme())) {
+                throw new IllegalArgumentException("Not a Proxmox VE address: '" + clusterUrl + "' (https://host:8006)");
+            }
+            int port = base.getPort() < 0 ? 8006 : base.getPort();
+            String host = base.getHost().contains(":") && !base.getHost().startsWith("[") ? "[" + base.getHost() + "]"
+                    : base.getHost();
+            return new URI("https://" + host + ":" + port + "/?console=kvm&novnc=1&vmid=" + enc(vm.id()) + "&vmname="
+                    + enc(vmName) + "&node=" + enc(vm.node()) + "&resize=off&cmd=");
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("Not a Proxmox VE address: '" + clusterUrl + "'", e);
+        }
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    /** What {@link #open} runs for this VM. */
+    public Launch plan(ConnectionInfo c, VmRef vm, String vmName) {
+        switch (c.kind()) {
+            case PROXMOX:
+                return browse(noVncUrl(c.address(), vm, vmName));
+            case DEMO:
+                return browse(noVncUrl(demoUrl.get().orElseThrow(() -> new IllegalStateException(
+                        "The Demo lab is not running")), vm, vmName));
+            case LIBVIRT:
+                return new Launch(List.of(virtViewer, "--connect", c.address(), vm.id()), Optional.empty());
+            default:
+                throw new IllegalArgumentException(c.name() + " is an SSH host: it has no VM consoles");
+        }
+    }
+
+    private Launch browse(URI url) {
+        List<String> cmd = os == OsFamily.WINDOWS ? List.of(browser, "url.dll,FileProtocolHandler", url.toString())
+                : List.of(browser, url.toString());
+        return new Launch(cmd, Optional.of(url));
+    }
+
+    /** Starts the console; returns what was started. */
+    public Launch open(ConnectionInfo c, VmRef vm, String vmName) throws IOException {
+        Launch l = plan(c, vm, vmName);
+        Process p;
+        try {
+            p = new ProcessBuilder(l.command()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException e) {
+            String tool = l.command().get(0);
+            throw new IOException(tool + " could not be started (" + e.getMessage() + ")" + (tool.equals(virtViewer)
+                    ? ": install virt-viewer (apt-get install virt-viewer)" : ": no web browser opener was found"), e);
+        }
+        try {
+            // virt-viewer keeps running with its window; an opener returns at once, non-zero when nobody could open it
+            if (p.waitFor(2, TimeUnit.SECONDS) && p.exitValue() != 0 && os != OsFamily.WINDOWS) {
+                throw new IOException(l.command().get(0) + " exited with " + p.exitValue()
+                        + l.url().map(u -> "; open " + u + " in a browser yourself").orElse(""));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return l;
+    }
+}

@@ -1,0 +1,57 @@
+package io.gpuforge.ui.shell;
+
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.ConnectionState;
+import io.gpuforge.ui.cluster.ClusterModel;
+import io.gpuforge.ui.cluster.HypervisorPages;
+import java.util.HashMap;
+import java.util.Map;
+import javafx.beans.value.ChangeListener;
+
+/**
+ * Keeps the tree's entry of each hypervisor connection in step with its model: the inventory (nodes, VMs, GPUs) as
+ * it is read again after each change, and the connection's state. Lets go of a connection's model when it is
+ * removed or edited. FX thread.
+ */
+final class ConnectionWatch {
+
+    private record Watched(ClusterModel model, ChangeListener<ClusterInventory> inventory,
+                           ChangeListener<ConnectionState> state) {
+    }
+
+    private final HypervisorPages hypervisors;
+    private final NavigationTree tree;
+    private final Map<Long, Watched> watched = new HashMap<>();
+
+    ConnectionWatch(HypervisorPages hypervisors, NavigationTree tree) {
+        this.hypervisors = hypervisors;
+        this.tree = tree;
+    }
+
+    void watch(ConnectionInfo c) {
+        forget(c.id());
+        ClusterModel m = hypervisors.start(c);
+        ChangeListener<ClusterInventory> inv = (o, a, b) -> tree.showInventory(c, b);
+        ChangeListener<ConnectionState> st = (o, a, b) -> tree.showState(c, b);
+        m.inventory().valueProperty().addListener(inv);
+        m.stateProperty().addListener(st);
+        watched.put(c.id(), new Watched(m, inv, st));
+        tree.showState(c, m.stateProperty().get());
+        if (m.inventory().valueProperty().get() != null) {
+            tree.showInventory(c, m.inventory().valueProperty().get());
+        }
+    }
+
+    void forget(long id) {
+        Watched w = watched.remove(id);
+        if (w != null) {
+            w.model().inventory().valueProperty().removeListener(w.inventory());
+            w.model().stateProperty().removeListener(w.state());
+        }
+    }
+
+    void dispose() {
+        watched.keySet().stream().toList().forEach(this::forget);
+    }
+}

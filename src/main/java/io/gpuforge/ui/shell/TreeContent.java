@@ -1,0 +1,66 @@
+package io.gpuforge.ui.shell;
+
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.domain.NodeInfo;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.ui.cluster.ConsoleFormat;
+import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.NavItem;
+import io.gpuforge.ui.common.NavTarget;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What the tree shows below a hypervisor connection, from its inventory: its nodes, and under each node its VMs
+ * (templates too) by id and its GPUs by address, each item carrying what it stands for. A filter keeps the VMs and
+ * GPUs whose label holds it (case does not matter) and the nodes that hold one of them or whose name holds it.
+ * Pure: the tree applies the result with {@link TreeSync}.
+ */
+final class TreeContent {
+
+    private static final Comparator<VmInfo> BY_ID = Comparator.comparing((VmInfo v) -> v.ref().id().length())
+            .thenComparing(v -> v.ref().id());
+
+    private TreeContent() {
+    }
+
+    static List<TreeSync.Wanted> of(ConnectionInfo c, ClusterInventory inv, String filter, I18n i18n) {
+        String f = filter == null ? "" : filter.strip().toLowerCase(Locale.ROOT);
+        List<TreeSync.Wanted> nodes = new ArrayList<>();
+        for (NodeInfo n : inv.nodes()) {
+            boolean nodeMatches = f.isEmpty() || n.name().toLowerCase(Locale.ROOT).contains(f);
+            List<TreeSync.Wanted> children = new ArrayList<>();
+            List<VmInfo> vms = new ArrayList<>(inv.vmsOn(n.name()));
+            vms.sort(BY_ID);
+            for (VmInfo v : vms) {
+                String label = ConsoleFormat.vmLabel(v);
+                if (nodeMatches || label.toLowerCase(Locale.ROOT).contains(f)) {
+                    children.add(TreeSync.Wanted.leaf(new NavItem(NavItem.Kind.VM, vmId(c, v), label, false,
+                            Optional.of(c), Optional.of(NavTarget.vm(v)))));
+                }
+            }
+            List<GpuInfo> gpus = new ArrayList<>(inv.gpusOn(n.name()));
+            gpus.sort(Comparator.comparing(g -> g.address().toString()));
+            for (GpuInfo g : gpus) {
+                String label = ConsoleFormat.gpuLabel(g, i18n);
+                if (nodeMatches || label.toLowerCase(Locale.ROOT).contains(f)) {
+                    children.add(TreeSync.Wanted.leaf(new NavItem(NavItem.Kind.GPU, "conn:" + c.id() + "/node:"
+                            + n.name() + "/gpu:" + g.address(), label, false, Optional.of(c), Optional.of(NavTarget.gpu(g)))));
+                }
+            }
+            if (nodeMatches || !children.isEmpty()) {
+                nodes.add(new TreeSync.Wanted(NavItem.node(c, n.name()), children));
+            }
+        }
+        return nodes;
+    }
+
+    static String vmId(ConnectionInfo c, VmInfo v) {
+        return "conn:" + c.id() + "/node:" + v.ref().node() + "/vm:" + v.ref().id();
+    }
+}

@@ -1,0 +1,153 @@
+package io.gpuforge.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.demo.PveSimulator;
+import io.gpuforge.demo.SimCluster;
+import io.gpuforge.testing.HostTrees;
+import io.gpuforge.testing.TestContexts;
+import io.gpuforge.ui.common.NavItem;
+import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.shell.MainWindow;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import javafx.animation.AnimationTimer;
+import javafx.scene.control.TextField;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The real window with a 16-node / 2,000-VM / 64-GPU Proxmox VE cluster (the simulator): the longest gap between
+ * two FX pulses while the tree loads the inventory, while it filters by a search, and while the filter is cleared.
+ * A pulse every frame (an AnimationTimer) makes any stall of the FX thread show as a long gap. Writes
+ * target/bench/console-tree.json; target: the longest pulse under 50 ms.
+ */
+@Tag("bench")
+@ExtendWith(ApplicationExtension.class)
+class ConsoleTreeBench {
+
+    private final List<Long> gaps = new ArrayList<>();
+    private long last;
+
+    @Test
+    void aTwoThousandVmClusterLoadsAndFiltersWithoutBlockingTheFxThread(FxRobot robot) throws Exception {
+        Path home = Files.createTempDirectory("gpuforge-bench-");
+        try (PveSimulator sim = new PveSimulator(SimCluster.generated(16, 2000, 64));
+             AppContext app = TestContexts.create(home.resolve("home"), HostTrees.proxmoxSystemdBoot(home.resolve("sys")),
+                     ThemeChoice.LIGHT, LanguageChoice.ENGLISH)) {
+            app.secrets().createVault("a long passphrase".toCharArray());
+            String token = sim.token();
+            app.connections().addProxmox("big", sim.url(), token.substring(0, token.indexOf('=')),
+                    token.substring(token.indexOf('=') + 1).toCharArray(), Optional.of(sim.certificateFingerprint()));
+            Stage stage = FxToolkit.registerPrimaryStage();
+            MainWindow[] window = new MainWindow[1];
+            AnimationTimer pulses = new AnimationTimer() {
+                @Override
+                public void handle(long now) {
+                    if (last != 0) {
+                        gaps.add((now - last) / 1_000_000);
+                    }
+                    last = now;
+                }
+            };
+            robot.interact(() -> {
+                window[0] = new MainWindow(UiContext.create(app, () -> stage));
+                stage.setWidth(1280);
+                stage.setHeight(800);
+                pulses.start();
+                window[0].show(stage);
+            });
+            long t0 = System.nanoTime();
+            waitUntil(() -> vms(robot) == 2000);
+            long loadMs = (System.nanoTime() - t0) / 1_000_000;
+            WaitForAsyncUtils.waitForFxEvents();
+            long loadPulse = take();
+
+            TextField search = robot.lookup("#navigation-search").queryAs(TextField.class);
+            long t1 = System.nanoTime();
+            robot.interact(() -> search.setText("vm-19"));
+            waitUntil(() -> vms(robot) == 110);
+            long filterMs = (System.nanoTime() - t1) / 1_000_000;
+            WaitForAsyncUtils.waitForFxEvents();
+            long filterPulse = take();
+
+            long t2 = System.nanoTime();
+            robot.interact(() -> search.setText(""));
+            waitUntil(() -> vms(robot) == 2000);
+            long clearMs = (System.nanoTime() - t2) / 1_000_000;
+            WaitForAsyncUtils.waitForFxEvents();
+            long clearPulse = take();
+            robot.interact(() -> {
+                pulses.stop();
+                window[0].dispose();
+            });
+            FxToolkit.cleanupStages();
+
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("benchmark", "console-tree-16-nodes-2000-vms-64-gpus");
+            out.put("load_ms", loadMs);
+            out.put("load_longest_pulse_ms", loadPulse);
+            out.put("filter_ms", filterMs);
+            out.put("filter_longest_pulse_ms", filterPulse);
+            out.put("clear_filter_ms", clearMs);
+            out.put("clear_filter_longest_pulse_ms", clearPulse);
+            out.put("longest_pulse_ms", Math.max(loadPulse, Math.max(filterPulse, clearPulse)));
+            out.put("target", "longest pulse < 50 ms");
+            Files.createDirectories(Path.of("target/bench"));
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(
+                    Path.of("target/bench/console-tree.json").toFile(), out);
+        } finally {
+            try (Stream<Path> s = Files.walk(home)) {
+                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    /** The longest gap since the last call, and starts over. FX thread data, read there. */
+    private long take() throws Exception {
+        long[] max = new long[1];
+        WaitForAsyncUtils.asyncFx(() -> {
+            max[0] = gaps.stream().mapToLong(Long::longValue).max().orElse(0);
+            gaps.clear();
+        }).get(10, TimeUnit.SECONDS);
+        return max[0];
+    }
+
+    @SuppressWarnings("unchecked")
+    private static int vms(FxRobot robot) throws Exception {
+        return WaitForAsyncUtils.asyncFx(() -> {
+            TreeView<NavItem> tree = robot.lookup("#navigation").queryAs(TreeView.class);
+            int n = 0;
+            for (TreeItem<NavItem> conn : tree.getRoot().getChildren()) {
+                for (TreeItem<NavItem> node : conn.getChildren()) {
+                    n += (int) node.getChildren().stream().filter(t -> t.getValue().kind() == NavItem.Kind.VM).count();
+                }
+            }
+            return n;
+        }).get(10, TimeUnit.SECONDS);
+    }
+
+    private static void waitUntil(Callable<Boolean> c) throws Exception {
+        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, c);
+    }
+}

@@ -1,0 +1,210 @@
+package io.gpuforge.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.domain.TaskRecord;
+import io.gpuforge.ui.common.NavItem;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeView;
+import javafx.scene.layout.VBox;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The admin console through the real window on the Demo lab: the tree lists the cluster's nodes, VMs and GPUs and
+ * filters them; a VM's page shows its whole configuration and stops and starts it, each task in the task log; a
+ * node's page shows its summary and its GPUs.
+ */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class ConsoleGuiTest {
+
+    private GuiFixture fx;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        fx.close();
+    }
+
+    static void waitUntil(Callable<Boolean> c) throws Exception {
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, c);
+    }
+
+    /** Adds the Demo lab through the dialog and waits until its nodes are in the tree. */
+    static TreeItem<NavItem> addDemoLab(FxRobot robot) throws Exception {
+        GuiFixture.openAddConnection(robot, 3);
+        robot.interact(() -> robot.lookup("#conn-name").queryAs(TextField.class).setText("Demo lab"));
+        robot.interact(() -> robot.lookup("#conn-save").queryAs(Button.class).fire());
+        waitUntil(() -> connection(robot).map(c -> c.getChildren().size() == 3).orElse(false));
+        TreeItem<NavItem> lab = connection(robot).orElseThrow();
+        // the nodes' PCI devices are read once after the inventory: then every GPU is listed with its model
+        waitUntil(() -> labels(child(lab, "pve-4090"::equals)).size() == 3);
+        return lab;
+    }
+
+    @SuppressWarnings("unchecked")
+    static TreeView<NavItem> tree(FxRobot robot) {
+        return robot.lookup("#navigation").queryAs(TreeView.class);
+    }
+
+    static Optional<TreeItem<NavItem>> connection(FxRobot robot) {
+        return tree(robot).getRoot().getChildren().stream()
+                .filter(t -> t.getValue().connection().isPresent()).findFirst();
+    }
+
+    static TreeItem<NavItem> child(TreeItem<NavItem> parent, Predicate<String> label) {
+        return parent.getChildren().stream().filter(t -> label.test(t.getValue().label())).findFirst()
+                .orElseThrow(() -> new AssertionError("no item under " + parent.getValue().label() + " among "
+                        + labels(parent)));
+    }
+
+    static List<String> labels(TreeItem<NavItem> parent) {
+        return parent.getChildren().stream().map(t -> t.getValue().label()).collect(Collectors.toList());
+    }
+
+    static void select(FxRobot robot, TreeItem<NavItem> item) {
+        robot.interact(() -> tree(robot).getSelectionModel().select(item));
+    }
+
+    static String text(FxRobot robot, String id) {
+        return robot.lookup(id).queryAll().stream().filter(Node::isVisible).map(n -> ((Label) n).getText())
+                .reduce((a, b) -> b).orElse("");
+    }
+
+    private static String lines(FxRobot robot, String id) {
+        VBox box = robot.lookup(id).queryAs(VBox.class);
+        return box.getChildren().stream().map(n -> ((Label) n).getText()).collect(Collectors.joining("\n"));
+    }
+
+    @Test
+    void theTreeShowsTheClustersNodesVmsAndGpusAndFiltersThem(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = addDemoLab(robot);
+        assertThat(labels(lab)).containsExactly("pve-4090", "pve-3090", "pve-store");
+        TreeItem<NavItem> n4090 = child(lab, "pve-4090"::equals);
+        assertThat(labels(n4090)).anyMatch(l -> l.startsWith("101") && l.contains("train-01"))
+                .anyMatch(l -> l.contains("RTX 4090 · 01:00.0") && l.contains("gpu-4090-a"))
+                .anyMatch(l -> l.contains("RTX 4090 · 02:00.0"));
+        TreeItem<NavItem> n3090 = child(lab, "pve-3090"::equals);
+        assertThat(labels(n3090)).anyMatch(l -> l.startsWith("9000") && l.contains("ubuntu-24.04-cloud"))
+                .filteredOn(l -> l.contains("RTX 3090")).hasSize(4);
+        TreeItem<NavItem> train = child(n4090, l -> l.contains("train-01"));
+        select(robot, train);
+        robot.interact(() -> tree(robot).getSelectionModel().select(train));
+
+        TextField search = robot.lookup("#navigation-search").queryAs(TextField.class);
+        robot.interact(() -> search.setText("train"));
+        waitUntil(() -> labels(lab).equals(List.of("pve-4090")));
+        assertThat(labels(child(lab, "pve-4090"::equals))).singleElement().asString().contains("train-01");
+        assertThat(tree(robot).getSelectionModel().getSelectedItem().getValue().label()).contains("train-01");
+        robot.interact(() -> search.setText(""));
+        waitUntil(() -> labels(lab).size() == 3);
+        assertThat(tree(robot).getSelectionModel().getSelectedItem().getValue().label())
+                .as("the selection stays through the filter").contains("train-01");
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
+        GuiFixture.writePng(GuiFixture.snapshot(tree(robot).getScene()), "console-tree-light-en.png");
+    }
+
+    @Test
+    void aVmPageShowsItsConfigurationAndStopsAndStartsIt(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = addDemoLab(robot);
+        select(robot, child(child(lab, "pve-4090"::equals), l -> l.contains("train-01")));
+        waitUntil(() -> text(robot, "#vm-machine").equals("q35"));
+        assertThat(text(robot, "#vm-firmware")).isEqualTo("uefi");
+        assertThat(text(robot, "#vm-memory")).isEqualTo("64.0 GiB");
+        assertThat(lines(robot, "#vm-disks")).contains("scsi0").contains("200.0 GiB").contains("efidisk0");
+        assertThat(lines(robot, "#vm-nics")).contains("net0").contains("vmbr0");
+        assertThat(lines(robot, "#vm-mappings")).contains("gpu-4090-a");
+        assertThat(text(robot, "#vm-state")).isEqualTo("running");
+
+        robot.interact(() -> robot.lookup("#vm-stop").queryAs(Button.class).fire());
+        waitUntil(() -> robot.lookup("#confirm-ok").tryQuery().isPresent());
+        robot.interact(() -> robot.lookup("#confirm-ok").queryAs(Button.class).fire());
+        waitUntil(() -> text(robot, "#vm-state").equals("stopped"));
+        waitUntil(() -> taskLog(robot).stream().anyMatch(t -> t.action().equals("vm.stop")
+                && t.status() == TaskRecord.Status.OK));
+        assertThat(robot.lookup("#vm-start").queryAs(Button.class).isDisabled()).isFalse();
+        assertThat(robot.lookup("#vm-stop").queryAs(Button.class).isDisabled()).isTrue();
+        assertThat(labels(child(lab, "pve-4090"::equals))).anyMatch(l -> l.contains("train-01"));
+        // the tree follows the same inventory (its sync may land a pulse after the page's)
+        waitUntil(() -> !child(child(lab, "pve-4090"::equals), l -> l.contains("train-01")).getValue().target()
+                .flatMap(t -> t.vm()).orElseThrow().state().isRunning());
+
+        robot.interact(() -> robot.lookup("#vm-start").queryAs(Button.class).fire());
+        waitUntil(() -> text(robot, "#vm-state").equals("running"));
+        waitUntil(() -> taskLog(robot).stream().anyMatch(t -> t.action().equals("vm.start")
+                && t.status() == TaskRecord.Status.OK));
+        waitUntil(() -> text(robot, "#vm-config-state").startsWith("Configuration version"));
+        assertThat(text(robot, "#vm-title")).as("a cold start keeps the configuration").contains("train-01");
+        assertThat(text(robot, "#vm-memory")).isEqualTo("64.0 GiB");
+        assertThat(lines(robot, "#vm-mappings")).contains("gpu-4090-a");
+        TaskRecord start = taskLog(robot).stream().filter(t -> t.action().equals("vm.start")).findFirst().orElseThrow();
+        assertThat(start.target()).contains("101");
+        assertThat(start.connection()).isEqualTo("Demo lab");
+        assertThat(fx.app.taskLog().recent(10)).as("kept in the database").extracting(TaskRecord::action)
+                .contains("vm.stop", "vm.start");
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
+        GuiFixture.writePng(GuiFixture.snapshot(tree(robot).getScene()), "console-vm-light-en.png");
+        robot.interact(fx.window::showTaskLog);
+        WaitForAsyncUtils.waitForFxEvents();
+        GuiFixture.writePng(GuiFixture.snapshot(tree(robot).getScene()), "console-tasklog-light-en.png");
+    }
+
+    @Test
+    void aNodePageShowsItsSummaryChartsAndGpus(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = addDemoLab(robot);
+        select(robot, child(lab, "pve-3090"::equals));
+        waitUntil(() -> !text(robot, "#node-kernel").isEmpty());
+        assertThat(text(robot, "#node-version")).contains("8.");
+        assertThat(text(robot, "#node-kernel")).isNotEmpty().isNotEqualTo("unknown");
+        assertThat(text(robot, "#node-memory")).contains("GiB");
+        assertThat(text(robot, "#node-cpu")).contains("%");
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
+        GuiFixture.writePng(GuiFixture.snapshot(tree(robot).getScene()), "console-node-light-en.png");
+
+        long id = lab.getValue().connection().orElseThrow().id();
+        TabPane page = (TabPane) robot.lookup(".node-page").queryAll().stream().filter(Node::isVisible).findFirst()
+                .orElseThrow();
+        robot.interact(() -> page.getSelectionModel().select(page.getTabs().stream()
+                .filter(t -> t.getId().equals("node-" + id + "-pve-3090-gpus")).findFirst().orElseThrow()));
+        waitUntil(() -> robot.lookup("#node-gpus").queryAs(TableView.class).getItems().size() == 4);
+        robot.interact(() -> page.getSelectionModel().select(page.getTabs().stream()
+                .filter(t -> t.getId().equals("node-" + id + "-pve-3090-charts")).findFirst().orElseThrow()));
+        waitUntil(() -> !robot.lookup(".chart").queryAll().isEmpty()
+                && robot.lookup(".chart-series-line").tryQuery().isPresent());
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
+        GuiFixture.writePng(GuiFixture.snapshot(tree(robot).getScene()), "console-node-charts-light-en.png");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<TaskRecord> taskLog(FxRobot robot) {
+        return List.copyOf(robot.lookup("#task-log-table").queryAs(TableView.class).getItems());
+    }
+}
