@@ -35,9 +35,15 @@ final class GuiFixture implements AutoCloseable {
     final MainWindow window;
 
     GuiFixture(Stage stage, ThemeChoice theme, LanguageChoice language) throws Exception {
+        this(stage, theme, language, false);
+    }
+
+    /** {@code firstRun}: nothing configured and the welcome page not turned off, as on a new machine. */
+    GuiFixture(Stage stage, ThemeChoice theme, LanguageChoice language, boolean firstRun) throws Exception {
         home = Files.createTempDirectory("gpuforge-gui-");
         sysroot = HostTrees.proxmoxSystemdBoot(home.resolve("sysroot"));
-        app = TestContexts.create(home.resolve("home"), sysroot, theme, language);
+        app = firstRun ? TestContexts.firstRun(home.resolve("home"), sysroot, theme, language)
+                : TestContexts.create(home.resolve("home"), sysroot, theme, language);
         ui = UiContext.create(app, () -> stage);
         window = new MainWindow(ui);
         stage.setWidth(1280);

@@ -56,7 +56,7 @@ class WelcomePageGuiTest {
 
     private void open(FxRobot robot, ThemeChoice theme, LanguageChoice language) throws Exception {
         home = Files.createTempDirectory("gpuforge-welcome-");
-        app = TestContexts.create(home.resolve("home"), HostTrees.proxmoxSystemdBoot(home.resolve("sysroot")), theme,
+        app = TestContexts.firstRun(home.resolve("home"), HostTrees.proxmoxSystemdBoot(home.resolve("sysroot")), theme,
                 language);
         stage = FxToolkit.registerPrimaryStage();
         WelcomeActions actions = new WelcomeActions(() -> ran.add("thisComputer"), () -> ran.add("addProxmox"),

@@ -28,6 +28,7 @@ import io.gpuforge.ui.preferences.PreferencesDialog;
 import io.gpuforge.ui.preferences.PreferencesViewModel;
 import io.gpuforge.ui.tasks.TaskLogView;
 import io.gpuforge.ui.tasks.TaskLogViewModel;
+import io.gpuforge.ui.welcome.WelcomeActions;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -66,6 +67,7 @@ public final class MainWindow {
     private final ConnectionWatch watches;
     private final TreeMenus menus;
     private Stage stage;
+    private final ShellFeatures features;
     private WindowGeometry geometry;
     private PreferencesDialog preferences;
 
@@ -86,10 +88,16 @@ public final class MainWindow {
                 this::editConnection, this::removeConnection, this::linkHost));
         navigation.menus(menus::of);
 
-        ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(this::addConnection,
+        features = new ShellFeatures(ui, () -> stage, this::selectedItem);
+        features.register(extensions);
+        menus.onPassThrough(features::passThrough);
+        menus.onCreateVm(features::createVm);
+        ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(() -> addConnection(Optional.empty()),
                 this::refresh, this::showPreferences, this::quit, this::openLogFolder, this::showAbout,
                 () -> selectedConnection().ifPresent(this::editConnection),
-                () -> selectedConnection().ifPresent(this::removeConnection), activity::showTaskLog));
+                () -> selectedConnection().ifPresent(this::removeConnection), activity::showTaskLog,
+                features::passthrough, features::rollback, features::analyseListing, features::createVm,
+                features::gpuMonitor, this::showWelcome));
         root.setTop(new VBox(actions.menuBar(), actions.toolBar()));
         horizontal = new SplitPane(navigation.box(), content.view());
         horizontal.setId("main-split");
@@ -134,7 +142,42 @@ public final class MainWindow {
                 .onError(t -> ui.app().events().error(ui.i18n().get("event.source.connections"),
                         ui.i18n().get("event.connectionsUnreadable", t.getMessage())))
                 .start();
+        ui.tasks().supply(ui.i18n().get("task.loadConnections"), features::welcomeAtStart)
+                .onSuccess(show -> {
+                    if (show) {
+                        showWelcome();
+                    }
+                })
+                .start();
         ui.app().events().info("app", "GPUForge started");
+    }
+
+    /** The welcome page: the ways to begin (Help → Welcome; at start while nothing is configured). */
+    public void showWelcome() {
+        content.open(NavItem.thisComputer(), features.welcome(new WelcomeActions(
+                navigation::selectThisComputer,
+                () -> addConnection(Optional.of(AddConnectionViewModel.Kind.PROXMOX)),
+                () -> addConnection(Optional.of(AddConnectionViewModel.Kind.LIBVIRT)),
+                () -> addConnection(Optional.of(AddConnectionViewModel.Kind.SSH)),
+                features::analyseListing, this::addDemoLab)));
+    }
+
+    private void addDemoLab() {
+        ui.tasks().supply(ui.i18n().get("task.loadConnections"), () -> {
+            Optional<ConnectionInfo> existing = ui.app().connections().all().stream()
+                    .filter(c -> c.kind() == ConnectionInfo.Kind.DEMO).findFirst();
+            return existing.isPresent() ? existing.get() : ui.app().connections().addDemo("Demo lab");
+        }).onSuccess(c -> {
+            if (!navigation.contains(c)) {
+                showConnection(c);
+            }
+            navigation.select(c);
+        }).start();
+    }
+
+    private Optional<NavItem> selectedItem() {
+        TreeItem<NavItem> t = navigation.selectedItemProperty().get();
+        return t == null ? Optional.empty() : Optional.of(t.getValue());
     }
 
     /** A connection goes into the tree; a hypervisor connection is read and watched, so its nodes and VMs appear. */
@@ -176,8 +219,10 @@ public final class MainWindow {
                 new FxHostKeyPrompt(ui.dialogs(), ui.i18n()), ui.tasks(), ui.i18n(), editing);
     }
 
-    private void addConnection() {
-        AddConnectionDialog d = new AddConnectionDialog(formModel(Optional.empty()), ui.i18n(), stage, c -> {
+    private void addConnection(Optional<AddConnectionViewModel.Kind> kind) {
+        AddConnectionViewModel form = formModel(Optional.empty());
+        kind.ifPresent(form.kindProperty()::set);
+        AddConnectionDialog d = new AddConnectionDialog(form, ui.i18n(), stage, c -> {
             showConnection(c);
             navigation.select(c);
             ui.app().events().info(ui.i18n().get("event.source.connections"), ui.i18n().get("event.connectionAdded",
@@ -328,6 +373,7 @@ public final class MainWindow {
 
     /** Detaches listeners from the long-lived services; call when the window closes. */
     public void dispose() {
+        features.dispose();
         ui.app().prompts().clear();
         watches.dispose();
         activity.dispose();

@@ -199,6 +199,10 @@ final class NavigationTree {
                 .filter(t -> t.getValue().connection().map(x -> x.id() == c.id()).orElse(false)).findFirst();
     }
 
+    boolean contains(ConnectionInfo c) {
+        return item(c).isPresent();
+    }
+
     void addConnection(ConnectionInfo c) {
         if (item(c).isEmpty()) {
             view.getRoot().getChildren().add(new TreeItem<>(NavItem.of(c)));

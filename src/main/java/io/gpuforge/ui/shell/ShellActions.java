@@ -20,13 +20,15 @@ import org.kordamp.ikonli.feather.Feather;
 
 /**
  * The main window's commands, each with its label, icon and shortcut, as menu items and toolbar buttons.
- * Commands whose feature is not in this build yet are present but disabled, so the shortcuts are stable.
+ * Every command is enabled: each opens its screen, with what is selected in the tree preselected where it fits.
  */
 final class ShellActions {
 
     /** What the enabled commands do. */
     record Handlers(Runnable addConnection, Runnable refresh, Runnable preferences, Runnable quit, Runnable openLogs,
-                    Runnable about, Runnable editConnection, Runnable removeConnection, Runnable taskLog) {
+                    Runnable about, Runnable editConnection, Runnable removeConnection, Runnable taskLog,
+                    Runnable passthrough, Runnable rollback, Runnable analyseListing, Runnable createVm,
+                    Runnable gpuMonitor, Runnable welcome) {
     }
 
     private final I18n i18n;
@@ -42,9 +44,12 @@ final class ShellActions {
         MenuItem prefs = item("action.preferences", "Shortcut+Comma", Feather.SETTINGS, h.preferences());
         MenuItem quit = item("action.quit", "Shortcut+Q", Feather.LOG_OUT, h.quit());
         MenuItem refresh = item("action.refresh", "F5", Feather.REFRESH_CW, h.refresh());
-        MenuItem passthrough = item("action.passthrough", "Shortcut+Shift+P", Feather.ZAP, null);
-        MenuItem createVm = item("action.createVm", "Shortcut+Shift+N", Feather.BOX, null);
-        MenuItem monitor = item("action.gpuMonitor", "Shortcut+Shift+M", Feather.THERMOMETER, null);
+        MenuItem passthrough = item("action.passthrough", "Shortcut+Shift+P", Feather.ZAP, h.passthrough());
+        MenuItem rollback = item("action.rollback", null, Feather.ROTATE_CCW, h.rollback());
+        MenuItem analyse = item("action.analyseListing", "Shortcut+Shift+L", Feather.CLIPBOARD, h.analyseListing());
+        MenuItem createVm = item("action.createVm", "Shortcut+Shift+N", Feather.BOX, h.createVm());
+        MenuItem monitor = item("action.gpuMonitor", "Shortcut+Shift+M", Feather.THERMOMETER, h.gpuMonitor());
+        MenuItem welcome = item("action.welcome", null, Feather.HOME, h.welcome());
         MenuItem logs = item("action.openLogs", null, Feather.FOLDER, h.openLogs());
         MenuItem about = item("action.about", null, Feather.INFO, h.about());
         MenuItem edit = item("console.action.editConnection", "Shortcut+E", Feather.EDIT, h.editConnection());
@@ -52,11 +57,13 @@ final class ShellActions {
         MenuItem taskLog = item("console.action.taskLog", "Shortcut+Shift+T", Feather.LIST, h.taskLog());
 
         menuBar.getMenus().setAll(
-                menu("menu.file", "menu-file", addConnection, edit, remove, new SeparatorMenuItem(), prefs,
+                menu("menu.file", "menu-file", addConnection, edit, remove, new SeparatorMenuItem(), analyse,
+                        new SeparatorMenuItem(), prefs,
                         new SeparatorMenuItem(), quit),
                 menu("menu.view", "menu-view", refresh, taskLog),
-                menu("menu.tools", "menu-tools", passthrough, createVm, monitor),
-                menu("menu.help", "menu-help", logs, new SeparatorMenuItem(), about));
+                menu("menu.tools", "menu-tools", passthrough, rollback, new SeparatorMenuItem(), createVm,
+                        monitor),
+                menu("menu.help", "menu-help", welcome, logs, new SeparatorMenuItem(), about));
 
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);

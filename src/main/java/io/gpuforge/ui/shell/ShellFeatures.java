@@ -1,0 +1,158 @@
+package io.gpuforge.ui.shell;
+
+import io.gpuforge.app.FirstRun;
+import io.gpuforge.app.HostTarget;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.FleetGpu;
+import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.domain.PciAddress;
+import io.gpuforge.ui.common.NavItem;
+import io.gpuforge.ui.common.NodePageExtension;
+import io.gpuforge.ui.common.Page;
+import io.gpuforge.ui.common.PageExtensions;
+import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.common.VmPageExtension;
+import io.gpuforge.ui.monitor.GpuMonitor;
+import io.gpuforge.ui.monitor.GpuTabs;
+import io.gpuforge.ui.passthrough.AnalyseListing;
+import io.gpuforge.ui.passthrough.PassthroughWizard;
+import io.gpuforge.ui.passthrough.Preselection;
+import io.gpuforge.ui.passthrough.RollbackWindow;
+import io.gpuforge.ui.vmcreate.CreateVmWizard;
+import io.gpuforge.ui.welcome.WelcomeActions;
+import io.gpuforge.ui.welcome.WelcomePage;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import javafx.application.Platform;
+import javafx.scene.control.Tab;
+import javafx.stage.Window;
+
+/**
+ * The window's doors to the features that live in their own packages: the passthrough wizard, Analyse a listing,
+ * rollback, the VM creation wizard, the GPU monitor (one window, brought to the front when asked again) and its
+ * tabs on node and VM pages, and the welcome page. Opened from the toolbar, the menus and the tree's context menus,
+ * with what is selected preselected.
+ */
+final class ShellFeatures {
+
+    private final UiContext ui;
+    private final Supplier<Window> owner;
+    private final Supplier<Optional<NavItem>> selected;
+    private final FirstRun firstRun;
+    private GpuMonitor monitor;
+
+    ShellFeatures(UiContext ui, Supplier<Window> owner, Supplier<Optional<NavItem>> selected) {
+        this.ui = ui;
+        this.owner = owner;
+        this.selected = selected;
+        this.firstRun = new FirstRun(ui.app().settings(), ui.app().connections());
+    }
+
+    /** The GPU monitor's tabs on every node and VM page. */
+    void register(PageExtensions extensions) {
+        extensions.addNode(n -> List.of(GpuTabs.forNode(n.ui(), n.connection(), n.node())));
+        extensions.addVm(new VmPageExtension() {
+            @Override
+            public List<Tab> tabs(Context vm) {
+                return List.of(GpuTabs.forVm(vm.ui(), vm.connection(), vm.vm()));
+            }
+        });
+    }
+
+    /** The passthrough wizard, with the selected node (or SSH host, or this computer) preselected. */
+    void passthrough() {
+        PassthroughWizard.open(ui, owner.get(), selected.get().flatMap(ShellFeatures::preselection));
+    }
+
+    /** "Pass through to VM…" on a GPU of the tree. */
+    void passThrough(ConnectionInfo c, GpuInfo gpu) {
+        PassthroughWizard.open(ui, owner.get(), Optional.of(Preselection.node(c, gpu.node(), Optional.of(gpu.address()))));
+    }
+
+    /** "Pass through to VM…" on a GPU of the monitor's fleet. */
+    private void passThrough(FleetGpu gpu) {
+        Optional<PciAddress> address = gpu.address().flatMap(ShellFeatures::address);
+        Optional<Preselection> pre = gpu.connectionInfo().map(c -> Preselection.node(c, gpu.host(), address));
+        PassthroughWizard.open(ui, owner.get(), pre);
+    }
+
+    void analyseListing() {
+        AnalyseListing.open(ui, owner.get());
+    }
+
+    /** Rollback of an applied passthrough plan on the selected host (this computer when nothing else is). */
+    void rollback() {
+        HostTarget host = selected.get().flatMap(ShellFeatures::host).orElse(new HostTarget.ThisComputer());
+        RollbackWindow.open(ui, owner.get(), host);
+    }
+
+    void createVm() {
+        Optional<CreateVmWizard.Preselection> pre = selected.get().flatMap(i -> i.connection()
+                .filter(c -> c.kind() != ConnectionInfo.Kind.SSH)
+                .map(c -> i.node().map(n -> CreateVmWizard.Preselection.node(c, n))
+                        .orElse(new CreateVmWizard.Preselection(Optional.of(c), Optional.empty(), Optional.empty()))));
+        CreateVmWizard.open(ui, owner.get(), pre);
+    }
+
+    /** "Create VM…" on a node of the tree. */
+    void createVm(ConnectionInfo c, String node) {
+        CreateVmWizard.open(ui, owner.get(), Optional.of(CreateVmWizard.Preselection.node(c, node)));
+    }
+
+    void gpuMonitor() {
+        if (monitor != null && monitor.isShowing()) {
+            monitor.toFront();
+            return;
+        }
+        monitor = GpuMonitor.open(ui, owner.get(), Optional.of(this::passThrough));
+    }
+
+    /** The welcome page as a tab (Help → Welcome, and at start when nothing is configured). */
+    Page welcome(WelcomeActions actions) {
+        return WelcomePage.page(ui, firstRun, actions);
+    }
+
+    /** Whether the welcome page opens at start; blocking (reads the saved connections): off the FX thread. */
+    boolean welcomeAtStart() throws Exception {
+        return firstRun.showWelcomeAtStart();
+    }
+
+    void dispose() {
+        GpuMonitor m = monitor;
+        monitor = null;
+        if (m != null) {
+            if (Platform.isFxApplicationThread()) {
+                m.close();
+            } else {
+                Platform.runLater(m::close);
+            }
+        }
+    }
+
+    private static Optional<Preselection> preselection(NavItem item) {
+        if (item.id().equals(NavItem.thisComputer().id())) {
+            return Optional.of(Preselection.host(new HostTarget.ThisComputer(), Optional.empty()));
+        }
+        return item.connection().flatMap(c -> {
+            if (c.kind() == ConnectionInfo.Kind.SSH) {
+                return Optional.of(Preselection.host(new HostTarget.Saved(c), Optional.empty()));
+            }
+            return item.node().map(n -> Preselection.node(c, n, Optional.empty()));
+        });
+    }
+
+    private static Optional<HostTarget> host(NavItem item) {
+        return item.connection().flatMap(c -> c.kind() == ConnectionInfo.Kind.SSH
+                ? Optional.<HostTarget>of(new HostTarget.Saved(c))
+                : item.node().map(n -> new HostTarget.Linked(c, n)));
+    }
+
+    private static Optional<PciAddress> address(String text) {
+        try {
+            return Optional.of(PciAddress.parse(text));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}

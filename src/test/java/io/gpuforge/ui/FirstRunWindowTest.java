@@ -1,0 +1,108 @@
+package io.gpuforge.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.domain.ConnectionInfo;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.MenuBar;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The window as a new user first sees it: the welcome page in front, its Demo lab choice bringing the simulated
+ * cluster into the tree, and every toolbar command opening its screen (none is disabled).
+ */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class FirstRunWindowTest {
+
+    private GuiFixture fx;
+    private Stage stage;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        this.stage = stage;
+        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH, true);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        fx.close();
+    }
+
+    private static void waitUntil(Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, condition);
+    }
+
+    private static Tab selectedTab(FxRobot robot) {
+        return robot.lookup("#content-tabs").queryAs(TabPane.class).getSelectionModel().getSelectedItem();
+    }
+
+    private long otherWindows() {
+        return Window.getWindows().stream().filter(w -> w != stage && w.isShowing()).count();
+    }
+
+    @Test
+    void theWelcomePageIsInFrontAndItsDemoLabChoiceFillsTheTree(FxRobot robot) throws Exception {
+        waitUntil(() -> selectedTab(robot) != null && "welcome".equals(selectedTab(robot).getId()));
+        GuiFixture.writePng(GuiFixture.snapshot(stage.getScene()), "first-run-light-en.png");
+
+        robot.interact(() -> robot.lookup("#welcome-demoLab").queryAs(Button.class).fire());
+        waitUntil(() -> fx.app.connections().all().stream().anyMatch(c -> c.kind() == ConnectionInfo.Kind.DEMO));
+        waitUntil(() -> robot.lookup("Demo lab").tryQuery().isPresent());
+        // asked again, it does not add a second one
+        robot.interact(() -> fx.window.showWelcome());
+        robot.interact(() -> robot.lookup("#welcome-demoLab").queryAs(Button.class).fire());
+        WaitForAsyncUtils.sleep(1, TimeUnit.SECONDS);
+        assertThat(fx.app.connections().all().stream().filter(c -> c.kind() == ConnectionInfo.Kind.DEMO)).hasSize(1);
+    }
+
+    @Test
+    void helpWelcomeReopensItAndTheToolbarsCommandsOpenTheirScreens(FxRobot robot) throws Exception {
+        waitUntil(() -> selectedTab(robot) != null && "welcome".equals(selectedTab(robot).getId()));
+        robot.interact(() -> selectedTab(robot).getTabPane().getTabs().remove(selectedTab(robot)));
+        robot.interact(() -> menuItem(robot, "action.welcome").fire());
+        waitUntil(() -> "welcome".equals(selectedTab(robot).getId()));
+
+        for (String action : new String[] {"action.passthrough", "action.createVm", "action.gpuMonitor"}) {
+            Button b = robot.lookup((Node n) -> ("tb-" + action).equals(n.getId())).queryAs(Button.class);
+            assertThat(b.isDisabled()).as(action).isFalse();
+            long before = otherWindows();
+            robot.interact(b::fire);
+            waitUntil(() -> otherWindows() == before + 1);
+        }
+        // the GPU monitor is one window, brought to the front when asked again
+        long open = otherWindows();
+        robot.interact(() -> robot.lookup((Node n) -> "tb-action.gpuMonitor".equals(n.getId())).queryAs(Button.class)
+                .fire());
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(otherWindows()).isEqualTo(open);
+
+        long before = otherWindows();
+        robot.interact(() -> menuItem(robot, "action.analyseListing").fire());
+        waitUntil(() -> otherWindows() == before + 1 && robot.lookup("#listing-text").tryQuery().isPresent());
+    }
+
+    private static MenuItem menuItem(FxRobot robot, String id) {
+        return robot.lookup("#menu-bar").queryAs(MenuBar.class).getMenus().stream()
+                .flatMap(m -> m.getItems().stream()).filter(i -> id.equals(i.getId())).findFirst().orElseThrow();
+    }
+}
