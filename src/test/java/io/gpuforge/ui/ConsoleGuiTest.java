@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.TaskRecord;
+import io.gpuforge.domain.VmRef;
 import io.gpuforge.ui.common.NavItem;
 import java.util.List;
 import java.util.Optional;
@@ -12,8 +13,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
+import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TableView;
@@ -22,6 +25,7 @@ import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeView;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
+import javafx.stage.Window;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -130,6 +134,30 @@ class ConsoleGuiTest {
                 .as("the selection stays through the filter").contains("train-01");
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
         GuiFixture.writePng(GuiFixture.snapshot(tree(robot).getScene()), "console-tree-light-en.png");
+    }
+
+    @Test
+    void aVmPageOffersToPassAGpuThroughAndToDetachItsOwn(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = addDemoLab(robot);
+        select(robot, child(child(lab, "pve-4090"::equals), l -> l.contains("train-01")));
+        waitUntil(() -> text(robot, "#vm-machine").equals("q35"));
+
+        Platform.runLater(() -> robot.lookup("#vm-gpu-detach").queryAs(Button.class).fire());
+        waitUntil(() -> robot.lookup(".dialog-pane").queryAll().stream()
+                .anyMatch(n -> String.valueOf(((DialogPane) n).getContentText()).contains("away from VM 101")));
+        DialogPane ask = (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
+                .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains("away from VM 101"))
+                .findFirst().orElseThrow();
+        assertThat(ask.getContentText()).contains("01:00.0");
+        robot.interact(() -> ((Button) ask.lookupButton(ask.getButtonTypes().stream()
+                .filter(b -> b.getButtonData().isCancelButton()).findFirst().orElseThrow())).fire());
+        assertThat(fx.app.sessions().of(fx.app.connections().all().get(0)).readConfig(new VmRef("pve-4090", "101"))
+                .details().hostDevices()).as("cancelled: nothing detached").isNotEmpty();
+
+        long before = Window.getWindows().stream().filter(Window::isShowing).count();
+        robot.interact(() -> robot.lookup("#vm-gpu-add").queryAs(Button.class).fire());
+        waitUntil(() -> robot.lookup("#passthrough-wizard").tryQuery().isPresent());
+        assertThat(Window.getWindows().stream().filter(Window::isShowing).count()).isEqualTo(before + 1);
     }
 
     @Test

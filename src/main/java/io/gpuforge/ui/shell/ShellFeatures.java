@@ -6,8 +6,8 @@ import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.FleetGpu;
 import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.PciAddress;
+import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.NavItem;
-import io.gpuforge.ui.common.NodePageExtension;
 import io.gpuforge.ui.common.Page;
 import io.gpuforge.ui.common.PageExtensions;
 import io.gpuforge.ui.common.UiContext;
@@ -15,6 +15,7 @@ import io.gpuforge.ui.common.VmPageExtension;
 import io.gpuforge.ui.monitor.GpuMonitor;
 import io.gpuforge.ui.monitor.GpuTabs;
 import io.gpuforge.ui.passthrough.AnalyseListing;
+import io.gpuforge.ui.passthrough.GpuDetach;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
 import io.gpuforge.ui.passthrough.Preselection;
 import io.gpuforge.ui.passthrough.RollbackWindow;
@@ -25,8 +26,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import javafx.application.Platform;
+import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceDialog;
 import javafx.scene.control.Tab;
 import javafx.stage.Window;
+import org.kordamp.ikonli.feather.Feather;
 
 /**
  * The window's doors to the features that live in their own packages: the passthrough wizard, Analyse a listing,
@@ -54,10 +58,54 @@ final class ShellFeatures {
         extensions.addNode(n -> List.of(GpuTabs.forNode(n.ui(), n.connection(), n.node())));
         extensions.addVm(new VmPageExtension() {
             @Override
+            public List<Button> actions(Context vm) {
+                Button add = button("vm.gpu.add", Feather.ZAP, () -> PassthroughWizard.open(ui, vm.owner(),
+                        Optional.of(Preselection.node(vm.connection(), vm.vm().node(), Optional.empty()))));
+                add.setId("vm-gpu-add");
+                Button detach = button("vm.gpu.detach", Feather.SCISSORS, () -> detach(vm));
+                detach.setId("vm-gpu-detach");
+                return List.of(add, detach);
+            }
+
+            @Override
             public List<Tab> tabs(Context vm) {
                 return List.of(GpuTabs.forVm(vm.ui(), vm.connection(), vm.vm()));
             }
         });
+    }
+
+    private Button button(String key, Feather icon, Runnable action) {
+        Button b = new Button();
+        b.textProperty().bind(ui.i18n().text(key));
+        b.setGraphic(Icons.of(icon));
+        b.setOnAction(e -> action.run());
+        return b;
+    }
+
+    /** Detach: the GPUs the inventory places in this VM; one is detached after GpuDetach's confirmation. */
+    private void detach(VmPageExtension.Context vm) {
+        ui.tasks().supply(ui.i18n().get("vm.gpu.detach"), () -> ui.app().sessions().of(vm.connection()).inventory()
+                        .gpus().stream().filter(g -> g.assignedTo().map(vm.vm()::equals).orElse(false)).toList())
+                .onSuccess(gpus -> {
+                    if (gpus.isEmpty()) {
+                        ui.dialogs().showInfo("vm.gpu.detach", ui.i18n().get("vm.gpu.none"));
+                        return;
+                    }
+                    Optional<GpuInfo> pick = gpus.size() == 1 ? Optional.of(gpus.get(0)) : choose(vm, gpus);
+                    pick.ifPresent(g -> GpuDetach.detach(ui, vm.connection(), vm.vm(), g.address()));
+                })
+                .onError(t -> ui.dialogs().showError("vm.gpu.detach", t.getMessage(), t))
+                .start();
+    }
+
+    private Optional<GpuInfo> choose(VmPageExtension.Context vm, List<GpuInfo> gpus) {
+        List<String> labels = gpus.stream().map(g -> g.name() + " · " + g.address()).toList();
+        ChoiceDialog<String> d = new ChoiceDialog<>(labels.get(0), labels);
+        d.initOwner(vm.owner());
+        d.setTitle(ui.i18n().get("vm.gpu.detach"));
+        d.setHeaderText(ui.i18n().get("vm.gpu.pick"));
+        ui.theme().style(d.getDialogPane().getScene());
+        return d.showAndWait().map(l -> gpus.get(labels.indexOf(l)));
     }
 
     /** The passthrough wizard, with the selected node (or SSH host, or this computer) preselected. */
