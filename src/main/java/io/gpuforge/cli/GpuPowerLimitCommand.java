@@ -38,6 +38,11 @@ final class GpuPowerLimitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!target.named()) {
+            services.output().error("gpuforge gpu power-limit: a power limit changes a GPU: say where, with --local"
+                    + " for this computer, --ssh USER@HOST or --connection NAME");
+            return 2;
+        }
         try (AppContext ctx = GpuCommand.context(services)) {
             TelemetryService.PowerLimitResult r;
             try {

@@ -158,6 +158,13 @@ final class GpuTargetOptions {
         }
     }
 
+    /** Whether the user named where (a command that changes a host must not fall back to this computer). */
+    boolean named() {
+        Which w = which;
+        return w.local || w.ssh != null || w.sysroot != null || w.exporter != null || w.libvirt != null
+                || w.connection != null || pve.present();
+    }
+
     /** A target on a host or a saved connection (power limits, and what is not named on the spot). */
     GpuTarget target(CliServices services, AppContext ctx) throws IOException {
         Which w = which;

@@ -58,6 +58,13 @@ class GpuCliTest {
     }
 
     @Test
+    void aPowerLimitIsNeverSetOnThisComputerUnlessToldSo() {
+        assertThat(run("gpu", "power-limit", "--gpu", "0000:01:00.0", "--watts", "200", "--persist")).isEqualTo(2);
+        assertThat(err.toString()).contains("--local for this computer");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
     void watchPrintsJsonLinesWithAbsentReadingsLeftOut(@TempDir Path root) throws Exception {
         vegaSysroot(root);
         int code = run("gpu", "watch", "--sysroot", root.toString(), "--interval", "0.2", "--json", "--count", "3");
