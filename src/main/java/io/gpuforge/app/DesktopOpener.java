@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** Opens a folder in the desktop's file manager. Blocking for a moment; call off the FX thread. */
 public final class DesktopOpener {
@@ -36,7 +37,7 @@ public final class DesktopOpener {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             // xdg-open returns quickly once the file manager is asked; a non-zero exit means nobody could.
-            if (p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() != 0 && os != OsFamily.WINDOWS) {
+            if (p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() != 0 && os != OsFamily.WINDOWS) {
                 throw new IOException(command(folder).get(0) + " exited with " + p.exitValue());
             }
         } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package io.gpuforge.domain;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -75,7 +76,7 @@ public record HostFacts(String source, HostSummary summary, Optional<String> cmd
 
     /** The same facts with another source name and a note added first to the unknowns. */
     public HostFacts withSource(String newSource, List<String> extraUnknowns) {
-        List<String> u = new java.util.ArrayList<>(extraUnknowns);
+        List<String> u = new ArrayList<>(extraUnknowns);
         u.addAll(unknowns);
         return new HostFacts(newSource, summary, cmdline, boot, acpiDmar, acpiIvrs, iommu, iommuReason,
                 interruptRemapping, pci, loadedModules, modprobe, initramfs, dmesg, managementDevices, rootDevices,

@@ -1,13 +1,15 @@
 package io.gpuforge.hypervisor.proxmox;
 
-import io.gpuforge.domain.Check;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpuforge.domain.Check;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,10 +49,10 @@ public final class PveClient {
     private String ticket;
     private String csrf;
     private long ticketAt;
-    private java.time.Clock clock = java.time.Clock.systemUTC();
+    private Clock clock = Clock.systemUTC();
 
     /** For tests of the ticket renewal. */
-    void useClock(java.time.Clock c) {
+    void useClock(Clock c) {
         this.clock = c;
     }
 
@@ -97,8 +99,8 @@ public final class PveClient {
     private boolean pinMatches(SSLSession session) {
         try {
             var certs = session.getPeerCertificates();
-            return certs.length > 0 && certs[0] instanceof java.security.cert.X509Certificate
-                    && trust.pinned().equals(Optional.of(PinnedTrust.fingerprint((java.security.cert.X509Certificate) certs[0])));
+            return certs.length > 0 && certs[0] instanceof X509Certificate
+                    && trust.pinned().equals(Optional.of(PinnedTrust.fingerprint((X509Certificate) certs[0])));
         } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
             return false;
         }

@@ -149,7 +149,7 @@ public final class MainWindow {
                     }
                 })
                 .start();
-        ui.app().events().info("app", "GPUForge started");
+        ui.app().events().info(ui.i18n().get("event.source.app"), ui.i18n().get("event.started"));
     }
 
     /** The welcome page: the ways to begin (Help → Welcome; at start while nothing is configured). */
