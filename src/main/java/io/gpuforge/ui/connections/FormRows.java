@@ -5,6 +5,7 @@ import javafx.beans.value.ObservableValue;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.layout.GridPane;
+import javafx.scene.layout.Region;
 
 /**
  * The rows of a form on a grid: a label and a control, and under the control the problem of the field (shown only
@@ -24,6 +25,7 @@ final class FormRows {
              String problemId) {
         Label label = new Label(labelText);
         label.setLabelFor(control);
+        label.setMinWidth(Region.USE_PREF_SIZE); // never "…": the field column gives way instead
         grid.add(label, 0, row);
         grid.add(control, 1, row);
         show(shown, label, control);
