@@ -15,6 +15,7 @@ import io.gpuforge.domain.VmSpec;
 import io.gpuforge.domain.VmState;
 import io.gpuforge.domain.VmTemplate;
 import io.gpuforge.testing.Tools;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -132,11 +133,13 @@ class LibvirtDaemonVmCreateTest {
             String xml = h.readConfig(new VmRef(host, name)).document();
             assertThat(xml).contains(poolDir.resolve(name + "-disk0.qcow2").toString())
                     .contains(poolDir.resolve(name + "-seed.iso").toString()).contains("org.qemu.guest_agent.0");
-            // the disk is a 2 GiB qcow2 on top of the uploaded image
-            String info = run("qemu-img", "info", "-U", poolDir.resolve(name + "-disk0.qcow2").toString());
-            assertThat(info).contains("virtual size: 2 GiB").contains("noble-test.qcow2");
+            // the disk is a 2 GiB qcow2 on top of the uploaded image (read through libvirt: the daemon's volumes
+            // are its own, 0600, and the tests run as an unprivileged user)
+            String disk = volumeXml(name + "-disk0.qcow2");
+            assertThat(disk).contains("<capacity unit='bytes'>2147483648</capacity>").contains("<format type='qcow2'/>")
+                    .contains(poolDir.resolve("noble-test.qcow2").toString());
 
-            Path seed = poolDir.resolve(name + "-seed.iso");
+            Path seed = download(name + "-seed.iso");
             assertThat(run("isoinfo", "-d", "-i", seed.toString())).containsIgnoringCase("Volume id: cidata");
             assertThat(run("isoinfo", "-J", "-f", "-i", seed.toString())).contains("/user-data", "/meta-data",
                     "/network-config");
@@ -149,6 +152,35 @@ class LibvirtDaemonVmCreateTest {
             h.vmAction(new VmRef(host, name), VmAction.START).await(TaskListener.none(), () -> false, Duration.ofMinutes(1));
             assertThat(h.inventory().vm(new VmRef(host, name)).orElseThrow().state()).isEqualTo(VmState.RUNNING);
         }
+    }
+
+    private String volumeXml(String volume) throws Exception {
+        try (LibvirtConnection c = LibvirtConnection.open(LibvirtDaemon.URI)) {
+            return c.call("read a volume", (Connect x) -> x.storagePoolLookupByName(name)
+                    .storageVolLookupByName(volume).getXMLDesc(0));
+        }
+    }
+
+    /** A copy of a volume of the pool, made through libvirt's download stream, in a file of the test's own. */
+    private Path download(String volume) throws Exception {
+        Path copy = Files.createTempFile(poolDir.getParent(), name + "-", "-" + volume);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (LibvirtConnection c = LibvirtConnection.open(LibvirtDaemon.URI)) {
+            c.call("download a volume", (Connect x) -> {
+                org.libvirt.Stream st = x.streamNew(0);
+                x.storagePoolLookupByName(name).storageVolLookupByName(volume).download(st, 0, 0, 0);
+                byte[] buf = new byte[64 * 1024];
+                for (int n; (n = st.receive(buf)) > 0; ) {
+                    out.write(buf, 0, n);
+                }
+                st.finish();
+                st.free();
+                return null;
+            });
+        }
+        Files.write(copy, out.toByteArray());
+        copy.toFile().deleteOnExit();
+        return copy;
     }
 
     private static String run(String... cmd) throws IOException, InterruptedException {
