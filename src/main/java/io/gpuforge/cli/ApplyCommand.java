@@ -106,20 +106,7 @@ final class ApplyCommand implements Callable<Integer> {
 
     /** Shows the plan and asks, unless --yes; with --json the plan is not printed (stdout is the result). */
     private boolean confirm(CliOutput o, PassthroughPlan p, HostTarget target) {
-        if (!json.enabled()) {
-            PlanCommand.print(o, p, false);
-        }
-        if (yes) {
-            return true;
-        }
-        o.out().print("Apply these changes to " + target.describe() + "? [y/N] ");
-        o.out().flush();
-        try {
-            String answer = services.readLine();
-            return answer != null && answer.strip().equalsIgnoreCase("y");
-        } catch (IOException e) {
-            return false;
-        }
+        return PlanCommand.confirm(services, p, json.enabled(), yes, "Apply these changes to " + target.describe() + "?");
     }
 
     private static String name(Enum<?> e) {

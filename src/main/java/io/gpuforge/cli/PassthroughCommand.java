@@ -134,19 +134,7 @@ final class PassthroughCommand implements Callable<Integer> {
     }
 
     private boolean confirm(CliOutput o, PassthroughPlan p, HostTarget where) {
-        if (!json.enabled()) {
-            PlanCommand.print(o, p, false);
-        }
-        if (yes) {
-            return true;
-        }
-        o.out().print("Apply these changes to " + where.describe() + ", reboot it and attach the GPU? [y/N] ");
-        o.out().flush();
-        try {
-            String answer = services.readLine();
-            return answer != null && answer.strip().equalsIgnoreCase("y");
-        } catch (IOException e) {
-            return false;
-        }
+        return PlanCommand.confirm(services, p, json.enabled(), yes, "Apply these changes to " + where.describe()
+                + ", reboot it and attach the GPU?");
     }
 }

@@ -106,4 +106,26 @@ final class PlanCommand implements Callable<Integer> {
         m.put("notes", plan.notes());
         return m;
     }
+
+    /**
+     * Shows the plan (not with --json: stdout is the result) and asks {@code question} with [y/N], unless
+     * {@code yes}; the plan-changing commands (apply, passthrough) share it.
+     */
+    static boolean confirm(CliServices services, PassthroughPlan p, boolean json, boolean yes, String question) {
+        CliOutput o = services.output();
+        if (!json) {
+            print(o, p, false);
+        }
+        if (yes) {
+            return true;
+        }
+        o.out().print(question + " [y/N] ");
+        o.out().flush();
+        try {
+            String answer = services.readLine();
+            return answer != null && answer.strip().equalsIgnoreCase("y");
+        } catch (IOException e) {
+            return false;
+        }
+    }
 }

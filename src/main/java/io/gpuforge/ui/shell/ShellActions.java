@@ -80,11 +80,7 @@ final class ShellActions {
         if (accelerator != null) {
             m.setAccelerator(KeyCombination.keyCombination(accelerator));
         }
-        if (handler == null) {
-            m.setDisable(true);
-        } else {
-            m.setOnAction(e -> handler.run());
-        }
+        m.setOnAction(e -> handler.run());
         return m;
     }
 
