@@ -112,13 +112,17 @@ class LibvirtDroppedNetworkTest {
         Hypervisor.Subscription feed = h.watch(e -> { });
         assertThat(h.inventory().nodes()).isNotEmpty();
         proxy.blackHole();
-        CompletableFuture<ClusterInventory> stuck = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<ClusterInventory> stuck = new CompletableFuture<>();
+        Thread caller = new Thread(() -> {
             try {
-                return h.inventory();
-            } catch (BackendException e) {
-                throw new IllegalStateException(e);
+                stuck.complete(h.inventory());
+            } catch (BackendException | RuntimeException e) {
+                stuck.completeExceptionally(e);
             }
-        });
+        }, "stuck-caller");
+        caller.setDaemon(true);
+        caller.start();
+        assertThat(entersLibvirtWithin(caller, 10)).as("the call reached libvirt and waits for the host").isTrue();
         assertThat(returnsWithin(feed::close, 10)).as("closing the subscription returned").isTrue();
         assertThat(returnsWithin(h::close, 10)).as("closing the backend returned").isTrue();
         assertThat(h.state().status()).isEqualTo(ConnectionState.Status.CLOSED);
@@ -145,6 +149,23 @@ class LibvirtDroppedNetworkTest {
         } catch (TimeoutException e) {
             throw new AssertionError("the call to a host that does not answer still hangs after " + seconds + " s");
         }
+    }
+
+    /**
+     * Whether {@code t} is inside a native libvirt call within the time: a close that came before the call even
+     * started would make the call fail as "closed", and the test would prove nothing about a call stuck on the host.
+     */
+    private static boolean entersLibvirtWithin(Thread t, int seconds) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < end && t.isAlive()) {
+            for (StackTraceElement f : t.getStackTrace()) {
+                if (f.getClassName().startsWith("org.libvirt") || f.getClassName().startsWith("com.sun.jna")) {
+                    return true;
+                }
+            }
+            Thread.sleep(20);
+        }
+        return false;
     }
 
     static boolean returnsWithin(Runnable r, int seconds) throws InterruptedException {
