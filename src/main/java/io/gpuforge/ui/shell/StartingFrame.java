@@ -9,7 +9,6 @@ import javafx.geometry.Insets;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.scene.control.SplitPane;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
@@ -46,9 +45,15 @@ public final class StartingFrame {
         StartingFrame f = new StartingFrame(i18n);
         StackPane content = new StackPane();
         content.setId("starting-content");
-        SplitPane split = new SplitPane(f.tree, content);
-        split.setDividerPositions(settings.navigationDivider() == null ? 0.26 : settings.navigationDivider());
-        BorderPane root = new BorderPane(split);
+        // the tree's width where the main window's divider will put it (a split pane laid out before its first
+        // frame puts its divider elsewhere, and the window would jump when it fills in)
+        double divider = settings.navigationDivider() == null ? 0.26 : settings.navigationDivider();
+        double width = settings.window() == null ? WindowGeometry.DEFAULT_WIDTH : settings.window().width();
+        f.tree.setPrefWidth(divider * width);
+        f.tree.setMinWidth(0);
+        f.tree.setStyle("-fx-border-color: transparent -color-border-default transparent transparent;");
+        BorderPane root = new BorderPane(content);
+        root.setLeft(f.tree);
         root.setId("starting-root");
         root.getStyleClass().add("main-window");
         Scene scene = new Scene(root);
