@@ -103,16 +103,25 @@ fi
 say "app-image: $out/GPUForge ($(du -sh "$out/GPUForge" | cut -f1)); $out/GPUForge/bin/gpuforge --version:"
 "$out/GPUForge/bin/gpuforge" --version | sed -n 1p >&2
 
-# 4. packages from the app-image
+# 4. packages from the app-image. The admin's site.json must survive upgrades: the packages carry it as
+#    config/site.example.json, and their post-install script copies it to config/site.json only where there is none
+#    yet (a file the package does not own is neither replaced on upgrade nor taken back by it); removing the
+#    package removes it.
+pkgimage="$scratch/pkg/GPUForge"
+if [ "$types" != app-image ]; then
+    mkdir -p "$scratch/pkg"
+    cp -a "$out/GPUForge" "$pkgimage"
+    mv "$pkgimage/lib/app/config/site.json" "$pkgimage/lib/app/config/site.example.json"
+fi
 linux=(--linux-package-name gpuforge --linux-menu-group System --linux-shortcut --linux-app-category admin
        --resource-dir installer/linux/resources --icon installer/icons/gpuforge.png --install-dir /opt)
 for t in $types; do
     case "$t" in
         app-image) ;;
-        deb) jpackage --type deb --name gpuforge --app-image "$out/GPUForge" --dest "$out" "${common[@]}" \
+        deb) jpackage --type deb --name gpuforge --app-image "$pkgimage" --dest "$out" "${common[@]}" \
                  "${linux[@]}" --linux-package-deps libgtk-3-0 --linux-deb-maintainer "gpuforge@localhost"
              say "deb: $(ls "$out"/*.deb)" ;;
-        rpm) jpackage --type rpm --name gpuforge --app-image "$out/GPUForge" --dest "$out" "${common[@]}" \
+        rpm) jpackage --type rpm --name gpuforge --app-image "$pkgimage" --dest "$out" "${common[@]}" \
                  "${linux[@]}" --linux-package-deps gtk3 --linux-rpm-license-type "see README"
              say "rpm: $(ls "$out"/*.rpm)" ;;
         *) die "unknown package type $t (app-image, deb, rpm)" ;;
