@@ -112,6 +112,9 @@ if [ "$types" != app-image ]; then
     mkdir -p "$scratch/pkg"
     cp -a "$out/GPUForge" "$pkgimage"
     mv "$pkgimage/lib/app/config/site.json" "$pkgimage/lib/app/config/site.example.json"
+    # one menu entry, the window's: JDK 17's jpackage gives every launcher it knows of in an app-image a desktop
+    # entry (linux-shortcut=false of the command's launcher is lost there); the command stays in bin/ unnamed
+    sed -i 's|<add-launcher>gpuforge</add-launcher>||' "$pkgimage/lib/app/.jpackage.xml"
 fi
 linux=(--linux-package-name gpuforge --linux-menu-group System --linux-shortcut --linux-app-category admin
        --resource-dir installer/linux/resources --icon installer/icons/gpuforge.png --install-dir /opt)
