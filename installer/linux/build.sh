@@ -115,6 +115,8 @@ if [ "$types" != app-image ]; then
     # one menu entry, the window's: JDK 17's jpackage gives every launcher it knows of in an app-image a desktop
     # entry (linux-shortcut=false of the command's launcher is lost there); the command stays in bin/ unnamed
     sed -i 's|<add-launcher>gpuforge</add-launcher>||' "$pkgimage/lib/app/.jpackage.xml"
+    # the archive made here is valid only at this path; the post-install script makes the installed one
+    rm -f "$pkgimage/lib/app/gpuforge.jsa"
 fi
 linux=(--linux-package-name gpuforge --linux-menu-group System --linux-shortcut --linux-app-category admin
        --resource-dir installer/linux/resources --icon installer/icons/gpuforge.png --install-dir /opt)
