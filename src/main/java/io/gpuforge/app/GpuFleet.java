@@ -23,6 +23,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +64,7 @@ public final class GpuFleet implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final Clock clock;
     private final boolean includeLocal;
+    private final Supplier<Duration> interval;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final Map<GpuId, GpuSample> latest = new ConcurrentHashMap<>();
     private final Map<GpuId, Deque<GpuSample>> recent = new ConcurrentHashMap<>();
@@ -75,7 +77,8 @@ public final class GpuFleet implements AutoCloseable {
     private ScheduledFuture<?> ticker;
 
     public GpuFleet(ConnectionsService connections, Sessions sessions, TelemetryService telemetry, AlertService alerts,
-                    Executor background, ScheduledExecutorService scheduler, Clock clock, boolean includeLocal) {
+                    Executor background, ScheduledExecutorService scheduler, Clock clock, boolean includeLocal,
+                    Supplier<Duration> interval) {
         this.connections = connections;
         this.sessions = sessions;
         this.telemetry = telemetry;
@@ -84,6 +87,7 @@ public final class GpuFleet implements AutoCloseable {
         this.scheduler = scheduler;
         this.clock = clock;
         this.includeLocal = includeLocal;
+        this.interval = interval;
     }
 
     /** Starts watching every connection if this is the first subscriber. */
@@ -221,9 +225,14 @@ public final class GpuFleet implements AutoCloseable {
         changed();
     }
 
+    /** How often each GPU is sampled: the settings' interval (defaults.json, site.json, settings.json) when watching starts. */
+    public Duration interval() {
+        return interval.get();
+    }
+
     private void watch(long gen, String name, Optional<ConnectionInfo> c, GpuTarget target) {
         try {
-            TelemetryService.Watch w = telemetry.watch(target, Duration.ofSeconds(1),
+            TelemetryService.Watch w = telemetry.watch(target, interval(),
                     s -> sample(gen, s, name, c, target),
                     st -> status(gen, name, st));
             synchronized (this) {

@@ -85,6 +85,19 @@ class GpuFleetTest {
     }
 
     @Test
+    void theMonitorSamplesAtTheIntervalTheSettingsGive() throws Exception {
+        app.settings().update(st -> st.withSamplerIntervalMillis(3000));
+        GpuFleet fleet = app.fleet();
+        assertThat(fleet.interval()).isEqualTo(Duration.ofSeconds(3));
+        try (GpuFleet.Subscription sub = fleet.subscribe(() -> { })) {
+            await("readings of every GPU", () -> live(fleet));
+            FleetGpu any = fleet.gpus().get(0);
+            assertThat(fleet.latest(any.id()).orElseThrow().intervalMillis()).as("the reading says how it was taken")
+                    .isEqualTo(3000);
+        }
+    }
+
+    @Test
     void aPowerLimitSetThroughTheFleetIsEnforcedFromTheNextReading() throws Exception {
         GpuFleet fleet = app.fleet();
         try (GpuFleet.Subscription sub = fleet.subscribe(() -> { })) {

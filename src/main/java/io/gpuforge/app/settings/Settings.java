@@ -91,6 +91,11 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
                 samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
     }
 
+    public Settings withSamplerIntervalMillis(Integer millis) {
+        return new Settings(version, theme, language, window, navigationDivider, newHostKeys, welcomeDismissed,
+                millis, rawRetentionHours, rollupRetentionDays);
+    }
+
     /** Whether the user asked not to see the welcome page at start. */
     public boolean hidesWelcomeAtStart() {
         return Boolean.TRUE.equals(welcomeDismissed);
