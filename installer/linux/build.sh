@@ -3,9 +3,10 @@
 #   1. a trimmed Java runtime: jlink with the modules jdeps reports for the jar (JavaFX travels inside the jar,
 #      on the class path, from the Maven artifacts; no JavaFX jmods are needed), plus the few loaded by name
 #      (TLS elliptic curves, the Chinese locale data);
-#   2. the class list for class-data sharing (AppCDS): the app is run once to its first frame under Xvfb
-#      (xvfb-run) with -XX:DumpLoadedClassList; without Xvfb, the command line's classes only;
-#   3. a portable app-image (target/dist/GPUForge: bin/GPUForge the window, bin/gpuforge the command);
+#   2. a portable app-image (target/dist/GPUForge: bin/GPUForge the window, bin/gpuforge the command);
+#   3. class-data sharing (AppCDS) for it: the runtime's base archive (-Xshare:dump), then the app run once to its
+#      full window under Xvfb (xvfb-run) with -XX:ArchiveClassesAtExit: $APPDIR/gpuforge.jsa, which the window's
+#      launcher maps (-XX:SharedArchiveFile); checked to be used (-Xlog:class+load: 'shared objects file');
 #   4. a .deb (dpkg-deb and fakeroot) and an .rpm (rpmbuild), when the tools are there: desktop entry in the
 #      System menu, icon, depends on GTK 3. Their post-install script makes the AppCDS archive at the installed
 #      path (an archive is valid only for the class path it was made with) and links /usr/bin/gpuforge.
@@ -47,23 +48,11 @@ jlink --add-modules "$modules" --include-locales=en,zh --strip-debug --no-header
     --compress=2 --output "$out/runtime"
 say "runtime: $(du -sh "$out/runtime" | cut -f1) in $(( $(date +%s) - start )) s"
 
-# 2. the class list for AppCDS, from a real start (own temp home: the builder's settings are not touched)
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-run_app=("$out/runtime/bin/java" -XX:DumpLoadedClassList="$out/input/gpuforge.classlist"
-         -Dgpuforge.home="$scratch/home" -Dgpuforge.installConfig="$out/input/config"
-         -Dgpuforge.exitAfterFirstFrame=true -cp "$out/input/gpuforge.jar" io.gpuforge.boot.Launcher)
-if command -v xvfb-run >/dev/null && timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "${run_app[@]}" \
-        >"$scratch/train.log" 2>&1; then
-    say "class list from a start to the first frame: $(wc -l < "$out/input/gpuforge.classlist") classes"
-else
-    [ -s "$scratch/train.log" ] && sed -n 1,20p "$scratch/train.log" >&2
-    say "no Xvfb (apt install xvfb xauth) or the window did not start: class list of the command line only"
-    "$out/runtime/bin/java" -XX:DumpLoadedClassList="$out/input/gpuforge.classlist" -Dgpuforge.home="$scratch/home" \
-        -cp "$out/input/gpuforge.jar" io.gpuforge.boot.Launcher --version >/dev/null
-fi
+# the runtime's own class-data sharing archive (lib/server/classes.jsa): the base the app's archive builds on
+"$out/runtime/bin/java" -Xshare:dump >/dev/null
+say "runtime base CDS archive: $(du -h "$out/runtime/lib/server/classes.jsa" | cut -f1)"
 
-# 3. the app-image: two launchers over one runtime
+# 2. the app-image: two launchers over one runtime; the window's launcher maps the app's CDS archive (step 3)
 common=(--app-version "$version" --vendor GPUForge --copyright "GPUForge contributors"
         --description "GPU passthrough, VMs and GPU telemetry for Proxmox VE and KVM/libvirt")
 java_options=(--java-options "-Dfile.encoding=UTF-8"
@@ -75,19 +64,69 @@ java_options=(--java-options "-Dfile.encoding=UTF-8"
 jpackage --type app-image --name GPUForge --dest "$out" --input "$out/input" --main-jar gpuforge.jar \
     --main-class io.gpuforge.boot.Launcher --runtime-image "$out/runtime" --icon installer/icons/gpuforge.png \
     --add-launcher gpuforge=installer/linux/gpuforge-cli.properties "${java_options[@]}" "${common[@]}"
+app="$out/GPUForge/lib/app"
+
+# 3. AppCDS: the app runs once, from the app-image's own runtime and jar (an archive is valid only for the class
+#    path it was made with), until its window has filled in and been drawn (own temp home: the builder's settings
+#    are not touched); -XX:ArchiveClassesAtExit writes every class it loaded into $APPDIR/gpuforge.jsa, on top of the
+#    runtime's base archive. The same run writes the class list the .deb/.rpm post-install scripts make their
+#    archive from at the installed path. Without Xvfb: the command line's classes only.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+run_app() { # run_app JAVA-OPTION... : the window, as the launcher starts it, to its first full frame
+    timeout 180 xvfb-run -a -s "-screen 0 1280x800x24" "$out/GPUForge/lib/runtime/bin/java" "$@" \
+        -Dgpuforge.home="$scratch/home" -Dgpuforge.installConfig="$app/config" -Dfile.encoding=UTF-8 \
+        -Dlogback.configurationFile="$app/config/logback.xml" -Dgpuforge.exitAfterFirstFrame=true \
+        -cp "$app/gpuforge.jar" io.gpuforge.boot.Launcher
+}
+if command -v xvfb-run >/dev/null \
+        && run_app -XX:ArchiveClassesAtExit="$app/gpuforge.jsa" -XX:DumpLoadedClassList="$app/gpuforge.classlist" \
+            >"$scratch/train.log" 2>&1 && [ -s "$app/gpuforge.jsa" ]; then
+    say "AppCDS archive from a start to the full window: $(du -h "$app/gpuforge.jsa" | cut -f1)," \
+        "$(wc -l < "$app/gpuforge.classlist") classes"
+    # is it used? the same start again, mapping it: the share of classes that come from the archives
+    rm -rf "$scratch/home"
+    run_app -Xshare:auto -XX:SharedArchiveFile="$app/gpuforge.jsa" -Xlog:class+load=info:file="$scratch/load.log" \
+        >"$scratch/check.log" 2>&1 || die "the app did not start with its CDS archive: $(tail -20 "$scratch/check.log")"
+    shared=$(grep -c 'source: shared objects file' "$scratch/load.log" || true)
+    total=$(grep -c 'class,load' "$scratch/load.log" || true)
+    say "AppCDS in use: $shared of $total classes loaded from the shared archives"
+    [ "$shared" -gt $(( total / 2 )) ] || die "the CDS archive is not used ($shared of $total classes shared)"
+else
+    [ -s "$scratch/train.log" ] && sed -n 1,20p "$scratch/train.log" >&2
+    say "no Xvfb (apt install xvfb xauth) or the window did not start: no AppCDS archive, class list of the" \
+        "command line only"
+    rm -f "$app/gpuforge.jsa"
+    "$out/GPUForge/lib/runtime/bin/java" -XX:DumpLoadedClassList="$app/gpuforge.classlist" \
+        -Dgpuforge.home="$scratch/home" -cp "$app/gpuforge.jar" io.gpuforge.boot.Launcher --version >/dev/null
+fi
 say "app-image: $out/GPUForge ($(du -sh "$out/GPUForge" | cut -f1)); $out/GPUForge/bin/gpuforge --version:"
 "$out/GPUForge/bin/gpuforge" --version | sed -n 1p >&2
 
-# 4. packages from the app-image
+# 4. packages from the app-image. The admin's site.json must survive upgrades: the packages carry it as
+#    config/site.example.json, and their post-install script copies it to config/site.json only where there is none
+#    yet (a file the package does not own is neither replaced on upgrade nor taken back by it); removing the
+#    package removes it.
+pkgimage="$scratch/pkg/GPUForge"
+if [ "$types" != app-image ]; then
+    mkdir -p "$scratch/pkg"
+    cp -a "$out/GPUForge" "$pkgimage"
+    mv "$pkgimage/lib/app/config/site.json" "$pkgimage/lib/app/config/site.example.json"
+    # one menu entry, the window's: JDK 17's jpackage gives every launcher it knows of in an app-image a desktop
+    # entry (linux-shortcut=false of the command's launcher is lost there); the command stays in bin/ unnamed
+    sed -i 's|<add-launcher>gpuforge</add-launcher>||' "$pkgimage/lib/app/.jpackage.xml"
+    # the archive made here is valid only at this path; the post-install script makes the installed one
+    rm -f "$pkgimage/lib/app/gpuforge.jsa"
+fi
 linux=(--linux-package-name gpuforge --linux-menu-group System --linux-shortcut --linux-app-category admin
        --resource-dir installer/linux/resources --icon installer/icons/gpuforge.png --install-dir /opt)
 for t in $types; do
     case "$t" in
         app-image) ;;
-        deb) jpackage --type deb --name gpuforge --app-image "$out/GPUForge" --dest "$out" "${common[@]}" \
+        deb) jpackage --type deb --name gpuforge --app-image "$pkgimage" --dest "$out" "${common[@]}" \
                  "${linux[@]}" --linux-package-deps libgtk-3-0 --linux-deb-maintainer "gpuforge@localhost"
              say "deb: $(ls "$out"/*.deb)" ;;
-        rpm) jpackage --type rpm --name gpuforge --app-image "$out/GPUForge" --dest "$out" "${common[@]}" \
+        rpm) jpackage --type rpm --name gpuforge --app-image "$pkgimage" --dest "$out" "${common[@]}" \
                  "${linux[@]}" --linux-package-deps gtk3 --linux-rpm-license-type "see README"
              say "rpm: $(ls "$out"/*.rpm)" ;;
         *) die "unknown package type $t (app-image, deb, rpm)" ;;

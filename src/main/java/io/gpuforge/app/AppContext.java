@@ -137,6 +137,22 @@ public final class AppContext implements AutoCloseable {
 
     public static AppContext create(AppPaths paths, Options options, Thread.UncaughtExceptionHandler handler)
             throws IOException, StoreException {
+        return create(paths, options, handler, () -> options.detectOsAppearance()
+                ? new OsAppearance(OsFamily.current(), options.environment(), OsAppearance::run).prefersDark()
+                : Optional.empty());
+    }
+
+    /**
+     * The window's start: its first frame has already asked the desktop's appearance (the theme needed it), so it
+     * is not asked twice. Everything else is built here, off the FX thread, after that frame.
+     */
+    public static AppContext create(AppPaths paths, Options options, Thread.UncaughtExceptionHandler handler,
+                                    Optional<Boolean> osPrefersDark) throws IOException, StoreException {
+        return create(paths, options, handler, () -> osPrefersDark);
+    }
+
+    private static AppContext create(AppPaths paths, Options options, Thread.UncaughtExceptionHandler handler,
+                                     Supplier<Optional<Boolean>> appearance) throws IOException, StoreException {
         paths.createAll();
         AppExecutors executors = new AppExecutors(handler);
         Database db = null;
@@ -151,9 +167,7 @@ public final class AppContext implements AutoCloseable {
                     : Optional.empty();
             SecretsService secrets = new SecretsService(keyring,
                     new VaultSecretStore(paths.vaultFile(), options.vaultIterations()));
-            Optional<Boolean> dark = options.detectOsAppearance()
-                    ? new OsAppearance(OsFamily.current(), options.environment(), OsAppearance::run).prefersDark()
-                    : Optional.empty();
+            Optional<Boolean> dark = appearance.get();
             LOG.info("GPUForge context ready: config {}, data {}, logs {}, secrets in {}", paths.configDir(),
                     paths.dataDir(), paths.logDir(), secrets.store().backendName());
             return new AppContext(paths, executors, settings, db, events, secrets,

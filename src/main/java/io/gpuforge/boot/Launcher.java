@@ -3,6 +3,7 @@ package io.gpuforge.boot;
 import io.gpuforge.app.AppPaths;
 import io.gpuforge.cli.GpuForgeCli;
 import javafx.application.Application;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one entry point. With arguments it is the {@code gpuforge} command; without, the desktop app.
@@ -20,6 +21,11 @@ public final class Launcher {
         if (args.length > 0) {
             System.exit(GpuForgeCli.run(args, paths));
         }
+        // The window: logging sets itself up (its configuration file, the log file) beside the toolkit's start
+        // instead of before the first frame; loggers asked for meanwhile catch up once it is done.
+        Thread logging = new Thread(LoggerFactory::getILoggerFactory, "gpuforge-logging");
+        logging.setDaemon(true);
+        logging.start();
         Application.launch(GpuForgeApp.class, args);
     }
 }

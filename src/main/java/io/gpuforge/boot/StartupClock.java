@@ -16,6 +16,17 @@ public final class StartupClock {
         this.jvmStartMillis = jvmStartMillis;
     }
 
+    /** When the JVM started, in epoch milliseconds. */
+    public long jvmStartMillis() {
+        return jvmStartMillis;
+    }
+
+    /** Milliseconds from JVM start to the first frame; -1 before it. */
+    public long firstFrameMs() {
+        long f = firstFrameMillis;
+        return f < 0 ? -1 : f - jvmStartMillis;
+    }
+
     /** Records the first frame; later calls are ignored. Returns the elapsed milliseconds. */
     public long markFirstFrame(long nowMillis) {
         if (firstFrameMillis < 0) {

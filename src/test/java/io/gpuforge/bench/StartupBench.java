@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import java.io.File;
+import io.gpuforge.testing.Tools;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,86 +14,172 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Start-up to first frame (JVM start → first pulse after the main window is shown), median of 5 runs,
- * against a bare JavaFX window in the same run. Uses a real X server (xvfb-run) when there is one,
- * else Monocle headless. Writes target/bench/startup.json. Run with {@code mvn -Pbench verify}.
+ * Start-up as a user sees it: time from process start to a visible (mapped) top-level window on the X server, and
+ * resident memory ({@code VmRSS}) 5 s after start, median of 5, for the packaged app-image's launcher, {@code java
+ * -jar} of the shaded jar, {@code virt-manager --connect test:///default} and a bare JavaFX window, interleaved in
+ * the same run on one Xvfb server. Every subject is measured the same way: {@code xdotool search --onlyvisible --pid}
+ * polled from here. Writes target/bench/startup.json with the ratios against virt-manager. Run with
+ * {@code mvn -Pdist -DskipTests package} first (the app-image), then {@code mvn -Pbench verify -Dtest=StartupBench}.
  */
 @Tag("bench")
 class StartupBench {
 
     private static final int RUNS = 5;
-    private static final Pattern APP = Pattern.compile("First frame (\\d+) ms after JVM start");
-    private static final Pattern BARE = Pattern.compile("FIRST_FRAME_MS=(\\d+)");
+    private static final long RSS_AFTER_MS = 5_000;
+    private static final long VISIBLE_TIMEOUT_MS = 60_000;
+    private static final Path APP_IMAGE = Path.of("target/dist/GPUForge/bin/GPUForge");
+    private static final Path JAR = Path.of("target/gpuforge.jar");
 
     @Test
-    void firstFrame() throws Exception {
-        boolean xvfb = new File("/usr/bin/xvfb-run").canExecute();
-        List<Long> app = new ArrayList<>();
-        List<Long> bare = new ArrayList<>();
-        for (int i = 0; i < RUNS; i++) {
-            Path home = Files.createTempDirectory("gpuforge-bench-");
-            run(xvfb, home, "io.gpuforge.boot.Launcher");
-            String log = Files.readString(home.resolve("logs/gpuforge.log"), StandardCharsets.UTF_8);
-            app.add(find(APP, log));
-            bare.add(find(BARE, run(xvfb, home, BareFxWindow.Main.class.getName())));
+    void timeToVisibleWindowAndMemory() throws Exception {
+        Tools.require("Xvfb", "xvfb");
+        Tools.require("xdotool", "xdotool");
+        Tools.require("virt-manager", "virt-manager");
+        assertThat(APP_IMAGE).as("the packaged app-image: build it with mvn -Pdist -DskipTests package").exists();
+        assertThat(JAR).as("the shaded jar: build it with mvn -DskipTests package").exists();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Map<String, List<String>> subjects = new LinkedHashMap<>();
+        subjects.put("gpuforge_packaged", List.of(APP_IMAGE.toAbsolutePath().toString()));
+        subjects.put("gpuforge_java_jar", List.of(java, "-jar", JAR.toAbsolutePath().toString()));
+        subjects.put("virt_manager", List.of("virt-manager", "--no-fork", "--connect", "test:///default"));
+        subjects.put("bare_javafx", List.of(java, "-cp", System.getProperty("java.class.path"),
+                BareFxWindow.Main.class.getName()));
+        Map<String, List<Long>> visible = new LinkedHashMap<>();
+        Map<String, List<Long>> rss = new LinkedHashMap<>();
+        subjects.keySet().forEach(k -> {
+            visible.put(k, new ArrayList<>());
+            rss.put(k, new ArrayList<>());
+        });
+        try (Xvfb x = Xvfb.start()) {
+            for (int i = 0; i < RUNS; i++) {
+                for (Map.Entry<String, List<String>> s : subjects.entrySet()) {
+                    long[] r = measure(x.display(), s.getValue());
+                    visible.get(s.getKey()).add(r[0]);
+                    rss.get(s.getKey()).add(r[1]);
+                }
+            }
         }
-        long appMedian = median(app);
-        long bareMedian = median(bare);
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("benchmark", "startup-first-frame");
-        out.put("display", xvfb ? "Xvfb (GTK glass)" : "Monocle headless");
+        out.put("benchmark", "startup-visible-window");
+        out.put("display", "Xvfb 1280x800x24, no window manager; visible = xdotool search --onlyvisible --pid");
         out.put("runs", RUNS);
-        out.put("gpuforge_ms", app);
-        out.put("gpuforge_median_ms", appMedian);
-        out.put("bare_javafx_ms", bare);
-        out.put("bare_javafx_median_ms", bareMedian);
-        out.put("ratio_vs_bare", Math.round(100.0 * appMedian / bareMedian) / 100.0);
-        out.put("target_ms", 2300);
+        out.put("rss_after_ms", RSS_AFTER_MS);
+        long vmMs = median(visible.get("virt_manager"));
+        long vmRss = median(rss.get("virt_manager"));
+        for (String k : subjects.keySet()) {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("command", String.join(" ", subjects.get(k)).replace(System.getProperty("java.class.path"), "…"));
+            one.put("visible_ms", visible.get(k));
+            one.put("visible_median_ms", median(visible.get(k)));
+            one.put("rss_mb", rss.get(k));
+            one.put("rss_median_mb", median(rss.get(k)));
+            one.put("time_ratio_vs_virt_manager", ratio(median(visible.get(k)), vmMs));
+            one.put("rss_ratio_vs_virt_manager", ratio(median(rss.get(k)), vmRss));
+            out.put(k, one);
+        }
+        out.put("packaged_window_first", median(visible.get("gpuforge_packaged")) < vmMs);
         Path dir = Path.of("target/bench");
         Files.createDirectories(dir);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("startup.json").toFile(), out);
-        assertThat(app).hasSize(RUNS);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("startup.json").toFile(),
+                out);
+        assertThat(visible.get("gpuforge_packaged")).hasSize(RUNS);
     }
 
-    private static String run(boolean xvfb, Path home, String mainClass) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        if (xvfb) {
-            cmd.addAll(List.of("xvfb-run", "-a"));
+    /** Starts one subject with its own empty per-user directories; returns {visible ms, RSS MiB after 5 s}. */
+    private static long[] measure(String display, List<String> command) throws Exception {
+        Path home = Files.createTempDirectory("gpuforge-startbench-");
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(home.resolve("output.log").toFile());
+        Map<String, String> env = pb.environment();
+        env.put("DISPLAY", display);
+        env.put("XDG_CONFIG_HOME", home.resolve("config").toString());
+        env.put("XDG_DATA_HOME", home.resolve("data").toString());
+        env.put("XDG_STATE_HOME", home.resolve("state").toString());
+        env.put("XDG_CACHE_HOME", home.resolve("cache").toString());
+        long t0 = System.nanoTime();
+        Process p = pb.start();
+        try {
+            long visibleMs = -1;
+            while (visibleMs < 0) {
+                if (hasVisibleWindow(display, p.pid())) {
+                    visibleMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                } else if (!p.isAlive() || System.nanoTime() - t0 > TimeUnit.MILLISECONDS.toNanos(VISIBLE_TIMEOUT_MS)) {
+                    throw new AssertionError("no visible window from " + command + ":\n"
+                            + Files.readString(home.resolve("output.log"), StandardCharsets.UTF_8));
+                } else {
+                    Thread.sleep(5);
+                }
+            }
+            long left = RSS_AFTER_MS - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            if (left > 0) {
+                Thread.sleep(left);
+            }
+            return new long[] {visibleMs, rssMib(p.pid())};
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly().waitFor();
+            }
         }
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "-Dgpuforge.home=" + home,
-                "-Dgpuforge.logdir=" + home.resolve("logs"),
-                "-Dlogback.configurationFile=" + Path.of("target/classes/logback.xml").toAbsolutePath(), "-Dgpuforge.exitAfterFirstFrame=true"));
-        if (!xvfb) {
-            cmd.addAll(List.of("-Dglass.platform=Monocle", "-Dmonocle.platform=Headless", "-Dprism.order=sw"));
-        }
-        cmd.add(mainClass);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("start-up run did not finish: " + output);
-        }
-        return output;
     }
 
-    private static long find(Pattern p, String text) {
-        Matcher m = p.matcher(text);
-        if (!m.find()) {
-            throw new AssertionError("no timing in output:\n" + text);
+    private static boolean hasVisibleWindow(String display, long pid) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder("xdotool", "search", "--onlyvisible", "--pid", Long.toString(pid))
+                .redirectErrorStream(true);
+        pb.environment().put("DISPLAY", display);
+        Process q = pb.start();
+        String out = new String(q.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        q.waitFor();
+        return q.exitValue() == 0 && !out.isEmpty();
+    }
+
+    private static long rssMib(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+            }
         }
-        return Long.parseLong(m.group(1));
+        throw new AssertionError("no VmRSS for process " + pid);
+    }
+
+    private static double ratio(long a, long b) {
+        return Math.round(100.0 * a / b) / 100.0;
     }
 
     private static long median(List<Long> values) {
         List<Long> sorted = new ArrayList<>(values);
         sorted.sort(Long::compare);
         return sorted.get(sorted.size() / 2);
+    }
+
+    /** One Xvfb server for the whole run; its display number comes back through -displayfd. */
+    private record Xvfb(Process process, String display) implements AutoCloseable {
+
+        static Xvfb start() throws IOException {
+            Process p = new ProcessBuilder("Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten",
+                    "tcp").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            StringBuilder number = new StringBuilder();
+            int c;
+            while ((c = p.getInputStream().read()) >= 0 && c != '\n') {
+                number.append((char) c);
+            }
+            if (number.toString().isBlank()) {
+                p.destroyForcibly();
+                throw new AssertionError("Xvfb did not start (no display number)");
+            }
+            return new Xvfb(p, ":" + number.toString().strip());
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroy();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
     }
 }

@@ -30,6 +30,14 @@ public record UiContext(AppContext app, I18n i18n, ThemeManager theme, DialogSer
         I18n i18n = new I18n(context.settings().current().language().resolve(Locale.getDefault()));
         ThemeManager theme = new ThemeManager(context.osPrefersDark());
         theme.apply(context.settings().current().theme());
+        return create(context, owner, i18n, theme);
+    }
+
+    /**
+     * Over strings and a theme made before the application context (the window's first frame shows with them while
+     * the context is built); they stay the ones the whole window uses.
+     */
+    public static UiContext create(AppContext context, Supplier<Window> owner, I18n i18n, ThemeManager theme) {
         FxDialogService dialogs = new FxDialogService(i18n, owner, theme::style);
         FallbackExceptionHandler fallbackHandler = new FallbackExceptionHandler(() -> dialogs, i18n);
         TaskMonitor monitor = new TaskMonitor();

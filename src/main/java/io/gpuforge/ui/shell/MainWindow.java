@@ -122,14 +122,24 @@ public final class MainWindow {
         app.prompts().use(new FxUserPrompts(ui.dialogs(), i18n));
     }
 
-    /** Puts the window on {@code stage}, restores its geometry and starts loading "This computer" and the connections. */
+    /**
+     * Puts the window on {@code stage}, restores its geometry and starts loading "This computer" and the connections.
+     * A stage that already shows the {@link StartingFrame} keeps its scene, place and size: the window fills it in.
+     */
     public void show(Stage target) {
         this.stage = target;
-        Scene scene = new Scene(root);
+        Scene scene = target.getScene();
+        if (scene == null) {
+            scene = new Scene(root);
+            target.setScene(scene);
+        } else {
+            scene.setRoot(root);
+        }
         ui.theme().style(scene);
-        target.setScene(scene);
         target.titleProperty().bind(ui.i18n().text("app.title"));
-        WindowGeometry.restore(target, ui.app().settings().current().window());
+        if (!target.isShowing()) {
+            WindowGeometry.restore(target, ui.app().settings().current().window());
+        }
         geometry = new WindowGeometry(target, ui.app().settings());
         geometry.track();
         horizontal.getDividers().get(0).positionProperty().addListener((o, a, b) ->

@@ -1,0 +1,158 @@
+package io.gpuforge.boot;
+
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.settings.FirstFrameSettings;
+import io.gpuforge.ui.common.FallbackExceptionHandler;
+import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.ThemeManager;
+import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.shell.MainWindow;
+import io.gpuforge.ui.shell.StartingFrame;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The window's start in two steps. First the {@link StartingFrame}, from the first-frame settings alone (theme,
+ * language, place and size); then, once that frame is on the screen, the application context is built on a
+ * background thread (directories, settings store, database and migrations, secret store, event log, task log…) and
+ * the {@link MainWindow} fills the same window in. The FX thread never waits for any of it.
+ */
+public final class WindowStart {
+
+    /** Builds the application context; runs on the start thread, never the FX thread. */
+    @FunctionalInterface
+    public interface ContextFactory {
+        /**
+         * @param uncaught for the context's threads: the window's error dialog once the window is there, the log
+         *                 before
+         */
+        AppContext create(Optional<Boolean> osPrefersDark, Thread.UncaughtExceptionHandler uncaught)
+                throws Exception;
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(WindowStart.class);
+
+    private final StartupClock clock;
+    private final FirstFrameSettings settings;
+    private final Optional<Boolean> osPrefersDark;
+    private final ContextFactory factory;
+    private final Path logDir;
+    private final CompletableFuture<MainWindow> ready = new CompletableFuture<>();
+    private final AtomicReference<FallbackExceptionHandler> fallback = new AtomicReference<>();
+    private final Object lock = new Object();
+    private AppContext context;
+    private boolean stopped;
+
+    public WindowStart(StartupClock clock, FirstFrameSettings settings, Optional<Boolean> osPrefersDark,
+                       ContextFactory factory, Path logDir) {
+        this.clock = Objects.requireNonNull(clock);
+        this.settings = Objects.requireNonNull(settings);
+        this.osPrefersDark = Objects.requireNonNull(osPrefersDark);
+        this.factory = Objects.requireNonNull(factory);
+        this.logDir = Objects.requireNonNull(logDir);
+    }
+
+    /** Shows the first frame on {@code stage}; the rest follows by itself. FX thread. */
+    public void show(Stage stage) {
+        I18n i18n = new I18n(settings.language().resolve(Locale.getDefault()));
+        ThemeManager theme = new ThemeManager(osPrefersDark);
+        theme.apply(settings.theme());
+        StartingFrame frame = StartingFrame.show(stage, i18n, theme, settings);
+        afterNextPulse(stage.getScene(), () -> {
+            LOG.info("First frame {} ms after JVM start", clock.markFirstFrame(System.currentTimeMillis()));
+            Thread t = new Thread(() -> build(stage, frame, i18n, theme), "gpuforge-start");
+            t.setDaemon(true);
+            t.start();
+        });
+    }
+
+    private void build(Stage stage, StartingFrame frame, I18n i18n, ThemeManager theme) {
+        AppContext built;
+        try {
+            built = factory.create(osPrefersDark, this::uncaught);
+        } catch (Exception | LinkageError e) {
+            LOG.error("GPUForge could not start", e);
+            Platform.runLater(() -> {
+                frame.failed(e.getMessage() == null ? e.toString() : e.getMessage(), logDir);
+                ready.completeExceptionally(e);
+            });
+            return;
+        }
+        synchronized (lock) {
+            if (stopped) {
+                built.close();
+                return;
+            }
+            context = built;
+        }
+        Platform.runLater(() -> fill(stage, built, i18n, theme));
+    }
+
+    private void fill(Stage stage, AppContext app, I18n i18n, ThemeManager theme) {
+        if (!stage.isShowing()) {
+            return; // closed while starting: stop() closes the context
+        }
+        UiContext ui = UiContext.create(app, () -> stage, i18n, theme);
+        fallback.set(ui.fallback());
+        ui.fallback().install();
+        MainWindow window = new MainWindow(ui);
+        stage.setOnHidden(e -> window.dispose());
+        window.show(stage);
+        afterNextPulse(stage.getScene(), () -> {
+            LOG.info("Window ready {} ms after JVM start", System.currentTimeMillis() - clock.jvmStartMillis());
+            ready.complete(window);
+        });
+    }
+
+    /** Completes on the FX thread once the main window has filled in and been drawn; fails if the start failed. */
+    public CompletableFuture<MainWindow> ready() {
+        return ready;
+    }
+
+    /** The application context, once it is built. */
+    public Optional<AppContext> context() {
+        synchronized (lock) {
+            return Optional.ofNullable(context);
+        }
+    }
+
+    /** The application ends: closes the context if it was built (or closes it as soon as it is). */
+    public void stop() {
+        AppContext c;
+        synchronized (lock) {
+            stopped = true;
+            c = context;
+            context = null;
+        }
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    private void uncaught(Thread t, Throwable e) {
+        FallbackExceptionHandler h = fallback.get();
+        if (h != null) {
+            h.uncaughtException(t, e);
+        } else {
+            LOG.error("Uncaught exception in {}", t.getName(), e);
+        }
+    }
+
+    private static void afterNextPulse(Scene scene, Runnable action) {
+        Runnable[] once = new Runnable[1];
+        once[0] = () -> {
+            scene.removePostLayoutPulseListener(once[0]);
+            action.run();
+        };
+        scene.addPostLayoutPulseListener(once[0]);
+    }
+}
