@@ -49,7 +49,7 @@ dpkg-deb --fsys-tarfile "$W/debs/${KPKG}"_*.deb | tar -x --keep-directory-symlin
 chroot "$T" depmod -a "$VERSION"
 # GRUB's defaults as grub-pc's postinst installs them, with a serial console and the IOMMU on
 cp "$T/usr/share/grub/default/grub" "$T/etc/default/grub"
-sed -i 's/^GRUB_CMDLINE_LINUX=.*/GRUB_CMDLINE_LINUX="console=ttyS0 panic=-1 intel_iommu=on"/; s/^GRUB_TIMEOUT=.*/GRUB_TIMEOUT=0/' \
+sed -i 's/^GRUB_CMDLINE_LINUX=.*/GRUB_CMDLINE_LINUX="console=ttyS0 panic=-1 no_timer_check intel_iommu=on"/; s/^GRUB_TIMEOUT=.*/GRUB_TIMEOUT=0/' \
   "$T/etc/default/grub"
 echo "/dev/vda / ext4 errors=remount-ro 0 1" > "$T/etc/fstab"
 echo lab > "$T/etc/hostname"

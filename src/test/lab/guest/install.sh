@@ -16,7 +16,7 @@ case "$personality" in
     install -m 0755 /usr/local/lib/lab/proxmox-boot-tool /usr/sbin/proxmox-boot-tool
     mkdir -p /etc/initramfs/post-update.d
     install -m 0755 /usr/local/lib/lab/proxmox-boot-sync /etc/initramfs/post-update.d/proxmox-boot-sync
-    echo "root=$root ro console=ttyS0 panic=-1 intel_iommu=on quiet" > /etc/kernel/cmdline
+    echo "root=$root ro console=ttyS0 panic=-1 no_timer_check intel_iommu=on quiet" > /etc/kernel/cmdline
     rm -f /etc/default/grub
     update-initramfs -u -k all
     proxmox-boot-tool init ;;

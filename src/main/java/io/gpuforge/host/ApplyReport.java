@@ -18,6 +18,18 @@ final class ApplyReport {
 
     /** What the undo did, item by item, ending with what the user should do (nothing, or 'gpuforge rollback'). */
     static String state(HostChangeState s, List<String> problems, String backupDir) {
+        return state(s, problems, backupDir, Optional.empty());
+    }
+
+    /**
+     * As {@link #state(HostChangeState, List, String)}; {@code failedInApply} is the refresh command whose failure
+     * ended the apply. When that same command is the one that fails again on the re-run, and every file was restored
+     * and every other command re-ran, the host's boot is known: such a command (update-initramfs, update-grub,
+     * proxmox-boot-tool) replaces what it generates only once it is built, so the apply's failed run put none of the
+     * new settings in place, and what the re-run rebuilt came from the restored files.
+     */
+    private static String state(HostChangeState s, List<String> problems, String backupDir,
+                                Optional<String> failedInApply) {
         StringBuilder b = new StringBuilder();
         if (!s.filesRestored().isEmpty()) {
             b.append("Restored ").append(list(s.filesRestored())).append(" from ").append(backupDir);
@@ -28,7 +40,14 @@ final class ApplyReport {
         if (!s.filesNotRestored().isEmpty()) {
             b.append("NOT restored: ").append(list(s.filesNotRestored())).append(". ");
         }
-        if (!s.commandsFailed().isEmpty()) {
+        boolean sameFailure = failedInApply.isPresent() && s.commandsFailed().equals(List.of(failedInApply.get()))
+                && s.filesNotRestored().isEmpty() && s.commandsPending().isEmpty();
+        if (sameFailure) {
+            b.append("Re-running ").append(failedInApply.get()).append(" failed again, as it did during the apply. It"
+                    + " replaces a boot file only once it has built it completely, so the host still boots with its"
+                    + " original settings (with several kernels, check its output above: a kernel it stopped at"
+                    + " earlier this time than during the apply keeps the image the apply built). ");
+        } else if (!s.commandsFailed().isEmpty()) {
             b.append("Re-running ").append(list(s.commandsFailed())).append(" did not succeed, so the boot loader or the"
                     + " initramfs may still carry the new settings. ");
         }
@@ -44,6 +63,11 @@ final class ApplyReport {
         } else if (s.restored()) {
             b.append("Everything is back, but the journal on the host could not be updated: run 'gpuforge rollback'"
                     + " to record it.");
+        } else if (sameFailure) {
+            b.append("The journal on the host").append(s.journal().map(x -> " (state " + x + ")").orElse(""))
+                    .append(" records the apply as not yet rolled back: fix what makes ").append(failedInApply.get())
+                    .append(" fail, then run 'gpuforge rollback' to re-run it and record the host as rolled back;"
+                            + " backups are in ").append(backupDir).append('.');
         } else {
             b.append("The journal on the host").append(s.journal().map(x -> " (state " + x + ")").orElse(""))
                     .append(" records all of it: fix the cause, then run 'gpuforge rollback' to finish the job (it"
@@ -60,7 +84,12 @@ final class ApplyReport {
                 && s.journal().map(x -> x == JournalState.ROLLED_BACK).orElse(false)) {
             return "The apply failed before any file was changed: " + cause + ". Nothing on the host was changed.";
         }
-        return "The apply failed: " + cause + ". " + state(s, undo.problems(), backupDir);
+        return "The apply failed: " + cause + ". " + state(s, undo.problems(), backupDir, failedCommand(cause, s));
+    }
+
+    /** The refresh command the apply failed in, when the cause names one that also failed on the re-run. */
+    private static Optional<String> failedCommand(String cause, HostChangeState s) {
+        return s.commandsFailed().stream().filter(c -> cause.startsWith(c + " failed")).findFirst();
     }
 
     static String connectionLost(String cause, List<String> written, List<String> ran, Optional<String> running,

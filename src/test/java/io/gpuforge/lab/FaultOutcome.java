@@ -16,7 +16,7 @@ record FaultOutcome(State state, String details) {
     enum State { UNTOUCHED, APPLIED, HALF }
 
     private static final Pattern SAYS_UNTOUCHED = Pattern.compile(
-            "(?i)(nothing was changed|untouched|was restored|were restored|not applied|nothing changed)");
+            "(?i)(nothing was changed|untouched|was restored|were restored|not applied|nothing changed|boots with its original settings)");
     private static final Pattern SAYS_APPLIED = Pattern.compile("(?i)(?<!not )\\bapplied\\b");
 
     static FaultOutcome judge(LabHost host, JsonNode plan, Map<String, Optional<byte[]>> before, String argsBefore,

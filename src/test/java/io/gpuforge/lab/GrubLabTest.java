@@ -3,11 +3,6 @@ package io.gpuforge.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
@@ -16,11 +11,12 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Scenarios 7, 3, 5, 8, 6 and 2 on the Debian guest with GRUB, in this order on one machine (each leaves the
- * state the next starts from; the boots are shared where the state allows). Every change goes through
- * {@code gpuforge} over SSH; the guest's kernel, its files and the grub.cfg its update-grub wrote are the judge.
+ * Scenario 3 on the Debian guest with GRUB: the real update-initramfs and update-grub, plan → apply → reboot →
+ * verify, then rollback → reboot with every file byte-identical. Tagged {@code lab-debian}: its preparation (a
+ * Debian root, prepare-as-root.sh) and its minutes of update-initramfs under emulation do not fit CI's budget
+ * (numbers in src/test/lab/README.md); {@code mvn -B verify -Dgroups=lab-debian} runs it.
  */
-@Tag("lab")
+@Tag("lab-debian")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GrubLabTest {
 
@@ -34,69 +30,6 @@ class GrubLabTest {
 
     @Test
     @Order(1)
-    void faultsDuringApplyLeaveTheHostUntouchedOrFullyAppliedAndRollbackFinishesTheJob() throws Exception {
-        PassthroughFlow f = new PassthroughFlow(LAB, LabHost.Boot.GRUB);
-        JsonNode plan = f.planAndRemember(Topology.GPU);
-        assertThat(plan.get("commands").toString()).contains("update-grub").contains("update-initramfs");
-        Faults faults = new Faults(LAB.machine());
-        List<String> problems = new ArrayList<>();
-        for (Faults.Fault fault : List.of(
-                Faults.cut("SSH cut at the journal's first write", "/var/lib/gpuforge/journal.json", "base64 -d"),
-                Faults.cut("SSH cut after /etc/default/grub was written", "'/etc/modules'", "base64 -d"),
-                Faults.cut("SSH cut when update-initramfs is to run (update-grub ran)", "update-initramfs -u"),
-                Faults.updateInitramfsFails())) {
-            faults.arm(fault);
-            LabCli.Run apply = LAB.cli().run("apply", "--device", Topology.GPU, "--yes");
-            boolean fired = faults.disarm();
-            if (!fault.cutWhen().isEmpty() && !fired) {
-                problems.add(fault + ": the fault never fired (the apply ran no such step); CLI: " + apply.all().strip());
-            }
-            FaultOutcome outcome = FaultOutcome.judge(f.host(), plan, f.before(), f.argsBefore(), f.plannedArgs());
-            if (apply.code() == 0) {
-                problems.add(fault + ": apply exited 0");
-            }
-            if (outcome.state() == FaultOutcome.State.HALF) {
-                problems.add(fault + ": the host is half applied after the failed apply (" + outcome.details()
-                        + "); CLI said: " + apply.all().strip());
-            } else if (!outcome.saidBy(apply.all())) {
-                problems.add(fault + ": the host is " + outcome.state() + " but the CLI does not say so: "
-                        + apply.all().strip());
-            }
-            LabCli.Run rollback = LAB.cli().run("rollback");
-            FaultOutcome after = FaultOutcome.judge(f.host(), plan, f.before(), f.argsBefore(), f.plannedArgs());
-            boolean nothingToDo = rollback.all().contains("Nothing to roll back");
-            if (rollback.code() != 0 && !(nothingToDo && outcome.state() == FaultOutcome.State.UNTOUCHED)) {
-                problems.add(fault + ": rollback failed: " + rollback.all().strip());
-            }
-            if (after.state() != FaultOutcome.State.UNTOUCHED) {
-                problems.add(fault + ": after rollback the host is not as before (" + after.details() + ")");
-                // give the next fault a clean start: the lab restores by hand what the product left
-                restoreByHand(f.before());
-            }
-        }
-        LAB.machine().reboot();
-        assertThat(host().runningCmdline()).as("the guest boots with its original command line after the faults")
-                .isEqualTo(f.cmdlineBefore());
-        assertThat(problems).as("what went wrong, fault by fault").isEmpty();
-    }
-
-    /** Only after a failed case, so that the following cases still start from the original host. */
-    private static void restoreByHand(Map<String, Optional<byte[]>> before) throws Exception {
-        StringBuilder s = new StringBuilder("set -e\n");
-        for (Map.Entry<String, Optional<byte[]>> e : before.entrySet()) {
-            if (e.getValue().isEmpty()) {
-                s.append("rm -f '").append(e.getKey()).append("'\n");
-            } else {
-                s.append("printf '%s' '").append(Base64.getEncoder().encodeToString(e.getValue().get()))
-                        .append("' | base64 -d > '").append(e.getKey()).append("'\n");
-            }
-        }
-        s.append("rm -f /var/lib/gpuforge/journal.json\nupdate-grub 2>/dev/null\nupdate-initramfs -u -k all 2>/dev/null\n");
-        LAB.machine().sh(s.toString());
-    }
-
-    @Test
-    @Order(2)
     void planApplyRebootVerifyPutsBothGpuFunctionsOnVfio() throws Exception {
         flow = new PassthroughFlow(LAB, LabHost.Boot.GRUB);
         JsonNode plan = flow.planAndRemember(Topology.GPU);
@@ -114,99 +47,10 @@ class GrubLabTest {
     }
 
     @Test
-    @Order(3)
-    void bindingByAddressLeavesTheOtherDeviceWithTheSameIdsOnItsDriver() throws Exception {
-        GuestTruth t = host().truth();
-        assertThat(t.device(Topology.TWIN_AUDIO).vendor() + ":" + t.device(Topology.TWIN_AUDIO).device())
-                .isEqualTo(t.device(Topology.GPU_AUDIO).vendor() + ":" + t.device(Topology.GPU_AUDIO).device());
-        assertThat(flow.plan().toString()).as("the plan binds by address").contains(Topology.GPU_AUDIO)
-                .doesNotContain("ids=8086:293e");
-        assertThat(t.driver(Topology.GPU_AUDIO)).isEqualTo("vfio-pci");
-        assertThat(t.driver(Topology.TWIN_AUDIO)).as("the onboard audio with the same ids").isEqualTo("snd_hda_intel");
-    }
-
-    @Test
-    @Order(4)
+    @Order(2)
     void rollbackThenRebootGivesTheOriginalDriversAndEveryFileByteIdentical() throws Exception {
         flow.rollback();
         flow.rebootAndExpectTheOriginal();
         assertThat(host().truth().driver(Topology.GPU)).isEqualTo("bochs-drm");
-    }
-
-    @Test
-    @Order(5)
-    void verifyFailsLoudlyWhenTheBindingFileWasRemovedBeforeTheReboot() throws Exception {
-        PassthroughFlow f = new PassthroughFlow(LAB, LabHost.Boot.GRUB);
-        JsonNode plan = f.planAndRemember(Topology.GPU);
-        f.apply(Topology.GPU);
-        String binding = null;
-        for (JsonNode e : plan.get("edits")) {
-            String after = e.get("after").asText();
-            if (after.contains("driver_override") || after.contains("options vfio-pci ids=")) {
-                binding = e.get("path").asText();
-            }
-        }
-        assertThat(binding).as("the plan's binding file").isNotNull();
-        LAB.machine().sh("rm -f '" + binding + "'");
-        LAB.machine().reboot();
-
-        LabCli.Run verify = LAB.cli().run("verify");
-        assertThat(verify.code()).as(verify.all()).isNotZero();
-        String driver = host().truth().driver(Topology.GPU);
-        assertThat(driver).isNotEqualTo("vfio-pci");
-        assertThat(verify.out()).contains("FAIL  driver." + Topology.GPU)
-                .contains(Topology.GPU + " is bound to " + driver + ", not vfio-pci");
-        LabCli.Run back = LAB.cli().run("rollback");
-        assertThat(back.code()).as(back.all()).isZero();
-    }
-
-    @Test
-    @Order(6)
-    void aSharedGroupIsRefusedWithoutTheNamedOverrideAndFullyBoundWithIt() throws Exception {
-        LabCli.Run refused = LAB.cli().run("plan", "--device", Topology.SHARED_E1000);
-        assertThat(refused.code()).as(refused.all()).isNotZero();
-        assertThat(refused.err()).contains("group.isolation");
-
-        PassthroughFlow f = new PassthroughFlow(LAB, LabHost.Boot.GRUB);
-        JsonNode plan = f.planAndRemember(Topology.SHARED_E1000, "--allow-shared-group");
-        assertThat(plan.get("functions").toString()).contains(Topology.SHARED_E1000, Topology.SHARED_VIRTIO)
-                .doesNotContain(Topology.BRIDGE);
-        f.apply(Topology.SHARED_E1000, "--allow-shared-group");
-        JsonNode verify = f.rebootAndVerify();
-        assertThat(verify.get("ok").asBoolean()).as("gpuforge verify: %s", verify).isTrue();
-
-        GuestTruth t = host().truth();
-        int group = t.group(Topology.SHARED_E1000);
-        // viable: every endpoint of the group on vfio-pci (bridges do not count)
-        assertThat(t.driver(Topology.SHARED_E1000)).isEqualTo("vfio-pci");
-        assertThat(t.driver(Topology.SHARED_VIRTIO)).isEqualTo("vfio-pci");
-        assertThat(t.driver(Topology.BRIDGE)).isNotEqualTo("vfio-pci");
-        assertThat(host().exists("/dev/vfio/" + group)).isTrue();
-        assertThat(t.driver(Topology.MGMT_NIC)).as("the management NIC has the same ids as a member").isEqualTo("virtio-pci");
-        LAB.cli().json("rollback", "--json");
-    }
-
-    @Test
-    @Order(7)
-    void iommuOffIsReportedWithTheKernelFixAndThePlansFixTurnsItOn() throws Exception {
-        // the lab as the admin who never turned the IOMMU on: intel_iommu=on out of GRUB_CMDLINE_LINUX
-        LAB.machine().sh("sed -i 's/ intel_iommu=on//' /etc/default/grub && update-grub 2>/dev/null");
-        LAB.machine().reboot();
-        assertThat(host().runningCmdline()).doesNotContain("intel_iommu=on");
-        assertThat(LAB.machine().sh("ls /sys/kernel/iommu_groups | wc -l").strip()).isEqualTo("0");
-
-        JsonNode check = LAB.cli().json("check", "--device", Topology.GPU, "--json");
-        assertThat(IommuLabTest.status(check, "iommu.kernel")).isEqualTo("fail");
-        assertThat(check.get("checks").toString()).contains("intel_iommu=on");
-
-        LabCli.Run plan = LAB.cli().run("plan", "--device", Topology.GPU);
-        assertThat(plan.code()).as("plan with the IOMMU off: %s", plan.all()).isZero();
-        assertThat(plan.out()).contains("intel_iommu=on");
-        LabCli.Run apply = LAB.cli().run("apply", "--device", Topology.GPU, "--yes");
-        assertThat(apply.code()).as(apply.all()).isZero();
-        LAB.machine().reboot();
-        assertThat(host().runningCmdline()).contains("intel_iommu=on");
-        JsonNode on = LAB.cli().json("check", "--device", Topology.GPU, "--json");
-        assertThat(IommuLabTest.status(on, "iommu.kernel")).isEqualTo("pass");
     }
 }

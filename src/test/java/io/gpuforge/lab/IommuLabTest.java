@@ -14,15 +14,16 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Scenario 1 and the host-critical cases on the fast guest (stock Debian kernel, busybox + dropbear, real IOMMU
- * groups): what {@code gpuforge} reports over SSH against what the guest's kernel reports.
+ * Scenario 1, the host-critical cases and scenario 2 on the busybox guest (stock Debian kernel, busybox + dropbear,
+ * real IOMMU groups, the lab's stand-in boot tools): what {@code gpuforge} reports over SSH against what the guest's
+ * kernel reports.
  */
 @Tag("lab")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class IommuLabTest {
 
     @RegisterExtension
-    static final LabExtension LAB = LabExtension.fast();
+    static final LabExtension LAB = LabExtension.busybox();
 
     @Test
     @Order(1)
@@ -69,7 +70,7 @@ class IommuLabTest {
     @Test
     @Order(3)
     void theBootConsoleGpuIsRefusedWithoutTheNamedOverride() throws Exception {
-        LAB.machine().rebootAs(Topology.bootVgaCase());
+        LAB.machine().rebootWithoutBootConsole();
         GuestTruth truth = GuestTruth.read(LAB.machine());
         assertThat(truth.device(Topology.GPU).bootVga()).as("the stand-in GPU is the boot VGA in this topology").isTrue();
 
@@ -84,6 +85,44 @@ class IommuLabTest {
         LabCli.Run allowed = LAB.cli().run("plan", "--device", Topology.GPU, "--allow-host-critical");
         assertThat(allowed.code()).as(allowed.all()).isZero();
         assertThat(allowed.out()).contains("initcall_blacklist=sysfb_init").contains("boot console");
+    }
+
+    @Test
+    @Order(4)
+    void iommuOffIsReportedWithTheKernelFixAndThePlansFixTurnsItOn() throws Exception {
+        // the host of an admin whose command line turns the IOMMU off (Debian's kernel has it on by default, so
+        // only intel_iommu=off does): a fresh disk installed so, not a rollback of the cases before
+        LAB.machine().bootFresh("disk-iommu-off.img");
+        assertThat(LAB.machine().bootedCmdline()).contains("intel_iommu=off");
+        assertThat(LAB.machine().sh("ls /sys/kernel/iommu_groups | wc -l").strip()).as("IOMMU groups").isEqualTo("0");
+
+        JsonNode check = LAB.cli().json("check", "--device", Topology.GPU, "--json");
+        assertThat(status(check, "iommu.kernel")).as("check: %s", check).isEqualTo("fail");
+        JsonNode kernel = null;
+        for (JsonNode c : check.get("checks")) {
+            if (c.get("id").asText().equals("iommu.kernel")) {
+                kernel = c;
+            }
+        }
+        assertThat(kernel.get("message").asText()).contains("intel_iommu=off");
+        assertThat(kernel.get("fix").asText()).as("the kernel fix").contains("intel_iommu=off");
+
+        JsonNode plan = LAB.cli().json("plan", "--device", Topology.GPU, "--json");
+        String grubAfter = null;
+        for (JsonNode e : plan.get("edits")) {
+            if (e.get("path").asText().equals("/etc/default/grub")) {
+                grubAfter = e.get("after").asText();
+            }
+        }
+        assertThat(grubAfter).as("the plan's /etc/default/grub").isNotNull().doesNotContain("intel_iommu=off");
+        LabCli.Run apply = LAB.cli().run("apply", "--device", Topology.GPU, "--yes");
+        assertThat(apply.code()).as(apply.all()).isZero();
+        LAB.machine().reboot();
+        String cmdline = LAB.machine().sh("cat /proc/cmdline").strip();
+        assertThat(cmdline).contains("intel_iommu=on").doesNotContain("intel_iommu=off");
+        assertThat(LAB.machine().sh("ls /sys/kernel/iommu_groups | wc -l").strip()).as("IOMMU groups").isNotEqualTo("0");
+        JsonNode on = LAB.cli().json("check", "--device", Topology.GPU, "--json");
+        assertThat(status(on, "iommu.kernel")).isEqualTo("pass");
     }
 
     static JsonNode gpu(JsonNode doc, String address) {

@@ -36,11 +36,13 @@ final class LabArtifacts {
         return labDir.resolve("ssh/id_ed25519");
     }
 
-    /** Kernel ({@code vmlinux}) and busybox + dropbear initramfs of the fast guest. */
+    /** The busybox guest's built disks ({@code disk.img}, {@code disk-iommu-off.img}), see build-fast-guest.sh. */
     Path fastGuest() throws IOException {
         requireTools();
         Tools.require("dropbear", "dropbear-bin");
         Tools.require("cpio", "cpio");
+        Tools.require("mke2fs", "e2fsprogs");
+        Tools.require("debugfs", "e2fsprogs");
         return Path.of(script("build-fast-guest.sh", labDir.toString()));
     }
 

@@ -29,6 +29,7 @@ final class LabExtension implements BeforeAllCallback, AfterAllCallback, BeforeE
 
     private static final Logger LOG = LoggerFactory.getLogger(LabExtension.class);
     private final String kind;
+    private final String image;
     private LabMachine machine;
     private LabCli cli;
     private Path workDir;
@@ -36,23 +37,24 @@ final class LabExtension implements BeforeAllCallback, AfterAllCallback, BeforeE
     private Instant testStart;
     private Instant classStart;
 
-    private LabExtension(String kind) {
+    private LabExtension(String kind, String image) {
         this.kind = kind;
+        this.image = image;
     }
 
-    /** The busybox + dropbear guest (no disk). */
-    static LabExtension fast() {
-        return new LabExtension("fast");
+    /** The busybox guest (stand-in boot tools, see src/test/lab/README.md) on a copy of {@code disk.img}. */
+    static LabExtension busybox() {
+        return new LabExtension("busybox", "disk.img");
     }
 
     /** The Debian guest with GRUB. */
     static LabExtension grub() {
-        return new LabExtension("grub");
+        return new LabExtension("grub", "");
     }
 
     /** The Proxmox-style Debian guest: systemd-boot through /etc/kernel/cmdline and proxmox-boot-tool. */
     static LabExtension pve() {
-        return new LabExtension("pve");
+        return new LabExtension("pve", "");
     }
 
     LabMachine machine() {
@@ -69,7 +71,8 @@ final class LabExtension implements BeforeAllCallback, AfterAllCallback, BeforeE
         LabArtifacts artifacts = new LabArtifacts();
         Files.createDirectories(artifacts.labDir().resolve("runs"));
         workDir = Files.createTempDirectory(artifacts.labDir().resolve("runs"), context.getRequiredTestClass().getSimpleName() + "-");
-        machine = kind.equals("fast") ? LabMachine.fast(workDir, artifacts) : LabMachine.debian(workDir, artifacts, kind);
+        machine = kind.equals("busybox") ? LabMachine.busybox(workDir, artifacts, image)
+                : LabMachine.debian(workDir, artifacts, kind);
         cli = new LabCli(machine);
         Instant start = Instant.now();
         machine.boot();

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,11 +27,22 @@ final class LabHost {
         this.boot = boot;
     }
 
-    /** The planned files' contents (empty = absent). */
+    /** The planned files' contents (empty = absent), read in one round trip (each costs seconds under emulation). */
     Map<String, Optional<byte[]>> snapshot(List<String> paths) throws IOException {
-        Map<String, Optional<byte[]>> out = new LinkedHashMap<>();
+        StringBuilder script = new StringBuilder();
         for (String p : paths) {
-            out.put(p, machine.read(p));
+            script.append("if [ -e '").append(p).append("' ]; then printf 'P '; base64 '").append(p)
+                    .append("' | tr -d '\\n'; echo; else echo A; fi\n");
+        }
+        List<String> lines = machine.sh(script.toString()).lines().toList();
+        if (lines.size() != paths.size()) {
+            throw new IOException("snapshot of " + paths + " gave " + lines.size() + " lines: " + lines);
+        }
+        Map<String, Optional<byte[]>> out = new LinkedHashMap<>();
+        for (int i = 0; i < paths.size(); i++) {
+            String l = lines.get(i);
+            out.put(paths.get(i), l.startsWith("P") ? Optional.of(Base64.getDecoder().decode(l.substring(1).strip()))
+                    : Optional.empty());
         }
         return out;
     }
@@ -74,7 +86,9 @@ final class LabHost {
     boolean nextInitramfsHasVfioOptions() throws IOException {
         String initrd = boot == Boot.GRUB ? "/boot/initrd.img-$(uname -r)"
                 : "/boot/efi/EFI/proxmox/$(uname -r)/initrd.img-$(uname -r)";
-        return machine.run("lsinitramfs " + initrd + " | grep -q 'etc/modprobe.d/gpuforge-vfio.conf'").exitCode() == 0;
+        // lsinitramfs where initramfs-tools is installed; the busybox guest's stand-in writes a plain cpio
+        return machine.run("{ if command -v lsinitramfs >/dev/null; then lsinitramfs " + initrd + "; else cpio -t < "
+                + initrd + " 2>/dev/null; fi; } | grep -q 'etc/modprobe.d/gpuforge-vfio.conf'").exitCode() == 0;
     }
 
     String runningCmdline() throws IOException {

@@ -27,8 +27,10 @@ final class LabMachine implements AutoCloseable {
     private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(4);
     private final Path workDir;
     private final LabArtifacts artifacts;
-    private final Optional<Firmware> firmware;
-    private final Optional<Path> fastGuest;
+    private final Firmware firmware;
+    private final Path disk;
+    private final String shutdown;
+    private Path images;
     private Topology topology;
     private Qemu qemu;
     private SshShell shell;
@@ -36,18 +38,30 @@ final class LabMachine implements AutoCloseable {
     private Duration bootTime = Duration.ZERO;
     private String lastCmdline = "";
 
-    private LabMachine(Path workDir, LabArtifacts artifacts, Topology topology, Optional<Firmware> firmware,
-                       Optional<Path> fastGuest) {
+    private LabMachine(Path workDir, LabArtifacts artifacts, Path disk, int memoryMb, Firmware.Loader loader,
+                       String shutdown) {
         this.workDir = workDir;
         this.artifacts = artifacts;
-        this.topology = topology;
-        this.firmware = firmware;
-        this.fastGuest = fastGuest;
+        this.disk = disk;
+        this.topology = Topology.withDisk(disk, memoryMb);
+        this.firmware = new Firmware(disk, loader, workDir.resolve("firmware"), artifacts);
+        this.shutdown = shutdown;
     }
 
-    /** The fast guest: stock Debian kernel, busybox + dropbear initramfs, IOMMU on; nothing persists. */
-    static LabMachine fast(Path workDir, LabArtifacts artifacts) throws IOException {
-        return new LabMachine(workDir, artifacts, Topology.fast(), Optional.empty(), Optional.of(artifacts.fastGuest()));
+    /**
+     * The busybox guest (stock Debian kernel; busybox, dropbear, kmod and the lab's stand-in boot tools on a small
+     * ext4 disk, see src/test/lab/busybox) on its own copy of a built disk: {@code disk.img} or
+     * {@code disk-iommu-off.img}.
+     */
+    static LabMachine busybox(Path workDir, LabArtifacts artifacts, String image) throws IOException {
+        Path disk = workDir.resolve("disk.img");
+        Files.createDirectories(workDir);
+        Path images = artifacts.fastGuest();
+        copySparse(images.resolve(image), disk);
+        // no journal on that disk: after a sync the firmware's debugfs reads what the guest wrote
+        LabMachine m = new LabMachine(workDir, artifacts, disk, 512, Firmware.Loader.GRUB, "sync; reboot -f");
+        m.images = images;
+        return m;
     }
 
     /** A Debian guest on its own copy of an installed disk: {@code grub} or {@code pve} (systemd-boot). */
@@ -57,12 +71,26 @@ final class LabMachine implements AutoCloseable {
         Files.createDirectories(workDir);
         copySparse(image, disk);
         Firmware.Loader loader = personality.equals("pve") ? Firmware.Loader.SYSTEMD_BOOT : Firmware.Loader.GRUB;
-        return new LabMachine(workDir, artifacts, Topology.withDisk(disk),
-                Optional.of(new Firmware(disk, loader, workDir.resolve("firmware"), artifacts)), Optional.empty());
+        return new LabMachine(workDir, artifacts, disk, 1024, loader, "systemctl reboot");
+    }
+
+    /**
+     * Powers off and starts again from a pristine copy of a built busybox disk, in the machine with its boot console
+     * (instead of undoing a scenario with rollback + reboot where the scenario is not about rollback): one boot.
+     */
+    void bootFresh(String image) throws IOException {
+        if (images == null) {
+            throw new IllegalStateException("only the busybox guest starts from a fresh disk");
+        }
+        powerOff();
+        copySparse(images.resolve(image), disk);
+        topology = Topology.withDisk(disk, topology.memoryMb());
+        boot();
     }
 
     private static void copySparse(Path from, Path to) throws IOException {
         try {
+            Files.deleteIfExists(to);
             Process p = new ProcessBuilder("cp", "--sparse=always", from.toString(), to.toString()).inheritIO().start();
             if (p.waitFor() != 0) {
                 throw new IOException("cp " + from + " " + to + " failed");
@@ -76,9 +104,7 @@ final class LabMachine implements AutoCloseable {
     /** Powers on (the machine must be off). */
     void boot() throws IOException {
         Instant start = Instant.now();
-        Qemu.BootEntry entry = firmware.isPresent() ? firmware.get().entry()
-                : new Qemu.BootEntry(fastGuest.get().resolve("vmlinux"), fastGuest.get().resolve("initramfs.cpio.gz"),
-                        "console=ttyS0 intel_iommu=on iommu=pt panic=-1 quiet");
+        Qemu.BootEntry entry = firmware.entry();
         lastCmdline = entry.cmdline();
         boots++;
         qemu = Qemu.start(topology, entry, workDir, boots);
@@ -129,21 +155,19 @@ final class LabMachine implements AutoCloseable {
         boot();
     }
 
-    /** Powers off (clean shutdown for a Debian guest; the fast guest has nothing to keep). */
+    /** Powers off: {@code systemctl reboot} on a Debian guest, {@code sync; reboot -f} on the busybox one. */
     void powerOff() throws IOException {
         if (qemu == null) {
             return;
         }
         try {
-            if (firmware.isPresent()) {
-                try {
-                    shell.run("systemctl reboot", new byte[0], Duration.ofSeconds(20));
-                } catch (ProbeException e) {
-                    LOG.debug("the connection dropped while rebooting, as expected: {}", e.getMessage());
-                }
-                if (!qemu.awaitExit(Duration.ofMinutes(2))) {
-                    LOG.warn("the lab machine did not shut down in 2 minutes; killing it");
-                }
+            try {
+                shell.run(shutdown, new byte[0], Duration.ofSeconds(20));
+            } catch (ProbeException e) {
+                LOG.debug("the connection dropped while rebooting, as expected: {}", e.getMessage());
+            }
+            if (!qemu.awaitExit(Duration.ofMinutes(2))) {
+                LOG.warn("the lab machine did not shut down in 2 minutes; killing it");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -155,10 +179,10 @@ final class LabMachine implements AutoCloseable {
         }
     }
 
-    /** Boots again with another topology (the fast guest's boot-VGA case). */
-    void rebootAs(Topology next) throws IOException {
+    /** Boots again without the cirrus console: the stand-in GPU becomes the boot VGA. */
+    void rebootWithoutBootConsole() throws IOException {
         powerOff();
-        topology = next;
+        topology = topology.withoutBootConsole();
         boot();
     }
 

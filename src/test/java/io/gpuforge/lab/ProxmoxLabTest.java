@@ -12,9 +12,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Scenario 4: the Proxmox-style guest (systemd-boot through /etc/kernel/cmdline and the proxmox-boot-tool
- * stand-in, see src/test/lab/README.md): plan → apply → reboot → verify, then rollback → reboot.
+ * stand-in, see src/test/lab/README.md): plan → apply → reboot → verify, then rollback → reboot. Tagged
+ * {@code lab-debian} like {@link GrubLabTest}: {@code mvn -B verify -Dgroups=lab-debian} runs it.
  */
-@Tag("lab")
+@Tag("lab-debian")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ProxmoxLabTest {
 

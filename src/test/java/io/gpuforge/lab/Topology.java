@@ -3,7 +3,6 @@ package io.gpuforge.lab;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The lab machine's PCI topology, every address pinned (QEMU q35 with an emulated Intel IOMMU). Bus numbers
@@ -15,12 +14,12 @@ import java.util.Optional;
  * 00:03.0 root port  → 01:00.0 VGA (1234:1111) + 01:00.1 ich9-intel-hda (8086:293e): the stand-in GPU
  * 00:04.0 root port  → 02:00.0 e1000e: an isolated NIC
  * 00:05.0 root port  → 03:00.0 pcie-pci-bridge → 04:01.0 e1000 + 04:02.0 virtio-net: a shared group
- * 00:06.0 virtio-blk         root disk (Debian guests only)
+ * 00:06.0 virtio-blk         root disk
  * 00:1b.0 ich9-intel-hda     8086:293e again: the same ids as the GPU's audio function
  * 00:1f.* ICH9 LPC, SATA, SMBus (one group)
  * </pre>
  */
-record Topology(boolean bootConsole, Optional<Path> disk) {
+record Topology(boolean bootConsole, Path disk, int memoryMb) {
 
     static final String MGMT_MAC = "52:54:00:12:34:56";
     static final String BOOT_VGA = "0000:00:01.0";
@@ -34,25 +33,21 @@ record Topology(boolean bootConsole, Optional<Path> disk) {
     static final String DISK = "0000:00:06.0";
     static final String TWIN_AUDIO = "0000:00:1b.0";
 
-    /** The fast (initramfs-only) machine. */
-    static Topology fast() {
-        return new Topology(true, Optional.empty());
+    /** The machine with its root disk; {@code memoryMb}: 512 for the busybox guest, 1024 for a Debian one. */
+    static Topology withDisk(Path image, int memoryMb) {
+        return new Topology(true, image, memoryMb);
     }
 
-    /** The stand-in GPU is the only VGA device, so it is the boot console. */
-    static Topology bootVgaCase() {
-        return new Topology(false, Optional.empty());
-    }
-
-    static Topology withDisk(Path image) {
-        return new Topology(true, Optional.of(image));
+    /** The same machine without the cirrus console: the stand-in GPU is the only VGA device, so the boot console. */
+    Topology withoutBootConsole() {
+        return new Topology(false, disk, memoryMb);
     }
 
     /** QEMU's machine and device arguments; {@code sshPort} is forwarded from 127.0.0.1 to the guest's port 22. */
     List<String> qemuArgs(int sshPort) {
         List<String> a = new ArrayList<>(List.of(
                 "-machine", "q35,kernel-irqchip=split", "-accel", "tcg", "-cpu", "max,-la57", "-smp", "2",
-                "-m", disk.isPresent() ? "1024" : "512", "-nodefaults", "-display", "none", "-monitor", "none",
+                "-m", String.valueOf(memoryMb), "-nodefaults", "-display", "none", "-monitor", "none",
                 "-no-reboot", "-audiodev", "none,id=snd0",
                 "-device", "intel-iommu,intremap=on,caching-mode=on"));
         if (bootConsole) {
@@ -72,9 +67,8 @@ record Topology(boolean bootConsole, Optional<Path> disk) {
                 "-netdev", "user,id=sh1,restrict=on", "-device", "e1000,bus=br1,addr=0x1,romfile=,netdev=sh1",
                 "-netdev", "user,id=sh2,restrict=on", "-device", "virtio-net-pci,bus=br1,addr=0x2,romfile=,netdev=sh2",
                 "-device", "ich9-intel-hda,id=twin,addr=0x1b"));
-        disk.ifPresent(d -> a.addAll(List.of(
-                "-drive", "file=" + d + ",if=none,id=root,format=raw,cache=unsafe",
-                "-device", "virtio-blk-pci,drive=root,addr=0x6")));
+        a.addAll(List.of("-drive", "file=" + disk + ",if=none,id=root,format=raw,cache=unsafe",
+                "-device", "virtio-blk-pci,drive=root,addr=0x6"));
         return a;
     }
 }
