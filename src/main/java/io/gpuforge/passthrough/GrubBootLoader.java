@@ -20,6 +20,9 @@ final class GrubBootLoader implements BootLoader {
     static final String DROP_INS = "/etc/default/grub.d/";
     private static final Pattern LINE = Pattern.compile("^(\\s*GRUB_CMDLINE_LINUX_DEFAULT=)(\"[^\"]*\"|'[^']*'|\\S*)(.*)$",
             Pattern.MULTILINE);
+    /** The arguments of every entry, recovery ones included: an IOMMU turned off here must go too. */
+    private static final Pattern LINUX_LINE = Pattern.compile("^(\\s*GRUB_CMDLINE_LINUX=)(\"[^\"]*\"|'[^']*'|\\S*)(.*)$",
+            Pattern.MULTILINE);
 
     @Override
     public PlanPart kernelArguments(HostFacts f, KernelArguments args) {
@@ -40,8 +43,8 @@ final class GrubBootLoader implements BootLoader {
         PlanPart part = PlanPart.none();
         for (String file : files(f)) {
             String before = f.files().get(file);
-            String after = file.equals(target) ? edited(before, args)
-                    : assigning.contains(file) ? edited(before, onlyRemove) : before;
+            String after = removedFromLinuxLine(file.equals(target) ? edited(before, args)
+                    : assigning.contains(file) ? edited(before, onlyRemove) : before, args.remove());
             if (!after.equals(before)) {
                 part = part.and(PlanPart.edit(new PassthroughPlan.FileEdit(file, Optional.of(before), after)));
             }
@@ -61,6 +64,23 @@ final class GrubBootLoader implements BootLoader {
         List<String> out = new ArrayList<>(List.of(FILE));
         f.files().keySet().stream().filter(p -> p.startsWith(DROP_INS) && p.endsWith(".cfg")).sorted().forEach(out::add);
         return out;
+    }
+
+    /** The file with {@code remove} taken out of each {@code GRUB_CMDLINE_LINUX} line it has (nothing added there). */
+    static String removedFromLinuxLine(String grubFile, List<String> remove) {
+        Matcher m = LINUX_LINE.matcher(grubFile);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String raw = m.group(2);
+            boolean quoted = raw.startsWith("\"") || raw.startsWith("'");
+            char q = raw.startsWith("'") ? '\'' : '"';
+            String value = quoted ? raw.substring(1, raw.length() - 1) : raw;
+            String edited = KernelCmdline.edit(value, List.of(), remove);
+            String line = edited.equals(value) ? m.group() : m.group(1) + q + edited + q + m.group(3);
+            m.appendReplacement(out, Matcher.quoteReplacement(line));
+        }
+        m.appendTail(out);
+        return out.toString();
     }
 
     /** The file with the arguments in its {@code GRUB_CMDLINE_LINUX_DEFAULT} (added at the end when missing). */

@@ -53,6 +53,14 @@ class GrubBootLoaderTest {
     }
 
     @Test
+    void anIommuTurnedOffInTheLinuxLineIsRemovedThereToo() throws Exception {
+        // GRUB_CMDLINE_LINUX goes on every entry, recovery ones included: the kernel reads the last of two settings
+        assertThat(after("GRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"\nGRUB_CMDLINE_LINUX=\"console=ttyS0 intel_iommu=off\"\n"))
+                .isEqualTo("GRUB_CMDLINE_LINUX_DEFAULT=\"quiet intel_iommu=on iommu=pt\"\n"
+                        + "GRUB_CMDLINE_LINUX=\"console=ttyS0\"\n");
+    }
+
+    @Test
     void aMissingDefaultLineIsAddedAtTheEnd() throws Exception {
         assertThat(after("GRUB_TIMEOUT=5")).isEqualTo("GRUB_TIMEOUT=5\nGRUB_CMDLINE_LINUX_DEFAULT=\"intel_iommu=on iommu=pt\"\n");
     }
