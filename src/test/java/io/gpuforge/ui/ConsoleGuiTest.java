@@ -10,6 +10,8 @@ import io.gpuforge.ui.common.NavItem;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -79,19 +81,36 @@ class ConsoleGuiTest {
         return robot.lookup("#navigation").queryAs(TreeView.class);
     }
 
+    /** Reads what the window shows on the FX thread (the tree changes there while a test runs). */
+    static <T> T onFx(Callable<T> read) {
+        try {
+            return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException) {
+                throw (RuntimeException) e.getCause();
+            }
+            if (e.getCause() instanceof Error) {
+                throw (Error) e.getCause();
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     static Optional<TreeItem<NavItem>> connection(FxRobot robot) {
-        return tree(robot).getRoot().getChildren().stream()
-                .filter(t -> t.getValue().connection().isPresent()).findFirst();
+        return onFx(() -> tree(robot).getRoot().getChildren().stream()
+                .filter(t -> t.getValue().connection().isPresent()).findFirst());
     }
 
     static TreeItem<NavItem> child(TreeItem<NavItem> parent, Predicate<String> label) {
-        return parent.getChildren().stream().filter(t -> label.test(t.getValue().label())).findFirst()
+        return onFx(() -> parent.getChildren().stream().filter(t -> label.test(t.getValue().label())).findFirst())
                 .orElseThrow(() -> new AssertionError("no item under " + parent.getValue().label() + " among "
                         + labels(parent)));
     }
 
     static List<String> labels(TreeItem<NavItem> parent) {
-        return parent.getChildren().stream().map(t -> t.getValue().label()).collect(Collectors.toList());
+        return onFx(() -> parent.getChildren().stream().map(t -> t.getValue().label()).collect(Collectors.toList()));
     }
 
     static void select(FxRobot robot, TreeItem<NavItem> item) {

@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import javafx.beans.binding.Bindings;
@@ -49,6 +50,11 @@ public final class HypervisorPages implements PageFactory {
         this.onFacts = onFacts;
         this.extensions = extensions;
         this.owner = owner;
+    }
+
+    /** Where views compute what they show from a model's values, off the FX thread (the app's background pool). */
+    public Executor background() {
+        return ui.app().executors().background();
     }
 
     /** Whether this connection has a hypervisor behind it. */
