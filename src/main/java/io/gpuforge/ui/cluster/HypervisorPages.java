@@ -120,7 +120,7 @@ public final class HypervisorPages implements PageFactory {
         ClusterModel m = model(c);
         Feather icon = c.kind() == ConnectionInfo.Kind.LIBVIRT ? Feather.SERVER : Feather.CLOUD;
         return new Page("tab-cluster-" + c.id(), Bindings.createStringBinding(c::name), Icons.of(icon), () -> {
-            ClusterPage page = new ClusterPage(m, ui.i18n());
+            ClusterPage page = new ClusterPage(m, ui, owner);
             start(c);
             return page;
         });
