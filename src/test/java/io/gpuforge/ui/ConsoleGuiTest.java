@@ -156,6 +156,22 @@ class ConsoleGuiTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void theConnectionPagesVmTableShowsNoColumnTheInventoryLeavesEmpty(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = addDemoLab(robot);
+        select(robot, lab);
+        waitUntil(() -> robot.lookup("#domains-table").tryQuery().isPresent()
+                && robot.lookup("#domains-table").queryAs(TableView.class).getItems().size() == 2);
+        TableView<Object> table = robot.lookup("#domains-table").queryAs(TableView.class);
+        List<String> empty = onFx(() -> table.getVisibleLeafColumns().stream()
+                .filter(c -> table.getItems().stream().allMatch(i -> String.valueOf(c.getCellData(i)).isBlank()))
+                .map(c -> c.getText()).collect(Collectors.toList()));
+        assertThat(empty).as("columns with nothing in them (Proxmox lists no VM's machine, disks or NICs)").isEmpty();
+        assertThat(onFx(() -> table.getVisibleLeafColumns().stream().map(c -> c.getText()).collect(Collectors.toList())))
+                .contains("ID", "Name", "State");
+    }
+
+    @Test
     void aVmPageOffersToPassAGpuThroughAndToDetachItsOwn(FxRobot robot) throws Exception {
         TreeItem<NavItem> lab = addDemoLab(robot);
         select(robot, child(child(lab, "pve-4090"::equals), l -> l.contains("train-01")));

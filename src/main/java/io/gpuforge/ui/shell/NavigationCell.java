@@ -10,6 +10,7 @@ import java.util.function.Function;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.MenuItem;
 import javafx.application.Platform;
+import javafx.scene.control.Tooltip;
 import javafx.scene.control.TreeCell;
 import javafx.scene.control.TreeView;
 import org.kordamp.ikonli.feather.Feather;
@@ -27,6 +28,8 @@ final class NavigationCell extends TreeCell<NavItem> {
     private final I18n i18n;
     private final Function<NavItem, String> suffix;
     private final FontIcon icon = Icons.of(Feather.BOX);
+    /** A GPU's whole label (where it is assigned, through which mapping) when the tree is narrower than it. */
+    private final Tooltip tip = new Tooltip();
     private String stateClass;
     private boolean bound;
     private boolean measuring;
@@ -54,6 +57,7 @@ final class NavigationCell extends TreeCell<NavItem> {
             unbindText();
             setText(null);
             setGraphic(null);
+            setTooltip(null);
             state(null);
             return;
         }
@@ -65,6 +69,12 @@ final class NavigationCell extends TreeCell<NavItem> {
         } else {
             unbindText();
             setText(item.label() + suffix.apply(item));
+        }
+        if (item.kind() == NavItem.Kind.GPU) {
+            tip.setText(item.label());
+            setTooltip(tip);
+        } else {
+            setTooltip(null);
         }
         Feather glyph = glyph(item);
         if (icon.getIconCode() != glyph) {
