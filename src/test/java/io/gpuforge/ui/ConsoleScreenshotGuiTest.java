@@ -12,6 +12,8 @@ import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.ui.common.NavItem;
 import java.util.concurrent.TimeUnit;
+import javafx.scene.control.Button;
+import javafx.scene.control.TableView;
 import javafx.scene.control.TreeItem;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
@@ -82,6 +84,14 @@ class ConsoleScreenshotGuiTest {
         waitUntil(() -> text(robot, "#vm-machine").equals("q35"));
         shot("console-vm-dark-en.png");
 
+        // a stop and a start, so the task log has what it shows
+        robot.interact(() -> robot.lookup("#vm-stop").queryAs(Button.class).fire());
+        waitUntil(() -> robot.lookup("#confirm-ok").tryQuery().isPresent());
+        robot.interact(() -> robot.lookup("#confirm-ok").queryAs(Button.class).fire());
+        waitUntil(() -> text(robot, "#vm-state").equals("stopped"));
+        robot.interact(() -> robot.lookup("#vm-start").queryAs(Button.class).fire());
+        waitUntil(() -> text(robot, "#vm-state").equals("running"));
+        waitUntil(() -> robot.lookup("#task-log-table").queryAs(TableView.class).getItems().size() >= 2);
         robot.interact(fx.window::showTaskLog);
         shot("console-tasklog-dark-en.png");
     }
