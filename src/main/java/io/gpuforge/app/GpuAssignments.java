@@ -17,6 +17,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Giving a GPU to a VM and taking it back, the same for the window and the CLI over any backend: every function of
@@ -24,6 +26,8 @@ import java.util.Set;
  * changed meanwhile is refused ({@code BackendException.Kind.CONFLICT}) and nothing is clobbered. Blocking.
  */
 public final class GpuAssignments {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GpuAssignments.class);
 
     /** What to attach: the card (any of its functions), primary display or not, mapping name and EFI disk storage. */
     public record Attach(VmRef vm, PciAddress device, boolean primaryGpu, Optional<String> mapping,
@@ -94,6 +98,34 @@ public final class GpuAssignments {
             }
         }
         return out;
+    }
+
+    /**
+     * Reads the configuration of each VM (templates aside) on the nodes where the inventory could not tell who has a
+     * GPU (Proxmox lists no VM's devices, and a GPU given through a PCI resource mapping is named only in the VM's
+     * configuration): the inventory read next knows them. A VM that cannot be read is left out. Returns how many were
+     * read.
+     */
+    public int learnAssignments(ConnectionSession s, ClusterInventory inv) {
+        Set<String> nodes = new LinkedHashSet<>();
+        for (GpuInfo g : inv.gpus()) {
+            if (!g.assignmentKnown()) {
+                nodes.add(g.node());
+            }
+        }
+        int read = 0;
+        for (VmInfo v : inv.vms()) {
+            if (!v.template() && nodes.contains(v.ref().node())) {
+                try {
+                    s.readConfig(v.ref());
+                    read++;
+                } catch (BackendException e) {
+                    LOG.debug("The configuration of VM {} on {} could not be read: {}", v.ref().id(), v.ref().node(),
+                            e.getMessage());
+                }
+            }
+        }
+        return read;
     }
 
     /** Proxmox PCI resource mappings of GPUs that no VM's configuration uses (read from every VM). */

@@ -242,6 +242,58 @@ public abstract class HypervisorContract {
         waitFor(() -> stateOf(vm) == VmState.STOPPED);
     }
 
+    /**
+     * Whether a running VM of this backend's fixture stops when asked to shut down (its guest answers ACPI). A
+     * backend whose fixture guest cannot (no operating system to answer) declares it, and the check is then that the
+     * request is accepted and a stop afterwards ends the VM.
+     */
+    protected boolean guestAnswersShutdown() {
+        return true;
+    }
+
+    @Test
+    void aRunningVmShutsDownAndIsStoppedAfterwards() throws Exception {
+        assumeThat(h.can(Capability.VM_LIFECYCLE)).isTrue();
+        VmRef vm = f.stoppedVm();
+        assertThat(finish(h.vmAction(vm, VmAction.START)).ok()).isTrue();
+        waitFor(() -> stateOf(vm) == VmState.RUNNING);
+        TaskOutcome shutdown = finish(h.vmAction(vm, VmAction.SHUTDOWN));
+        assertThat(shutdown.ok()).as(shutdown.status()).isTrue();
+        if (guestAnswersShutdown()) {
+            waitFor(() -> stateOf(vm) == VmState.STOPPED);
+        } else {
+            // asked, not forced: whether it stops is the guest's business; a stop then ends it
+            assertThat(finish(h.vmAction(vm, VmAction.STOP)).ok()).isTrue();
+            waitFor(() -> stateOf(vm) == VmState.STOPPED);
+        }
+    }
+
+    @Test
+    void aRebootedVmIsRunningAfterwards() throws Exception {
+        assumeThat(h.can(Capability.VM_LIFECYCLE)).isTrue();
+        VmRef vm = f.stoppedVm();
+        assertThat(finish(h.vmAction(vm, VmAction.START)).ok()).isTrue();
+        waitFor(() -> stateOf(vm) == VmState.RUNNING);
+        TaskOutcome reboot = finish(h.vmAction(vm, VmAction.REBOOT));
+        assertThat(reboot.ok()).as(reboot.status()).isTrue();
+        waitFor(() -> stateOf(vm) == VmState.RUNNING);
+        assertThat(finish(h.vmAction(vm, VmAction.STOP)).ok()).isTrue();
+        waitFor(() -> stateOf(vm) == VmState.STOPPED);
+    }
+
+    @Test
+    void aTasksLogHoldsTheLinesTheBackendWroteEachToldOnce() throws Exception {
+        assumeThat(h.can(Capability.VM_LIFECYCLE)).isTrue();
+        List<String> heard = new CopyOnWriteArrayList<>();
+        TaskOutcome start = h.vmAction(f.stoppedVm(), VmAction.START).await(heard::add, () -> false, TASK_TIMEOUT);
+        assertThat(start.ok()).as(start.status()).isTrue();
+        assertThat(start.log()).as("the backend says what it did").isNotEmpty().allMatch(l -> !l.isBlank());
+        assertThat(heard).as("the listener heard the log's lines, in order, once each").isEqualTo(start.log());
+        TaskOutcome stop = h.vmAction(f.stoppedVm(), VmAction.STOP).await(TaskListener.none(), () -> false,
+                TASK_TIMEOUT);
+        assertThat(stop.log()).as("a task's log is its own").isNotEmpty().isNotEqualTo(start.log());
+    }
+
     private VmState stateOf(VmRef vm) {
         try {
             return vm(vm).state();

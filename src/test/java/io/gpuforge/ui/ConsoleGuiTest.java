@@ -10,6 +10,8 @@ import io.gpuforge.ui.common.NavItem;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -79,19 +81,36 @@ class ConsoleGuiTest {
         return robot.lookup("#navigation").queryAs(TreeView.class);
     }
 
+    /** Reads what the window shows on the FX thread (the tree changes there while a test runs). */
+    static <T> T onFx(Callable<T> read) {
+        try {
+            return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException) {
+                throw (RuntimeException) e.getCause();
+            }
+            if (e.getCause() instanceof Error) {
+                throw (Error) e.getCause();
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     static Optional<TreeItem<NavItem>> connection(FxRobot robot) {
-        return tree(robot).getRoot().getChildren().stream()
-                .filter(t -> t.getValue().connection().isPresent()).findFirst();
+        return onFx(() -> tree(robot).getRoot().getChildren().stream()
+                .filter(t -> t.getValue().connection().isPresent()).findFirst());
     }
 
     static TreeItem<NavItem> child(TreeItem<NavItem> parent, Predicate<String> label) {
-        return parent.getChildren().stream().filter(t -> label.test(t.getValue().label())).findFirst()
+        return onFx(() -> parent.getChildren().stream().filter(t -> label.test(t.getValue().label())).findFirst())
                 .orElseThrow(() -> new AssertionError("no item under " + parent.getValue().label() + " among "
                         + labels(parent)));
     }
 
     static List<String> labels(TreeItem<NavItem> parent) {
-        return parent.getChildren().stream().map(t -> t.getValue().label()).collect(Collectors.toList());
+        return onFx(() -> parent.getChildren().stream().map(t -> t.getValue().label()).collect(Collectors.toList()));
     }
 
     static void select(FxRobot robot, TreeItem<NavItem> item) {
@@ -134,6 +153,22 @@ class ConsoleGuiTest {
                 .as("the selection stays through the filter").contains("train-01");
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
         GuiFixture.writePng(GuiFixture.snapshot(tree(robot).getScene()), "console-tree-light-en.png");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theConnectionPagesVmTableShowsNoColumnTheInventoryLeavesEmpty(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = addDemoLab(robot);
+        select(robot, lab);
+        waitUntil(() -> robot.lookup("#domains-table").tryQuery().isPresent()
+                && robot.lookup("#domains-table").queryAs(TableView.class).getItems().size() == 2);
+        TableView<Object> table = robot.lookup("#domains-table").queryAs(TableView.class);
+        List<String> empty = onFx(() -> table.getVisibleLeafColumns().stream()
+                .filter(c -> table.getItems().stream().allMatch(i -> String.valueOf(c.getCellData(i)).isBlank()))
+                .map(c -> c.getText()).collect(Collectors.toList()));
+        assertThat(empty).as("columns with nothing in them (Proxmox lists no VM's machine, disks or NICs)").isEmpty();
+        assertThat(onFx(() -> table.getVisibleLeafColumns().stream().map(c -> c.getText()).collect(Collectors.toList())))
+                .contains("ID", "Name", "State");
     }
 
     @Test

@@ -1,18 +1,22 @@
 package io.gpuforge.ui.cluster;
 
 import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.app.GpuAssignments;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ChangeEvent;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.ConnectionState;
+import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.NodePci;
 import io.gpuforge.domain.NodeState;
+import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.VmRef;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Loadable;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,10 +25,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.value.ObservableValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +58,7 @@ public final class ClusterModel {
     private AutoCloseable watch;
     private boolean watching;
     private boolean devicesRead;
+    private boolean assignmentsRead;
 
     ClusterModel(ConnectionSession session, BackgroundTasks tasks, I18n i18n) {
         this.session = session;
@@ -70,6 +77,10 @@ public final class ClusterModel {
             if (inv != null && !devicesRead) {
                 devicesRead = true;
                 readDevices(inv);
+            }
+            if (inv != null && !assignmentsRead && inv.gpus().stream().anyMatch(g -> !g.assignmentKnown())) {
+                assignmentsRead = true;
+                learnAssignments(inv);
             }
         });
         node.addListener((o, a, n) -> {
@@ -106,6 +117,21 @@ public final class ClusterModel {
                 inventory.changed();
             }
         }).start();
+    }
+
+    /**
+     * Once per refresh, when the inventory cannot tell who has some GPU (one given through a PCI resource mapping
+     * is named only in its VM's configuration), reads the VMs' configurations in the background and then the
+     * inventory again, which then says "VM 101" for it.
+     */
+    private void learnAssignments(ClusterInventory inv) {
+        tasks.supply(i18n.get("console.task.readAssignments", session.connection().name()),
+                () -> new GpuAssignments().learnAssignments(session, inv))
+                .onSuccess(read -> {
+                    if (read > 0) {
+                        inventory.changed();
+                    }
+                }).start();
     }
 
     /** What a hypervisor's PCI listing tells, as facts for the IOMMU view (host files are not read). */
@@ -187,6 +213,7 @@ public final class ClusterModel {
 
     /** F5: what was read is read again, the inventory and every page's data. */
     public void refresh() {
+        assignmentsRead = false;
         if (inventory.started()) {
             inventory.refresh();
         }
@@ -195,6 +222,24 @@ public final class ClusterModel {
         }
         nodes.values().forEach(NodeModel::refresh);
         vms.values().forEach(VmModel::refresh);
+    }
+
+    /**
+     * For the IOMMU view of a node: which VM each of its GPUs is assigned to, as the inventory says ("VM 101"),
+     * following the inventory and the node shown.
+     */
+    ObservableValue<Map<PciAddress, String>> assignments(ObservableValue<String> shown) {
+        return Bindings.createObjectBinding(() -> {
+            ClusterInventory inv = inventory.valueProperty().get();
+            String n = shown.getValue();
+            Map<PciAddress, String> out = new HashMap<>();
+            if (inv != null && n != null) {
+                for (GpuInfo g : inv.gpusOn(n)) {
+                    g.assignedTo().ifPresent(vm -> out.put(g.address(), i18n.get("console.gpu.assigned", vm.id())));
+                }
+            }
+            return Map.copyOf(out);
+        }, inventory.valueProperty(), shown);
     }
 
     public Optional<ClusterInventory> current() {

@@ -8,8 +8,13 @@ import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.ViewScope;
+import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.iommu.IommuGroupsView;
+import io.gpuforge.ui.passthrough.PassthroughWizard;
+import io.gpuforge.ui.passthrough.Preselection;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 import javafx.beans.binding.Bindings;
 import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
@@ -20,6 +25,7 @@ import javafx.scene.control.TabPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
+import javafx.stage.Window;
 import org.kordamp.ikonli.feather.Feather;
 
 /**
@@ -32,7 +38,8 @@ final class ClusterPage extends VBox implements Disposable {
     private final VmTableView vms;
     private final IommuGroupsView iommu;
 
-    ClusterPage(ClusterModel model, I18n i18n) {
+    ClusterPage(ClusterModel model, UiContext ui, Supplier<Window> owner) {
+        I18n i18n = ui.i18n();
         ConnectionInfo c = model.session().connection();
         getStyleClass().add("cluster-page");
         if (c.kind() == ConnectionInfo.Kind.DEMO) {
@@ -66,6 +73,10 @@ final class ClusterPage extends VBox implements Disposable {
         chooser.setPadding(new Insets(12, 12, 0, 12));
         iommu = new IommuGroupsView(model.pci().valueProperty(), model.pci().loadingProperty(), model.pci().errorProperty(),
                 i18n);
+        iommu.assignments(model.assignments(model.node()));
+        // "Pass through to VM…" on a GPU's row: the passthrough wizard at that GPU, as the tree's GPU menu does
+        iommu.onPassThrough(address -> Optional.ofNullable(model.node().get()).ifPresent(n ->
+                PassthroughWizard.open(ui, owner.get(), Optional.of(Preselection.node(c, n, Optional.of(address))))));
         VBox iommuBox = new VBox(chooser, iommu);
         VBox.setVgrow(iommu, Priority.ALWAYS);
 

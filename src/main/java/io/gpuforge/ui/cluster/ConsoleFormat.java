@@ -57,11 +57,13 @@ public final class ConsoleFormat {
     }
 
     /**
-     * A GPU as the tree lists it: "GeForce RTX 4090 · 01:00.0 → VM 101", "… · free", or, while nobody knows whether
-     * a VM uses it, the resource mapping that names it ("… · mapping gpu-4090-a").
+     * A GPU as the tree lists it: "GeForce RTX 4090 · 01:00.0 → VM 101", given through a resource mapping
+     * "… → VM 101 (mapping gpu-4090-a)", "… · free", or, while nobody knows whether a VM uses it, the resource
+     * mapping that names it ("… · mapping gpu-4090-a").
      */
     public static String gpuLabel(GpuInfo g, I18n i18n) {
-        String where = g.assignedTo().map(v -> " → " + i18n.get("console.gpu.assigned", v.id()))
+        String where = g.assignedTo().map(v -> " → " + i18n.get("console.gpu.assigned", v.id())
+                        + g.mapping().map(m -> " (" + i18n.get("console.gpu.mapping", m) + ")").orElse(""))
                 .orElse(g.free() ? " · " + i18n.get("cluster.gpu.free")
                         : g.mapping().map(m -> " · " + i18n.get("console.gpu.mapping", m)).orElse(""));
         return shortName(g.name()) + " · " + g.address().toString().substring(5) + where;

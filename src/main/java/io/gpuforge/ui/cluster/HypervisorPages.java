@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import javafx.beans.binding.Bindings;
@@ -49,6 +50,11 @@ public final class HypervisorPages implements PageFactory {
         this.onFacts = onFacts;
         this.extensions = extensions;
         this.owner = owner;
+    }
+
+    /** Where views compute what they show from a model's values, off the FX thread (the app's background pool). */
+    public Executor background() {
+        return ui.app().executors().background();
     }
 
     /** Whether this connection has a hypervisor behind it. */
@@ -114,7 +120,7 @@ public final class HypervisorPages implements PageFactory {
         ClusterModel m = model(c);
         Feather icon = c.kind() == ConnectionInfo.Kind.LIBVIRT ? Feather.SERVER : Feather.CLOUD;
         return new Page("tab-cluster-" + c.id(), Bindings.createStringBinding(c::name), Icons.of(icon), () -> {
-            ClusterPage page = new ClusterPage(m, ui.i18n());
+            ClusterPage page = new ClusterPage(m, ui, owner);
             start(c);
             return page;
         });

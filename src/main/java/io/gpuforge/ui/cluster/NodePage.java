@@ -2,6 +2,7 @@ package io.gpuforge.ui.cluster;
 
 import io.gpuforge.app.NodeReadiness;
 import io.gpuforge.domain.Capability;
+import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.FxHostKeyPrompt;
 import io.gpuforge.ui.common.I18n;
@@ -11,7 +12,11 @@ import io.gpuforge.ui.common.NodePageExtension;
 import io.gpuforge.ui.common.ShowsIommu;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.iommu.IommuGroupsView;
+import io.gpuforge.ui.passthrough.PassthroughWizard;
+import io.gpuforge.ui.passthrough.Preselection;
 import java.util.List;
+import java.util.Optional;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.scene.Node;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
@@ -38,8 +43,13 @@ final class NodePage extends TabPane implements Disposable, ShowsIommu {
                 new NodeSummaryView(model.status(), i18n), i18n);
         Tab charts = tab(idPrefix + "-charts", "console.node.tab.charts", Feather.TRENDING_UP,
                 new NodeChartsView(model, cluster.session().can(Capability.NODE_HISTORY), i18n), i18n);
-        iommu = tab(idPrefix + "-iommu", "host.tab.iommu", Feather.LAYERS, new IommuGroupsView(model.pci().valueProperty(),
-                model.pci().loadingProperty(), model.pci().errorProperty(), i18n), i18n);
+        IommuGroupsView groups = new IommuGroupsView(model.pci().valueProperty(), model.pci().loadingProperty(),
+                model.pci().errorProperty(), i18n);
+        groups.assignments(cluster.assignments(new ReadOnlyObjectWrapper<>(model.node())));
+        ConnectionInfo c = cluster.session().connection();
+        groups.onPassThrough(address -> PassthroughWizard.open(ui, owner, Optional.of(Preselection.node(c, model.node(),
+                Optional.of(address)))));
+        iommu = tab(idPrefix + "-iommu", "host.tab.iommu", Feather.LAYERS, groups, i18n);
         gpus = tab(idPrefix + "-gpus", "console.node.tab.gpus", Feather.CPU, new NodeGpusView(cluster, model.node(), i18n),
                 i18n);
         Loadable<NodeReadiness.Result> readiness = model.readiness(() -> new Loadable<>(cluster.tasks(),

@@ -20,7 +20,11 @@ import javafx.scene.layout.VBox;
 /** The VMs of a hypervisor connection: state, vCPUs, memory, machine, firmware and passed-through devices. */
 public final class VmTableView extends VBox implements Disposable {
 
+    /** The columns from machine on hold a VM's details. */
+    private static final int FIRST_DETAIL = 6;
+
     private final TableView<VmInfo> table = new TableView<>();
+    private final List<TableColumn<VmInfo, String>> details;
     private final ViewScope scope = new ViewScope();
     /** Held strongly: a binding only weakly observes its source and would be collected with our listener. */
     private final ObservableValue<List<VmInfo>> domains;
@@ -35,7 +39,7 @@ public final class VmTableView extends VBox implements Disposable {
         title.setWrapText(true);
         title.setMinHeight(Region.USE_PREF_SIZE);
         table.setId("domains-table");
-        table.getColumns().setAll(List.of(
+        List<TableColumn<VmInfo, String>> columns = List.of(
                 col(i18n, "domains.column.id", 70, v -> v.ref().id()),
                 col(i18n, "domains.column.name", 200, v -> v.name() + (v.template() ? " " + i18n.get("domains.template") : "")),
                 col(i18n, "domains.column.node", 110, v -> v.ref().node()),
@@ -48,16 +52,28 @@ public final class VmTableView extends VBox implements Disposable {
                         .map(x -> (x.slot() + " " + x.source()).strip()).toList())).orElse("")),
                 col(i18n, "domains.column.nics", 200, v -> v.details().map(d -> String.join(", ", d.nics().stream()
                         .map(x -> (x.model() + " " + x.mac() + " " + x.network()).strip()).toList())).orElse("")),
-                col(i18n, "domains.column.devices", 260, v -> v.hostDevices().toString().replaceAll("[\\[\\]]", ""))));
+                col(i18n, "domains.column.devices", 260, v -> v.hostDevices().toString().replaceAll("[\\[\\]]", "")));
+        table.getColumns().setAll(columns);
+        details = columns.subList(FIRST_DETAIL, columns.size());
         Label empty = new Label();
         scope.bind(empty.textProperty(), i18n.text("domains.empty"));
         table.setPlaceholder(empty);
         VBox.setVgrow(table, Priority.ALWAYS);
         getChildren().setAll(title, table);
-        scope.listen(domains, (o, a, list) -> table.setItems(FXCollections.observableArrayList(list == null ? List.of() : list)));
-        if (domains.getValue() != null) {
-            table.setItems(FXCollections.observableArrayList(domains.getValue()));
+        scope.listen(domains, (o, a, list) -> show(list));
+        show(domains.getValue());
+    }
+
+    /**
+     * The VMs; a column of details (machine, firmware, disks, NICs, devices) shows only when some VM has them: a
+     * Proxmox listing carries none (its VM page reads them), a libvirt one carries them all.
+     */
+    private void show(List<VmInfo> list) {
+        List<VmInfo> vms = list == null ? List.of() : list;
+        for (TableColumn<VmInfo, String> c : details) {
+            c.setVisible(vms.stream().anyMatch(v -> !c.getCellObservableValue(v).getValue().isBlank()));
         }
+        table.setItems(FXCollections.observableArrayList(vms));
     }
 
     private TableColumn<VmInfo, String> col(I18n i18n, String key, double width, Function<VmInfo, String> f) {

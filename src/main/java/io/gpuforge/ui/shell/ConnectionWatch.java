@@ -7,6 +7,7 @@ import io.gpuforge.ui.cluster.ClusterModel;
 import io.gpuforge.ui.cluster.HypervisorPages;
 import java.util.HashMap;
 import java.util.Map;
+import javafx.application.Platform;
 import javafx.beans.value.ChangeListener;
 
 /**
@@ -27,6 +28,8 @@ final class ConnectionWatch {
     ConnectionWatch(HypervisorPages hypervisors, NavigationTree tree) {
         this.hypervisors = hypervisors;
         this.tree = tree;
+        // the tree's content is computed in the background and applied in slices, one FX event each
+        tree.workOn(hypervisors.background(), Platform::runLater);
     }
 
     void watch(ConnectionInfo c) {

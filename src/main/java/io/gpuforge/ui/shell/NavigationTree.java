@@ -7,30 +7,32 @@ import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.HostSummary;
 import io.gpuforge.domain.PciDevice;
-import io.gpuforge.domain.VmInfo;
 import io.gpuforge.ui.cluster.ConsoleFormat;
 import io.gpuforge.ui.common.I18n;
-import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.NavItem;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import javafx.animation.PauseTransition;
+import javafx.event.Event;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.geometry.Insets;
-import javafx.scene.control.ContextMenu;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TextField;
-import javafx.scene.control.TreeCell;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeView;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import javafx.util.Duration;
-import org.kordamp.ikonli.feather.Feather;
-import org.kordamp.ikonli.javafx.FontIcon;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The left-hand tree: this computer, the saved connections with their state, and below a hypervisor connection its
@@ -39,6 +41,8 @@ import org.kordamp.ikonli.javafx.FontIcon;
  */
 final class NavigationTree {
 
+    private static final Logger LOG = LoggerFactory.getLogger(NavigationTree.class);
+
     private final TreeView<NavItem> view = new TreeView<>();
     private final TreeItem<NavItem> local = new TreeItem<>(NavItem.thisComputer());
     private final TextField search = new TextField();
@@ -46,8 +50,16 @@ final class NavigationTree {
     private final I18n i18n;
     private final Map<Long, ConnectionState> states = new HashMap<>();
     private final Map<Long, ClusterInventory> inventories = new HashMap<>();
+    /** The newest content asked for, per connection: an older one that is computed later is dropped. */
+    private final Map<Long, Integer> requests = new HashMap<>();
     private final PauseTransition debounce = new PauseTransition(Duration.millis(150));
+    private final TreeApplier applier;
     private Function<NavItem, List<MenuItem>> menus = item -> List.of();
+    /** Where the tree's content is computed and where its slices run: at once, until the window says otherwise. */
+    private Executor compute = Runnable::run;
+    private Executor fx = Runnable::run;
+    /** The nodes that were expanded when a search began: clearing it collapses the others again. */
+    private Set<TreeItem<NavItem>> expandedBeforeSearch;
     private boolean syncing;
 
     NavigationTree(I18n i18n) {
@@ -59,7 +71,8 @@ final class NavigationTree {
         view.setShowRoot(false);
         view.setId("navigation");
         view.getStyleClass().add("navigation");
-        view.setCellFactory(tv -> new Cell());
+        view.setCellFactory(tv -> new NavigationCell(i18n, this::stateSuffix, item -> menus.apply(item)));
+        applier = new TreeApplier(r -> fx.execute(r), this::keepingSelection);
         search.setId("navigation-search");
         search.promptTextProperty().bind(i18n.text("console.tree.search"));
         debounce.setOnFinished(e -> refilter());
@@ -68,44 +81,6 @@ final class NavigationTree {
         box.setPadding(new Insets(6, 0, 0, 0));
         VBox.setVgrow(view, Priority.ALWAYS);
         box.getStyleClass().add("navigation-box");
-    }
-
-    private final class Cell extends TreeCell<NavItem> {
-        Cell() {
-            setOnContextMenuRequested(e -> {
-                NavItem item = getItem();
-                List<MenuItem> items = item == null ? List.of() : menus.apply(item);
-                if (!items.isEmpty()) {
-                    ContextMenu m = new ContextMenu();
-                    m.setId("navigation-menu");
-                    m.getItems().setAll(items);
-                    m.show(this, e.getScreenX(), e.getScreenY());
-                }
-                e.consume();
-            });
-        }
-
-        @Override
-        protected void updateItem(NavItem item, boolean empty) {
-            super.updateItem(item, empty);
-            textProperty().unbind();
-            getStyleClass().removeAll("vm-running", "vm-stopped", "vm-template", "conn-reconnecting", "conn-failed");
-            if (empty || item == null) {
-                setText(null);
-                setGraphic(null);
-                return;
-            }
-            if (item.localized()) {
-                textProperty().bind(i18n.text(item.label()));
-            } else {
-                setText(item.label() + stateSuffix(item));
-            }
-            FontIcon icon = Icons.of(icon(item));
-            Optional<VmInfo> vm = item.target().flatMap(t -> t.vm());
-            vm.ifPresent(v -> getStyleClass().add(v.template() ? "vm-template" : v.state().isRunning() ? "vm-running"
-                    : "vm-stopped"));
-            setGraphic(icon);
-        }
     }
 
     /** "· reconnecting…" after a connection that is not connected. */
@@ -126,20 +101,6 @@ final class NavigationTree {
                 return "  · " + i18n.get("console.state.connecting");
             default:
                 return "";
-        }
-    }
-
-    private static Feather icon(NavItem item) {
-        switch (item.kind()) {
-            case CONNECTION:
-                return item.connection().isPresent() ? Feather.SERVER : Feather.MONITOR;
-            case NODE:
-                return Feather.HARD_DRIVE;
-            case VM:
-                return item.target().flatMap(t -> t.vm()).map(v -> v.template() ? Feather.FILE
-                        : v.state().isRunning() ? Feather.PLAY_CIRCLE : Feather.STOP_CIRCLE).orElse(Feather.BOX);
-            default:
-                return Feather.CPU;
         }
     }
 
@@ -223,7 +184,19 @@ final class NavigationTree {
     void removeConnection(long id) {
         inventories.remove(id);
         states.remove(id);
+        requests.remove(id);
+        view.getRoot().getChildren().stream().filter(t -> t.getValue().connection().map(x -> x.id() == id)
+                .orElse(false)).forEach(applier::forget);
         view.getRoot().getChildren().removeIf(t -> t.getValue().connection().map(x -> x.id() == id).orElse(false));
+    }
+
+    /**
+     * Where the content is computed (a background executor) and where the slices that apply it run
+     * ({@code Platform::runLater}); until this is called both run at once, on the caller's thread.
+     */
+    void workOn(Executor background, Executor fxThread) {
+        compute = background;
+        fx = fxThread;
     }
 
     /** A hypervisor connection's nodes, VMs and GPUs, brought up to date in place; filtered by the search. */
@@ -234,10 +207,62 @@ final class NavigationTree {
         }
         boolean first = !inventories.containsKey(c.id());
         inventories.put(c.id(), inv);
-        keepingSelection(() -> TreeSync.sync(conn.get(), TreeContent.of(c, inv, search.getText(), i18n)));
         if (first) {
             conn.get().setExpanded(true);
         }
+        request(c, conn.get(), Optional.empty());
+    }
+
+    /**
+     * Computes what the connection's entry should hold (its inventory, the search) off the FX thread, then applies
+     * it in slices; {@code restore}: the nodes to keep expanded when a search was cleared (the others collapse).
+     */
+    private void request(ConnectionInfo c, TreeItem<NavItem> conn, Optional<Set<TreeItem<NavItem>>> restore) {
+        ClusterInventory inv = inventories.get(c.id());
+        String filter = filter();
+        int generation = requests.merge(c.id(), 1, Integer::sum);
+        try {
+            compute.execute(() -> {
+                List<TreeSync.Wanted> wanted = TreeContent.of(c, inv, filter, i18n);
+                Set<String> all = filter.isEmpty() ? TreeContent.ids(wanted) : null;
+                fx.execute(() -> {
+                    if (requests.getOrDefault(c.id(), 0) != generation || item(c).orElse(null) != conn) {
+                        return; // a newer inventory or search, or the connection went
+                    }
+                    if (all != null) {
+                        applier.keepOnly(conn, all);
+                    }
+                    applier.apply(conn, wanted, node -> expansion(node, filter, restore), () -> {
+                    });
+                });
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.debug("The tree of {} is not brought up to date: the window is closing", c.name());
+        }
+    }
+
+    /** A search shows every node it keeps expanded; clearing it collapses what the user had not expanded. */
+    private void expansion(TreeItem<NavItem> node, String filter, Optional<Set<TreeItem<NavItem>>> restore) {
+        if (!filter.isEmpty()) {
+            node.setExpanded(true);
+        } else if (restore.isPresent() && node.isExpanded() && !restore.get().contains(node) && !holdsSelection(node)) {
+            node.setExpanded(false);
+        }
+    }
+
+    private boolean holdsSelection(TreeItem<NavItem> node) {
+        TreeItem<NavItem> t = view.getSelectionModel().getSelectedItem();
+        while (t != null) {
+            if (t == node) {
+                return true;
+            }
+            t = t.getParent();
+        }
+        return false;
+    }
+
+    private String filter() {
+        return search.getText() == null ? "" : search.getText().strip();
     }
 
     /**
@@ -274,8 +299,9 @@ final class NavigationTree {
     /** How a connection is doing, shown after its name. */
     void showState(ConnectionInfo c, ConnectionState s) {
         states.put(c.id(), s);
-        // the item's value is the same: the cells are drawn again (only the visible ones exist)
-        view.refresh();
+        // the item's value is the same: tell the view it changed, so the cells are drawn again (not made anew)
+        item(c).ifPresent(t -> Event.fireEvent(t, new TreeItem.TreeModificationEvent<>(TreeItem.valueChangedEvent(), t,
+                t.getValue())));
     }
 
     ConnectionState stateOf(long connectionId) {
@@ -283,16 +309,24 @@ final class NavigationTree {
     }
 
     private void refilter() {
-        String f = search.getText() == null ? "" : search.getText().strip();
+        String f = filter();
+        Optional<Set<TreeItem<NavItem>>> restore = Optional.empty();
+        if (!f.isEmpty() && expandedBeforeSearch == null) {
+            expandedBeforeSearch = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (TreeItem<NavItem> conn : view.getRoot().getChildren()) {
+                conn.getChildren().stream().filter(TreeItem::isExpanded).forEach(expandedBeforeSearch::add);
+            }
+        } else if (f.isEmpty() && expandedBeforeSearch != null) {
+            restore = Optional.of(expandedBeforeSearch);
+            expandedBeforeSearch = null;
+        }
         for (TreeItem<NavItem> conn : view.getRoot().getChildren()) {
             Optional<ConnectionInfo> c = conn.getValue().connection();
             if (c.isPresent() && inventories.containsKey(c.get().id())) {
-                keepingSelection(() -> TreeSync.sync(conn, TreeContent.of(c.get(), inventories.get(c.get().id()), f,
-                        i18n)));
                 if (!f.isEmpty()) {
                     conn.setExpanded(true);
-                    conn.getChildren().forEach(n -> n.setExpanded(true));
                 }
+                request(c.get(), conn, restore);
             }
         }
     }

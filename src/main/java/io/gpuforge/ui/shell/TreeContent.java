@@ -11,9 +11,11 @@ import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.ui.common.NavTarget;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the tree shows below a hypervisor connection, from its inventory: its nodes, and under each node its VMs
@@ -58,6 +60,18 @@ final class TreeContent {
             }
         }
         return nodes;
+    }
+
+    /** Every id of a content, at any depth. */
+    static Set<String> ids(List<TreeSync.Wanted> wanted) {
+        Set<String> out = new HashSet<>();
+        for (TreeSync.Wanted w : wanted) {
+            out.add(w.item().id());
+            if (w.children() != null) {
+                out.addAll(ids(w.children()));
+            }
+        }
+        return out;
     }
 
     static String vmId(ConnectionInfo c, VmInfo v) {

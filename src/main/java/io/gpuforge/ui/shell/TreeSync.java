@@ -4,11 +4,11 @@ import io.gpuforge.ui.common.NavItem;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Set;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javafx.collections.ObservableList;
 import javafx.scene.control.TreeItem;
 
@@ -35,6 +35,15 @@ final class TreeSync {
 
     /** Makes {@code parent}'s children what {@code wanted} says, recursively; returns how many items were touched. */
     static int sync(TreeItem<NavItem> parent, List<Wanted> wanted) {
+        return sync(parent, wanted, new HashMap<>());
+    }
+
+    /**
+     * As {@link #sync(TreeItem, List)}, taking the item of an id that is not among the children from {@code pool}
+     * when it is there (an item a filter took away comes back as the same item, expanded as it was), and putting the
+     * items it makes into it.
+     */
+    static int sync(TreeItem<NavItem> parent, List<Wanted> wanted, Map<String, TreeItem<NavItem>> pool) {
         ObservableList<TreeItem<NavItem>> children = parent.getChildren();
         Map<String, TreeItem<NavItem>> byId = new HashMap<>();
         for (TreeItem<NavItem> c : children) {
@@ -45,14 +54,20 @@ final class TreeSync {
         for (Wanted w : wanted) {
             TreeItem<NavItem> item = byId.remove(w.item().id());
             if (item == null) {
-                item = new TreeItem<>(w.item());
+                item = pool.get(w.item().id());
+                if (item == null || item.getParent() != null && item.getParent() != parent) {
+                    item = new TreeItem<>(w.item());
+                    pool.put(w.item().id(), item);
+                } else if (!item.getValue().equals(w.item())) {
+                    item.setValue(w.item());
+                }
                 touched++;
             } else if (!item.getValue().equals(w.item())) {
                 item.setValue(w.item());
                 touched++;
             }
             if (w.children() != null) {
-                touched += sync(item, w.children());
+                touched += sync(item, w.children(), pool);
             }
             next.add(item);
         }

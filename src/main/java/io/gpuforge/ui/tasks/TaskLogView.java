@@ -50,11 +50,11 @@ public final class TaskLogView extends VBox implements Disposable {
         table.setId("task-log-table");
         table.setItems(model.rows());
         table.getColumns().setAll(List.of(
-                col("console.tasklog.started", 150, t -> TIME.format(t.started())),
-                col("console.tasklog.duration", 80, t -> duration(t.duration(Instant.now()))),
+                col("console.tasklog.started", 175, t -> TIME.format(t.started())),
+                col("console.tasklog.duration", 100, t -> duration(t.duration(Instant.now()))),
                 col("console.tasklog.status", 150, t -> TaskLogViewModel.progress(t, i18n)),
                 col("console.tasklog.action", 150, t -> actionLabel(t.action(), i18n)),
-                col("console.tasklog.target", 120, TaskRecord::target),
+                col("console.tasklog.target", 150, TaskRecord::target),
                 col("console.tasklog.connection", 120, TaskRecord::connection),
                 col("console.tasklog.user", 170, t -> t.user().equals(t.actingAs()) ? t.user()
                         : t.user() + " (" + t.actingAs() + ")"),

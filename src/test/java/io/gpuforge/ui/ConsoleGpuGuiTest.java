@@ -1,0 +1,123 @@
+package io.gpuforge.ui;
+
+import static io.gpuforge.ui.ConsoleGuiTest.child;
+import static io.gpuforge.ui.ConsoleGuiTest.labels;
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
+import static io.gpuforge.ui.ConsoleGuiTest.select;
+import static io.gpuforge.ui.ConsoleGuiTest.waitUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.ui.common.NavItem;
+import java.util.Optional;
+import javafx.scene.Node;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeTableRow;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * Where the console shows a GPU on the Demo lab: the tree says which VM has a GPU given through a Proxmox PCI
+ * resource mapping without any VM page having been opened, and the IOMMU tables of the connection page and of a
+ * node page offer "Pass through to VM…" on a GPU's row, which opens the passthrough wizard at that GPU.
+ */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class ConsoleGpuGuiTest {
+
+    private GuiFixture fx;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        fx.close();
+    }
+
+    @Test
+    void aGpuGivenThroughAMappingShowsTheVmThatHasItInTheTree(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);
+        TreeItem<NavItem> n4090 = child(lab, "pve-4090"::equals);
+        // VM 101 (train-01) has 01:00.0 through the mapping gpu-4090-a; no VM's page was opened
+        waitUntil(() -> labels(n4090).stream().anyMatch(l -> l.contains("01:00.0")
+                && l.contains("VM 101") && l.contains("gpu-4090-a")));
+        assertThat(labels(n4090)).filteredOn(l -> l.contains("02:00.0")).singleElement().asString()
+                .as("the other card is nobody's").contains("free");
+    }
+
+    @Test
+    void theIommuTableOfTheConnectionPageOffersToPassAGpuThrough(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);
+        long id = lab.getValue().connection().orElseThrow().id();
+        select(robot, lab);
+        waitUntil(() -> robot.lookup(".cluster-page").tryQuery().isPresent());
+        TabPane tabs = (TabPane) robot.lookup(".cluster-page .host-page").query();
+        robot.interact(() -> tabs.getSelectionModel().select(tab(tabs, "cluster-" + id + "-iommu")));
+        robot.interact(() -> robot.lookup("#cluster-node").queryAs(ChoiceBox.class).setValue("pve-4090"));
+        passThroughFromTheIommuRow(robot, "0000:01:00.0");
+    }
+
+    @Test
+    void theIommuTableOfANodePageOffersToPassAGpuThrough(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);
+        long id = lab.getValue().connection().orElseThrow().id();
+        select(robot, child(lab, "pve-4090"::equals));
+        waitUntil(() -> robot.lookup(".node-page").tryQuery().isPresent());
+        TabPane page = (TabPane) robot.lookup(".node-page").queryAll().stream().filter(Node::isVisible).findFirst()
+                .orElseThrow();
+        robot.interact(() -> page.getSelectionModel().select(tab(page, "node-" + id + "-pve-4090-iommu")));
+        passThroughFromTheIommuRow(robot, "0000:02:00.0");
+    }
+
+    private static Tab tab(TabPane tabs, String id) {
+        return tabs.getTabs().stream().filter(t -> id.equals(t.getId())).findFirst()
+                .orElseThrow(() -> new AssertionError("no tab " + id));
+    }
+
+    /** The GPU's row has "Pass through to VM…"; it opens the wizard, which starts at that GPU's readiness. */
+    private void passThroughFromTheIommuRow(FxRobot robot, String address) throws Exception {
+        waitUntil(() -> row(robot, address).isPresent());
+        TreeTableRow<?> row = row(robot, address).orElseThrow();
+        assertThat(row.getContextMenu()).as("the GPU's row has a context menu").isNotNull();
+        MenuItem pass = row.getContextMenu().getItems().stream().filter(m -> "iommu-pass-through".equals(m.getId()))
+                .findFirst().orElseThrow(() -> new AssertionError("no Pass through on " + address));
+        assertThat(pass.getText()).isEqualTo("Pass through to VM…");
+        robot.interact(pass::fire);
+        waitUntil(() -> robot.lookup("#passthrough-wizard").tryQuery().isPresent());
+        // preselected: the wizard reads that GPU's host and checks it, with no host or GPU to choose
+        waitUntil(() -> robot.lookup("#pt-checks").tryQuery().isPresent()
+                || robot.lookup("#pt-message").tryQuery().isPresent());
+        assertThat(robot.lookup("#pt-hosts").tryQuery()).as("no host to choose").isEmpty();
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    private static Optional<TreeTableRow<?>> row(FxRobot robot, String address) {
+        return onFx(() -> {
+            for (Node n : robot.lookup("#iommu-table .tree-table-row-cell").queryAll()) {
+                if (n.isVisible() && n.lookupAll(".tree-table-cell").stream().anyMatch(c -> c instanceof Labeled
+                        && address.equals(((Labeled) c).getText()))) {
+                    return Optional.<TreeTableRow<?>>of((TreeTableRow<?>) n);
+                }
+            }
+            return Optional.<TreeTableRow<?>>empty();
+        });
+    }
+}
