@@ -1,7 +1,9 @@
 package io.gpuforge.app;
 
 import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.CloudInit;
+import io.gpuforge.domain.ConfigChange;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.GpuAttachRequest;
 import io.gpuforge.domain.GpuInfo;
@@ -25,6 +27,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.BooleanSupplier;
@@ -57,7 +60,12 @@ public final class VmProvisioning {
 
     /** What the target offers, read once for the wizard's pages. */
     public record Choices(NodeStatus status, List<StorageInfo> storages, List<NetworkInfo> networks, List<GpuInfo> gpus,
-                          List<VmInfo> vms, List<VmInfo> cloneSources) {
+                          List<VmInfo> vms, List<VmInfo> cloneSources, boolean canClone) {
+        public Choices(NodeStatus status, List<StorageInfo> storages, List<NetworkInfo> networks, List<GpuInfo> gpus,
+                       List<VmInfo> vms, List<VmInfo> cloneSources) {
+            this(status, storages, networks, gpus, vms, cloneSources, false);
+        }
+
         public Choices {
             storages = List.copyOf(storages);
             networks = List.copyOf(networks);
@@ -74,17 +82,48 @@ public final class VmProvisioning {
             return storages.stream().filter(s -> s.active() && s.holds(StorageInfo.IMAGES)).toList();
         }
 
+        /** The template VMs on {@code node}: what the wizard offers to clone there. */
+        public List<VmInfo> cloneSourcesOn(String node) {
+            return cloneSources.stream().filter(v -> v.ref().node().equals(node)).toList();
+        }
+
         public long freeMemoryBytes() {
             return status.memoryTotalBytes().orElse(0) - status.memoryUsedBytes().orElse(0);
         }
     }
 
-    /** Everything the user chose. {@code cloudInit}'s user-data is left empty: the template's is rendered here. */
+    /**
+     * A template VM to clone instead of building from the template: the VM, the storage of its system disk, and
+     * whether the clone is linked (its disks stay on that storage) or a full copy onto the request's storage.
+     */
+    public record Clone(VmInfo source, Optional<String> sourceStorage, boolean linked) {
+        public Clone {
+            Objects.requireNonNull(source);
+            Objects.requireNonNull(sourceStorage);
+        }
+
+        public Clone linked(boolean l) {
+            return new Clone(source, sourceStorage, l);
+        }
+    }
+
+    /**
+     * Everything the user chose. {@code cloudInit}'s user-data is left empty: the template's is rendered here. With
+     * a {@code cloneOf}, {@code template} is the shape of the template VM ({@link TemplateService#describe}).
+     */
     public record Request(Target target, VmTemplate template, String name, int cores, int memoryMiB, int diskGiB,
                           String storage, String network, String cpuType, Optional<CloudInit> cloudInit,
-                          Map<String, String> variables, Optional<GpuInfo> gpu, boolean start) {
+                          Map<String, String> variables, Optional<GpuInfo> gpu, boolean start, Optional<Clone> cloneOf) {
+        public Request(Target target, VmTemplate template, String name, int cores, int memoryMiB, int diskGiB,
+                       String storage, String network, String cpuType, Optional<CloudInit> cloudInit,
+                       Map<String, String> variables, Optional<GpuInfo> gpu, boolean start) {
+            this(target, template, name, cores, memoryMiB, diskGiB, storage, network, cpuType, cloudInit, variables, gpu,
+                    start, Optional.empty());
+        }
+
         public Request {
             variables = Map.copyOf(variables);
+            Objects.requireNonNull(cloneOf);
         }
     }
 
@@ -121,7 +160,12 @@ public final class VmProvisioning {
         }
         var inv = s.inventory();
         return new Choices(s.nodeStatus(t.node()), s.storages(t.node()), s.networks(t.node()), inv.gpusOn(t.node()),
-                inv.vmsOn(t.node()), inv.templates());
+                inv.vmsOn(t.node()), inv.templates(), s.can(Capability.CLONE));
+    }
+
+    /** A template VM as a clone source: its configuration read for the storage of its disk (linked clone: stays). */
+    public Clone cloneSource(Target t, VmInfo vm) throws BackendException {
+        return new Clone(vm, VmClones.diskStorage(session(t).readConfig(vm.ref())), vm.template());
     }
 
     /** The request's problems against what the target offers. */
@@ -189,6 +233,9 @@ public final class VmProvisioning {
                 out.add(new Problem(VmField.OTHER, true, v.label() + " is needed by the template"));
             }
         }
+        if (r.cloneOf().isPresent()) {
+            VmClones.check(r, c, out);
+        }
         if (r.gpu().isEmpty() && r.template().gpus() > 0) {
             out.add(new Problem(VmField.GPU, false, "The template expects " + r.template().gpus() + " GPU(s); the VM"
                     + " gets none"));
@@ -220,7 +267,12 @@ public final class VmProvisioning {
     public static String preview(Request r) {
         VmSpec spec = spec(r);
         StringBuilder out = new StringBuilder();
-        if (r.target().proxmox()) {
+        if (r.cloneOf().isPresent()) {
+            out.append(VmClones.preview(r));
+            r.gpu().ifPresent(g -> out.append("PCI mapping + PUT /nodes/").append(r.target().node())
+                    .append("/qemu/<newid>/config hostpci0=mapping=").append(g.mapping().orElse("<new mapping>"))
+                    .append(",pcie=1\n"));
+        } else if (r.target().proxmox()) {
             r.template().image().ifPresent(i -> out.append("POST /nodes/").append(r.target().node())
                     .append("/storage/<import storage>/download-url content=import url=").append(i.url())
                     .append(" filename=").append(i.fileName()).append("   (unless the image is there)\n"));
@@ -262,6 +314,9 @@ public final class VmProvisioning {
         ConnectionSession s = session(r.target());
         VmSpec spec = spec(r);
         List<String> notes = new ArrayList<>();
+        if (r.cloneOf().isPresent()) {
+            return cloned(r, s, progress, cancelled);
+        }
         TaskOutcome out = s.createVm(r.target().node(), spec, progress, cancelled);
         if (!out.ok()) {
             String id = out.task().target();
@@ -282,6 +337,36 @@ public final class VmProvisioning {
                     + " (gpuforge vm templates --export FILE holds it)");
         }
         VmConfig cfg = s.readConfig(vm);
+        return finish(r, s, out, vm, cfg, notes, progress, cancelled);
+    }
+
+    /** A clone of the request's template VM, then its resources and cloud-init as one configuration change. */
+    private Result cloned(Request r, ConnectionSession s, TaskListener progress, BooleanSupplier cancelled)
+            throws BackendException, InterruptedException {
+        List<String> notes = new ArrayList<>();
+        var before = s.inventory().vms().stream().map(VmInfo::ref).collect(Collectors.toSet());
+        TaskOutcome out = s.cloneVm(VmClones.request(r), progress, cancelled);
+        if (!out.ok()) {
+            for (VmInfo left : s.inventory().vms()) {
+                if (!before.contains(left.ref()) && left.name().equals(r.name())) {
+                    s.deleteVm(left.ref(), progress, () -> false);
+                    notes.add("VM " + left.ref().id() + " that the clone had begun was removed again");
+                }
+            }
+            return new Result(out, Optional.empty(), Optional.empty(), notes);
+        }
+        VmRef vm = out.created().orElseThrow();
+        VmConfig cloned = s.readConfig(vm);
+        ConfigChange change = VmClones.change(r, cloned);
+        progress.line("Configuring the clone " + vm.id() + ": " + String.join(", ",
+                ((ConfigChange.Settings) change).keys().keySet()));
+        VmConfig cfg = s.writeConfig(vm, change, cloned.version());
+        return finish(r, s, out, vm, cfg, notes, progress, cancelled);
+    }
+
+    private Result finish(Request r, ConnectionSession s, TaskOutcome out, VmRef vm, VmConfig created, List<String> notes,
+                          TaskListener progress, BooleanSupplier cancelled) throws BackendException, InterruptedException {
+        VmConfig cfg = created;
         if (r.gpu().isPresent()) {
             GpuInfo g = r.gpu().get();
             List<PciAddress> functions = s.nodePci(r.target().node()).inventory().devices().stream()
