@@ -255,6 +255,10 @@ public final class CreateVmWizard {
 
     private void loadChoices() {
         model.choices.set(null);
+        if (model.cloneSource.get() != null) {
+            model.cloneSource.set(null);
+            model.template.set(null);
+        }
         Optional<VmProvisioning.Target> t = model.target();
         if (t.isEmpty()) {
             return;

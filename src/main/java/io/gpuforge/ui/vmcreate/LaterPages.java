@@ -205,7 +205,7 @@ final class LaterPages {
         text.setStyle("-fx-font-family: monospace;");
         text.textProperty().bind(Bindings.createStringBinding(this::summaryText, model.errors, model.warnings,
                 model.template, model.name, model.cores, model.memoryMiB, model.diskGiB, model.storage, model.network,
-                model.gpu, model.user, model.sshKeys, model.staticIp, model.ip));
+                model.gpu, model.user, model.sshKeys, model.staticIp, model.ip, model.cloneSource, model.linked));
         CheckBox start = new CheckBox(i18n.get("vmcreate.summary.start"));
         start.setId("vmc-start");
         start.selectedProperty().bindBidirectional(model.start);
@@ -218,6 +218,9 @@ final class LaterPages {
         }
         StringBuilder s = new StringBuilder();
         VmProvisioning.Request r = model.request();
+        r.cloneOf().ifPresent(c -> s.append(i18n.get("vmcreate.summary.clone", c.source().ref().id(), c.source().name(),
+                c.linked() ? i18n.get("vmcreate.summary.linked", c.sourceStorage().orElse("?"))
+                        : i18n.get("vmcreate.summary.full", r.storage()))).append('\n'));
         s.append(i18n.get("vmcreate.summary.values", r.target().connection().name(), r.target().node(),
                 r.template().name(), r.name(), r.cores(), r.memoryMiB(), r.diskGiB(), r.cpuType(), r.storage(),
                 r.network(), r.gpu().map(g -> g.address() + " " + g.name()).orElse(i18n.get("vmcreate.gpu.none")),
