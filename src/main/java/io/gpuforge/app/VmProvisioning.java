@@ -2,6 +2,7 @@ package io.gpuforge.app;
 
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
+import io.gpuforge.domain.CloudConfigs;
 import io.gpuforge.domain.CloudInit;
 import io.gpuforge.domain.ConfigChange;
 import io.gpuforge.domain.ConnectionInfo;
@@ -46,9 +47,17 @@ import java.util.stream.Collectors;
 public final class VmProvisioning {
 
     private final Sessions sessions;
+    private final CloudInitSnippets snippets;
 
+    /** Without host access: a template's user-data never goes to a Proxmox VE node as a snippet. */
     public VmProvisioning(Sessions sessions) {
+        this(sessions, null);
+    }
+
+    /** With the node's host links, for the template's user-data as a snippet ({@code cicustom}). */
+    public VmProvisioning(Sessions sessions, HostAccess hosts) {
         this.sessions = sessions;
+        this.snippets = new CloudInitSnippets(hosts);
     }
 
     /** A node of a hypervisor connection (a libvirt host is its one node). */
@@ -60,13 +69,18 @@ public final class VmProvisioning {
 
     /** What the target offers, read once for the wizard's pages. */
     public record Choices(NodeStatus status, List<StorageInfo> storages, List<NetworkInfo> networks, List<GpuInfo> gpus,
-                          List<VmInfo> vms, List<VmInfo> cloneSources, boolean canClone) {
+                          List<VmInfo> vms, List<VmInfo> cloneSources, boolean canClone, Optional<String> noSnippet) {
         public Choices(NodeStatus status, List<StorageInfo> storages, List<NetworkInfo> networks, List<GpuInfo> gpus,
                        List<VmInfo> vms, List<VmInfo> cloneSources) {
-            this(status, storages, networks, gpus, vms, cloneSources, false);
+            this(status, storages, networks, gpus, vms, cloneSources, false, Optional.of("the node was not checked"));
         }
 
+        /**
+         * @param noSnippet why a template's user-data cannot go to the (Proxmox VE) node as a snippet; empty when it
+         *                  can (a storage with content {@code snippets} and a host link)
+         */
         public Choices {
+            Objects.requireNonNull(noSnippet);
             storages = List.copyOf(storages);
             networks = List.copyOf(networks);
             gpus = List.copyOf(gpus);
@@ -160,7 +174,8 @@ public final class VmProvisioning {
         }
         var inv = s.inventory();
         return new Choices(s.nodeStatus(t.node()), s.storages(t.node()), s.networks(t.node()), inv.gpusOn(t.node()),
-                inv.vmsOn(t.node()), inv.templates(), s.can(Capability.CLONE));
+                inv.vmsOn(t.node()), inv.templates(), s.can(Capability.CLONE), t.proxmox()
+                ? snippets.whyNot(t.connection(), t.node(), s.storages(t.node())) : Optional.empty());
     }
 
     /** A template VM as a clone source: its configuration read for the storage of its disk (linked clone: stays). */
@@ -263,6 +278,26 @@ public final class VmProvisioning {
                 uefi, r.target().proxmox() || !"test".equals(r.target().connection().address().split(":")[0]), o);
     }
 
+    /**
+     * What will be sent, as the summary shows it, with how a template's user-data reaches a Proxmox VE VM: as a
+     * snippet over the node's host link, or not (PVE's own cloud-init fields, and why).
+     */
+    public static String preview(Request r, Choices c) {
+        String out = preview(r);
+        Optional<String> userData = r.cloneOf().isPresent() ? Optional.empty()
+                : spec(r).options().cloudInit().flatMap(CloudInit::userData);
+        if (!r.target().proxmox() || userData.isEmpty()) {
+            return out;
+        }
+        return out + c.noSnippet().map(why -> "The template's user-data is not sent: " + why + ". The VM gets Proxmox"
+                + " VE's own cloud-init fields (ciuser, sshkeys, ipconfig0); run the template's setup after the first"
+                + " boot.\n").orElseGet(() -> "Then the template's user-data as a snippet, written over the node's SSH"
+                + " host link: " + CloudInitSnippets.storage(c.storages()).map(StorageInfo::name).orElse("?")
+                + ":snippets/" + CloudInitSnippets.fileName(new VmRef(r.target().node(), "<vmid>"), r.name())
+                + "\nPUT /nodes/" + r.target().node() + "/qemu/<vmid>/config cicustom=user=" + CloudInitSnippets
+                .storage(c.storages()).map(StorageInfo::name).orElse("?") + ":snippets/…\n");
+    }
+
     /** What will be sent, as the summary shows it: Proxmox VE's calls with their parameters, or libvirt's domain XML. */
     public static String preview(Request r) {
         VmSpec spec = spec(r);
@@ -308,8 +343,19 @@ public final class VmProvisioning {
         return out.toString();
     }
 
-    /** Creates the VM, attaches the GPU and starts it when asked; a create that failed after taking an id is removed. */
+    /** {@link #create(Request, TaskListener, BooleanSupplier, HostKeyPrompt)} trusting no new SSH host key. */
     public Result create(Request r, TaskListener progress, BooleanSupplier cancelled)
+            throws BackendException, InterruptedException {
+        return create(r, progress, cancelled, (host, type, fingerprint) -> false);
+    }
+
+    /**
+     * Creates the VM, attaches the GPU and starts it when asked; a create that failed after taking an id is removed.
+     * On Proxmox VE a template's user-data goes to the node as a snippet over its host link ({@code hostKeys} asked
+     * about a host key seen for the first time), else the VM keeps PVE's own cloud-init fields: the notes and the
+     * progress say which.
+     */
+    public Result create(Request r, TaskListener progress, BooleanSupplier cancelled, HostKeyPrompt hostKeys)
             throws BackendException, InterruptedException {
         ConnectionSession s = session(r.target());
         VmSpec spec = spec(r);
@@ -331,13 +377,34 @@ public final class VmProvisioning {
             return new Result(out, Optional.empty(), Optional.empty(), notes);
         }
         VmRef vm = out.created().orElseThrow();
-        if (r.target().proxmox() && spec.options().cloudInit().flatMap(CloudInit::userData).isPresent()) {
-            notes.add("Proxmox VE's API cannot upload the template's user-data (a snippet): the VM got PVE's own"
-                    + " cloud-init (user, password or keys, network); run the template's setup after the first boot"
-                    + " (gpuforge vm templates --export FILE holds it)");
-        }
         VmConfig cfg = s.readConfig(vm);
+        Optional<CloudInit> ci = spec.options().cloudInit().filter(c -> c.userData().isPresent());
+        if (r.target().proxmox() && ci.isPresent()) {
+            cfg = userData(r, s, vm, cfg, ci.get(), notes, progress, hostKeys);
+        }
         return finish(r, s, out, vm, cfg, notes, progress, cancelled);
+    }
+
+    /** The template's user-data as a snippet ({@code cicustom}), or PVE's own fields when it cannot be written. */
+    private VmConfig userData(Request r, ConnectionSession s, VmRef vm, VmConfig cfg, CloudInit ci, List<String> notes,
+                              TaskListener progress, HostKeyPrompt hostKeys) throws BackendException {
+        String note;
+        VmConfig after = cfg;
+        try {
+            CloudInitSnippets.Written w = snippets.write(r.target().connection(), r.target().node(),
+                    s.storages(r.target().node()), vm, r.name(), CloudConfigs.userData(r.name(), ci), hostKeys);
+            after = s.writeConfig(vm, new ConfigChange.Settings(Map.of("cicustom", Optional.of("user=" + w.volume()))),
+                    cfg.version());
+            note = "Cloud-init: the template's user-data was written over the SSH host link (" + w.host() + ") to "
+                    + w.path() + " and set as cicustom user=" + w.volume() + "; the network comes from ipconfig0";
+        } catch (CloudInitSnippets.NotWritten e) {
+            note = "Cloud-init: Proxmox VE's own fields only (ciuser, sshkeys, ipconfig0): the template's user-data"
+                    + " could not be written as a snippet (" + e.getMessage() + "); run the template's setup after the"
+                    + " first boot (gpuforge vm templates --export FILE holds it)";
+        }
+        progress.line(note);
+        notes.add(note);
+        return after;
     }
 
     /** A clone of the request's template VM, then its resources and cloud-init as one configuration change. */

@@ -123,7 +123,7 @@ final class VmCreateCommand implements Callable<Integer> {
                 return 1;
             }
             if (dryRun) {
-                services.output().line(VmProvisioning.preview(r));
+                services.output().line(VmProvisioning.preview(r, c));
                 return 0;
             }
             VmProvisioning.Result res = ctx.provisioning().create(r, line -> {

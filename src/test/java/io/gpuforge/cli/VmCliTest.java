@@ -78,7 +78,9 @@ class VmCliTest {
         assertThat(cfg.get("ciuser").asText()).isEqualTo("ada");
         assertThat(cfg.get("cipassword").asText()).isEqualTo("********");
         assertThat(cfg.get("hostpci0").asText()).startsWith("mapping=");
-        assertThat(r.get("notes").toString()).contains("cannot upload the template's user-data");
+        assertThat(r.get("notes").toString()).contains("the template's user-data was written over the SSH host link")
+                .contains("/var/lib/vz/snippets/gpuforge-");
+        assertThat(cfg.get("cicustom").asText()).startsWith("user=local:snippets/gpuforge-").endsWith("-cuda-01-user.yaml");
         assertThat(r.get("log").toString()).contains("[1/3] download").contains("[3/3] grow scsi0");
     }
 

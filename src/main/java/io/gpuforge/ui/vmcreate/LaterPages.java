@@ -229,7 +229,7 @@ final class LaterPages {
         model.errors.values().forEach(w -> s.append("✗ ").append(w).append('\n'));
         s.append(i18n.get("vmcreate.summary.calls")).append('\n');
         try {
-            s.append(VmProvisioning.preview(r));
+            s.append(VmProvisioning.preview(r, model.choices.get()));
         } catch (IllegalArgumentException e) {
             s.append(e.getMessage());
         }
