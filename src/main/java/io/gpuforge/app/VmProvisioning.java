@@ -22,8 +22,6 @@ import io.gpuforge.domain.VmOptions;
 import io.gpuforge.domain.VmRef;
 import io.gpuforge.domain.VmSpec;
 import io.gpuforge.domain.VmTemplate;
-import io.gpuforge.hypervisor.libvirt.DomainXmlBuilder;
-import io.gpuforge.hypervisor.proxmox.PveVmSpec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -185,85 +183,7 @@ public final class VmProvisioning {
 
     /** The request's problems against what the target offers. */
     public static List<Problem> check(Request r, Choices c) {
-        List<Problem> out = new ArrayList<>();
-        String dns = "[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?";
-        if (!r.name().matches(dns) || r.name().length() > 63) {
-            out.add(new Problem(VmField.NAME, true, "A VM name is letters, digits, '-' and '.' (at most 63), starting"
-                    + " and ending with a letter or digit"));
-        } else if (c.vms().stream().anyMatch(v -> v.name().equalsIgnoreCase(r.name()))) {
-            out.add(new Problem(VmField.NAME, !r.target().proxmox(), "A VM named " + r.name() + " exists on "
-                    + r.target().node() + " already" + (r.target().proxmox() ? " (Proxmox VE allows it, but it confuses)"
-                    : ": pick another name")));
-        }
-        if (r.cores() < 1) {
-            out.add(new Problem(VmField.CORES, true, "A VM needs at least one core"));
-        } else if (c.status().cpus() > 0 && r.cores() > c.status().cpus()) {
-            out.add(new Problem(VmField.CORES, true, r.cores() + " cores is more than the " + c.status().cpus()
-                    + " CPUs of " + r.target().node()));
-        }
-        long asked = (long) r.memoryMiB() << 20;
-        long free = c.freeMemoryBytes();
-        long total = c.status().memoryTotalBytes().orElse(0);
-        if (r.memoryMiB() < 64) {
-            out.add(new Problem(VmField.MEMORY, true, "A VM needs at least 64 MiB"));
-        } else if (total > 0 && asked > free) {
-            out.add(new Problem(VmField.MEMORY, true, "Not enough memory on " + r.target().node() + ": "
-                    + gib(asked) + " asked, " + gib(free) + " free of " + gib(total)));
-        } else if (total > 0) {
-            long promised = c.vms().stream().filter(v -> !v.template()).mapToLong(VmInfo::memoryBytes).sum() + asked;
-            if (promised > total) {
-                out.add(new Problem(VmField.MEMORY, false, "Over-committed: the VMs of " + r.target().node()
-                        + " would be given " + gib(promised) + " of " + gib(total)));
-            }
-        }
-        Optional<StorageInfo> st = c.storages().stream().filter(s -> s.name().equals(r.storage())).findFirst();
-        if (st.isEmpty() || !st.get().holds(StorageInfo.IMAGES)) {
-            out.add(new Problem(VmField.STORAGE, true, "Pick a storage for the disk (one that holds VM disks)"));
-        } else if (((long) r.diskGiB() << 30) > st.get().availableBytes()) {
-            out.add(new Problem(VmField.DISK, true, "Not enough space on " + r.storage() + ": " + r.diskGiB() + " GiB"
-                    + " asked, " + gib(st.get().availableBytes()) + " free"));
-        }
-        if (r.diskGiB() < 1) {
-            out.add(new Problem(VmField.DISK, true, "A disk is at least 1 GiB"));
-        }
-        if (c.networks().stream().noneMatch(n -> n.name().equals(r.network()))) {
-            out.add(new Problem(VmField.NETWORK, true, "Pick a network of " + r.target().node()));
-        }
-        r.cloudInit().ifPresent(ci -> {
-            if (ci.password().isEmpty() && ci.sshKeys().isEmpty()) {
-                out.add(new Problem(VmField.SSH_KEYS, true, "Give a password or an SSH public key: else nobody can log in"));
-            }
-            for (String k : ci.sshKeys()) {
-                if (!k.matches("(ssh-(ed25519|rsa|dss)|ecdsa-sha2-nistp(256|384|521)|sk-\\S+) [A-Za-z0-9+/=]+( .*)?")) {
-                    out.add(new Problem(VmField.SSH_KEYS, true, "Not an OpenSSH public key: '" + shorten(k) + "'"));
-                }
-            }
-            if (ci.ip() instanceof CloudInit.Static && !((CloudInit.Static) ci.ip()).cidr()
-                    .matches("\\d{1,3}(\\.\\d{1,3}){3}/\\d{1,2}")) {
-                out.add(new Problem(VmField.IP, true, "A static address is written 192.0.2.10/24"));
-            }
-        });
-        for (VmTemplate.Variable v : r.template().variables()) {
-            if (r.variables().getOrDefault(v.name(), "").isBlank()) {
-                out.add(new Problem(VmField.OTHER, true, v.label() + " is needed by the template"));
-            }
-        }
-        if (r.cloneOf().isPresent()) {
-            VmClones.check(r, c, out);
-        }
-        if (r.gpu().isEmpty() && r.template().gpus() > 0) {
-            out.add(new Problem(VmField.GPU, false, "The template expects " + r.template().gpus() + " GPU(s); the VM"
-                    + " gets none"));
-        }
-        return out;
-    }
-
-    private static String gib(long bytes) {
-        return String.format("%.1f GiB", bytes / (double) (1L << 30));
-    }
-
-    private static String shorten(String s) {
-        return s.length() > 40 ? s.substring(0, 37) + "..." : s;
+        return VmRequestChecks.check(r, c);
     }
 
     /** The spec sent to the backend; the template's user-data rendered with the request's values. */
@@ -283,64 +203,12 @@ public final class VmProvisioning {
      * snippet over the node's host link, or not (PVE's own cloud-init fields, and why).
      */
     public static String preview(Request r, Choices c) {
-        String out = preview(r);
-        Optional<String> userData = r.cloneOf().isPresent() ? Optional.empty()
-                : spec(r).options().cloudInit().flatMap(CloudInit::userData);
-        if (!r.target().proxmox() || userData.isEmpty()) {
-            return out;
-        }
-        return out + c.noSnippet().map(why -> "The template's user-data is not sent: " + why + ". The VM gets Proxmox"
-                + " VE's own cloud-init fields (ciuser, sshkeys, ipconfig0); run the template's setup after the first"
-                + " boot.\n").orElseGet(() -> "Then the template's user-data as a snippet, written over the node's SSH"
-                + " host link: " + CloudInitSnippets.storage(c.storages()).map(StorageInfo::name).orElse("?")
-                + ":snippets/" + CloudInitSnippets.fileName(new VmRef(r.target().node(), "<vmid>"), r.name())
-                + "\nPUT /nodes/" + r.target().node() + "/qemu/<vmid>/config cicustom=user=" + CloudInitSnippets
-                .storage(c.storages()).map(StorageInfo::name).orElse("?") + ":snippets/…\n");
+        return VmPreview.preview(r, c);
     }
 
     /** What will be sent, as the summary shows it: Proxmox VE's calls with their parameters, or libvirt's domain XML. */
     public static String preview(Request r) {
-        VmSpec spec = spec(r);
-        StringBuilder out = new StringBuilder();
-        if (r.cloneOf().isPresent()) {
-            out.append(VmClones.preview(r));
-            r.gpu().ifPresent(g -> out.append("PCI mapping + PUT /nodes/").append(r.target().node())
-                    .append("/qemu/<newid>/config hostpci0=mapping=").append(g.mapping().orElse("<new mapping>"))
-                    .append(",pcie=1\n"));
-        } else if (r.target().proxmox()) {
-            r.template().image().ifPresent(i -> out.append("POST /nodes/").append(r.target().node())
-                    .append("/storage/<import storage>/download-url content=import url=").append(i.url())
-                    .append(" filename=").append(i.fileName()).append("   (unless the image is there)\n"));
-            out.append("GET /cluster/nextid\nPOST /nodes/").append(r.target().node()).append("/qemu\n");
-            try {
-                Map<String, String> p = PveVmSpec.shown(PveVmSpec.params(spec, r.storage(), r.template().image()
-                        .map(i -> "<import storage>:import/" + i.fileName())));
-                p.forEach((k, v) -> out.append("  ").append(k).append(": ").append(v).append('\n'));
-            } catch (BackendException e) {
-                out.append("  (refused: ").append(e.getMessage()).append(")\n");
-            }
-            if (r.template().image().isPresent()) {
-                out.append("PUT /nodes/").append(r.target().node()).append("/qemu/<vmid>/resize disk=scsi0 size=")
-                        .append(r.diskGiB()).append("G\n");
-            }
-            r.gpu().ifPresent(g -> out.append("PCI mapping + PUT /nodes/").append(r.target().node())
-                    .append("/qemu/<vmid>/config hostpci0=mapping=").append(g.mapping().orElse("<new mapping>"))
-                    .append(",pcie=1\n"));
-        } else {
-            out.append("volume ").append(r.name()).append("-disk0.qcow2 in pool ").append(r.storage()).append(", ")
-                    .append(r.diskGiB()).append(" GiB").append(r.template().image().map(i -> ", backed by "
-                    + i.fileName()).orElse("")).append('\n');
-            if (spec.options().cloudInit().isPresent()) {
-                out.append("volume ").append(r.name()).append("-seed.iso (NoCloud, label cidata: user-data, meta-data,"
-                        + " network-config)\n");
-            }
-            String xml = DomainXmlBuilder.build(spec.withDiskPath(Optional.of("<pool " + r.storage() + ">/" + r.name()
-                    + "-disk0.qcow2")).withCloudInitSeed(spec.options().cloudInit().map(c -> "<pool " + r.storage()
-                    + ">/" + r.name() + "-seed.iso")));
-            out.append(xml);
-            r.gpu().ifPresent(g -> out.append("then <hostdev> for ").append(g.address()).append(" (managed)\n"));
-        }
-        return out.toString();
+        return VmPreview.preview(r);
     }
 
     /** {@link #create(Request, TaskListener, BooleanSupplier, HostKeyPrompt)} trusting no new SSH host key. */
