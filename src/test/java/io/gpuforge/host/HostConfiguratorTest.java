@@ -20,9 +20,16 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -154,50 +161,62 @@ class HostConfiguratorTest {
         if (kind == HostKind.TREE_HOST) {
             assertThat(clean.resolve("boot/grub/grub.cfg")).as("update-grub ran").content().contains("iommu=pt");
         }
+        List<Callable<Void>> cases = new ArrayList<>();
         for (FaultyShell.Mode mode : FaultyShell.Mode.values()) {
             for (int k = 1; k <= steps + 1; k++) {
-                String at = mode + " at step " + k + " of " + steps;
-                Path root = faultHost(kind, mode + "-" + k);
-                Map<String, String> original = state(root);
-                ApplyException failure = null;
-                try (HostShell real = shellFor(kind, root)) {
-                    configurator(kind, new FaultyShell(real, k, mode), root).apply(p);
-                } catch (ApplyException e) {
-                    failure = e;
-                }
-                Map<String, String> now = state(root);
-                Optional<JournalState> journal = journalState(kind, root);
-                if (failure == null) {
-                    assertThat(now).as("%s: applied", at).isEqualTo(applied);
-                    assertThat(journal).as(at).contains(JournalState.APPLIED);
-                    continue;
-                }
-                boolean open = journal.isPresent() && (journal.get() == JournalState.APPLYING
-                        || journal.get() == JournalState.ROLLING_BACK);
-                if (!now.equals(original)) {
-                    assertThat(open).as("%s: the host (files or boot files) is changed, so the journal must say so, not %s",
-                            at, journal).isTrue();
-                }
-                if (journal.equals(Optional.of(JournalState.ROLLED_BACK)) || failure.getMessage().contains("as it was before")
-                        || failure.getMessage().contains("Nothing on the host was changed")) {
-                    assertThat(now).as("%s: said to be as before (%s)", at, failure.getMessage()).isEqualTo(original);
-                }
-                if (mode == FaultyShell.Mode.FAIL && failure.host().isPresent() && failure.host().get().restored()) {
-                    assertThat(journal).as("%s: one failed step is recovered in place", at).contains(JournalState.ROLLED_BACK);
-                }
-                if (open) {
-                    // recovery with a working connection, as the user would do
-                    try (HostShell healthy = shellFor(kind, root)) {
-                        HostConfigurator c = configurator(kind, healthy, root);
-                        assertThatThrownBy(() -> c.apply(p)).as("apply refuses until rolled back")
-                                .hasMessageContaining("interrupted");
-                        c.rollback(Optional.empty());
-                    }
-                    assertThat(journalState(kind, root)).as(at).contains(JournalState.ROLLED_BACK);
-                }
-                assertThat(state(root)).as("%s: the host is not as before after the rollback", at).isEqualTo(original);
+                int step = k;
+                cases.add(() -> {
+                    applyFault(kind, p, applied, mode, step, steps);
+                    return null;
+                });
             }
         }
+        allOf(cases);
+    }
+
+    /** One case of {@link #aFaultAtEveryStepLeavesTheHostUntouchedOrCompletelyApplied}: its own host tree. */
+    private void applyFault(HostKind kind, PassthroughPlan p, Map<String, String> applied, FaultyShell.Mode mode, int k,
+                            int steps) throws Exception {
+        String at = mode + " at step " + k + " of " + steps;
+        Path root = faultHost(kind, mode + "-" + k);
+        Map<String, String> original = state(root);
+        ApplyException failure = null;
+        try (HostShell real = shellFor(kind, root)) {
+            configurator(kind, new FaultyShell(real, k, mode), root).apply(p);
+        } catch (ApplyException e) {
+            failure = e;
+        }
+        Map<String, String> now = state(root);
+        Optional<JournalState> journal = journalState(kind, root);
+        if (failure == null) {
+            assertThat(now).as("%s: applied", at).isEqualTo(applied);
+            assertThat(journal).as(at).contains(JournalState.APPLIED);
+            return;
+        }
+        boolean open = journal.isPresent() && (journal.get() == JournalState.APPLYING
+                || journal.get() == JournalState.ROLLING_BACK);
+        if (!now.equals(original)) {
+            assertThat(open).as("%s: the host (files or boot files) is changed, so the journal must say so, not %s",
+                    at, journal).isTrue();
+        }
+        if (journal.equals(Optional.of(JournalState.ROLLED_BACK)) || failure.getMessage().contains("as it was before")
+                || failure.getMessage().contains("Nothing on the host was changed")) {
+            assertThat(now).as("%s: said to be as before (%s)", at, failure.getMessage()).isEqualTo(original);
+        }
+        if (mode == FaultyShell.Mode.FAIL && failure.host().isPresent() && failure.host().get().restored()) {
+            assertThat(journal).as("%s: one failed step is recovered in place", at).contains(JournalState.ROLLED_BACK);
+        }
+        if (open) {
+            // recovery with a working connection, as the user would do
+            try (HostShell healthy = shellFor(kind, root)) {
+                HostConfigurator c = configurator(kind, healthy, root);
+                assertThatThrownBy(() -> c.apply(p)).as("apply refuses until rolled back")
+                        .hasMessageContaining("interrupted");
+                c.rollback(Optional.empty());
+            }
+            assertThat(journalState(kind, root)).as(at).contains(JournalState.ROLLED_BACK);
+        }
+        assertThat(state(root)).as("%s: the host is not as before after the rollback", at).isEqualTo(original);
     }
 
     @ParameterizedTest
@@ -212,25 +231,59 @@ class HostConfiguratorTest {
             configurator(kind, counter, clean).rollback(Optional.empty());
             steps = counter.calls();
         }
+        List<Callable<Void>> cases = new ArrayList<>();
         for (FaultyShell.Mode mode : FaultyShell.Mode.values()) {
             for (int k = 1; k <= steps; k++) {
-                String at = "rollback " + mode + " at step " + k + " of " + steps;
-                Path root = faultHost(kind, "rb-" + mode + "-" + k);
-                Map<String, String> original = state(root);
-                try (HostShell real = shellFor(kind, root)) {
-                    configurator(kind, real, root).apply(p);
-                    configurator(kind, new FaultyShell(real, k, mode), root).rollback(Optional.empty());
-                    assertThat(state(root)).as("%s: reported done", at).isEqualTo(original);
-                } catch (ApplyException expected) {
-                    assertThat(journalState(kind, root)).as("%s: not done, not recorded as done", at)
-                            .isNotEqualTo(Optional.of(JournalState.ROLLED_BACK));
-                    try (HostShell healthy = shellFor(kind, root)) {
-                        configurator(kind, healthy, root).rollback(Optional.empty());
-                    }
-                }
-                assertThat(state(root)).as(at).isEqualTo(original);
-                assertThat(journalState(kind, root)).as(at).contains(JournalState.ROLLED_BACK);
+                int step = k;
+                cases.add(() -> {
+                    rollbackFault(kind, p, mode, step, steps);
+                    return null;
+                });
             }
+        }
+        allOf(cases);
+    }
+
+    /** One case of {@link #aFaultAtEveryStepOfRollbackIsRepairedByRollingBackAgain}: its own host tree. */
+    private void rollbackFault(HostKind kind, PassthroughPlan p, FaultyShell.Mode mode, int k, int steps) throws Exception {
+        String at = "rollback " + mode + " at step " + k + " of " + steps;
+        Path root = faultHost(kind, "rb-" + mode + "-" + k);
+        Map<String, String> original = state(root);
+        try (HostShell real = shellFor(kind, root)) {
+            configurator(kind, real, root).apply(p);
+            configurator(kind, new FaultyShell(real, k, mode), root).rollback(Optional.empty());
+            assertThat(state(root)).as("%s: reported done", at).isEqualTo(original);
+        } catch (ApplyException expected) {
+            assertThat(journalState(kind, root)).as("%s: not done, not recorded as done", at)
+                    .isNotEqualTo(Optional.of(JournalState.ROLLED_BACK));
+            try (HostShell healthy = shellFor(kind, root)) {
+                configurator(kind, healthy, root).rollback(Optional.empty());
+            }
+        }
+        assertThat(state(root)).as(at).isEqualTo(original);
+        assertThat(journalState(kind, root)).as(at).contains(JournalState.ROLLED_BACK);
+    }
+
+    /**
+     * Runs independent cases (each on its own host tree) as many at a time as there are cores, plus one: each case waits on the processes
+     * of its host's commands, so the cases of one test share the machine's cores. Fails with the first failure.
+     */
+    private static void allOf(List<Callable<Void>> cases) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors() + 1);
+        try {
+            List<Future<Void>> results = pool.invokeAll(cases);
+            for (Future<Void> r : results) {
+                try {
+                    r.get();
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof Error err) {
+                        throw err;
+                    }
+                    throw (Exception) e.getCause();
+                }
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 

@@ -241,6 +241,8 @@ class PassthroughWizardGuiTest {
         assertThat(guest).startsWith("$ nvidia-smi -L\n").contains("GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-")
                 .contains("GeForce RTX 3090 [10de:2204]").doesNotContain("4090");
         assertThat(fx.app.sessions().of(demo).inventory().vm(vm).orElseThrow().state().name()).isEqualTo("RUNNING");
+        assertThat(robot.lookup("#pt-start-vm").queryAs(Button.class).isVisible())
+                .as("a started VM is not offered to be started again").isFalse();
         shot(w, "wizard-9-done-guest-light-en.png");
     }
 

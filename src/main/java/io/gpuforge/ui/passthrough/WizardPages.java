@@ -5,6 +5,7 @@ import io.gpuforge.domain.GpuVerdict;
 import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.domain.VerifyItem;
 import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.VmState;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.iommu.IommuTable;
@@ -273,6 +274,13 @@ final class WizardPages {
         startVm.setId("pt-start-vm");
         startVm.disableProperty().bind(m.busy);
         startVm.setOnAction(e -> start.run());
+        // once started (the guest's answers are shown) or when it already runs, there is nothing left to start
+        if (m.vm.get().state() == VmState.RUNNING) {
+            startVm.setVisible(false);
+        } else {
+            startVm.visibleProperty().bind(m.guest.isEmpty());
+        }
+        startVm.managedProperty().bind(startVm.visibleProperty());
         Label guest = new Label();
         guest.setId("pt-guest");
         guest.getStyleClass().add("output-log");
