@@ -225,6 +225,11 @@ final class LaterPages {
                 r.template().name(), r.name(), r.cores(), r.memoryMiB(), r.diskGiB(), r.cpuType(), r.storage(),
                 r.network(), r.gpu().map(g -> g.address() + " " + g.name()).orElse(i18n.get("vmcreate.gpu.none")),
                 r.cloudInit().map(c -> c.user()).orElse("—"))).append("\n\n");
+        if (r.target().proxmox() && r.cloneOf().isEmpty() && r.cloudInit().isPresent()
+                && r.template().userData().isPresent()) {
+            s.append(model.choices.get().noSnippet().map(why -> i18n.get("vmcreate.summary.noSnippet", why))
+                    .orElse(i18n.get("vmcreate.summary.snippet"))).append("\n\n");
+        }
         model.warnings.values().forEach(w -> s.append("! ").append(w).append('\n'));
         model.errors.values().forEach(w -> s.append("✗ ").append(w).append('\n'));
         s.append(i18n.get("vmcreate.summary.calls")).append('\n');
@@ -276,7 +281,7 @@ final class LaterPages {
     void createFinished(VmProvisioning.Result r) {
         spinner.setVisible(false);
         cancel.setDisable(true);
-        r.notes().forEach(this::log);
+        r.notes().stream().filter(n -> !log.getText().contains(n)).forEach(this::log); // some were progress already
         if (r.vm().isPresent()) {
             status.setText(i18n.get("vmcreate.progress.done", model.name.get(), r.vm().get().id(), r.vm().get().node()));
             console.setDisable(false);

@@ -181,6 +181,8 @@ class CreateVmWizardGuiTest {
         WizardFixture.writePng(wizard.getScene(), "vmcreate-7-gpu-light-en.png");
         next(w, CreateVmWizardModel.Page.SUMMARY);
         String summary = fx.find("#vmc-summary", TextArea.class).getText();
+        assertThat(summary).contains("Cloud-init: the template's user-data goes to the node as a snippet over its SSH"
+                + " host link", "local:snippets/gpuforge-<vmid>-cuda-gui-01-user.yaml", "cicustom=user=local:snippets/");
         assertThat(summary).contains("Name: cuda-gui-01", "Memory: 16384 MiB", "Disk: 64 GiB", "GPU: 0000:02:00.0",
                 "POST /nodes/pve-4090/qemu", "import-from", "PUT /nodes/pve-4090/qemu/<vmid>/resize disk=scsi0 size=64G",
                 "hostpci0");
