@@ -95,7 +95,7 @@ public final class AppContext implements AutoCloseable {
         this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC(),
                 TelemetrySources.Tools.system(), settings.current().retention());
         this.templates = new TemplateService(new TemplateRepository(database, Clock.systemUTC()));
-        this.provisioning = new VmProvisioning(sessions);
+        this.provisioning = new VmProvisioning(sessions, hostAccess);
         this.alerts = new AlertService(new AlertRuleRepository(database), events);
         this.costs = new CostService(new CostProfileRepository(database), telemetry);
         this.fleet = new GpuFleet(connections, sessions, telemetry, alerts, executors.background(),

@@ -147,6 +147,14 @@ public final class TemplateService {
      * and GPU count (the VM's cards); no cloud image or user-data (the VM's disk is its own).
      */
     public VmTemplate fromVm(VmConfig config, String name) throws Failure {
+        return save(describe(config, name));
+    }
+
+    /**
+     * What {@link #fromVm} saves, not saved: the starting point of the template editor ("From an existing VM") and
+     * the shape of a clone source in the wizard.
+     */
+    public VmTemplate describe(VmConfig config, String name) throws Failure {
         VmDetails d = config.details();
         long disk = d.disks().stream().filter(k -> !k.cdrom() && !k.slot().startsWith("efidisk")
                 && !k.slot().startsWith("tpmstate")).map(VmDisk::sizeBytes).filter(s -> s.isPresent())
@@ -162,7 +170,7 @@ public final class TemplateService {
                 (int) Math.max(1, Math.min(65_536, (disk + (1L << 30) - 1) >> 30)), uefi, tpm, "host", osType,
                 (int) Math.min(16, slots), d.guestAgent().orElse(false), Optional.empty(), Optional.empty(), List.of(),
                 List.of());
-        return save(t);
+        return t;
     }
 
     /** The template file's text for these templates (by id). */

@@ -1,7 +1,10 @@
 package io.gpuforge.app;
 
 import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.Capability;
+import io.gpuforge.domain.CloudConfigs;
 import io.gpuforge.domain.CloudInit;
+import io.gpuforge.domain.ConfigChange;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.GpuAttachRequest;
 import io.gpuforge.domain.GpuInfo;
@@ -19,12 +22,11 @@ import io.gpuforge.domain.VmOptions;
 import io.gpuforge.domain.VmRef;
 import io.gpuforge.domain.VmSpec;
 import io.gpuforge.domain.VmTemplate;
-import io.gpuforge.hypervisor.libvirt.DomainXmlBuilder;
-import io.gpuforge.hypervisor.proxmox.PveVmSpec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.BooleanSupplier;
@@ -43,9 +45,17 @@ import java.util.stream.Collectors;
 public final class VmProvisioning {
 
     private final Sessions sessions;
+    private final CloudInitSnippets snippets;
 
+    /** Without host access: a template's user-data never goes to a Proxmox VE node as a snippet. */
     public VmProvisioning(Sessions sessions) {
+        this(sessions, null);
+    }
+
+    /** With the node's host links, for the template's user-data as a snippet ({@code cicustom}). */
+    public VmProvisioning(Sessions sessions, HostAccess hosts) {
         this.sessions = sessions;
+        this.snippets = new CloudInitSnippets(hosts);
     }
 
     /** A node of a hypervisor connection (a libvirt host is its one node). */
@@ -57,8 +67,18 @@ public final class VmProvisioning {
 
     /** What the target offers, read once for the wizard's pages. */
     public record Choices(NodeStatus status, List<StorageInfo> storages, List<NetworkInfo> networks, List<GpuInfo> gpus,
-                          List<VmInfo> vms, List<VmInfo> cloneSources) {
+                          List<VmInfo> vms, List<VmInfo> cloneSources, boolean canClone, Optional<String> noSnippet) {
+        public Choices(NodeStatus status, List<StorageInfo> storages, List<NetworkInfo> networks, List<GpuInfo> gpus,
+                       List<VmInfo> vms, List<VmInfo> cloneSources) {
+            this(status, storages, networks, gpus, vms, cloneSources, false, Optional.of("the node was not checked"));
+        }
+
+        /**
+         * @param noSnippet why a template's user-data cannot go to the (Proxmox VE) node as a snippet; empty when it
+         *                  can (a storage with content {@code snippets} and a host link)
+         */
         public Choices {
+            Objects.requireNonNull(noSnippet);
             storages = List.copyOf(storages);
             networks = List.copyOf(networks);
             gpus = List.copyOf(gpus);
@@ -74,17 +94,48 @@ public final class VmProvisioning {
             return storages.stream().filter(s -> s.active() && s.holds(StorageInfo.IMAGES)).toList();
         }
 
+        /** The template VMs on {@code node}: what the wizard offers to clone there. */
+        public List<VmInfo> cloneSourcesOn(String node) {
+            return cloneSources.stream().filter(v -> v.ref().node().equals(node)).toList();
+        }
+
         public long freeMemoryBytes() {
             return status.memoryTotalBytes().orElse(0) - status.memoryUsedBytes().orElse(0);
         }
     }
 
-    /** Everything the user chose. {@code cloudInit}'s user-data is left empty: the template's is rendered here. */
+    /**
+     * A template VM to clone instead of building from the template: the VM, the storage of its system disk, and
+     * whether the clone is linked (its disks stay on that storage) or a full copy onto the request's storage.
+     */
+    public record Clone(VmInfo source, Optional<String> sourceStorage, boolean linked) {
+        public Clone {
+            Objects.requireNonNull(source);
+            Objects.requireNonNull(sourceStorage);
+        }
+
+        public Clone linked(boolean l) {
+            return new Clone(source, sourceStorage, l);
+        }
+    }
+
+    /**
+     * Everything the user chose. {@code cloudInit}'s user-data is left empty: the template's is rendered here. With
+     * a {@code cloneOf}, {@code template} is the shape of the template VM ({@link TemplateService#describe}).
+     */
     public record Request(Target target, VmTemplate template, String name, int cores, int memoryMiB, int diskGiB,
                           String storage, String network, String cpuType, Optional<CloudInit> cloudInit,
-                          Map<String, String> variables, Optional<GpuInfo> gpu, boolean start) {
+                          Map<String, String> variables, Optional<GpuInfo> gpu, boolean start, Optional<Clone> cloneOf) {
+        public Request(Target target, VmTemplate template, String name, int cores, int memoryMiB, int diskGiB,
+                       String storage, String network, String cpuType, Optional<CloudInit> cloudInit,
+                       Map<String, String> variables, Optional<GpuInfo> gpu, boolean start) {
+            this(target, template, name, cores, memoryMiB, diskGiB, storage, network, cpuType, cloudInit, variables, gpu,
+                    start, Optional.empty());
+        }
+
         public Request {
             variables = Map.copyOf(variables);
+            Objects.requireNonNull(cloneOf);
         }
     }
 
@@ -121,87 +172,18 @@ public final class VmProvisioning {
         }
         var inv = s.inventory();
         return new Choices(s.nodeStatus(t.node()), s.storages(t.node()), s.networks(t.node()), inv.gpusOn(t.node()),
-                inv.vmsOn(t.node()), inv.templates());
+                inv.vmsOn(t.node()), inv.templates(), s.can(Capability.CLONE), t.proxmox()
+                ? snippets.whyNot(t.connection(), t.node(), s.storages(t.node())) : Optional.empty());
+    }
+
+    /** A template VM as a clone source: its configuration read for the storage of its disk (linked clone: stays). */
+    public Clone cloneSource(Target t, VmInfo vm) throws BackendException {
+        return new Clone(vm, VmClones.diskStorage(session(t).readConfig(vm.ref())), vm.template());
     }
 
     /** The request's problems against what the target offers. */
     public static List<Problem> check(Request r, Choices c) {
-        List<Problem> out = new ArrayList<>();
-        String dns = "[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?";
-        if (!r.name().matches(dns) || r.name().length() > 63) {
-            out.add(new Problem(VmField.NAME, true, "A VM name is letters, digits, '-' and '.' (at most 63), starting"
-                    + " and ending with a letter or digit"));
-        } else if (c.vms().stream().anyMatch(v -> v.name().equalsIgnoreCase(r.name()))) {
-            out.add(new Problem(VmField.NAME, !r.target().proxmox(), "A VM named " + r.name() + " exists on "
-                    + r.target().node() + " already" + (r.target().proxmox() ? " (Proxmox VE allows it, but it confuses)"
-                    : ": pick another name")));
-        }
-        if (r.cores() < 1) {
-            out.add(new Problem(VmField.CORES, true, "A VM needs at least one core"));
-        } else if (c.status().cpus() > 0 && r.cores() > c.status().cpus()) {
-            out.add(new Problem(VmField.CORES, true, r.cores() + " cores is more than the " + c.status().cpus()
-                    + " CPUs of " + r.target().node()));
-        }
-        long asked = (long) r.memoryMiB() << 20;
-        long free = c.freeMemoryBytes();
-        long total = c.status().memoryTotalBytes().orElse(0);
-        if (r.memoryMiB() < 64) {
-            out.add(new Problem(VmField.MEMORY, true, "A VM needs at least 64 MiB"));
-        } else if (total > 0 && asked > free) {
-            out.add(new Problem(VmField.MEMORY, true, "Not enough memory on " + r.target().node() + ": "
-                    + gib(asked) + " asked, " + gib(free) + " free of " + gib(total)));
-        } else if (total > 0) {
-            long promised = c.vms().stream().filter(v -> !v.template()).mapToLong(VmInfo::memoryBytes).sum() + asked;
-            if (promised > total) {
-                out.add(new Problem(VmField.MEMORY, false, "Over-committed: the VMs of " + r.target().node()
-                        + " would be given " + gib(promised) + " of " + gib(total)));
-            }
-        }
-        Optional<StorageInfo> st = c.storages().stream().filter(s -> s.name().equals(r.storage())).findFirst();
-        if (st.isEmpty() || !st.get().holds(StorageInfo.IMAGES)) {
-            out.add(new Problem(VmField.STORAGE, true, "Pick a storage for the disk (one that holds VM disks)"));
-        } else if (((long) r.diskGiB() << 30) > st.get().availableBytes()) {
-            out.add(new Problem(VmField.DISK, true, "Not enough space on " + r.storage() + ": " + r.diskGiB() + " GiB"
-                    + " asked, " + gib(st.get().availableBytes()) + " free"));
-        }
-        if (r.diskGiB() < 1) {
-            out.add(new Problem(VmField.DISK, true, "A disk is at least 1 GiB"));
-        }
-        if (c.networks().stream().noneMatch(n -> n.name().equals(r.network()))) {
-            out.add(new Problem(VmField.NETWORK, true, "Pick a network of " + r.target().node()));
-        }
-        r.cloudInit().ifPresent(ci -> {
-            if (ci.password().isEmpty() && ci.sshKeys().isEmpty()) {
-                out.add(new Problem(VmField.SSH_KEYS, true, "Give a password or an SSH public key: else nobody can log in"));
-            }
-            for (String k : ci.sshKeys()) {
-                if (!k.matches("(ssh-(ed25519|rsa|dss)|ecdsa-sha2-nistp(256|384|521)|sk-\\S+) [A-Za-z0-9+/=]+( .*)?")) {
-                    out.add(new Problem(VmField.SSH_KEYS, true, "Not an OpenSSH public key: '" + shorten(k) + "'"));
-                }
-            }
-            if (ci.ip() instanceof CloudInit.Static && !((CloudInit.Static) ci.ip()).cidr()
-                    .matches("\\d{1,3}(\\.\\d{1,3}){3}/\\d{1,2}")) {
-                out.add(new Problem(VmField.IP, true, "A static address is written 192.0.2.10/24"));
-            }
-        });
-        for (VmTemplate.Variable v : r.template().variables()) {
-            if (r.variables().getOrDefault(v.name(), "").isBlank()) {
-                out.add(new Problem(VmField.OTHER, true, v.label() + " is needed by the template"));
-            }
-        }
-        if (r.gpu().isEmpty() && r.template().gpus() > 0) {
-            out.add(new Problem(VmField.GPU, false, "The template expects " + r.template().gpus() + " GPU(s); the VM"
-                    + " gets none"));
-        }
-        return out;
-    }
-
-    private static String gib(long bytes) {
-        return String.format("%.1f GiB", bytes / (double) (1L << 30));
-    }
-
-    private static String shorten(String s) {
-        return s.length() > 40 ? s.substring(0, 37) + "..." : s;
+        return VmRequestChecks.check(r, c);
     }
 
     /** The spec sent to the backend; the template's user-data rendered with the request's values. */
@@ -216,52 +198,39 @@ public final class VmProvisioning {
                 uefi, r.target().proxmox() || !"test".equals(r.target().connection().address().split(":")[0]), o);
     }
 
-    /** What will be sent, as the summary shows it: Proxmox VE's calls with their parameters, or libvirt's domain XML. */
-    public static String preview(Request r) {
-        VmSpec spec = spec(r);
-        StringBuilder out = new StringBuilder();
-        if (r.target().proxmox()) {
-            r.template().image().ifPresent(i -> out.append("POST /nodes/").append(r.target().node())
-                    .append("/storage/<import storage>/download-url content=import url=").append(i.url())
-                    .append(" filename=").append(i.fileName()).append("   (unless the image is there)\n"));
-            out.append("GET /cluster/nextid\nPOST /nodes/").append(r.target().node()).append("/qemu\n");
-            try {
-                Map<String, String> p = PveVmSpec.shown(PveVmSpec.params(spec, r.storage(), r.template().image()
-                        .map(i -> "<import storage>:import/" + i.fileName())));
-                p.forEach((k, v) -> out.append("  ").append(k).append(": ").append(v).append('\n'));
-            } catch (BackendException e) {
-                out.append("  (refused: ").append(e.getMessage()).append(")\n");
-            }
-            if (r.template().image().isPresent()) {
-                out.append("PUT /nodes/").append(r.target().node()).append("/qemu/<vmid>/resize disk=scsi0 size=")
-                        .append(r.diskGiB()).append("G\n");
-            }
-            r.gpu().ifPresent(g -> out.append("PCI mapping + PUT /nodes/").append(r.target().node())
-                    .append("/qemu/<vmid>/config hostpci0=mapping=").append(g.mapping().orElse("<new mapping>"))
-                    .append(",pcie=1\n"));
-        } else {
-            out.append("volume ").append(r.name()).append("-disk0.qcow2 in pool ").append(r.storage()).append(", ")
-                    .append(r.diskGiB()).append(" GiB").append(r.template().image().map(i -> ", backed by "
-                    + i.fileName()).orElse("")).append('\n');
-            if (spec.options().cloudInit().isPresent()) {
-                out.append("volume ").append(r.name()).append("-seed.iso (NoCloud, label cidata: user-data, meta-data,"
-                        + " network-config)\n");
-            }
-            String xml = DomainXmlBuilder.build(spec.withDiskPath(Optional.of("<pool " + r.storage() + ">/" + r.name()
-                    + "-disk0.qcow2")).withCloudInitSeed(spec.options().cloudInit().map(c -> "<pool " + r.storage()
-                    + ">/" + r.name() + "-seed.iso")));
-            out.append(xml);
-            r.gpu().ifPresent(g -> out.append("then <hostdev> for ").append(g.address()).append(" (managed)\n"));
-        }
-        return out.toString();
+    /**
+     * What will be sent, as the summary shows it, with how a template's user-data reaches a Proxmox VE VM: as a
+     * snippet over the node's host link, or not (PVE's own cloud-init fields, and why).
+     */
+    public static String preview(Request r, Choices c) {
+        return VmPreview.preview(r, c);
     }
 
-    /** Creates the VM, attaches the GPU and starts it when asked; a create that failed after taking an id is removed. */
+    /** What will be sent, as the summary shows it: Proxmox VE's calls with their parameters, or libvirt's domain XML. */
+    public static String preview(Request r) {
+        return VmPreview.preview(r);
+    }
+
+    /** {@link #create(Request, TaskListener, BooleanSupplier, HostKeyPrompt)} trusting no new SSH host key. */
     public Result create(Request r, TaskListener progress, BooleanSupplier cancelled)
+            throws BackendException, InterruptedException {
+        return create(r, progress, cancelled, (host, type, fingerprint) -> false);
+    }
+
+    /**
+     * Creates the VM, attaches the GPU and starts it when asked; a create that failed after taking an id is removed.
+     * On Proxmox VE a template's user-data goes to the node as a snippet over its host link ({@code hostKeys} asked
+     * about a host key seen for the first time), else the VM keeps PVE's own cloud-init fields: the notes and the
+     * progress say which.
+     */
+    public Result create(Request r, TaskListener progress, BooleanSupplier cancelled, HostKeyPrompt hostKeys)
             throws BackendException, InterruptedException {
         ConnectionSession s = session(r.target());
         VmSpec spec = spec(r);
         List<String> notes = new ArrayList<>();
+        if (r.cloneOf().isPresent()) {
+            return cloned(r, s, progress, cancelled);
+        }
         TaskOutcome out = s.createVm(r.target().node(), spec, progress, cancelled);
         if (!out.ok()) {
             String id = out.task().target();
@@ -276,12 +245,63 @@ public final class VmProvisioning {
             return new Result(out, Optional.empty(), Optional.empty(), notes);
         }
         VmRef vm = out.created().orElseThrow();
-        if (r.target().proxmox() && spec.options().cloudInit().flatMap(CloudInit::userData).isPresent()) {
-            notes.add("Proxmox VE's API cannot upload the template's user-data (a snippet): the VM got PVE's own"
-                    + " cloud-init (user, password or keys, network); run the template's setup after the first boot"
-                    + " (gpuforge vm templates --export FILE holds it)");
-        }
         VmConfig cfg = s.readConfig(vm);
+        Optional<CloudInit> ci = spec.options().cloudInit().filter(c -> c.userData().isPresent());
+        if (r.target().proxmox() && ci.isPresent()) {
+            cfg = userData(r, s, vm, cfg, ci.get(), notes, progress, hostKeys);
+        }
+        return finish(r, s, out, vm, cfg, notes, progress, cancelled);
+    }
+
+    /** The template's user-data as a snippet ({@code cicustom}), or PVE's own fields when it cannot be written. */
+    private VmConfig userData(Request r, ConnectionSession s, VmRef vm, VmConfig cfg, CloudInit ci, List<String> notes,
+                              TaskListener progress, HostKeyPrompt hostKeys) throws BackendException {
+        String note;
+        VmConfig after = cfg;
+        try {
+            CloudInitSnippets.Written w = snippets.write(r.target().connection(), r.target().node(),
+                    s.storages(r.target().node()), vm, r.name(), CloudConfigs.userData(r.name(), ci), hostKeys);
+            after = s.writeConfig(vm, new ConfigChange.Settings(Map.of("cicustom", Optional.of("user=" + w.volume()))),
+                    cfg.version());
+            note = "Cloud-init: the template's user-data was written over the SSH host link (" + w.host() + ") to "
+                    + w.path() + " and set as cicustom user=" + w.volume() + "; the network comes from ipconfig0";
+        } catch (CloudInitSnippets.NotWritten e) {
+            note = "Cloud-init: Proxmox VE's own fields only (ciuser, sshkeys, ipconfig0): the template's user-data"
+                    + " could not be written as a snippet (" + e.getMessage() + "); run the template's setup after the"
+                    + " first boot (gpuforge vm templates --export FILE holds it)";
+        }
+        progress.line(note);
+        notes.add(note);
+        return after;
+    }
+
+    /** A clone of the request's template VM, then its resources and cloud-init as one configuration change. */
+    private Result cloned(Request r, ConnectionSession s, TaskListener progress, BooleanSupplier cancelled)
+            throws BackendException, InterruptedException {
+        List<String> notes = new ArrayList<>();
+        var before = s.inventory().vms().stream().map(VmInfo::ref).collect(Collectors.toSet());
+        TaskOutcome out = s.cloneVm(VmClones.request(r), progress, cancelled);
+        if (!out.ok()) {
+            for (VmInfo left : s.inventory().vms()) {
+                if (!before.contains(left.ref()) && left.name().equals(r.name())) {
+                    s.deleteVm(left.ref(), progress, () -> false);
+                    notes.add("VM " + left.ref().id() + " that the clone had begun was removed again");
+                }
+            }
+            return new Result(out, Optional.empty(), Optional.empty(), notes);
+        }
+        VmRef vm = out.created().orElseThrow();
+        VmConfig cloned = s.readConfig(vm);
+        ConfigChange change = VmClones.change(r, cloned);
+        progress.line("Configuring the clone " + vm.id() + ": " + String.join(", ",
+                ((ConfigChange.Settings) change).keys().keySet()));
+        VmConfig cfg = s.writeConfig(vm, change, cloned.version());
+        return finish(r, s, out, vm, cfg, notes, progress, cancelled);
+    }
+
+    private Result finish(Request r, ConnectionSession s, TaskOutcome out, VmRef vm, VmConfig created, List<String> notes,
+                          TaskListener progress, BooleanSupplier cancelled) throws BackendException, InterruptedException {
+        VmConfig cfg = created;
         if (r.gpu().isPresent()) {
             GpuInfo g = r.gpu().get();
             List<PciAddress> functions = s.nodePci(r.target().node()).inventory().devices().stream()

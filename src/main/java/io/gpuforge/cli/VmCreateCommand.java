@@ -7,6 +7,7 @@ import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.CloudInit;
 import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.SpecRefusedException;
+import io.gpuforge.domain.VmInfo;
 import io.gpuforge.domain.VmTemplate;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,13 +25,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code gpuforge vm create --template NAME (--pve URL --node N | --libvirt URI | --connection NAME) …}. */
+/**
+ * {@code gpuforge vm create (--template NAME | --clone VMID [--linked]) (--pve URL --node N | --libvirt URI |
+ * --connection NAME) …}.
+ */
 @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a VM from a template, checked against"
         + " the node's free memory and storage; the GPU is attached and the VM started when asked.")
 final class VmCreateCommand implements Callable<Integer> {
 
-    @Option(names = "--template", required = true, paramLabel = "NAME", description = "Template id or name.")
+    @Option(names = "--template", paramLabel = "NAME", description = "Template id or name.")
     String template;
+    @Option(names = "--clone", paramLabel = "VMID", description = "Clone this Proxmox VE template VM instead (full"
+            + " copy onto --storage, or --linked).")
+    String clone;
+    @Option(names = "--linked", description = "With --clone: a linked clone (its disks stay on the template's storage).")
+    boolean linked;
     @Mixin
     VmTargetOptions target = new VmTargetOptions();
     @Option(names = "--name", paramLabel = "NAME", description = "VM name (default: the template's id and a number).")
@@ -79,11 +88,32 @@ final class VmCreateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try (AppContext ctx = VmCommand.context(services)) {
-            VmTemplate t = ctx.templates().find(template).orElseThrow(() -> new IllegalArgumentException("no template '"
-                    + template + "': gpuforge vm templates lists them"));
+            if ((template == null) == (clone == null)) {
+                throw new IllegalArgumentException("give --template NAME or --clone VMID (one of them)");
+            }
+            if (linked && clone == null) {
+                throw new IllegalArgumentException("--linked goes with --clone VMID");
+            }
             VmProvisioning.Target where = target.target(ctx);
             VmProvisioning.Choices c = ctx.provisioning().choices(where);
-            VmProvisioning.Request r = request(t, where, c);
+            Optional<VmProvisioning.Clone> from = Optional.empty();
+            VmTemplate t;
+            if (clone != null) {
+                VmInfo source = c.cloneSources().stream().filter(v -> v.ref().id().equals(clone)
+                        || v.name().equals(clone)).findFirst().orElseThrow(() -> new IllegalArgumentException("no"
+                        + " template VM '" + clone + "' on " + where.connection().name() + (c.canClone() ? ""
+                        : ": clones are Proxmox VE only")));
+                from = Optional.of(ctx.provisioning().cloneSource(where, source).linked(linked));
+                t = ctx.templates().describe(ctx.sessions().of(where.connection()).readConfig(source.ref()),
+                        source.name());
+                if (linked && storage == null) {
+                    storage = from.get().sourceStorage().orElse(null);
+                }
+            } else {
+                t = ctx.templates().find(template).orElseThrow(() -> new IllegalArgumentException("no template '"
+                        + template + "': gpuforge vm templates lists them"));
+            }
+            VmProvisioning.Request r = request(t, where, c, from);
             List<VmProvisioning.Problem> problems = VmProvisioning.check(r, c);
             problems.stream().filter(p -> !p.error()).forEach(p -> services.output().error("warning: " + p.message()));
             List<VmProvisioning.Problem> errors = problems.stream().filter(VmProvisioning.Problem::error).toList();
@@ -93,7 +123,7 @@ final class VmCreateCommand implements Callable<Integer> {
                 return 1;
             }
             if (dryRun) {
-                services.output().line(VmProvisioning.preview(r));
+                services.output().line(VmProvisioning.preview(r, c));
                 return 0;
             }
             VmProvisioning.Result res = ctx.provisioning().create(r, line -> {
@@ -132,8 +162,8 @@ final class VmCreateCommand implements Callable<Integer> {
         return out;
     }
 
-    private VmProvisioning.Request request(VmTemplate t, VmProvisioning.Target where, VmProvisioning.Choices c)
-            throws IOException {
+    private VmProvisioning.Request request(VmTemplate t, VmProvisioning.Target where, VmProvisioning.Choices c,
+                                           Optional<VmProvisioning.Clone> from) throws IOException {
         String vmName = name != null ? name : t.id() + "-" + (c.vms().size() + 1);
         String st = storage != null ? storage : c.diskStorages().stream().map(s -> s.name()).findFirst().orElse("");
         String net = network != null ? network : c.networks().stream().filter(n -> n.active()).map(n -> n.name())
@@ -160,6 +190,6 @@ final class VmCreateCommand implements Callable<Integer> {
         }
         return new VmProvisioning.Request(where, t, vmName, cores != null ? cores : t.cores(), memory != null ? memory
                 : t.memoryMiB(), disk != null ? disk : t.diskGiB(), st, net, cpu != null ? cpu : t.cpuType(), ci, vars, g,
-                start);
+                start, from);
     }
 }

@@ -40,7 +40,7 @@ public final class SimCluster {
     }
 
     /** The storages of every simulated node: a directory for ISOs and imports, a ZFS pool for VM disks. */
-    static final List<Storage> STORAGES = List.of(new Storage("local", "dir", List.of("iso", "vztmpl", "backup", "import")),
+    static final List<Storage> STORAGES = List.of(new Storage("local", "dir", List.of("iso", "vztmpl", "backup", "import", "snippets")),
             new Storage("local-zfs", "zfspool", List.of("images", "rootdir")));
 
     static Storage storage(String name) {

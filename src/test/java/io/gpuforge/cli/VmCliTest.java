@@ -78,8 +78,35 @@ class VmCliTest {
         assertThat(cfg.get("ciuser").asText()).isEqualTo("ada");
         assertThat(cfg.get("cipassword").asText()).isEqualTo("********");
         assertThat(cfg.get("hostpci0").asText()).startsWith("mapping=");
-        assertThat(r.get("notes").toString()).contains("cannot upload the template's user-data");
+        assertThat(r.get("notes").toString()).contains("the template's user-data was written over the SSH host link")
+                .contains("/var/lib/vz/snippets/gpuforge-");
+        assertThat(cfg.get("cicustom").asText()).startsWith("user=local:snippets/gpuforge-").endsWith("-cuda-01-user.yaml");
         assertThat(r.get("log").toString()).contains("[1/3] download").contains("[3/3] grow scsi0");
+    }
+
+    @Test
+    void aVmIsClonedFromAProxmoxTemplateAndConfiguredWithTheGivenResourcesAndCloudInit() throws Exception {
+        Path key = home.resolve("id.pub");
+        Files.writeString(key, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq8T9mJq3fNvH5c7kK3bA ada@lab\n");
+        int code = run("", "vm", "create", "--clone", "9000", "--linked", "--connection", "Demo lab", "--node",
+                "pve-3090", "--name", "linked-01", "--cores", "6", "--memory", "8192", "--ssh-key", key.toString(),
+                "--user", "ada", "--json");
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode r = new ObjectMapper().readTree(out.toString());
+        assertThat(r.get("ok").asBoolean()).isTrue();
+        JsonNode cfg = r.get("config");
+        assertThat(cfg.get("name").asText()).isEqualTo("linked-01");
+        assertThat(cfg.get("cores").asText()).isEqualTo("6");
+        assertThat(cfg.get("memory").asText()).isEqualTo("8192");
+        assertThat(cfg.get("ciuser").asText()).isEqualTo("ada");
+        assertThat(cfg.get("sshkeys").asText()).contains("ssh-ed25519");
+        assertThat(cfg.get("scsi0").asText()).as("a linked clone stays on the template's storage").startsWith("local-zfs:");
+        assertThat(cfg.has("template")).isFalse();
+
+        code = run("", "vm", "create", "--clone", "9000", "--linked", "--storage", "local", "--connection", "Demo lab",
+                "--node", "pve-3090", "--name", "linked-02", "--ssh-key", key.toString(), "--json");
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains("storage: A linked clone stays on the template's storage local-zfs");
     }
 
     @Test

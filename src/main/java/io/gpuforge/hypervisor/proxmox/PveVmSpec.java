@@ -123,7 +123,8 @@ public final class PveVmSpec {
         return p;
     }
 
-    private static void cloudInit(Map<String, String> p, CloudInit ci, String storage) {
+    /** The cloud-init keys of {@code ci} into {@code p}, its drive on {@code storage} (also for a clone's config). */
+    public static void cloudInit(Map<String, String> p, CloudInit ci, String storage) {
         p.put("ide2", storage + ":cloudinit");
         p.put("ciuser", ci.user());
         ci.password().ifPresent(pw -> p.put("cipassword", pw));

@@ -7,6 +7,7 @@ import io.gpuforge.domain.SpecRefusedException;
 import io.gpuforge.domain.VmRef;
 import io.gpuforge.domain.VmTemplate;
 import io.gpuforge.ui.common.BackgroundTasks;
+import io.gpuforge.ui.common.FxHostKeyPrompt;
 import io.gpuforge.ui.common.UiContext;
 import java.util.List;
 import java.util.Objects;
@@ -255,6 +256,10 @@ public final class CreateVmWizard {
 
     private void loadChoices() {
         model.choices.set(null);
+        if (model.cloneSource.get() != null) {
+            model.cloneSource.set(null);
+            model.template.set(null);
+        }
         Optional<VmProvisioning.Target> t = model.target();
         if (t.isEmpty()) {
             return;
@@ -287,7 +292,7 @@ public final class CreateVmWizard {
         busy.set(true);
         BackgroundTasks.Cancellable handle = ui.tasks().supply(ui.i18n().get("vmcreate.task", request.name()),
                 () -> ui.app().provisioning().create(request, line -> Platform.runLater(() -> pages.log(line)),
-                        cancelCreate::get)).onSuccess(r -> {
+                        cancelCreate::get, new FxHostKeyPrompt(ui.dialogs(), ui.i18n()))).onSuccess(r -> {
                             created = r.vm();
                             pages.createFinished(r);
                         }).onError(e -> {

@@ -44,11 +44,15 @@ public final class CreateVmWizardModel {
             Map.entry(VmField.CI_USER, Page.CLOUD_INIT), Map.entry(VmField.CI_PASSWORD, Page.CLOUD_INIT),
             Map.entry(VmField.SSH_KEYS, Page.CLOUD_INIT), Map.entry(VmField.IP, Page.CLOUD_INIT),
             Map.entry(VmField.GATEWAY, Page.CLOUD_INIT), Map.entry(VmField.DNS, Page.CLOUD_INIT),
-            Map.entry(VmField.OTHER, Page.CLOUD_INIT), Map.entry(VmField.GPU, Page.GPU)));
+            Map.entry(VmField.OTHER, Page.CLOUD_INIT), Map.entry(VmField.GPU, Page.GPU),
+            Map.entry(VmField.SOURCE, Page.TEMPLATE)));
 
     final ObjectProperty<ConnectionInfo> connection = new SimpleObjectProperty<>();
     final StringProperty node = new SimpleStringProperty("");
     final ObjectProperty<VmTemplate> template = new SimpleObjectProperty<>();
+    /** A template VM to clone instead (its shape is then {@link #template}); null: build from the template. */
+    final ObjectProperty<VmProvisioning.Clone> cloneSource = new SimpleObjectProperty<>();
+    final BooleanProperty linked = new SimpleBooleanProperty(true);
     final StringProperty name = new SimpleStringProperty("");
     final IntegerProperty cores = new SimpleIntegerProperty(1);
     final IntegerProperty memoryMiB = new SimpleIntegerProperty(1024);
@@ -84,6 +88,26 @@ public final class CreateVmWizardModel {
 
     /** Takes a template's values as the starting point. */
     void apply(VmTemplate t) {
+        cloneSource.set(null);
+        shape(t);
+    }
+
+    /** Clones {@code c}, a template VM whose shape is {@code t}; a linked clone stays on the template's storage. */
+    void applyClone(VmProvisioning.Clone c, VmTemplate t) {
+        shape(t);
+        linked.set(c.source().template());
+        cloneSource.set(c);
+        keepLinkedStorage();
+    }
+
+    private void keepLinkedStorage() {
+        VmProvisioning.Clone c = cloneSource.get();
+        if (c != null && linked.get() && c.sourceStorage().isPresent()) {
+            storage.set(c.sourceStorage().get());
+        }
+    }
+
+    private void shape(VmTemplate t) {
         template.set(t);
         cores.set(t.cores());
         memoryMiB.set(t.memoryMiB());
@@ -116,7 +140,8 @@ public final class CreateVmWizardModel {
         String cpu = cpuType.get().matches("[A-Za-z0-9][A-Za-z0-9_.+-]*") ? cpuType.get() : "host";
         return new VmProvisioning.Request(target().orElseThrow(), t, name.get().strip(), cores.get(), memoryMiB.get(),
                 diskGiB.get(), storage.get(), network.get(), cpu, ci, new LinkedHashMap<>(variables),
-                Optional.ofNullable(gpu.get()), start.get());
+                Optional.ofNullable(gpu.get()), start.get(), Optional.ofNullable(cloneSource.get())
+                .map(c -> c.linked(linked.get())));
     }
 
     /** Checks the request again; a value the hypervisor refused stays an error until it is changed. */
@@ -163,6 +188,10 @@ public final class CreateVmWizardModel {
         by.forEach((f, props) -> props.forEach(p -> p.addListener(o -> edited(f))));
         variables.addListener((Observable o) -> edited(VmField.OTHER));
         gpu.addListener(o -> edited(VmField.GPU));
+        linked.addListener(o -> keepLinkedStorage());
+        for (Observable o : List.of(cloneSource, linked)) {
+            o.addListener(x -> edited(VmField.SOURCE));
+        }
         for (Observable o : List.of(template, choices, connection, node)) {
             o.addListener(x -> recheck());
         }
@@ -174,7 +203,7 @@ public final class CreateVmWizardModel {
             case TARGET:
                 return target().isPresent() && choices.get() != null;
             case TEMPLATE:
-                return template.get() != null;
+                return template.get() != null && errors.keySet().stream().noneMatch(f -> pageOf(f) == p);
             case SUMMARY:
                 return errors.isEmpty();
             default:

@@ -205,7 +205,7 @@ final class LaterPages {
         text.setStyle("-fx-font-family: monospace;");
         text.textProperty().bind(Bindings.createStringBinding(this::summaryText, model.errors, model.warnings,
                 model.template, model.name, model.cores, model.memoryMiB, model.diskGiB, model.storage, model.network,
-                model.gpu, model.user, model.sshKeys, model.staticIp, model.ip));
+                model.gpu, model.user, model.sshKeys, model.staticIp, model.ip, model.cloneSource, model.linked));
         CheckBox start = new CheckBox(i18n.get("vmcreate.summary.start"));
         start.setId("vmc-start");
         start.selectedProperty().bindBidirectional(model.start);
@@ -218,15 +218,23 @@ final class LaterPages {
         }
         StringBuilder s = new StringBuilder();
         VmProvisioning.Request r = model.request();
+        r.cloneOf().ifPresent(c -> s.append(i18n.get("vmcreate.summary.clone", c.source().ref().id(), c.source().name(),
+                c.linked() ? i18n.get("vmcreate.summary.linked", c.sourceStorage().orElse("?"))
+                        : i18n.get("vmcreate.summary.full", r.storage()))).append('\n'));
         s.append(i18n.get("vmcreate.summary.values", r.target().connection().name(), r.target().node(),
                 r.template().name(), r.name(), r.cores(), r.memoryMiB(), r.diskGiB(), r.cpuType(), r.storage(),
                 r.network(), r.gpu().map(g -> g.address() + " " + g.name()).orElse(i18n.get("vmcreate.gpu.none")),
                 r.cloudInit().map(c -> c.user()).orElse("—"))).append("\n\n");
+        if (r.target().proxmox() && r.cloneOf().isEmpty() && r.cloudInit().isPresent()
+                && r.template().userData().isPresent()) {
+            s.append(model.choices.get().noSnippet().map(why -> i18n.get("vmcreate.summary.noSnippet", why))
+                    .orElse(i18n.get("vmcreate.summary.snippet"))).append("\n\n");
+        }
         model.warnings.values().forEach(w -> s.append("! ").append(w).append('\n'));
         model.errors.values().forEach(w -> s.append("✗ ").append(w).append('\n'));
         s.append(i18n.get("vmcreate.summary.calls")).append('\n');
         try {
-            s.append(VmProvisioning.preview(r));
+            s.append(VmProvisioning.preview(r, model.choices.get()));
         } catch (IllegalArgumentException e) {
             s.append(e.getMessage());
         }
@@ -273,7 +281,7 @@ final class LaterPages {
     void createFinished(VmProvisioning.Result r) {
         spinner.setVisible(false);
         cancel.setDisable(true);
-        r.notes().forEach(this::log);
+        r.notes().stream().filter(n -> !log.getText().contains(n)).forEach(this::log); // some were progress already
         if (r.vm().isPresent()) {
             status.setText(i18n.get("vmcreate.progress.done", model.name.get(), r.vm().get().id(), r.vm().get().node()));
             console.setDisable(false);

@@ -49,6 +49,9 @@ final class TemplateManager {
     private final Label message = new Label();
     private final Button save = new Button();
     private final Button delete = new Button();
+    private final FromVmPane fromVm;
+    /** A template read from a VM, in the editor and not saved yet; null: the editor shows the list's selection. */
+    private VmTemplate draft;
 
     private TemplateManager(UiContext ui, Window owner, Runnable closed) {
         this.ui = ui;
@@ -67,7 +70,13 @@ final class TemplateManager {
                         + ")" : ""));
             }
         });
-        list.getSelectionModel().selectedItemProperty().addListener((o, a, t) -> show(t));
+        list.getSelectionModel().selectedItemProperty().addListener((o, a, t) -> {
+            if (t != null) {
+                draft = null;
+            }
+            show(t);
+        });
+        fromVm = new FromVmPane(ui, this::edit);
         name.setId("tm-name");
         description.setId("tm-description");
         description.setPrefRowCount(3);
@@ -92,6 +101,9 @@ final class TemplateManager {
         Button importButton = new Button(i18n.get("vmcreate.templates.import"));
         importButton.setId("tm-import");
         importButton.setOnAction(e -> chooseImport());
+        Button fromVmButton = new Button(i18n.get("vmcreate.templates.fromVm"));
+        fromVmButton.setId("tm-from-vm");
+        fromVmButton.setOnAction(e -> fromVm.open());
         Button export = new Button(i18n.get("vmcreate.templates.export"));
         export.setId("tm-export");
         export.setOnAction(e -> chooseExport());
@@ -101,15 +113,15 @@ final class TemplateManager {
         form.addRow(2, new Label(i18n.get("vmcreate.resources.cores")), cores);
         form.addRow(3, new Label(i18n.get("vmcreate.resources.memory")), memory);
         form.addRow(4, new Label(i18n.get("vmcreate.resources.disk")), disk);
-        VBox right = new VBox(12, form, new HBox(10, save, duplicate, delete), message);
+        VBox right = new VBox(12, form, new HBox(10, save, duplicate, delete), message, fromVm);
         right.setPadding(new Insets(0, 0, 0, 16));
         BorderPane root = new BorderPane(right);
         root.setId("template-manager");
         root.setLeft(list);
-        root.setBottom(new HBox(10, importButton, export));
+        root.setBottom(new HBox(10, importButton, export, fromVmButton));
         BorderPane.setMargin(root.getBottom(), new Insets(12, 0, 0, 0));
         root.setPadding(new Insets(16));
-        Scene scene = new Scene(root, 860, 460);
+        Scene scene = new Scene(root, 860, 560);
         ui.theme().style(scene);
         stage.setScene(scene);
         stage.setOnHidden(e -> closed.run());
@@ -126,6 +138,15 @@ final class TemplateManager {
 
     Stage stage() {
         return stage;
+    }
+
+    /** Puts a template read from a VM into the editor, unsaved: Save adds it to the user's templates. */
+    private void edit(VmTemplate t) {
+        list.getSelectionModel().clearSelection();
+        draft = t;
+        show(t);
+        delete.setDisable(true);
+        done(i18n.get("vmcreate.templates.fromVm.edit", t.name()));
     }
 
     private void show(VmTemplate t) {
@@ -162,7 +183,7 @@ final class TemplateManager {
     }
 
     private void saveSelected() {
-        VmTemplate t = list.getSelectionModel().getSelectedItem();
+        VmTemplate t = draft != null ? draft : list.getSelectionModel().getSelectedItem();
         if (t == null || t.builtIn()) {
             return;
         }
@@ -176,6 +197,7 @@ final class TemplateManager {
             return;
         }
         ui.tasks().supply("templates-save", () -> ui.app().templates().save(edited)).onSuccess(s -> {
+            draft = null;
             done(i18n.get("vmcreate.templates.saved", s.name()));
             reload(Optional.of(s.id()));
         }).onError(this::failed).start();

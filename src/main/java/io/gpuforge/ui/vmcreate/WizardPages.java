@@ -49,6 +49,7 @@ final class WizardPages {
     private final Map<CreateVmWizardModel.Page, Node> built = new EnumMap<>(CreateVmWizardModel.Page.class);
     private final Label loadProblem = new Label();
     private final LaterPages later;
+    private final SourcePage source;
 
     WizardPages(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard) {
         this.ui = ui;
@@ -56,6 +57,7 @@ final class WizardPages {
         this.model = model;
         this.wizard = wizard;
         this.later = new LaterPages(ui, model, wizard, this);
+        this.source = new SourcePage(ui, model, wizard, this);
         loadProblem.setId("vmc-load-problem");
         loadProblem.getStyleClass().add("danger");
         loadProblem.setWrapText(true);
@@ -93,7 +95,7 @@ final class WizardPages {
             case TARGET:
                 return target();
             case TEMPLATE:
-                return template();
+                return source.page();
             case NAME:
                 return name();
             case RESOURCES:
@@ -200,50 +202,6 @@ final class WizardPages {
         return box;
     }
 
-    private Node template() {
-        ListView<VmTemplate> list = new ListView<>(wizard.templates);
-        list.setId("vmc-templates");
-        list.setPrefHeight(260);
-        list.setCellFactory(l -> new ListCell<>() {
-            @Override
-            protected void updateItem(VmTemplate t, boolean empty) {
-                super.updateItem(t, empty);
-                setText(empty || t == null ? null : t.name() + "   " + (t.builtIn() ? i18n.get("vmcreate.template.builtIn")
-                        : i18n.get("vmcreate.template.user")) + "   " + i18n.get("vmcreate.template.size", t.cores(),
-                        t.memoryMiB() / 1024.0, t.diskGiB(), t.gpus()));
-            }
-        });
-        model.template.addListener((o, a, t) -> {
-            if (t != list.getSelectionModel().getSelectedItem()) {
-                list.getSelectionModel().select(t);
-            }
-        });
-        list.getSelectionModel().selectedItemProperty().addListener((o, a, t) -> {
-            if (t != null && t != model.template.get()) {
-                model.apply(t);
-            }
-        });
-        list.getSelectionModel().select(model.template.get());
-        Label description = new Label();
-        description.setId("vmc-template-description");
-        description.setWrapText(true);
-        description.textProperty().bind(Bindings.createStringBinding(() -> model.template.get() == null ? ""
-                : model.template.get().description(), model.template));
-        Button manage = new Button(i18n.get("vmcreate.template.manage"));
-        manage.setId("vmc-manage-templates");
-        manage.setOnAction(e -> TemplateManager.open(ui, wizard.stage(), wizard::reloadTemplates));
-        Label clones = new Label();
-        clones.setId("vmc-clone-sources");
-        clones.setWrapText(true);
-        clones.getStyleClass().add("text-muted");
-        clones.textProperty().bind(Bindings.createStringBinding(() -> {
-            VmProvisioning.Choices c = model.choices.get();
-            return c == null || c.cloneSources().isEmpty() ? "" : i18n.get("vmcreate.template.cloneSources",
-                    String.join(", ", c.cloneSources().stream().map(v -> v.ref().id() + " " + v.name()).toList()));
-        }, model.choices));
-        return new VBox(10, list, description, manage, clones);
-    }
-
     private Node name() {
         TextField name = new TextField();
         name.setId("vmc-name");
@@ -282,9 +240,18 @@ final class WizardPages {
         g.addRow(2, new Label(i18n.get("vmcreate.resources.memory")), spinner("vmc-memory", 64, 16 * 1024 * 1024, 1024,
                 model.memoryMiB.asObject()));
         g.add(message(VmField.MEMORY), 1, 3);
-        g.addRow(4, new Label(i18n.get("vmcreate.resources.disk")), spinner("vmc-disk", 1, 65_536, 8,
-                model.diskGiB.asObject()));
-        g.add(message(VmField.DISK), 1, 5);
+        Spinner<Integer> disk = spinner("vmc-disk", 1, 65_536, 8, model.diskGiB.asObject());
+        disk.disableProperty().bind(model.cloneSource.isNotNull());
+        Label cloneDisk = new Label();
+        cloneDisk.setId("vmc-clone-disk");
+        cloneDisk.setWrapText(true);
+        cloneDisk.getStyleClass().add("text-muted");
+        cloneDisk.textProperty().bind(Bindings.createStringBinding(() -> model.cloneSource.get() == null ? ""
+                : i18n.get("vmcreate.resources.cloneDisk", model.diskGiB.get()), model.cloneSource, model.diskGiB));
+        cloneDisk.visibleProperty().bind(model.cloneSource.isNotNull());
+        cloneDisk.managedProperty().bind(cloneDisk.visibleProperty());
+        g.addRow(4, new Label(i18n.get("vmcreate.resources.disk")), disk);
+        g.add(new VBox(2, message(VmField.DISK), cloneDisk), 1, 5);
         g.addRow(6, new Label(i18n.get("vmcreate.resources.cpu")), cpu);
         g.add(message(VmField.CPU_TYPE), 1, 7);
         return g;
@@ -314,6 +281,8 @@ final class WizardPages {
         storage.setId("vmc-storage");
         storage.setConverter(converter(n -> storageText.getOrDefault(n, n)));
         storage.valueProperty().bindBidirectional(model.storage);
+        storage.disableProperty().bind(Bindings.createBooleanBinding(() -> model.cloneSource.get() != null
+                && model.linked.get(), model.cloneSource, model.linked));
         ChoiceBox<String> network = new ChoiceBox<>(networks);
         network.setId("vmc-network");
         network.valueProperty().bindBidirectional(model.network);
@@ -321,8 +290,8 @@ final class WizardPages {
         image.setWrapText(true);
         image.getStyleClass().add("text-muted");
         image.textProperty().bind(Bindings.createStringBinding(() -> model.template.get() == null ? ""
-                : model.template.get().image().map(i -> i18n.get("vmcreate.placement.image", i.url()))
-                .orElse(i18n.get("vmcreate.placement.noImage")), model.template));
+                : model.cloneSource.get() != null ? "" : model.template.get().image().map(i -> i18n.get("vmcreate.placement.image", i.url()))
+                .orElse(i18n.get("vmcreate.placement.noImage")), model.template, model.cloneSource));
         GridPane g = grid();
         g.addRow(0, new Label(i18n.get("vmcreate.placement.storage")), storage);
         g.add(message(VmField.STORAGE), 1, 1);

@@ -181,6 +181,8 @@ class CreateVmWizardGuiTest {
         WizardFixture.writePng(wizard.getScene(), "vmcreate-7-gpu-light-en.png");
         next(w, CreateVmWizardModel.Page.SUMMARY);
         String summary = fx.find("#vmc-summary", TextArea.class).getText();
+        assertThat(summary).contains("Cloud-init: the template's user-data goes to the node as a snippet over its SSH"
+                + " host link", "local:snippets/gpuforge-<vmid>-cuda-gui-01-user.yaml", "cicustom=user=local:snippets/");
         assertThat(summary).contains("Name: cuda-gui-01", "Memory: 16384 MiB", "Disk: 64 GiB", "GPU: 0000:02:00.0",
                 "POST /nodes/pve-4090/qemu", "import-from", "PUT /nodes/pve-4090/qemu/<vmid>/resize disk=scsi0 size=64G",
                 "hostpci0");
@@ -209,6 +211,63 @@ class CreateVmWizardGuiTest {
         WizardFixture.waitFor(30, () -> fx.robot.lookup("#domains-table").tryQuery().isPresent()
                 && fx.robot.lookup("#domains-table").queryAs(TableView.class).getItems().stream()
                 .anyMatch(v -> ((VmInfo) v).name().equals("cuda-gui-01")));
+    }
+
+    @Test
+    void aProxmoxTemplateVmIsClonedThroughTheWizardAndGetsTheChosenResourcesCloudInitAndGpu() throws Exception {
+        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        ConnectionInfo demo = fx.app.connections().addDemo("Demo lab");
+        fx.show(stage);
+        CreateVmWizard w = openOn(demo, "pve-3090");
+        next(w, CreateVmWizardModel.Page.TEMPLATE);
+        @SuppressWarnings("unchecked")
+        ListView<VmInfo> clones = fx.find("#vmc-clone-list", ListView.class);
+        assertThat(clones.getItems()).extracting(v -> v.ref().id()).containsExactly("9000");
+        fx.robot.interact(() -> clones.getSelectionModel().select(0));
+        WizardFixture.waitFor(30, () -> w.model().cloneSource.get() != null);
+        fx.settle();
+        assertThat(fx.find("#vmc-linked", CheckBox.class).isSelected()).as("PVE clones a template linked by default")
+                .isTrue();
+        assertThat(fx.text("#vmc-template-description")).contains("Made from VM 9000");
+        fx.robot.interact(() -> fx.find("#vmc-linked", CheckBox.class).setSelected(false));
+        WizardFixture.writePng(w.stage().getScene(), "vmcreate-2-clone-source-light-en.png");
+        next(w, CreateVmWizardModel.Page.NAME);
+        set("#vmc-name", "clone-gui-01");
+        next(w, CreateVmWizardModel.Page.RESOURCES);
+        assertThat(fx.find("#vmc-disk", Spinner.class).isDisabled()).as("a clone keeps the template's disk").isTrue();
+        assertThat(fx.text("#vmc-clone-disk")).contains("32 GiB");
+        spin("#vmc-cores", 8);
+        spin("#vmc-memory", 16384);
+        next(w, CreateVmWizardModel.Page.PLACEMENT);
+        assertThat(fx.find("#vmc-storage", ChoiceBox.class).isDisabled()).as("a full clone picks its storage").isFalse();
+        next(w, CreateVmWizardModel.Page.CLOUD_INIT);
+        set("#vmc-user", "ada");
+        fx.robot.interact(() -> fx.find("#vmc-sshkeys", TextArea.class).setText(KEY));
+        next(w, CreateVmWizardModel.Page.GPU);
+        @SuppressWarnings("unchecked")
+        ListView<Optional<GpuInfo>> gpus = fx.find("#vmc-gpus", ListView.class);
+        fx.robot.interact(() -> gpus.getSelectionModel().select(1));
+        String gpu = gpus.getItems().get(1).orElseThrow().address().toString();
+        next(w, CreateVmWizardModel.Page.SUMMARY);
+        fx.robot.interact(() -> fx.find("#vmc-start", CheckBox.class).setSelected(false));
+        String summary = fx.find("#vmc-summary", TextArea.class).getText();
+        assertThat(summary).contains("Source: clone of VM 9000 ubuntu-24.04-cloud, full copy onto local-zfs",
+                "POST /nodes/pve-3090/qemu/9000/clone", "full: 1", "storage: local-zfs",
+                "PUT /nodes/pve-3090/qemu/<newid>/config", "cores: 8", "memory: 16384", "ciuser: ada", "hostpci0");
+        WizardFixture.writePng(w.stage().getScene(), "vmcreate-8-summary-clone-light-en.png");
+        fx.fire("#vmc-create");
+        WizardFixture.waitFor(60, () -> fx.text("#vmc-status").startsWith("Created")
+                || fx.text("#vmc-status").startsWith("The VM was not"));
+        String log = fx.find("#vmc-log", TextArea.class).getText();
+        assertThat(fx.text("#vmc-status")).as(log).matches("Created clone-gui-01: VM \\d+ on pve-3090");
+        assertThat(log).contains("Configuring the clone").contains("GPU " + gpu + " attached");
+        WizardFixture.writePng(w.stage().getScene(), "vmcreate-9-create-clone-light-en.png");
+        VmInfo made = vmsNamed(demo, "clone-gui-01").get(0);
+        var cfg = fx.app.sessions().of(demo).readConfig(made.ref()).settings();
+        assertThat(cfg).containsEntry("cores", "8").containsEntry("memory", "16384").containsEntry("ciuser", "ada")
+                .doesNotContainKey("template");
+        assertThat(cfg.get("scsi0")).startsWith("local-zfs:vm-" + made.ref().id() + "-disk-0");
+        assertThat(cfg.get("hostpci0")).startsWith("mapping=");
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.gpuforge.ui.vmcreate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
+import javafx.scene.control.ChoiceBox;
+import io.gpuforge.domain.VmInfo;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.VmTemplate;
@@ -146,6 +148,45 @@ class TemplateManagerGuiTest {
         select(list("#vmc-templates"), "CUDA small");
         assertThat(w.model().cores.get()).isEqualTo(4);
         assertThat(w.model().memoryMiB.get()).isEqualTo(8192);
+    }
+
+    @Test
+    void aTemplateIsMadeFromAnExistingVmReadInTheBackgroundAndEditedBeforeItIsSaved() throws Exception {
+        CreateVmWizard w = openOnDemo(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        openManager(w);
+        fx.fire("#tm-from-vm");
+        @SuppressWarnings("unchecked")
+        ChoiceBox<ConnectionInfo> connection = fx.find("#tm-vm-connection", ChoiceBox.class);
+        fx.robot.interact(() -> connection.getSelectionModel().select(connection.getItems().stream()
+                .filter(c -> c.name().equals("Demo lab")).findFirst().orElseThrow()));
+        @SuppressWarnings("unchecked")
+        ChoiceBox<VmInfo> vm = fx.find("#tm-vm", ChoiceBox.class);
+        WizardFixture.waitFor(30, () -> vm.getItems().stream().anyMatch(v -> v.name().equals("train-01")));
+        fx.robot.interact(() -> vm.getSelectionModel().select(vm.getItems().stream()
+                .filter(v -> v.name().equals("train-01")).findFirst().orElseThrow()));
+        fx.fire("#tm-vm-read");
+        WizardFixture.waitFor(30, () -> fx.find("#tm-name", TextField.class).getText().equals("train-01"));
+        fx.settle();
+        assertThat(fx.find("#tm-cores", Spinner.class).getValue()).isEqualTo(16);
+        assertThat(fx.find("#tm-memory", Spinner.class).getValue()).isEqualTo(65536);
+        assertThat(fx.find("#tm-disk", Spinner.class).getValue()).isEqualTo(200);
+        assertThat(fx.find("#tm-description", TextArea.class).getText()).contains("Made from VM 101 on pve-4090");
+        assertThat(fx.find("#tm-save", Button.class).isDisabled()).isFalse();
+        assertThat(fx.app.templates().find("train-01")).as("nothing is saved before Save").isEmpty();
+        WizardFixture.writePng(fx.find("#template-manager", Node.class).getScene(), "vmcreate-templates-from-vm-light-en.png");
+        fx.robot.interact(() -> {
+            fx.find("#tm-name", TextField.class).setText("Training box");
+            fx.find("#tm-memory", Spinner.class).getValueFactory().setValue(32768);
+        });
+        fx.fire("#tm-save");
+        WizardFixture.waitFor(20, () -> fx.text("#tm-message").equals("Saved Training box"));
+        VmTemplate saved = fx.app.templates().find("Training box").orElseThrow();
+        assertThat(saved.cores()).isEqualTo(16);
+        assertThat(saved.memoryMiB()).isEqualTo(32768);
+        assertThat(saved.gpus()).as("train-01 holds one GPU").isEqualTo(1);
+        assertThat(saved.uefi()).isTrue();
+        fx.settle();
+        assertThat(list("#tm-list").getItems()).extracting(VmTemplate::name).contains("Training box");
     }
 
     @Test

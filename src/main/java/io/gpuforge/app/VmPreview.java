@@ -1,0 +1,80 @@
+package io.gpuforge.app;
+
+import io.gpuforge.app.VmProvisioning.Choices;
+import io.gpuforge.app.VmProvisioning.Request;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.CloudInit;
+import io.gpuforge.domain.StorageInfo;
+import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.VmSpec;
+import io.gpuforge.hypervisor.libvirt.DomainXmlBuilder;
+import io.gpuforge.hypervisor.proxmox.PveVmSpec;
+import java.util.Map;
+import java.util.Optional;
+
+/** {@link VmProvisioning#preview}: what will be sent, as the summary and {@code --dry-run} show it. Pure. */
+final class VmPreview {
+
+    private VmPreview() {
+    }
+
+    static String preview(Request r, Choices c) {
+        String out = preview(r);
+        Optional<String> userData = r.cloneOf().isPresent() ? Optional.empty()
+                : VmProvisioning.spec(r).options().cloudInit().flatMap(CloudInit::userData);
+        if (!r.target().proxmox() || userData.isEmpty()) {
+            return out;
+        }
+        return out + c.noSnippet().map(why -> "The template's user-data is not sent: " + why + ". The VM gets Proxmox"
+                + " VE's own cloud-init fields (ciuser, sshkeys, ipconfig0); run the template's setup after the first"
+                + " boot.\n").orElseGet(() -> "Then the template's user-data as a snippet, written over the node's SSH"
+                + " host link: " + CloudInitSnippets.storage(c.storages()).map(StorageInfo::name).orElse("?")
+                + ":snippets/" + CloudInitSnippets.fileName(new VmRef(r.target().node(), "<vmid>"), r.name())
+                + "\nPUT /nodes/" + r.target().node() + "/qemu/<vmid>/config cicustom=user=" + CloudInitSnippets
+                .storage(c.storages()).map(StorageInfo::name).orElse("?") + ":snippets/…\n");
+    }
+
+    static String preview(Request r) {
+        VmSpec spec = VmProvisioning.spec(r);
+        StringBuilder out = new StringBuilder();
+        if (r.cloneOf().isPresent()) {
+            out.append(VmClones.preview(r));
+            r.gpu().ifPresent(g -> out.append("PCI mapping + PUT /nodes/").append(r.target().node())
+                    .append("/qemu/<newid>/config hostpci0=mapping=").append(g.mapping().orElse("<new mapping>"))
+                    .append(",pcie=1\n"));
+        } else if (r.target().proxmox()) {
+            r.template().image().ifPresent(i -> out.append("POST /nodes/").append(r.target().node())
+                    .append("/storage/<import storage>/download-url content=import url=").append(i.url())
+                    .append(" filename=").append(i.fileName()).append("   (unless the image is there)\n"));
+            out.append("GET /cluster/nextid\nPOST /nodes/").append(r.target().node()).append("/qemu\n");
+            try {
+                Map<String, String> p = PveVmSpec.shown(PveVmSpec.params(spec, r.storage(), r.template().image()
+                        .map(i -> "<import storage>:import/" + i.fileName())));
+                p.forEach((k, v) -> out.append("  ").append(k).append(": ").append(v).append('\n'));
+            } catch (BackendException e) {
+                out.append("  (refused: ").append(e.getMessage()).append(")\n");
+            }
+            if (r.template().image().isPresent()) {
+                out.append("PUT /nodes/").append(r.target().node()).append("/qemu/<vmid>/resize disk=scsi0 size=")
+                        .append(r.diskGiB()).append("G\n");
+            }
+            r.gpu().ifPresent(g -> out.append("PCI mapping + PUT /nodes/").append(r.target().node())
+                    .append("/qemu/<vmid>/config hostpci0=mapping=").append(g.mapping().orElse("<new mapping>"))
+                    .append(",pcie=1\n"));
+        } else {
+            out.append("volume ").append(r.name()).append("-disk0.qcow2 in pool ").append(r.storage()).append(", ")
+                    .append(r.diskGiB()).append(" GiB").append(r.template().image().map(i -> ", backed by "
+                    + i.fileName()).orElse("")).append('\n');
+            if (spec.options().cloudInit().isPresent()) {
+                out.append("volume ").append(r.name()).append("-seed.iso (NoCloud, label cidata: user-data, meta-data,"
+                        + " network-config)\n");
+            }
+            String xml = DomainXmlBuilder.build(spec.withDiskPath(Optional.of("<pool " + r.storage() + ">/" + r.name()
+                    + "-disk0.qcow2")).withCloudInitSeed(spec.options().cloudInit().map(c -> "<pool " + r.storage()
+                    + ">/" + r.name() + "-seed.iso")));
+            out.append(xml);
+            r.gpu().ifPresent(g -> out.append("then <hostdev> for ").append(g.address()).append(" (managed)\n"));
+        }
+        return out.toString();
+    }
+}
