@@ -6,6 +6,7 @@ import io.gpuforge.store.StoreException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,14 @@ public final class EventLog {
 
     public void append(AppEvent event) {
         LOG.info("[{}] {} {}", event.level(), event.source(), event.message());
+        try {
+            store(event);
+        } catch (RejectedExecutionException closing) {
+            LOG.debug("Event not stored: the application is closing");
+        }
+    }
+
+    private void store(AppEvent event) {
         executor.execute(() -> {
             AppEvent stored = event;
             try {

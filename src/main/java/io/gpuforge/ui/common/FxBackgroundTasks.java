@@ -2,6 +2,7 @@ package io.gpuforge.ui.common;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import javafx.concurrent.Task;
 import org.slf4j.Logger;
@@ -96,7 +97,14 @@ public final class FxBackgroundTasks implements BackgroundTasks {
                 entry.finish(TaskMonitor.State.CANCELLED);
                 fin.run();
             });
-            executor.execute(task);
+            try {
+                executor.execute(task);
+            } catch (RejectedExecutionException closing) {
+                // the application is shutting down (its executors are closed): nothing is left to show the result to
+                LOG.debug("Task {} not started: the application is closing", name);
+                entry.finish(TaskMonitor.State.CANCELLED);
+                fin.run();
+            }
             return new Cancellable() {
                 @Override
                 public void cancel() {
