@@ -8,6 +8,7 @@ import io.gpuforge.domain.VmInfo;
 import io.gpuforge.domain.VmState;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
+import io.gpuforge.ui.common.TextCells;
 import io.gpuforge.ui.iommu.IommuTable;
 import java.util.Optional;
 import java.util.function.Function;
@@ -303,13 +304,7 @@ final class WizardPages {
     private <T> ListView<T> list(String id, ObservableList<T> items, Function<T, String> text) {
         ListView<T> list = new ListView<>(items);
         list.setId(id);
-        list.setCellFactory(v -> new ListCell<>() {
-            @Override
-            protected void updateItem(T item, boolean empty) {
-                super.updateItem(item, empty);
-                setText(empty || item == null ? null : text.apply(item));
-            }
-        });
+        list.setCellFactory(TextCells.of(text));
         VBox.setVgrow(list, Priority.ALWAYS);
         return list;
     }

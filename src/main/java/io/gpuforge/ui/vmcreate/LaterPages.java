@@ -9,6 +9,7 @@ import io.gpuforge.domain.VmField;
 import io.gpuforge.domain.VmTemplate;
 import io.gpuforge.ui.common.FxHostKeyPrompt;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.TextCells;
 import io.gpuforge.ui.common.UiContext;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,7 +23,6 @@ import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.PasswordField;
 import javafx.scene.control.ProgressIndicator;
@@ -136,16 +136,10 @@ final class LaterPages {
         ListView<Optional<GpuInfo>> list = new ListView<>(gpuItems);
         list.setId("vmc-gpus");
         list.setPrefHeight(220);
-        list.setCellFactory(l -> new ListCell<>() {
-            @Override
-            protected void updateItem(Optional<GpuInfo> g, boolean empty) {
-                super.updateItem(g, empty);
-                setText(empty || g == null ? null : g.map(x -> i18n.get("vmcreate.gpu.item", x.address(), x.name(),
+        list.setCellFactory(TextCells.of(g -> g.map(x -> i18n.get("vmcreate.gpu.item", x.address(), x.name(),
                         x.iommuGroup().isPresent() ? String.valueOf(x.iommuGroup().getAsInt()) : "?",
                         x.mapping().orElse("—"), verdicts.getOrDefault(x.address().toString(),
-                                i18n.get("vmcreate.gpu.unchecked")))).orElse(i18n.get("vmcreate.gpu.none")));
-            }
-        });
+                                i18n.get("vmcreate.gpu.unchecked")))).orElse(i18n.get("vmcreate.gpu.none"))));
         Runnable fill = () -> {
             VmProvisioning.Choices c = model.choices.get();
             List<Optional<GpuInfo>> items = new ArrayList<>();

@@ -5,6 +5,7 @@ import io.gpuforge.domain.VmField;
 import io.gpuforge.domain.VmInfo;
 import io.gpuforge.domain.VmTemplate;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.TextCells;
 import io.gpuforge.ui.common.UiContext;
 import java.util.List;
 import java.util.Optional;
@@ -15,7 +16,6 @@ import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.layout.VBox;
 
@@ -45,26 +45,14 @@ final class SourcePage {
         ListView<VmTemplate> list = new ListView<>(wizard.templates);
         list.setId("vmc-templates");
         list.setPrefHeight(230);
-        list.setCellFactory(l -> new ListCell<>() {
-            @Override
-            protected void updateItem(VmTemplate t, boolean empty) {
-                super.updateItem(t, empty);
-                setText(empty || t == null ? null : t.name() + "   " + (t.builtIn() ? i18n.get("vmcreate.template.builtIn")
+        list.setCellFactory(TextCells.of(t -> t.name() + "   " + (t.builtIn() ? i18n.get("vmcreate.template.builtIn")
                         : i18n.get("vmcreate.template.user")) + "   " + i18n.get("vmcreate.template.size", t.cores(),
-                        t.memoryMiB() / 1024.0, t.diskGiB(), t.gpus()));
-            }
-        });
+                        t.memoryMiB() / 1024.0, t.diskGiB(), t.gpus())));
         ListView<VmInfo> cloneList = new ListView<>(clones);
         cloneList.setId("vmc-clone-list");
         cloneList.setPrefHeight(90);
-        cloneList.setCellFactory(l -> new ListCell<>() {
-            @Override
-            protected void updateItem(VmInfo v, boolean empty) {
-                super.updateItem(v, empty);
-                setText(empty || v == null ? null : i18n.get("vmcreate.template.cloneItem", v.ref().id(), v.name(),
-                        v.vcpus(), v.memoryBytes() / (double) (1L << 30)));
-            }
-        });
+        cloneList.setCellFactory(TextCells.of(v -> i18n.get("vmcreate.template.cloneItem", v.ref().id(), v.name(),
+                        v.vcpus(), v.memoryBytes() / (double) (1L << 30))));
         model.template.addListener((o, a, t) -> {
             if (model.cloneSource.get() != null || t == null) {
                 list.getSelectionModel().clearSelection();

@@ -2,6 +2,7 @@ package io.gpuforge.ui.vmcreate;
 
 import io.gpuforge.domain.VmTemplate;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.TextCells;
 import io.gpuforge.ui.common.UiContext;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,6 @@ import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TextArea;
@@ -62,14 +62,8 @@ final class TemplateManager {
         stage.setTitle(i18n.get("vmcreate.templates.title"));
         list.setId("tm-list");
         list.setPrefWidth(300);
-        list.setCellFactory(l -> new ListCell<>() {
-            @Override
-            protected void updateItem(VmTemplate t, boolean empty) {
-                super.updateItem(t, empty);
-                setText(empty || t == null ? null : t.name() + (t.builtIn() ? "  (" + i18n.get("vmcreate.template.builtIn")
-                        + ")" : ""));
-            }
-        });
+        list.setCellFactory(TextCells.of(t -> t.name() + (t.builtIn() ? "  (" + i18n.get("vmcreate.template.builtIn")
+                        + ")" : "")));
         list.getSelectionModel().selectedItemProperty().addListener((o, a, t) -> {
             if (t != null) {
                 draft = null;
