@@ -102,7 +102,7 @@ public final class MainWindow {
         horizontal = new SplitPane(navigation.box(), content.view());
         horizontal.setId("main-split");
         SplitPane.setResizableWithParent(navigation.box(), false);
-        horizontal.setDividerPositions(app.settings().current().navigationDivider() == null ? 0.26
+        horizontal.setDividerPositions(app.settings().current().navigationDivider() == null ? WindowGeometry.DEFAULT_DIVIDER
                 : app.settings().current().navigationDivider());
         vertical = new SplitPane(horizontal, activity.view());
         vertical.setOrientation(Orientation.VERTICAL);

@@ -47,7 +47,8 @@ public final class StartingFrame {
         content.setId("starting-content");
         // the tree's width where the main window's divider will put it (a split pane laid out before its first
         // frame puts its divider elsewhere, and the window would jump when it fills in)
-        double divider = settings.navigationDivider() == null ? 0.26 : settings.navigationDivider();
+        double divider = settings.navigationDivider() == null ? WindowGeometry.DEFAULT_DIVIDER
+                : settings.navigationDivider();
         double width = settings.window() == null ? WindowGeometry.DEFAULT_WIDTH : settings.window().width();
         f.tree.setPrefWidth(divider * width);
         f.tree.setMinWidth(0);

@@ -15,6 +15,8 @@ import javafx.stage.Stage;
 final class WindowGeometry {
 
     static final double DEFAULT_WIDTH = 1200;
+    /** Where the tree ends, as a fraction of the window, until the user moves it: room for "GPU · address → VM". */
+    static final double DEFAULT_DIVIDER = 0.30;
     static final double DEFAULT_HEIGHT = 760;
 
     private final Stage stage;
