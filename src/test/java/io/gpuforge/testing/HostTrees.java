@@ -239,7 +239,7 @@ public final class HostTrees {
             installed.add(cmd);
         }
         for (List<String> cmd : installed) {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = startJustWritten(cmd);
             try {
                 if (p.waitFor() != 0) {
                     throw new IOException(cmd + " failed on " + root);
@@ -250,6 +250,29 @@ public final class HostTrees {
             }
         }
         return root;
+    }
+
+    /**
+     * Starts a tool whose file was just written. Another thread that forks meanwhile holds the file open for writing
+     * until its child execs, and Linux then refuses to run it ("Text file busy"): that passes, so try again.
+     */
+    private static Process startJustWritten(List<String> cmd) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
+            } catch (IOException e) {
+                if (attempt == 50 || !String.valueOf(e.getMessage()).contains("error=26")) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException i) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted", i);
+                }
+            }
+        }
     }
 
     private static List<String> tool(Path root, String path, String body, String firstLine) throws IOException {
