@@ -101,54 +101,46 @@ final class VmLifecycleCommands {
                 return 1;
             }
         }
+    }
 
-        TaskOutcome action(ConnectionSession s, VmRef ref, VmAction a) throws BackendException, InterruptedException {
-            return s.vmAction(ref, a, line -> { }, () -> false);
+    /** A subcommand that is one VM action, named as the user types it. */
+    abstract static class ActionOnVm extends OnVm {
+        private final String verb;
+        private final VmAction action;
+
+        ActionOnVm(CliServices s, String verb, VmAction action) {
+            super(s);
+            this.verb = verb;
+            this.action = action;
+        }
+
+        String verb() {
+            return verb;
+        }
+
+        TaskOutcome run(ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
+            return s.vmAction(r, action, line -> { }, () -> false);
         }
     }
 
     @Command(name = "start", mixinStandardHelpOptions = true, description = "Start a VM.")
-    static final class Start extends OnVm {
+    static final class Start extends ActionOnVm {
         Start(CliServices s) {
-            super(s);
-        }
-
-        String verb() {
-            return "start";
-        }
-
-        TaskOutcome run(ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
-            return action(s, r, VmAction.START);
+            super(s, "start", VmAction.START);
         }
     }
 
     @Command(name = "shutdown", mixinStandardHelpOptions = true, description = "Ask a VM's guest to shut down (ACPI).")
-    static final class Shutdown extends OnVm {
+    static final class Shutdown extends ActionOnVm {
         Shutdown(CliServices s) {
-            super(s);
-        }
-
-        String verb() {
-            return "shutdown";
-        }
-
-        TaskOutcome run(ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
-            return action(s, r, VmAction.SHUTDOWN);
+            super(s, "shutdown", VmAction.SHUTDOWN);
         }
     }
 
     @Command(name = "stop", mixinStandardHelpOptions = true, description = "Power a VM off at once.")
-    static final class Stop extends OnVm {
+    static final class Stop extends ActionOnVm {
         Stop(CliServices s) {
-            super(s);
-        }
-
-        String verb() {
-            return "stop";
-        }
-
-        TaskOutcome run(ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
-            return action(s, r, VmAction.STOP);
+            super(s, "stop", VmAction.STOP);
         }
     }
 
