@@ -4,6 +4,7 @@ import io.gpuforge.app.AppContext;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.testing.HostTrees;
+import io.gpuforge.testing.Screenshots;
 import io.gpuforge.testing.TestContexts;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.shell.MainWindow;
@@ -13,15 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import javafx.embed.swing.SwingFXUtils;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.ChoiceBox;
 import javafx.stage.Stage;
-import javax.imageio.ImageIO;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -62,19 +60,12 @@ final class GuiFixture implements AutoCloseable {
 
     /** The scene as an image, taken on the FX thread. */
     static BufferedImage snapshot(Scene scene) {
-        AtomicReference<BufferedImage> img = new AtomicReference<>();
-        WaitForAsyncUtils.asyncFx(() -> img.set(SwingFXUtils.fromFXImage(scene.snapshot(null), null)));
-        WaitForAsyncUtils.waitForFxEvents();
-        return img.get();
+        return Screenshots.snapshot(scene);
     }
 
     /** Writes a PNG into {@code gpuforge.screenshots} ({@code target/screenshots} by default); returns its path. */
     static Path writePng(BufferedImage image, String name) throws IOException {
-        Path dir = Path.of(System.getProperty("gpuforge.screenshots", "target/screenshots"));
-        Files.createDirectories(dir);
-        Path file = dir.resolve(name);
-        ImageIO.write(image, "png", file.toFile());
-        return file;
+        return Screenshots.writePng(image, name);
     }
 
     @Override

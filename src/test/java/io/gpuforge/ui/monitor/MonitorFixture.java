@@ -9,7 +9,6 @@ import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.TestContexts;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.shell.MainWindow;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,12 +16,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import javafx.embed.swing.SwingFXUtils;
-import javafx.scene.Scene;
 import javafx.stage.Stage;
-import javax.imageio.ImageIO;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -64,22 +59,6 @@ final class MonitorFixture implements AutoCloseable {
 
     List<FleetGpu> demoGpus() {
         return app.fleet().gpus().stream().filter(g -> g.connection().equals("Demo lab")).toList();
-    }
-
-    static BufferedImage snapshot(Scene scene) {
-        AtomicReference<BufferedImage> img = new AtomicReference<>();
-        WaitForAsyncUtils.asyncFx(() -> img.set(SwingFXUtils.fromFXImage(scene.snapshot(null), null)));
-        WaitForAsyncUtils.waitForFxEvents();
-        return img.get();
-    }
-
-    /** Writes a PNG into {@code gpuforge.screenshots} ({@code target/screenshots} by default). */
-    static Path writePng(BufferedImage image, String name) throws IOException {
-        Path dir = Path.of(System.getProperty("gpuforge.screenshots", "target/screenshots"));
-        Files.createDirectories(dir);
-        Path file = dir.resolve(name);
-        ImageIO.write(image, "png", file.toFile());
-        return file;
     }
 
     @Override

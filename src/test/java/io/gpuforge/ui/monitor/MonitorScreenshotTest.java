@@ -7,6 +7,7 @@ import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.GpuSample;
 import io.gpuforge.store.TelemetryStore;
 import io.gpuforge.telemetry.SimulatedGpuSource;
+import io.gpuforge.testing.Screenshots;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,7 +102,7 @@ class MonitorScreenshotTest {
                 && m.charts().data().lines(ChartKind.TEMPERATURE).get(0).size() > 200);
         MonitorFixture.waitUntil(() -> fx.ui.taskMonitor().running() == 0);
         WaitForAsyncUtils.waitForFxEvents();
-        BufferedImage charts = MonitorFixture.snapshot(m.stage().getScene());
+        BufferedImage charts = Screenshots.snapshot(m.stage().getScene());
         write(charts, "monitor-" + suffix + ".png");
         assertThat(m.charts().data().lines(ChartKind.TEMPERATURE).get(3).size()).isPositive();
 
@@ -109,11 +110,11 @@ class MonitorScreenshotTest {
         MonitorFixture.waitUntil(() -> m.fleet().rows().size() == 6 && m.fleet().rows().stream()
                 .allMatch(r -> r.spark().get().length >= 3));
         WaitForAsyncUtils.waitForFxEvents();
-        write(MonitorFixture.snapshot(m.stage().getScene()), "fleet-" + suffix + ".png");
+        write(Screenshots.snapshot(m.stage().getScene()), "fleet-" + suffix + ".png");
 
         robot.interact(() -> m.tabs().getSelectionModel().select(2));
         WaitForAsyncUtils.waitForFxEvents();
-        write(MonitorFixture.snapshot(m.stage().getScene()), "alerts-" + suffix + ".png");
+        write(Screenshots.snapshot(m.stage().getScene()), "alerts-" + suffix + ".png");
 
         robot.interact(() -> m.tabs().getSelectionModel().select(3));
         robot.interact(() -> {
@@ -150,7 +151,7 @@ class MonitorScreenshotTest {
         MonitorFixture.waitUntil(() -> Files.exists(csv));
         assertThat(Files.readAllLines(csv).get(0)).startsWith("scope,key,label");
         WaitForAsyncUtils.waitForFxEvents();
-        BufferedImage cost = MonitorFixture.snapshot(m.stage().getScene());
+        BufferedImage cost = Screenshots.snapshot(m.stage().getScene());
         write(cost, "cost-" + suffix + ".png");
 
         double luminance = meanLuminance(charts);
@@ -163,7 +164,7 @@ class MonitorScreenshotTest {
 
     private static void write(BufferedImage img, String name) throws Exception {
         assertThat(img.getWidth()).isGreaterThan(800);
-        MonitorFixture.writePng(img, name);
+        Screenshots.writePng(img, name);
     }
 
     private static double meanLuminance(BufferedImage img) {
