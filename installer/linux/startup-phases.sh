@@ -7,7 +7,8 @@
 # other than the checkout (as a user starts it from the desktop menu).
 #   installer/linux/startup-phases.sh [RUNS] [APP-IMAGE]     (defaults: 5, target/dist/GPUForge)
 # Extra JVM options to try: GPUFORGE_PHASES_JAVA_OPTIONS="-XX:+UseSerialGC …"; GPUFORGE_PHASES_CWD: the directory
-# to start from (default: a fresh temporary one). Needs xvfb-run.
+# to start from (default: a fresh temporary one); GPUFORGE_PHASES_NICE=-20: run the starts at that priority (as root,
+# on a machine busy with other work). Needs xvfb-run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${1:-5}
@@ -44,7 +45,7 @@ markers=(
 )
 for i in $(seq 1 "$runs"); do
     home="$work/home$i"
-    (cd "${GPUFORGE_PHASES_CWD:-$work}" && timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$java" "${cfg[@]}" "${extra[@]}" \
+    (cd "${GPUFORGE_PHASES_CWD:-$work}" && timeout 120 ${GPUFORGE_PHASES_NICE:+nice -n "$GPUFORGE_PHASES_NICE"} xvfb-run -a -s "-screen 0 1280x800x24" "$java" "${cfg[@]}" "${extra[@]}" \
         -Dgpuforge.home="$home" -Dgpuforge.exitAfterFirstFrame=true -Dprism.verbose=true \
         -Xlog:startuptime:file="$work/vm$i.log":uptime -Xlog:class+load:file="$work/load$i.log":uptime,tid \
         -cp "$app/gpuforge.jar" io.gpuforge.boot.Launcher >"$work/out$i.log" 2>&1) || {
