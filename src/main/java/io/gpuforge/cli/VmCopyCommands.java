@@ -2,12 +2,16 @@ package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.app.ConsoleLauncher;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.CloneRequest;
+import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.TaskOutcome;
 import io.gpuforge.domain.VmAction;
 import io.gpuforge.domain.VmConfig;
+import io.gpuforge.domain.VmInfo;
 import io.gpuforge.domain.VmRef;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -19,8 +23,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code gpuforge vm reboot|clone|template|config}: the rest of a VM page's actions, over the connection's session
- * as the window does them.
+ * {@code gpuforge vm reboot|clone|template|config|console}: the rest of a VM page's actions, over the connection's
+ * session as the window does them.
  */
 final class VmCopyCommands {
 
@@ -123,6 +127,49 @@ final class VmCopyCommands {
                 return 0;
             } catch (BackendException | IllegalArgumentException e) {
                 services.output().error("gpuforge vm config: " + e.getMessage());
+                return 1;
+            }
+        }
+    }
+
+    @Command(name = "console", mixinStandardHelpOptions = true, description = "Open a VM's console: Proxmox VE's noVNC"
+            + " console in the browser, virt-viewer for libvirt.")
+    static final class Console implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "VM", description = "The VM's id or name.")
+        String vm;
+        @Option(names = "--print", description = "Print the URL or the command instead of starting it.")
+        boolean print;
+        @Mixin
+        VmTargetOptions target = new VmTargetOptions();
+        @Mixin
+        JsonOption json = new JsonOption();
+        private final CliServices services;
+
+        Console(CliServices services) {
+            this.services = services;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            try (AppContext ctx = VmCommand.context(services)) {
+                ConnectionInfo c = target.connection(ctx);
+                ConnectionSession s = ctx.sessions().of(c);
+                VmRef ref = VmTargetOptions.find(s, vm, target.node);
+                String name = s.inventory().vm(ref).map(VmInfo::name).orElse(ref.id());
+                ConsoleLauncher.Launch l = print ? ctx.consoles().plan(c, ref, name) : ctx.consoles().open(c, ref, name);
+                if (json.enabled()) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("vm", ref.node() + "/" + ref.id());
+                    m.put("command", l.command());
+                    l.url().ifPresent(u -> m.put("url", u.toString()));
+                    m.put("started", !print);
+                    services.output().json(m);
+                } else {
+                    services.output().line(l.url().map(Object::toString).orElse(String.join(" ", l.command())));
+                }
+                return 0;
+            } catch (BackendException | IllegalArgumentException | IllegalStateException | IOException e) {
+                services.output().error("gpuforge vm console: " + e.getMessage());
                 return 1;
             }
         }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * gpuforge vm reboot|clone|template|config, in process: the VM page's other actions, on the Demo lab (a simulated
+ * gpuforge vm reboot|clone|template|config|console, in process: the VM page's other actions, on the Demo lab (a simulated
  * Proxmox VE) and on libvirt's test driver.
  */
 class VmCopyCliTest {
@@ -89,5 +89,20 @@ class VmCopyCliTest {
         assertThat(run("vm", "config", "cuda-base", "--libvirt", uri, "--json")).as(err.toString()).isZero();
         assertThat(json().get("xml").asText()).contains("<name>cuda-base</name>")
                 .contains(dir.resolve("pool").resolve("cuda-base-disk0.qcow2").toString());
+    }
+
+    @Test
+    void aVmsConsoleIsTheClustersNoVncPageOrVirtViewer() throws Exception {
+        assertThat(run("vm", "console", "train-01", "--connection", "Demo lab", "--print")).as(err.toString()).isZero();
+        assertThat(out.toString().strip()).startsWith("https://127.0.0.1:").contains("console=kvm", "novnc=1",
+                "vmid=101", "node=pve-4090", "vmname=train-01");
+
+        Path dir = Files.createDirectories(home.resolve("kvm"));
+        String uri = LibvirtCloneTest.hostUri(dir, Files.createDirectories(dir.resolve("pool")));
+        assertThat(run("vm", "console", "cuda-base", "--libvirt", uri, "--print", "--json")).as(err.toString())
+                .isZero();
+        assertThat(json().get("command")).extracting(JsonNode::asText)
+                .containsExactly("virt-viewer", "--connect", uri, "cuda-base");
+        assertThat(json().get("started").asBoolean()).isFalse();
     }
 }
