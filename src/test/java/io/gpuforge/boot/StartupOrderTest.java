@@ -58,6 +58,19 @@ class StartupOrderTest {
                 .anyMatch(l -> l.contains("[class,load] atlantafx.base.theme.PrimerLight "));
     }
 
+    @Test
+    void javaFxsOwnMessagesGoToTheLogWithoutAConsoleDateFormattedBeforeTheFirstFrame() throws Exception {
+        List<String> lines = start();
+        String all = String.join("\n", lines);
+        int firstFrame = indexOf(lines, "LOG First frame ");
+        assertThat(firstFrame).as("first frame logged:\n%s", tail(all)).isGreaterThanOrEqualTo(0);
+        // a start from a jar always gets this one; java.util.logging's console handler printed it with a local
+        // date, which loaded the time-zone database and the locale data on the toolkit's thread
+        assertThat(lines).as("JavaFX's warning, in GPUForge's log").anyMatch(l -> l.startsWith("LOG Unsupported JavaFX"));
+        assertThat(lines.subList(0, firstFrame)).as("loaded before the first frame")
+                .noneMatch(l -> l.contains("[class,load] java.util.logging.SimpleFormatter "));
+    }
+
     /** Starts the app to its full window and back; the JVM's class-loading log and the app's log, in order. */
     private List<String> start() throws Exception {
         Path logback = dir.resolve("logback.xml");
