@@ -316,6 +316,10 @@ public final class VmProvisioning {
                     + " has no cloud-init user-data to run in VM " + vm.id());
         }
         ConnectionSession s = session(r.target());
+        if (!s.can(Capability.GUEST_FILE_WRITE)) {
+            throw BackendException.unsupported(s.connection().name() + " (its VMs get the user-data from their"
+                    + " NoCloud seed)", Capability.GUEST_FILE_WRITE);
+        }
         if (s.inventory().vm(vm).map(v -> v.state() != VmState.RUNNING).orElseThrow(() -> new BackendException(
                 BackendException.Kind.NOT_FOUND, "There is no VM " + vm.id() + " on " + vm.node()))) {
             TaskOutcome started = s.vmAction(vm, VmAction.START, progress, cancelled);

@@ -23,7 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code gpuforge vm}: templates, create, list and the power actions, over the window's services. */
 @Command(name = "vm", mixinStandardHelpOptions = true, description = "VM templates and VMs: templates, create, list,"
         + " start, shutdown, stop, delete.",
-        subcommands = {VmCommand.Templates.class, VmCreateCommand.class, VmLifecycleCommands.ListVms.class,
+        subcommands = {VmCommand.Templates.class, VmCreateCommand.class, VmProvisionCommand.class, VmLifecycleCommands.ListVms.class,
                        VmLifecycleCommands.Start.class, VmLifecycleCommands.Shutdown.class,
                        VmLifecycleCommands.Stop.class, VmLifecycleCommands.Delete.class})
 final class VmCommand implements Runnable {
