@@ -176,8 +176,8 @@ public final class FirstBootProvisioning {
                 step(s, vm, command(module), MODULE_TIMEOUT, out);
                 ran.add(module);
             } catch (BackendException | StepFailed e) {
-                String m = "The cloud-init module " + module + " failed in VM " + vm.id() + ": " + hide(e.getMessage(),
-                        secrets) + (ran.isEmpty() ? "" : " (ran before it: " + String.join(", ", ran) + ")")
+                String m = "The cloud-init module " + module + " failed in VM " + vm.id() + " (" + hide(e.getMessage(),
+                        secrets) + ")" + (ran.isEmpty() ? "" : "; ran before it: " + String.join(", ", ran))
                         + ". The VM is kept; fix the cause and run it again with: " + later;
                 out.line(m);
                 return new Outcome(false, ran, Optional.of(module), m);
@@ -202,7 +202,7 @@ public final class FirstBootProvisioning {
         out.line("$ " + String.join(" ", argv));
         GuestExecResult r = s.guestExec(vm, argv, timeout);
         String tail = tail(r.stdout() + (r.stderr().isEmpty() ? "" : (r.stdout().endsWith("\n") || r.stdout().isEmpty()
-                ? "" : "\n") + r.stderr()));
+                ? "" : "\n") + r.stderr()), TAIL_LINES);
         if (!tail.isEmpty()) {
             Arrays.stream(tail.split("\n")).forEach(l -> out.line("  " + l));
         }
@@ -212,7 +212,8 @@ public final class FirstBootProvisioning {
         int code = r.exitCode().orElse(-1);
         out.line("  exit " + code);
         if (code != 0) {
-            throw new StepFailed("exit " + code + (tail.isEmpty() ? "" : ", output: " + tail.replace("\n", " | ")));
+            String why = tail(r.stderr().isBlank() ? r.stdout() : r.stderr(), 3);
+            throw new StepFailed("exit " + code + (why.isEmpty() ? "" : ": " + why.replace("\n", " | ")));
         }
     }
 
@@ -260,9 +261,9 @@ public final class FirstBootProvisioning {
         return d.toSeconds() % 60 == 0 ? d.toMinutes() + " min" : d.toSeconds() + " s";
     }
 
-    private static String tail(String text) {
+    private static String tail(String text, int count) {
         List<String> lines = Arrays.stream(text.split("\n")).filter(l -> !l.isBlank()).toList();
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size()));
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - count), lines.size()));
     }
 
     private static String hide(String line, List<String> secrets) {

@@ -222,9 +222,13 @@ public final class SimCluster {
         agentBootMillis = millis;
     }
 
-    /** Makes {@code cloud-init single --name MODULE} fail in every guest, leaving {@code output} on its stderr. */
+    /** Makes {@code cloud-init single --name MODULE} fail in every guest, leaving {@code output} on its stderr (null: work again). */
     public synchronized void failCloudInitModule(String module, String output) {
-        failingModules.put(module, output);
+        if (output == null) {
+            failingModules.remove(module);
+        } else {
+            failingModules.put(module, output);
+        }
     }
 
     /** A file written in a VM's guest through the agent; empty when there is none. */
