@@ -380,12 +380,7 @@ public final class VmProvisioning {
      * line for a libvirt host.
      */
     public static List<String> console(Target t, VmRef vm, String vmName) {
-        if (t.proxmox()) {
-            String base = t.connection().address().replaceAll("/+$", "");
-            return List.of(base + "/?console=kvm&novnc=1&vmid=" + vm.id() + "&vmname=" + vmName + "&node=" + vm.node()
-                    + "&resize=off&cmd=");
-        }
-        return List.of("virt-viewer", "--connect", t.connection().address(), "--wait", vmName);
+        return VmConsoles.console(t, vm, vmName);
     }
 
     /**
@@ -393,26 +388,6 @@ public final class VmProvisioning {
      * Fails with what to install when the program is missing.
      */
     public void openConsole(Target t, VmRef vm, String vmName) throws IOException {
-        List<String> c = console(t, vm, vmName);
-        List<String> command = new ArrayList<>();
-        if (t.proxmox()) {
-            switch (OsFamily.current()) {
-                case WINDOWS:
-                    command.addAll(List.of("rundll32", "url.dll,FileProtocolHandler"));
-                    break;
-                case MAC:
-                    command.add("open");
-                    break;
-                default:
-                    command.add("xdg-open");
-            }
-        }
-        command.addAll(c);
-        try {
-            new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            throw new IOException("Could not run " + command.get(0) + (t.proxmox() ? ": open " + c.get(0)
-                    + " in a browser" : ": install virt-viewer (Debian/Ubuntu: apt install virt-viewer)"), e);
-        }
+        VmConsoles.open(t, vm, vmName);
     }
 }
