@@ -137,6 +137,20 @@ class VmCliTest {
     }
 
     @Test
+    void aCloneSmallerThanItsTemplatesDiskIsRefusedAndALargerOneIsToldItKeepsTheTemplatesSize() throws Exception {
+        Path key = home.resolve("id.pub");
+        Files.writeString(key, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq8T9mJq3fNvH5c7kK3bA ada@lab\n");
+        int code = run("", "vm", "create", "--clone", "9000", "--connection", "Demo lab", "--node", "pve-3090",
+                "--name", "small-01", "--disk", "8", "--ssh-key", key.toString(), "--json");
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains("disk: A clone's disk cannot be smaller than its template's (32 GiB)");
+        code = run("", "vm", "create", "--clone", "9000", "--connection", "Demo lab", "--node", "pve-3090",
+                "--name", "big-01", "--disk", "64", "--ssh-key", key.toString(), "--dry-run");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("warning: The clone keeps its template's 32 GiB disk");
+    }
+
+    @Test
     void aVmThatDoesNotFitIsRefusedBeforeAnythingIsSent() {
         int code = run("", "vm", "create", "--template", "inference-node", "--connection", "Demo lab", "--node",
                 "pve-3090", "--memory", "200000", "--json");
