@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -155,6 +156,21 @@ class FirstBootProvisioningTest {
         });
         assertThat(sim.cluster().cloudInitRuns(vmid(res))).isEmpty();
         assertThat(ctx.sessions().of(lab).inventory().vm(res.vm().get())).isPresent();
+    }
+
+    @Test
+    void theWaitForTheAgentStopsWhenTheCreateIsCancelledAndTheVmStays() throws Exception {
+        sim.cluster().agentBootMillis(3_600_000);
+        VmProvisioning p = new VmProvisioning(ctx.sessions(), null, new FirstBootProvisioning(Duration.ofSeconds(20)));
+        AtomicBoolean cancel = new AtomicBoolean();
+        VmProvisioning.Result res = p.create(request("agent-06", true), l -> {
+            if (l.startsWith("Waiting for the QEMU guest agent")) {
+                cancel.set(true);
+            }
+        }, cancel::get);
+        assertThat(res.firstBoot()).hasValueSatisfying(o -> assertThat(o.message())
+                .startsWith("Cancelled while waiting for the guest agent").contains("gpuforge vm provision"));
+        assertThat(ctx.sessions().of(lab).inventory().vm(res.vm().orElseThrow())).isPresent();
     }
 
     @Test
