@@ -59,8 +59,7 @@ final class DetachedCommit {
      *
      * @throws ProbeException when it could not be followed to its end (the connection, or the host's answer)
      */
-    Following follow(Journal j, ApplyProgress progress) throws ProbeException {
-        Following f = new Following(progress, j);
+    void follow(Journal j, Following f) throws ProbeException {
         Duration limit = commandLimit.multipliedBy(2L * j.commands.size() + 1).plus(Duration.ofMinutes(5));
         HostShell.Result r = files.stream(CommitScript.follower(j.id), limit, (line, err) -> f.line(line, err));
         f.close();
@@ -68,7 +67,6 @@ final class DetachedCommit {
             throw new ProbeException("Following the commit of " + j.id + " on " + files.describe() + " did not reach"
                     + " its end (exit " + r.exitCode() + ")" + RemoteFiles.tail(r));
         }
-        return f;
     }
 
     /** What a follow saw: the status at the end, and the last lines each command wrote (for messages). */
@@ -76,18 +74,38 @@ final class DetachedCommit {
         private final ApplyProgress progress;
         private final Journal journal;
         private final List<String> status = new ArrayList<>();
+        private final List<String> events = new ArrayList<>();
         private final Map<String, Deque<String>> tails = new HashMap<>();
         private String marker;
         private Step current;
         private String command;
 
+        /** The lines an earlier follow of the same log already reported: seen again, not reported again. */
+        private final int skip;
+        private int count;
+
         Following(ApplyProgress progress, Journal journal) {
+            this(progress, journal, 0);
+        }
+
+        private Following(ApplyProgress progress, Journal journal, int skip) {
             this.progress = progress;
             this.journal = journal;
+            this.skip = skip;
+        }
+
+        /** A follow of the same log again, from its start, reporting only what this one had not. */
+        Following again() {
+            return new Following(progress, journal, count);
         }
 
         CommitStatus status() {
             return CommitStatus.parse(status, false, journal);
+        }
+
+        /** What the log showed so far (its event lines are the status file's), for a follow cut off. */
+        CommitStatus seen() {
+            return CommitStatus.parse(events, true, journal);
         }
 
         /** ": " and the last lines {@code command} wrote, as {@link RemoteFiles#tail} gives them. */
@@ -107,9 +125,10 @@ final class DetachedCommit {
                 marker = line;
                 return;
             }
+            ApplyProgress to = ++count <= skip ? ApplyProgress.NONE : progress;
             if (!line.startsWith("@@ ")) {
                 if (current != null) {
-                    progress.output(current, line, stderr);
+                    to.output(current, line, stderr);
                     Deque<String> t = tails.computeIfAbsent(command, k -> new ArrayDeque<>());
                     t.addLast(line.strip());
                     if (t.size() > 3) {
@@ -120,12 +139,13 @@ final class DetachedCommit {
                 }
                 return;
             }
-            event(line.substring(3));
+            event(line.substring(3), to);
         }
 
-        private void event(String e) {
+        private void event(String e, ApplyProgress progress) {
+            events.add(e);
             if (e.startsWith("started ") || e.startsWith("rerun ")) {
-                close();
+                close(progress);
                 boolean rerun = e.startsWith("rerun ");
                 command = e.substring(rerun ? 6 : 8);
                 current = new Step(rerun ? Kind.RERUN : Kind.COMMAND, command);
@@ -146,7 +166,11 @@ final class DetachedCommit {
         }
 
         /** A step still open when the output ends did not finish. */
-        private void close() {
+        void close() {
+            close(progress);
+        }
+
+        private void close(ApplyProgress progress) {
             if (current != null) {
                 progress.finished(current, false);
                 current = null;

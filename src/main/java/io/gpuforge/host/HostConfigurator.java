@@ -267,33 +267,23 @@ public final class HostConfigurator {
                 throw failed(j, e, progress);
             }
         }
-        DetachedCommit.Following f;
+        DetachedCommit.Following f = new DetachedCommit.Following(progress, j);
         try {
-            f = follow(j, progress);
+            commit.follow(j, f);
+        } catch (ConnectionLostException e) {
+            throw detached(j, e, f.seen());
         } catch (ProbeException e) {
+            // one answer that did not reach the end (not the connection): look again, from the start of the log
+            LOG.debug("following the commit of {} again: {}", j.id, e.getMessage());
+            DetachedCommit.Following second = f.again();
             try {
-                CommitStatus s = commit.probe(j);
-                if (s.end() == CommitStatus.End.RUNNING) {
-                    throw detached(j, e, s);
-                }
-                return ended(j, s, null, listed, progress);
+                commit.follow(j, second);
+                f = second;
             } catch (ProbeException again) {
-                throw detached(j, e, CommitStatus.neverStarted());
+                throw detached(j, again, second.seen().renamed().isEmpty() ? f.seen() : second.seen());
             }
         }
         return ended(j, f.status(), f, listed, progress);
-    }
-
-    /** Follows the commit; a second try when the first did not reach the end (one failed answer). */
-    private DetachedCommit.Following follow(Journal j, ApplyProgress progress) throws ProbeException {
-        try {
-            return commit.follow(j, progress);
-        } catch (ConnectionLostException e) {
-            throw e;
-        } catch (ProbeException e) {
-            LOG.debug("following the commit of {} again: {}", j.id, e.getMessage());
-            return commit.follow(j, progress);
-        }
     }
 
     /** Records how the commit ended and answers as an apply does: its outcome, or what failed and where it left the host. */
