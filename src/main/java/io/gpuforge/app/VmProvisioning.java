@@ -172,7 +172,7 @@ public final class VmProvisioning {
         }
         var inv = s.inventory();
         return new Choices(s.nodeStatus(t.node()), s.storages(t.node()), s.networks(t.node()), inv.gpusOn(t.node()),
-                inv.vmsOn(t.node()), inv.templates(), s.can(Capability.CLONE), t.proxmox()
+                inv.vmsOn(t.node()), inv.templates(), t.proxmox() && s.can(Capability.CLONE), t.proxmox()
                 ? snippets.whyNot(t.connection(), t.node(), s.storages(t.node())) : Optional.empty());
     }
 

@@ -7,9 +7,6 @@ import picocli.CommandLine;
 /** Builds and runs the {@code gpuforge} command line. */
 public final class GpuForgeCli {
 
-    /** Exit code of a command whose feature this build does not have yet. */
-    public static final int EXIT_NOT_AVAILABLE = 3;
-
     private GpuForgeCli() {
     }
 

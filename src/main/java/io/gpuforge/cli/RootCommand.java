@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
                        ApplyCommand.class, RollbackCommand.class, VerifyCommand.class, AttachCommand.class,
                        DetachCommand.class, PassthroughCommand.class, VmCommand.class,
                        GpuCommand.class, LinkCommand.class, picocli.CommandLine.HelpCommand.class},
-        footer = {"", "Exit codes: 0 ok, 1 error, 2 usage, 3 not available in this build."})
+        footer = {"", "Exit codes: 0 ok, 1 error, 2 usage."})
 public final class RootCommand implements Runnable {
 
     @picocli.CommandLine.Spec

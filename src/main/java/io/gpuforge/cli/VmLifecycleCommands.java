@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** {@code gpuforge vm list|start|shutdown|stop|delete}: over the connection's session, as the window does it. */
+/** {@code gpuforge vm list|start|shutdown|stop|delete} ({@link VmCopyCommands}: reboot, clone, template, config): over the connection's session, as the window does it. */
 final class VmLifecycleCommands {
 
     private VmLifecycleCommands() {
@@ -90,10 +90,16 @@ final class VmLifecycleCommands {
                 VmRef ref = VmTargetOptions.find(s, vm, target.node);
                 TaskOutcome out = run(s, ref);
                 if (json.enabled()) {
-                    services.output().json(Map.of("vm", ref.node() + "/" + ref.id(), "ok", out.ok(), "status", out.status(),
-                            "log", out.log()));
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("vm", ref.node() + "/" + ref.id());
+                    m.put("ok", out.ok());
+                    m.put("status", out.status());
+                    out.created().ifPresent(c -> m.put("created", c.node() + "/" + c.id()));
+                    m.put("log", out.log());
+                    services.output().json(m);
                 } else {
-                    services.output().line(verb() + " " + ref.node() + "/" + ref.id() + ": " + out.status());
+                    services.output().line(verb() + " " + ref.node() + "/" + ref.id() + ": " + out.status()
+                            + out.created().map(c -> " (new VM " + c.node() + "/" + c.id() + ")").orElse(""));
                 }
                 return out.ok() ? 0 : 1;
             } catch (BackendException | IllegalArgumentException e) {

@@ -64,7 +64,7 @@ public final class LibvirtHypervisor implements Hypervisor {
     private static final Set<Capability> EVERY_DRIVER = Collections.unmodifiableSet(EnumSet.of(Capability.INVENTORY,
             Capability.NODE_PCI, Capability.NODE_STATUS, Capability.VM_LIFECYCLE, Capability.VM_DELETE,
             Capability.VM_CONFIG, Capability.VM_CONFIG_DOCUMENT, Capability.GPU_ATTACH, Capability.CREATE_VM,
-            Capability.CHANGE_FEED));
+            Capability.CLONE, Capability.CHANGE_FEED));
 
     private final LibvirtConnection connection;
     private final String host;
@@ -73,6 +73,7 @@ public final class LibvirtHypervisor implements Hypervisor {
     private final GpuAttach gpus;
     private final GuestAgent agent = new GuestAgent();
     private final LibvirtProvisioning provisioning;
+    private final LibvirtClones clones;
     private final ChangeFeed feed;
     private final AtomicLong tasks = new AtomicLong();
 
@@ -84,6 +85,7 @@ public final class LibvirtHypervisor implements Hypervisor {
         this.gpus = new GpuAttach(connection, configs);
         this.feed = new ChangeFeed(connection, host);
         this.provisioning = new LibvirtProvisioning(connection);
+        this.clones = new LibvirtClones(connection);
     }
 
     /** What a connection to this driver ({@code QEMU}, {@code TEST}…) can do: the guest agent is QEMU's. */
@@ -310,7 +312,12 @@ public final class LibvirtHypervisor implements Hypervisor {
 
     @Override
     public BackendTask cloneVm(CloneRequest request) throws BackendException {
-        throw BackendException.unsupported(kind(), Capability.CLONE);
+        String name = domain(request.source());
+        if (request.targetNode().isPresent()) {
+            node(request.targetNode().get());
+        }
+        VmRef clone = new VmRef(host, request.name());
+        return guard(() -> done("clone", request.source(), "OK", clones.clone(name, request), Optional.of(clone)));
     }
 
     @Override

@@ -79,7 +79,8 @@ public final class VmActions {
                         "console.vm.stop.ok", () -> power(vm, VmAction.STOP));
                 break;
             case CLONE:
-                dialogs.cloneOf(vm, r -> task(vm, ui.i18n().get("console.task.clone", id, r.name()),
+                dialogs.cloneOf(vm, session().can(Capability.TEMPLATES), r -> task(vm,
+                        ui.i18n().get("console.task.clone", id, r.name()),
                         () -> session().cloneVm(r, line -> { }, () -> false)));
                 break;
             case TEMPLATE:

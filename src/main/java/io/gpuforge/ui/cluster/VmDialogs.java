@@ -83,8 +83,11 @@ final class VmDialogs {
         d.show();
     }
 
-    /** A clone's name and whether it is a full copy; {@code then} gets the request. */
-    void cloneOf(VmInfo vm, Consumer<CloneRequest> then) {
+    /**
+     * A clone's name and, where the backend has linked clones ({@code linked}), whether it is a full copy; {@code
+     * then} gets the request.
+     */
+    void cloneOf(VmInfo vm, boolean linked, Consumer<CloneRequest> then) {
         Dialog<ButtonType> d = new Dialog<>();
         prepare(d, "console.vm.clone.title", "clone-dialog");
         ButtonType ok = ok("console.vm.clone.ok");
@@ -93,7 +96,9 @@ final class VmDialogs {
         name.setId("clone-name");
         CheckBox full = new CheckBox(i18n.get("console.vm.clone.full"));
         full.setId("clone-full");
-        full.setSelected(!vm.template());
+        full.setSelected(!linked || !vm.template());
+        full.setVisible(linked);
+        full.setManaged(linked);
         Label problem = new Label();
         problem.setId("clone-name-problem");
         problem.getStyleClass().add("danger");
