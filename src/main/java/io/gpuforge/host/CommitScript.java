@@ -174,12 +174,20 @@ final class CommitScript {
             "");
 
     /**
-     * Starts the commit detached and prints {@code started PID} once it runs. Refuses to start a commit twice (its
+     * Starts the commit detached and prints {@code started PID} once it runs; prints {@code missing TOOL} instead
+     * when a refresh command is not on the host's PATH (a host that runs them some other way: the Demo lab's
+     * simulated hosts). Refuses to start a commit twice (its
      * status file exists): the status file is created here, before the script starts, so "no status file" means
      * the commit never started.
      */
-    static String launcher(String id) {
-        return common(id) + String.join("\n",
+    static String launcher(String id, List<String> commands) {
+        StringBuilder tools = new StringBuilder();
+        for (String c : commands) {
+            String w = c.split(" ", 2)[0];
+            tools.append("command -v ").append(q(w)).append(" >/dev/null 2>&1 || { echo ").append(q("missing " + w))
+                    .append("; exit 0; }\n");
+        }
+        return common(id) + tools + String.join("\n",
                 "S=\"$R\"" + q(script(id)),
                 "[ -f \"$S\" ] || fail \"the commit script ${S#\"$R\"} is missing\"",
                 "[ ! -e \"$ST\" ] || fail \"the commit " + id + " was started before (${ST#\"$R\"} exists)\"",

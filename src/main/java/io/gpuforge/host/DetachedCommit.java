@@ -30,15 +30,26 @@ final class DetachedCommit {
         this.commandLimit = commandLimit;
     }
 
-    /** Writes the commit script of {@code j} and starts it detached; fails when it did not answer that it runs. */
-    void launch(Journal j, List<String> commands) throws ProbeException {
+    /**
+     * Writes the commit script of {@code j} and starts it detached; fails when it did not answer that it runs.
+     *
+     * @return false when the host has a refresh command not on its PATH, so the script cannot run it (nothing was
+     *         started)
+     */
+    boolean launch(Journal j, List<String> commands) throws ProbeException {
         files.write(CommitScript.script(j.id), CommitScript.commit(j, commands, commandLimit)
                 .getBytes(StandardCharsets.UTF_8));
-        String out = files.run(CommitScript.launcher(j.id)).strip();
+        String out = files.run(CommitScript.launcher(j.id, commands)).strip();
+        if (out.startsWith("missing ")) {
+            LOG.info("{}: {} is not on the PATH of a shell; committing {} over the connection", files.describe(),
+                    out.substring(8), j.id);
+            return false;
+        }
         if (!out.startsWith("started ")) {
             throw new ProbeException("The commit of " + j.id + " did not say it started on " + files.describe()
                     + (out.isEmpty() ? "" : ": " + out));
         }
+        return true;
     }
 
     /** Where the commit stands now, from its status file and whether its process runs. */

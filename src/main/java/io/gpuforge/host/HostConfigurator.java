@@ -53,6 +53,7 @@ public final class HostConfigurator {
     private final Limits limits;
     private final Undo undo;
     private final DetachedCommit commit;
+    private final CommitPhase phase;
     private static final Logger LOG = LoggerFactory.getLogger(HostConfigurator.class);
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -70,6 +71,7 @@ public final class HostConfigurator {
         this.limits = limits;
         this.undo = new Undo(files, this::save, limits.command());
         this.commit = new DetachedCommit(files, limits.command());
+        this.phase = new CommitPhase(files, commit, this::save, undo, limits.command());
     }
 
     /**
@@ -244,114 +246,9 @@ public final class HostConfigurator {
                     Optional.of(JournalState.APPLYING)));
         } catch (ProbeException e) {
             j.state = JournalState.APPLYING;
-            throw failed(j, e, progress);
+            throw phase.failed(j, e, progress);
         }
-        return commit(j, progress);
-    }
-
-    /** Starts the detached commit, follows it to its end and records that end in the journal. */
-    private ApplyOutcome commit(Journal j, ApplyProgress progress) throws ApplyException {
-        List<String> listed = files.sysroot() ? j.commands : List.of();
-        ProbeException cut;
-        try {
-            commit.launch(j, files.sysroot() ? List.of() : j.commands);
-        } catch (ProbeException e) {
-            CommitStatus s;
-            try {
-                s = commit.probe(j);
-            } catch (ProbeException again) {
-                throw detached(j, e, CommitStatus.neverStarted());
-            }
-            if (s.end() == CommitStatus.End.NEVER_STARTED) {
-                j.state = JournalState.APPLYING;
-                throw failed(j, e, progress);
-            }
-        }
-        DetachedCommit.Following f = new DetachedCommit.Following(progress, j);
-        try {
-            commit.follow(j, f);
-        } catch (ConnectionLostException e) {
-            throw detached(j, e, f.seen());
-        } catch (ProbeException e) {
-            // one answer that did not reach the end (not the connection): look again, from the start of the log
-            LOG.debug("following the commit of {} again: {}", j.id, e.getMessage());
-            DetachedCommit.Following second = f.again();
-            try {
-                commit.follow(j, second);
-                f = second;
-            } catch (ProbeException again) {
-                throw detached(j, again, second.seen().renamed().isEmpty() ? f.seen() : second.seen());
-            }
-        }
-        return ended(j, f.status(), f, listed, progress);
-    }
-
-    /** Records how the commit ended and answers as an apply does: its outcome, or what failed and where it left the host. */
-    private ApplyOutcome ended(Journal j, CommitStatus s, DetachedCommit.Following f, List<String> listed,
-                               ApplyProgress progress) throws ApplyException {
-        CommitRecovery.record(j, s);
-        Optional<String> unsaved = Optional.empty();
-        try {
-            save(j);
-        } catch (ProbeException e) {
-            unsaved = Optional.of(e.getMessage());
-        }
-        switch (s.end()) {
-            case APPLIED:
-                if (unsaved.isPresent()) {
-                    throw new ApplyException("The apply " + j.id + " is fully applied on " + files.describe() + ", but"
-                            + " the journal could not be updated (" + unsaved.get() + "); the next gpuforge apply,"
-                            + " rollback or rollback --status records it.", null, null);
-                }
-                return new ApplyOutcome(j.id, ApplyOutcome.Status.APPLIED, s.renamed(), s.started(), listed,
-                        Optional.of(j.backupDir));
-            case STOPPED:
-                String c = s.detail().orElse("?");
-                throw new ApplyException(ApplyReport.timedOut(c, new CommandTimeoutException("'" + c + "' did not"
-                        + " finish within " + CommandTimeoutException.human(limits.command()) + " on "
-                        + files.describe(), false), j.backupDir), null, null);
-            case RESTORED:
-            case RESTORE_FAILED:
-                List<String> notRestored = new ArrayList<>(s.notRestored());
-                s.renamed().stream().filter(p -> !s.restored().contains(p) && !notRestored.contains(p))
-                        .forEach(notRestored::add);
-                List<String> problems = new ArrayList<>();
-                s.detail().filter(d -> !d.isEmpty()).ifPresent(problems::add);
-                unsaved.ifPresent(u -> problems.add("the journal could not be updated: " + u));
-                HostChangeState h = new HostChangeState(s.restored(), notRestored, s.rerun(), s.rerunFailed(),
-                        CommitRecovery.pending(s), Optional.of(unsaved.isPresent() ? JournalState.COMMITTING : j.state));
-                throw new ApplyException(ApplyReport.failedApply(cause(j, s, f), new Undo.Result(h, problems),
-                        j.backupDir), null, h);
-            default:
-                // the commit's process is gone without an end: put back what it may have done, over this connection
-                return failedApply(j, new ProbeException("the commit on " + files.describe() + " stopped before it"
-                        + " ended (no end in " + CommitScript.status(j.id) + "; see " + CommitScript.log(j.id) + ")"),
-                        progress);
-        }
-    }
-
-    private ApplyOutcome failedApply(Journal j, ProbeException cause, ApplyProgress progress) throws ApplyException {
-        throw failed(j, cause, progress);
-    }
-
-    /** What ended the apply: the refresh command that failed (with its last lines), or the rename. */
-    private String cause(Journal j, CommitStatus s, DetachedCommit.Following f) {
-        if (!s.failedCommands().isEmpty()) {
-            String c = s.failedCommands().get(0);
-            String rc = s.failure().map(x -> x.substring(x.lastIndexOf(' ') + 1)).orElse("?");
-            return c + " failed on " + files.describe() + " (exit " + rc + ")" + (f == null ? "" : f.tail(c));
-        }
-        return s.failure().orElse("the commit failed") + " on " + files.describe() + " (see " + CommitScript.log(j.id)
-                + ")";
-    }
-
-    /** The connection was lost once the commit may have started: it goes on by itself on the host. */
-    private ApplyException detached(Journal j, ProbeException cause, CommitStatus seen) {
-        String what = cause instanceof ConnectionLostException lost ? "the connection to " + lost.host()
-                + " was lost while GPUForge followed the commit" : "GPUForge lost track of the commit (" + cause.getMessage() + ")";
-        HostChangeState s = new HostChangeState(List.of(), seen.renamed(), List.of(), List.of(), seen.started(),
-                Optional.of(JournalState.COMMITTING));
-        return new ApplyException(ApplyReport.detached(what, seen, j.id), cause, s);
+        return phase.commit(j, progress);
     }
 
     private Journal newJournal(PassthroughPlan plan, List<PassthroughPlan.FileEdit> todo) throws ProbeException {
@@ -388,29 +285,6 @@ public final class HostConfigurator {
         } finally {
             progress.finished(step, ok);
         }
-    }
-
-    /** A refresh command, its output streamed to {@code progress}; a non-zero exit fails the apply. */
-    private void runCommand(String c, ApplyProgress progress) throws ProbeException {
-        Step step = new Step(Kind.COMMAND, c);
-        progress.started(step);
-        boolean ok = false;
-        try {
-            HostShell.Result r = files.command(c, limits.command(), (line, err) -> progress.output(step, line, err));
-            if (r.exitCode() != 0) {
-                throw new ProbeException(c + " failed on " + files.describe() + " (exit " + r.exitCode() + ")"
-                        + RemoteFiles.tail(r));
-            }
-            ok = true;
-        } finally {
-            progress.finished(step, ok);
-        }
-    }
-
-    /** Restores what the failed apply wrote, re-runs what it had run, and says where that leaves the host. */
-    private ApplyException failed(Journal j, ProbeException cause, ApplyProgress progress) {
-        Undo.Result u = undo.run(j, progress);
-        return new ApplyException(ApplyReport.failedApply(cause.getMessage(), u, j.backupDir), cause, u.host());
     }
 
     public ApplyOutcome rollback(Optional<String> id) throws ApplyException {

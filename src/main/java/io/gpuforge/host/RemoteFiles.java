@@ -128,6 +128,19 @@ final class RemoteFiles {
                 + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f" + CommitScript.STAGED + "\"\ntmp=");
     }
 
+    /** Renames the staged copies of {@code paths} over their targets, in order; the paths renamed, in order. */
+    List<String> renameStaged(List<String> paths) throws ProbeException {
+        StringBuilder b = new StringBuilder();
+        for (String p : paths) {
+            b.append("f=\"$(target \"$R\"").append(q(p)).append(")\"\n")
+                    .append("[ -f \"$f").append(CommitScript.STAGED).append("\" ] || fail ").append(q(p + ": its staged"
+                            + " copy is missing")).append('\n')
+                    .append("mv -f -- \"$f").append(CommitScript.STAGED).append("\" \"$f\"\nprintf '%s\\n' ")
+                    .append(q(p)).append('\n');
+        }
+        return run(b.toString()).lines().filter(l -> !l.isBlank()).toList();
+    }
+
     /** Removes the staged copies ({@link #stage}) of {@code paths} that are there; prints each one removed. */
     List<String> discardStaged(List<String> paths) throws ProbeException {
         StringBuilder b = new StringBuilder();
