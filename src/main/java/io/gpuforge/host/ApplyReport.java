@@ -126,6 +126,16 @@ final class ApplyReport {
                         + (s.rerun().isEmpty() ? "" : " and re-ran " + list(s.rerun()))
                         + ". The host is as it was before the apply.";
             case RESTORE_FAILED:
+                if (!s.failedCommands().isEmpty() && s.rerunFailed().equals(s.failedCommands())
+                        && s.notRestored().isEmpty() && s.restored().containsAll(s.renamed())) {
+                    String c = s.failedCommands().get(0);
+                    return "The commit of the apply " + id + " ended on the host by itself: " + c + " failed, so it"
+                            + " restored " + list(s.restored()) + (s.rerun().isEmpty() ? "" : " and re-ran "
+                            + list(s.rerun())) + "; re-running " + c + " failed again, as it did in the commit. It"
+                            + " replaces a boot file only once it has built it completely, so the host still boots"
+                            + " with its original settings. Fix what makes " + c + " fail, then run 'gpuforge"
+                            + " rollback' to re-run it and record the host as rolled back.";
+                }
                 return "The commit of the apply " + id + " ended on the host by itself: "
                         + s.failure().map(f -> f + "; ").orElse("") + "its restore did not finish ("
                         + s.detail().orElse("?") + "). Fix the cause, then run 'gpuforge rollback' to finish the job.";

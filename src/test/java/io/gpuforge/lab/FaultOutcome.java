@@ -42,11 +42,18 @@ record FaultOutcome(State state, String details) {
         return new FaultOutcome(State.HALF, details);
     }
 
-    /** Whether 'gpuforge rollback --status' names this state in its words. */
-    boolean saidByStatus(String statusOutput) {
+    /**
+     * Whether 'gpuforge rollback --status' names this state in its words. A host whose refresh command failed again
+     * when the restore re-ran it is untouched in effect (the command never replaced its boot file) while its journal
+     * stays open for rollback to re-run it: then the status says interrupted, and the apply must have said that the
+     * host still boots with its original settings.
+     */
+    boolean saidByStatus(String statusOutput, String applyOutput) {
         switch (state) {
             case UNTOUCHED:
-                return statusOutput.contains("untouched (restored)") || statusOutput.contains("no GPUForge apply");
+                return statusOutput.contains("untouched (restored)") || statusOutput.contains("no GPUForge apply")
+                        || statusOutput.contains("interrupted: run gpuforge rollback")
+                        && applyOutput.contains("still boots with its original settings");
             case APPLIED:
                 return statusOutput.contains("fully applied");
             default:

@@ -61,7 +61,7 @@ class PassthroughLabTest {
             if (outcome.state() == FaultOutcome.State.HALF) {
                 problems.add(fault + ": the host is half applied after the apply (" + outcome.details()
                         + "); CLI said: " + apply.all().strip());
-            } else if (!outcome.saidByStatus(status.all()) || !outcome.saidBy(apply.all())) {
+            } else if (!outcome.saidByStatus(status.all(), apply.all()) || !outcome.saidBy(apply.all())) {
                 problems.add(fault + ": the host is " + outcome.state() + " but the CLI does not say so: apply said "
                         + apply.all().strip() + "; rollback --status said " + status.all().strip());
             }
