@@ -22,9 +22,11 @@ version=${1:?usage: installer/linux/build.sh VERSION [TYPES]}
 version=${version%-SNAPSHOT}
 types=${2:-auto}
 jar=target/gpuforge.jar
-out=target/dist
+# absolute: the AppCDS archive records the class path it was made with, and a relative one would hold only for a
+# start from the checkout (the desktop menu starts the app from the user's home)
+out=$(pwd)/target/dist
 [ -f "$jar" ] || die "$jar is missing: build it first (mvn -DskipTests package)"
-for tool in jdeps jlink jpackage; do
+for tool in jar jdeps jlink jpackage; do
     command -v "$tool" >/dev/null || die "$tool is missing: it comes with a full JDK 17+ (apt install openjdk-17-jdk)"
 done
 if [ "$types" = auto ]; then
@@ -38,6 +40,13 @@ cp "$jar" "$out/input/gpuforge.jar"
 # config/: shipped defaults, the admin's site file, logging, example templates (not the CI's apt lists)
 cp config/defaults.json config/site.json config/logback.xml config/README.md "$out/input/config/"
 cp -r config/templates "$out/input/config/"
+# JavaFX's native libraries beside the jar (lib/app), where JavaFX looks first: from inside the jar they are copied
+# to ~/.openjfx/cache and both copies checksummed (SHA-256, before the JIT has warmed up) at every start
+mapfile -t natives < <(jar tf "$jar" | grep -E '^lib[^/]*\.so$')
+[ "${#natives[@]}" -gt 0 ] || die "no JavaFX native libraries at the top of $jar (built for another OS?)"
+jar_path=$(realpath "$jar")
+(cd "$out/input" && jar xf "$jar_path" "${natives[@]}")
+say "JavaFX native libraries beside the jar: $(cd "$out/input" && echo lib*.so)"
 
 # 1. the runtime
 start=$(date +%s)
@@ -84,14 +93,21 @@ if command -v xvfb-run >/dev/null \
             >"$scratch/train.log" 2>&1 && [ -s "$app/gpuforge.jsa" ]; then
     say "AppCDS archive from a start to the full window: $(du -h "$app/gpuforge.jsa" | cut -f1)," \
         "$(wc -l < "$app/gpuforge.classlist") classes"
-    # is it used? the same start again, mapping it: the share of classes that come from the archives
+    # is it used? the app-image's own launcher, started from another directory as the desktop menu does: the share
+    # of classes that come from the archives; and JavaFX's native libraries are the ones beside the jar
     rm -rf "$scratch/home"
-    run_app -Xshare:auto -XX:SharedArchiveFile="$app/gpuforge.jsa" -Xlog:class+load=info:file="$scratch/load.log" \
-        >"$scratch/check.log" 2>&1 || die "the app did not start with its CDS archive: $(tail -20 "$scratch/check.log")"
+    mkdir -p "$scratch/elsewhere"
+    (cd "$scratch/elsewhere" && JAVA_TOOL_OPTIONS="-Dgpuforge.home=$scratch/home -Dgpuforge.exitAfterFirstFrame=true \
+        -Djavafx.verbose=true -Xlog:class+load=info:file=$scratch/load.log" timeout 180 xvfb-run -a \
+        -s "-screen 0 1280x800x24" "$out/GPUForge/bin/GPUForge") >"$scratch/check.log" 2>&1 \
+        || die "the app did not start with its CDS archive: $(tail -20 "$scratch/check.log")"
     shared=$(grep -c 'source: shared objects file' "$scratch/load.log" || true)
     total=$(grep -c 'class,load' "$scratch/load.log" || true)
     say "AppCDS in use: $shared of $total classes loaded from the shared archives"
     [ "$shared" -gt $(( total / 2 )) ] || die "the CDS archive is not used ($shared of $total classes shared)"
+    if grep 'from resource' "$scratch/check.log" >&2; then
+        die "JavaFX unpacked native libraries from the jar instead of taking those in $app"
+    fi
 else
     [ -s "$scratch/train.log" ] && sed -n 1,20p "$scratch/train.log" >&2
     say "no Xvfb (apt install xvfb xauth) or the window did not start: no AppCDS archive, class list of the" \

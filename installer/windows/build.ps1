@@ -1,25 +1,31 @@
 # Builds GPUForge for Windows: a trimmed runtime (jlink, modules from jdeps), an app-image and an .msi.
 # Run on Windows with a JDK 17+ (jpackage) and the WiX Toolset 3.x on the PATH (candle.exe, light.exe;
 # jpackage 17 needs WiX 3, not 4), from the checkout, after `mvn -DskipTests package`:
-#   powershell -ExecutionPolicy Bypass -File installer\windows\build.ps1 -Version 0.1.0
+#   powershell -ExecutionPolicy Bypass -File installer\windows\build.ps1 -Version 0.1.0 [-Cds]
 # The jar must be built on Windows (mvn picks the JavaFX artifacts of the OS it runs on: javafx.platform=win
 # via -Djavafx.platform=win). Output in target\dist\. Not run in CI (Linux only); keep it in step with
 # installer/linux/build.sh.
 # The .msi: per-machine install under C:\Program Files\GPUForge, a Start-menu entry in the "GPUForge" group,
 # a desktop shortcut, the second launcher gpuforge.exe (console) for the command line, upgrades in place
-# (fixed upgrade UUID). AppCDS: the archive is made at the first start by nobody; on Windows run once after
-# installing, as administrator:  "C:\Program Files\GPUForge\runtime\bin\java.exe" -Xshare:dump `
+# (fixed upgrade UUID).
+# Start-up (as installer/linux/build.sh): JavaFX's native libraries (.dll) lie beside the jar in app\, where JavaFX
+# looks first (from inside the jar they are copied to %USERPROFILE%\.openjfx\cache and checksummed at every start);
+# the launcher's JVM options are the Linux ones. AppCDS: an archive is valid only for the class path it was made
+# with, so it is made at the installed path. The class list it is made from: with -Cds (needs a desktop session:
+# GPUForge runs once to its full window and closes; not possible in CI) from a start to the full window, else from
+# the command line's start only. After installing, once, as administrator:
+#   "C:\Program Files\GPUForge\runtime\bin\java.exe" -Xshare:dump `
 #   -XX:SharedClassListFile="C:\Program Files\GPUForge\app\gpuforge.classlist" `
 #   -XX:SharedArchiveFile="C:\Program Files\GPUForge\app\gpuforge.jsa" -cp "C:\Program Files\GPUForge\app\gpuforge.jar"
 # (without it GPUForge starts as usual, only slower).
-param([Parameter(Mandatory = $true)][string]$Version)
+param([Parameter(Mandatory = $true)][string]$Version, [switch]$Cds)
 $ErrorActionPreference = 'Stop'
 Set-Location (Join-Path $PSScriptRoot '..\..')
 $Version = $Version -replace '-SNAPSHOT$', ''
 $jar = 'target\gpuforge.jar'
 $out = 'target\dist'
 if (-not (Test-Path $jar)) { throw "$jar is missing: build it first (mvn -DskipTests -Djavafx.platform=win package)" }
-foreach ($t in 'jdeps', 'jlink', 'jpackage') {
+foreach ($t in 'jar', 'jdeps', 'jlink', 'jpackage') {
     if (-not (Get-Command $t -ErrorAction SilentlyContinue)) { throw "$t is missing: it comes with a full JDK 17+" }
 }
 if (-not (Get-Command candle.exe -ErrorAction SilentlyContinue)) {
@@ -30,6 +36,14 @@ New-Item -ItemType Directory -Force "$out\input\config" | Out-Null
 Copy-Item $jar "$out\input\gpuforge.jar"
 Copy-Item config\defaults.json, config\site.json, config\logback.xml, config\README.md "$out\input\config\"
 Copy-Item -Recurse config\templates "$out\input\config\"
+$jarPath = (Resolve-Path $jar).Path
+$natives = @(& jar tf $jarPath | Where-Object { $_ -match '^[^/]+\.dll$' })
+if ($LASTEXITCODE -ne 0 -or $natives.Count -eq 0) {
+    throw "no JavaFX native libraries (.dll) at the top of ${jar}: build the jar on Windows (-Djavafx.platform=win)"
+}
+Push-Location "$out\input"
+try { & jar xf $jarPath @natives } finally { Pop-Location }
+if ($LASTEXITCODE -ne 0) { throw 'jar xf (the JavaFX native libraries) failed' }
 
 $modules = (& jdeps --multi-release 17 --ignore-missing-deps --print-module-deps $jar).Trim()
 $modules = "$modules,jdk.crypto.ec,jdk.localedata,jdk.charsets,jdk.zipfs,jdk.net,jdk.crypto.mscapi"
@@ -37,10 +51,19 @@ $modules = "$modules,jdk.crypto.ec,jdk.localedata,jdk.charsets,jdk.zipfs,jdk.net
     --compress=2 --output "$out\runtime"
 if ($LASTEXITCODE -ne 0) { throw 'jlink failed' }
 
-# class list for AppCDS from a start of the command line (the window's classes need a start to the first frame:
-# run GPUForge once with -XX:DumpLoadedClassList and -Dgpuforge.exitAfterFirstFrame=true for a better list)
-& "$out\runtime\bin\java.exe" "-XX:DumpLoadedClassList=$out\input\gpuforge.classlist" `
-    "-Dgpuforge.home=$env:TEMP\gpuforge-classlist" -cp "$out\input\gpuforge.jar" io.gpuforge.boot.Launcher --version
+# the class list for AppCDS: with -Cds from a start to the full window (GPUForge opens, draws its window and
+# closes by itself: -Dgpuforge.exitAfterFirstFrame), else from a start of the command line
+$inputDir = (Resolve-Path "$out\input").Path
+$classList = @("-XX:DumpLoadedClassList=$inputDir\gpuforge.classlist", "-Dgpuforge.home=$env:TEMP\gpuforge-classlist",
+               '-Dfile.encoding=UTF-8', "-Dgpuforge.installConfig=$inputDir\config",
+               "-Dlogback.configurationFile=$inputDir\config\logback.xml", '-cp', "$inputDir\gpuforge.jar")
+if ($Cds) {
+    & "$out\runtime\bin\java.exe" @classList '-Dgpuforge.exitAfterFirstFrame=true' io.gpuforge.boot.Launcher
+    if ($LASTEXITCODE -ne 0) { throw 'GPUForge did not start to its window for the class list (-Cds needs a desktop)' }
+} else {
+    & "$out\runtime\bin\java.exe" @classList io.gpuforge.boot.Launcher --version
+}
+Write-Host "class list: $((Get-Content "$inputDir\gpuforge.classlist").Count) classes"
 
 $common = @('--app-version', $Version, '--vendor', 'GPUForge', '--copyright', 'GPUForge contributors',
             '--description', 'GPU passthrough, VMs and GPU telemetry for Proxmox VE and KVM/libvirt')

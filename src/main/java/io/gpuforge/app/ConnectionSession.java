@@ -172,6 +172,24 @@ public final class ConnectionSession implements AutoCloseable {
                 l -> link.call(h -> await(h.createVm(node, spec), l, cancelled)));
     }
 
+    /**
+     * {@link #createVm(String, VmSpec, TaskListener, BooleanSupplier)}, then {@code then} (cloud-init, GPU, start,
+     * provisioning) within the same task log entry: its lines are the entry's, its outcome the entry's end.
+     */
+    public TaskOutcome createVm(String node, VmSpec spec, TaskListener progress, BooleanSupplier cancelled,
+                                FollowUp then) throws BackendException, InterruptedException {
+        return recorded(TaskLog.VM_CREATE, node, "Create VM " + spec.name() + " on " + node, progress, l -> {
+            TaskOutcome out = link.call(h -> await(h.createVm(node, spec), l, cancelled));
+            return then.run(out, l);
+        });
+    }
+
+    /** What follows a task in its task log entry, given the task's outcome and the entry's listener. */
+    @FunctionalInterface
+    public interface FollowUp {
+        TaskOutcome run(TaskOutcome outcome, TaskListener progress) throws BackendException, InterruptedException;
+    }
+
     public TaskOutcome rebootNode(String node, TaskListener progress, BooleanSupplier cancelled)
             throws BackendException, InterruptedException {
         return recorded(TaskLog.NODE_REBOOT, node, "Reboot node " + node, progress,
@@ -181,6 +199,14 @@ public final class ConnectionSession implements AutoCloseable {
     public GuestExecResult guestExec(VmRef vm, List<String> command, Duration timeout)
             throws BackendException, InterruptedException {
         return link.call(h -> h.guestExec(vm, command, timeout));
+    }
+
+    /** Writes a file inside a running VM through its guest agent; {@link Capability#GUEST_FILE_WRITE}. */
+    public void guestFileWrite(VmRef vm, String file, byte[] content) throws BackendException {
+        quick(h -> {
+            h.guestFileWrite(vm, file, content);
+            return null;
+        });
     }
 
     /**

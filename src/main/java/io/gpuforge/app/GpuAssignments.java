@@ -2,6 +2,7 @@ package io.gpuforge.app;
 
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
+import io.gpuforge.domain.ChangeEvent;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.GpuAttachRequest;
 import io.gpuforge.domain.GpuAttachResult;
@@ -17,17 +18,22 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Giving a GPU to a VM and taking it back, the same for the window and the CLI over any backend: every function of
  * the card (as the node's hypervisor lists them) goes with it, written against the configuration's version so a VM
- * changed meanwhile is refused ({@code BackendException.Kind.CONFLICT}) and nothing is clobbered. Blocking.
+ * changed meanwhile is refused ({@code BackendException.Kind.CONFLICT}) and nothing is clobbered; and learning who
+ * has which GPU from the VMs' configurations, remembering which were read. Blocking; thread-safe.
  */
 public final class GpuAssignments {
 
     private static final Logger LOG = LoggerFactory.getLogger(GpuAssignments.class);
+
+    /** The VMs whose configuration {@link #learnAssignments} read and that the change feed did not report since. */
+    private final Set<VmRef> learned = ConcurrentHashMap.newKeySet();
 
     /** What to attach: the card (any of its functions), primary display or not, mapping name and EFI disk storage. */
     public record Attach(VmRef vm, PciAddress device, boolean primaryGpu, Optional<String> mapping,
@@ -103,7 +109,9 @@ public final class GpuAssignments {
     /**
      * Reads the configuration of each VM (templates aside) on the nodes where the inventory could not tell who has a
      * GPU (Proxmox lists no VM's devices, and a GPU given through a PCI resource mapping is named only in the VM's
-     * configuration): the inventory read next knows them. A VM that cannot be read is left out. Returns how many were
+     * configuration): the inventory read next knows them. A VM whose configuration this instance read before and that
+     * the change feed did not report changed since ({@link #changed}) is not read again: after a VM was added to a node
+     * of 125, a refresh reads one configuration, not 126. A VM that cannot be read is left out. Returns how many were
      * read.
      */
     public int learnAssignments(ConnectionSession s, ClusterInventory inv) {
@@ -115,9 +123,10 @@ public final class GpuAssignments {
         }
         int read = 0;
         for (VmInfo v : inv.vms()) {
-            if (!v.template() && nodes.contains(v.ref().node())) {
+            if (!v.template() && nodes.contains(v.ref().node()) && !learned.contains(v.ref())) {
                 try {
                     s.readConfig(v.ref());
+                    learned.add(v.ref());
                     read++;
                 } catch (BackendException e) {
                     LOG.debug("The configuration of VM {} on {} could not be read: {}", v.ref().id(), v.ref().node(),
@@ -126,6 +135,27 @@ public final class GpuAssignments {
             }
         }
         return read;
+    }
+
+    /**
+     * What the change feed reported: a VM whose configuration changed, that came or went, is read again by the next
+     * {@link #learnAssignments}; a reconnection or a change of everything ({@code CONNECTION}, {@code INVENTORY}: the
+     * backend may have forgotten what it read) has every VM read again.
+     */
+    public void changed(ChangeEvent e) {
+        switch (e.kind()) {
+            case VM_CONFIG:
+            case VM_ADDED:
+            case VM_REMOVED:
+                e.vm().ifPresent(learned::remove);
+                break;
+            case CONNECTION:
+            case INVENTORY:
+                learned.clear();
+                break;
+            default:
+                break;
+        }
     }
 
     /** Proxmox PCI resource mappings of GPUs that no VM's configuration uses (read from every VM). */

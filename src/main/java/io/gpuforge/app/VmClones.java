@@ -49,6 +49,16 @@ final class VmClones {
             out.add(new VmProvisioning.Problem(VmField.STORAGE, true, "A linked clone stays on the template's storage "
                     + k.sourceStorage().get() + ": make a full clone to put it on " + r.storage()));
         }
+        int templateDisk = r.template().diskGiB();
+        if (r.diskGiB() < templateDisk) {
+            out.add(new VmProvisioning.Problem(VmField.DISK, true, "A clone's disk cannot be smaller than its"
+                    + " template's (" + templateDisk + " GiB): Proxmox VE never shrinks a disk; ask for " + templateDisk
+                    + " GiB or more"));
+        } else if (r.diskGiB() > templateDisk) {
+            out.add(new VmProvisioning.Problem(VmField.DISK, false, "The clone keeps its template's " + templateDisk
+                    + " GiB disk: GPUForge does not grow a clone's disk yet; grow it afterwards (Hardware → Disk"
+                    + " Action → Resize, or qm resize <vmid> scsi0 " + r.diskGiB() + "G)"));
+        }
         if (!source.ref().node().equals(r.target().node())) {
             out.add(new VmProvisioning.Problem(VmField.SOURCE, false, "The template is on " + source.ref().node()
                     + ": Proxmox VE clones it to " + r.target().node() + " only from shared storage"));

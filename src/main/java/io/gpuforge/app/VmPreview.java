@@ -25,13 +25,34 @@ final class VmPreview {
         if (!r.target().proxmox() || userData.isEmpty()) {
             return out;
         }
-        return out + c.noSnippet().map(why -> "The template's user-data is not sent: " + why + ". The VM gets Proxmox"
-                + " VE's own cloud-init fields (ciuser, sshkeys, ipconfig0); run the template's setup after the first"
-                + " boot.\n").orElseGet(() -> "Then the template's user-data as a snippet, written over the node's SSH"
-                + " host link: " + CloudInitSnippets.storage(c.storages()).map(StorageInfo::name).orElse("?")
-                + ":snippets/" + CloudInitSnippets.fileName(new VmRef(r.target().node(), "<vmid>"), r.name())
-                + "\nPUT /nodes/" + r.target().node() + "/qemu/<vmid>/config cicustom=user=" + CloudInitSnippets
-                .storage(c.storages()).map(StorageInfo::name).orElse("?") + ":snippets/…\n");
+        return out + c.noSnippet().map(why -> afterFirstBoot(r, why)).orElseGet(() -> "Then the"
+                + " template's user-data as a snippet, written over the node's SSH host link: " + CloudInitSnippets
+                .storage(c.storages()).map(StorageInfo::name).orElse("?") + ":snippets/" + CloudInitSnippets.fileName(
+                new VmRef(r.target().node(), "<vmid>"), r.name()) + "\nPUT /nodes/" + r.target().node()
+                + "/qemu/<vmid>/config cicustom=user=" + CloudInitSnippets.storage(c.storages()).map(StorageInfo::name)
+                .orElse("?") + ":snippets/…\n");
+    }
+
+    /** The calls that hand the user-data to the guest's cloud-init over the guest agent after the first boot. */
+    private static String afterFirstBoot(Request r, String why) {
+        String agent = "POST /nodes/" + r.target().node() + "/qemu/<vmid>/agent/";
+        StringBuilder out = new StringBuilder("The template's user-data cannot go to the node as a snippet: ")
+                .append(why).append(". The VM gets Proxmox VE's own cloud-init fields (ciuser, sshkeys, ipconfig0) for"
+                        + " its first boot; then GPUForge hands the user-data to the guest's cloud-init over the QEMU"
+                        + " guest agent")
+                .append(r.start() ? ":\n" : ", once it starts the VM and is asked to (\"Run the template's setup\","
+                        + " gpuforge vm provision):\n");
+        out.append(agent).append("exec command=true   (until the agent answers, up to ")
+                .append(FirstBootProvisioning.AGENT_WAIT.toMinutes()).append(" min)\n");
+        out.append(agent).append("exec command=mkdir -p -m 0700 ").append(FirstBootProvisioning.USER_DATA_DIR)
+                .append('\n');
+        out.append(agent).append("file-write file=").append(FirstBootProvisioning.USER_DATA_FILE).append('\n');
+        String whole = VmUserData.of(r);
+        for (String m : FirstBootProvisioning.modulesFor(whole)) {
+            out.append(agent).append("exec command=").append(String.join(" ", FirstBootProvisioning.command(m)))
+                    .append('\n');
+        }
+        return out.toString();
     }
 
     static String preview(Request r) {

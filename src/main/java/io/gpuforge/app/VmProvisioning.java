@@ -2,7 +2,6 @@ package io.gpuforge.app;
 
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
-import io.gpuforge.domain.CloudConfigs;
 import io.gpuforge.domain.CloudInit;
 import io.gpuforge.domain.ConfigChange;
 import io.gpuforge.domain.ConnectionInfo;
@@ -21,6 +20,7 @@ import io.gpuforge.domain.VmInfo;
 import io.gpuforge.domain.VmOptions;
 import io.gpuforge.domain.VmRef;
 import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.VmState;
 import io.gpuforge.domain.VmTemplate;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -38,14 +38,15 @@ import java.util.stream.Collectors;
  * of over-commit), the spec and the exact calls or domain XML that will be sent, and the create itself with
  * progress and cancel, the GPU attach ({@link ConnectionSession#attachGpu}) and an optional start. Blocking.
  *
- * <p>On Proxmox VE the template's user-data cannot be uploaded through the API (snippets); GPUForge then uses PVE's
- * own cloud-init drive (user, password, keys, network) and says so in the result's notes, with the user-data to
- * run after the first boot.
+ * <p>On Proxmox VE the template's user-data cannot be uploaded through the API (snippets): it goes to the node as a
+ * snippet over its host link, else to the guest's own cloud-init over the guest agent after the first boot
+ * ({@link FirstBootProvisioning}); the result, its notes, the progress and the create's task log entry say which.
  */
 public final class VmProvisioning {
 
     private final Sessions sessions;
     private final CloudInitSnippets snippets;
+    private final VmUserData userData;
 
     /** Without host access: a template's user-data never goes to a Proxmox VE node as a snippet. */
     public VmProvisioning(Sessions sessions) {
@@ -54,8 +55,14 @@ public final class VmProvisioning {
 
     /** With the node's host links, for the template's user-data as a snippet ({@code cicustom}). */
     public VmProvisioning(Sessions sessions, HostAccess hosts) {
+        this(sessions, hosts, new FirstBootProvisioning());
+    }
+
+    /** @param firstBoot how the user-data goes in after the first boot where no snippet can be written */
+    VmProvisioning(Sessions sessions, HostAccess hosts, FirstBootProvisioning firstBoot) {
         this.sessions = sessions;
         this.snippets = new CloudInitSnippets(hosts);
+        this.userData = new VmUserData(snippets, firstBoot);
     }
 
     /** A node of a hypervisor connection (a libvirt host is its one node). */
@@ -143,10 +150,25 @@ public final class VmProvisioning {
     public record Problem(VmField field, boolean error, String message) {
     }
 
-    /** What a create did: the task's outcome, the VM's configuration afterwards, and notes for the user. */
-    public record Result(TaskOutcome outcome, Optional<VmRef> vm, Optional<VmConfig> config, List<String> notes) {
+    /**
+     * What a create did: the task's outcome, the VM's configuration afterwards, notes for the user, how the
+     * template's user-data went in, and how its run over the guest agent went (when it ran).
+     */
+    public record Result(TaskOutcome outcome, Optional<VmRef> vm, Optional<VmConfig> config, List<String> notes,
+                         UserDataWay userDataWay, Optional<FirstBootProvisioning.Outcome> firstBoot) {
+        public Result(TaskOutcome outcome, Optional<VmRef> vm, Optional<VmConfig> config, List<String> notes) {
+            this(outcome, vm, config, notes, UserDataWay.NONE, Optional.empty());
+        }
+
         public Result {
             notes = List.copyOf(notes);
+            Objects.requireNonNull(userDataWay);
+            Objects.requireNonNull(firstBoot);
+        }
+
+        /** Whether the template's setup over the guest agent ran and failed (or never began: no agent). */
+        public boolean setupFailed() {
+            return firstBoot.map(o -> !o.ok()).orElse(false);
         }
     }
 
@@ -220,18 +242,31 @@ public final class VmProvisioning {
     /**
      * Creates the VM, attaches the GPU and starts it when asked; a create that failed after taking an id is removed.
      * On Proxmox VE a template's user-data goes to the node as a snippet over its host link ({@code hostKeys} asked
-     * about a host key seen for the first time), else the VM keeps PVE's own cloud-init fields: the notes and the
-     * progress say which.
+     * about a host key seen for the first time), else the VM keeps PVE's own cloud-init fields for its first boot
+     * and the user-data goes to the guest's cloud-init over the guest agent once it runs: the notes, the progress
+     * and the create's task log entry say which. A module that fails there leaves the VM as it is.
      */
     public Result create(Request r, TaskListener progress, BooleanSupplier cancelled, HostKeyPrompt hostKeys)
             throws BackendException, InterruptedException {
         ConnectionSession s = session(r.target());
         VmSpec spec = spec(r);
-        List<String> notes = new ArrayList<>();
         if (r.cloneOf().isPresent()) {
             return cloned(r, s, progress, cancelled);
         }
-        TaskOutcome out = s.createVm(r.target().node(), spec, progress, cancelled);
+        List<Result> result = new ArrayList<>();
+        s.createVm(r.target().node(), spec, progress, cancelled, (out, log) -> {
+            Result done = created(r, s, spec, out, log, cancelled, hostKeys);
+            result.add(done);
+            return done.setupFailed() ? new TaskOutcome(out.task(), false, "VM " + out.created().map(VmRef::id)
+                    .orElse("?") + " created; its setup over the guest agent did not finish", out.log(), out.created())
+                    : out;
+        });
+        return result.get(0);
+    }
+
+    private Result created(Request r, ConnectionSession s, VmSpec spec, TaskOutcome out, TaskListener progress,
+                           BooleanSupplier cancelled, HostKeyPrompt hostKeys) throws BackendException, InterruptedException {
+        List<String> notes = new ArrayList<>();
         if (!out.ok()) {
             String id = out.task().target();
             if (r.target().proxmox() && !id.isEmpty()) {
@@ -247,32 +282,53 @@ public final class VmProvisioning {
         VmRef vm = out.created().orElseThrow();
         VmConfig cfg = s.readConfig(vm);
         Optional<CloudInit> ci = spec.options().cloudInit().filter(c -> c.userData().isPresent());
+        UserDataWay way = UserDataWay.NONE;
         if (r.target().proxmox() && ci.isPresent()) {
-            cfg = userData(r, s, vm, cfg, ci.get(), notes, progress, hostKeys);
+            VmUserData.Step step = userData.snippet(r, s, vm, cfg, notes, progress, hostKeys);
+            cfg = step.config();
+            way = step.afterFirstBoot() ? UserDataWay.GUEST_AGENT : UserDataWay.SNIPPET;
         }
-        return finish(r, s, out, vm, cfg, notes, progress, cancelled);
+        Result done = finish(r, s, out, vm, cfg, notes, progress, cancelled);
+        if (way != UserDataWay.GUEST_AGENT) {
+            return new Result(out, done.vm(), done.config(), done.notes(), way, Optional.empty());
+        }
+        List<String> after = new ArrayList<>(done.notes());
+        boolean started = r.start() && after.contains(vm.id() + " started");
+        if (!started) {
+            String note = VmUserData.notStarted(r, vm);
+            progress.line(note);
+            after.add(note);
+            return new Result(out, done.vm(), done.config(), after, UserDataWay.GUEST_AGENT_LATER, Optional.empty());
+        }
+        FirstBootProvisioning.Outcome o = userData.afterBoot(r, s, vm, after, progress, cancelled);
+        return new Result(out, done.vm(), done.config(), after, way, Optional.of(o));
     }
 
-    /** The template's user-data as a snippet ({@code cicustom}), or PVE's own fields when it cannot be written. */
-    private VmConfig userData(Request r, ConnectionSession s, VmRef vm, VmConfig cfg, CloudInit ci, List<String> notes,
-                              TaskListener progress, HostKeyPrompt hostKeys) throws BackendException {
-        String note;
-        VmConfig after = cfg;
-        try {
-            CloudInitSnippets.Written w = snippets.write(r.target().connection(), r.target().node(),
-                    s.storages(r.target().node()), vm, r.name(), CloudConfigs.userData(r.name(), ci), hostKeys);
-            after = s.writeConfig(vm, new ConfigChange.Settings(Map.of("cicustom", Optional.of("user=" + w.volume()))),
-                    cfg.version());
-            note = "Cloud-init: the template's user-data was written over the SSH host link (" + w.host() + ") to "
-                    + w.path() + " and set as cicustom user=" + w.volume() + "; the network comes from ipconfig0";
-        } catch (CloudInitSnippets.NotWritten e) {
-            note = "Cloud-init: Proxmox VE's own fields only (ciuser, sshkeys, ipconfig0): the template's user-data"
-                    + " could not be written as a snippet (" + e.getMessage() + "); run the template's setup after the"
-                    + " first boot (gpuforge vm templates --export FILE holds it)";
+    /**
+     * Runs the template's setup in a VM that was made without its user-data (no snippet): starts it when it is
+     * stopped, waits for its guest agent, writes the user-data and runs cloud-init's modules for it. The request is
+     * the one the VM was made from (its template, name, user, keys, password, values).
+     */
+    public FirstBootProvisioning.Outcome provision(Request r, VmRef vm, TaskListener progress, BooleanSupplier cancelled)
+            throws BackendException, InterruptedException {
+        if (r.template().os() == VmTemplate.Os.WINDOWS || r.cloudInit().isEmpty() || r.template().userData().isEmpty()) {
+            throw new BackendException(BackendException.Kind.INVALID, "The template " + r.template().name()
+                    + " has no cloud-init user-data to run in VM " + vm.id());
         }
-        progress.line(note);
-        notes.add(note);
-        return after;
+        ConnectionSession s = session(r.target());
+        if (!s.can(Capability.GUEST_FILE_WRITE)) {
+            throw BackendException.unsupported(s.connection().name() + " (its VMs get the user-data from their"
+                    + " NoCloud seed)", Capability.GUEST_FILE_WRITE);
+        }
+        if (s.inventory().vm(vm).map(v -> v.state() != VmState.RUNNING).orElseThrow(() -> new BackendException(
+                BackendException.Kind.NOT_FOUND, "There is no VM " + vm.id() + " on " + vm.node()))) {
+            TaskOutcome started = s.vmAction(vm, VmAction.START, progress, cancelled);
+            if (!started.ok()) {
+                throw new BackendException(BackendException.Kind.FAILED, "VM " + vm.id() + " did not start: "
+                        + started.status());
+            }
+        }
+        return userData.afterBoot(r, s, vm, new ArrayList<>(), progress, cancelled);
     }
 
     /** A clone of the request's template VM, then its resources and cloud-init as one configuration change. */
@@ -324,12 +380,7 @@ public final class VmProvisioning {
      * line for a libvirt host.
      */
     public static List<String> console(Target t, VmRef vm, String vmName) {
-        if (t.proxmox()) {
-            String base = t.connection().address().replaceAll("/+$", "");
-            return List.of(base + "/?console=kvm&novnc=1&vmid=" + vm.id() + "&vmname=" + vmName + "&node=" + vm.node()
-                    + "&resize=off&cmd=");
-        }
-        return List.of("virt-viewer", "--connect", t.connection().address(), "--wait", vmName);
+        return VmConsoles.console(t, vm, vmName);
     }
 
     /**
@@ -337,26 +388,6 @@ public final class VmProvisioning {
      * Fails with what to install when the program is missing.
      */
     public void openConsole(Target t, VmRef vm, String vmName) throws IOException {
-        List<String> c = console(t, vm, vmName);
-        List<String> command = new ArrayList<>();
-        if (t.proxmox()) {
-            switch (OsFamily.current()) {
-                case WINDOWS:
-                    command.addAll(List.of("rundll32", "url.dll,FileProtocolHandler"));
-                    break;
-                case MAC:
-                    command.add("open");
-                    break;
-                default:
-                    command.add("xdg-open");
-            }
-        }
-        command.addAll(c);
-        try {
-            new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            throw new IOException("Could not run " + command.get(0) + (t.proxmox() ? ": open " + c.get(0)
-                    + " in a browser" : ": install virt-viewer (Debian/Ubuntu: apt install virt-viewer)"), e);
-        }
+        VmConsoles.open(t, vm, vmName);
     }
 }

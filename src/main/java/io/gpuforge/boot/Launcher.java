@@ -26,6 +26,7 @@ public final class Launcher {
         Thread logging = new Thread(LoggerFactory::getILoggerFactory, "gpuforge-logging");
         logging.setDaemon(true);
         logging.start();
+        JavaFxLogging.intoTheLog();
         Application.launch(GpuForgeApp.class, args);
     }
 }

@@ -20,10 +20,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code gpuforge vm}: templates, create, list, the power actions, clone, template and config, over the window's services. */
+/**
+ * {@code gpuforge vm}: templates, create, provision, list, the power actions, clone, template and config, over the
+ * window's services.
+ */
 @Command(name = "vm", mixinStandardHelpOptions = true, description = "VM templates and VMs: templates, create, list,"
-        + " start, shutdown, reboot, stop, delete, clone, template, config, console.",
-        subcommands = {VmCommand.Templates.class, VmCreateCommand.class, VmLifecycleCommands.ListVms.class,
+        + " start, shutdown, reboot, stop, delete, clone, template, config, console, provision.",
+        subcommands = {VmCommand.Templates.class, VmCreateCommand.class, VmProvisionCommand.class,
+                       VmLifecycleCommands.ListVms.class,
                        VmLifecycleCommands.Start.class, VmLifecycleCommands.Shutdown.class,
                        VmLifecycleCommands.Stop.class, VmLifecycleCommands.Delete.class, VmCopyCommands.Reboot.class,
                        VmCopyCommands.Clone.class, VmCopyCommands.Template.class, VmCopyCommands.Config.class,

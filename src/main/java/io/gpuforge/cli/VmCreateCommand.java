@@ -1,6 +1,7 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
+import io.gpuforge.app.FirstBootProvisioning;
 import io.gpuforge.app.TemplateService;
 import io.gpuforge.app.VmProvisioning;
 import io.gpuforge.domain.BackendException;
@@ -140,12 +141,17 @@ final class VmCreateCommand implements Callable<Integer> {
                         : shown(cfg.settings())));
                 m.put("log", res.outcome().log());
                 m.put("notes", res.notes());
+                m.put("userData", userData(res));
                 services.output().json(m);
             } else {
                 res.notes().forEach(n -> services.output().line("note: " + n));
                 res.vm().ifPresent(v -> services.output().line("created " + r.name() + " (" + v.node() + "/" + v.id() + ")"));
             }
-            return res.outcome().ok() ? 0 : 1;
+            if (res.setupFailed() && !json.enabled()) {
+                services.output().error("gpuforge vm create: the VM was made, its setup did not finish: "
+                        + res.firstBoot().get().message());
+            }
+            return res.outcome().ok() && !res.setupFailed() ? 0 : 1;
         } catch (SpecRefusedException e) {
             e.fields().forEach((f, m) -> services.output().error("gpuforge vm create: " + f.name().toLowerCase(Locale.ROOT)
                     + ": " + m));
@@ -154,6 +160,20 @@ final class VmCreateCommand implements Callable<Integer> {
             services.output().error("gpuforge vm create: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** How the template's user-data went in: as a snippet, over the guest agent (now or later), or none. */
+    private static Map<String, Object> userData(VmProvisioning.Result res) {
+        Map<String, Object> u = new LinkedHashMap<>();
+        u.put("way", res.userDataWay().json());
+        res.firstBoot().ifPresent(o -> {
+            u.put("ok", o.ok());
+            u.put("file", FirstBootProvisioning.USER_DATA_FILE);
+            u.put("modules", o.modulesRun());
+            o.failedModule().ifPresent(f -> u.put("failedModule", f));
+            u.put("message", o.message());
+        });
+        return u;
     }
 
     private static Map<String, String> shown(Map<String, String> settings) {

@@ -8,6 +8,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -62,6 +63,13 @@ public final class SimCluster {
         final Map<String, String> pending = new TreeMap<>();
         /** the QEMU guest agent inside answers (when configured and the VM runs) */
         boolean agentAnswers = true;
+        /** when the agent of a VM started through the API answers (its guest booted); 0: at once */
+        long agentFromMillis;
+        /** the guest's files written through the agent, and its directories */
+        final Map<String, byte[]> files = new TreeMap<>();
+        final Set<String> dirs = new TreeSet<>(List.of("/", "/etc", "/root", "/tmp", "/var", "/var/lib", "/var/tmp"));
+        /** the cloud-init modules run in the guest through the agent, in order */
+        final List<String> cloudInitRuns = new ArrayList<>();
 
         Vm(int vmid, String node) {
             this.vmid = vmid;
@@ -162,6 +170,10 @@ public final class SimCluster {
     }
 
     final Map<String, Task> tasks = new LinkedHashMap<>();
+    /** How long a started guest takes until its agent answers. */
+    long agentBootMillis;
+    /** cloud-init modules that fail in every guest, with the output they leave */
+    final Map<String, String> failingModules = new LinkedHashMap<>();
     /** How long simulated tasks take. */
     long taskMillis = 300;
     /** When set, the next clone finds its new id taken by someone else (PVE's nextid does not reserve). */
@@ -203,6 +215,32 @@ public final class SimCluster {
     /** Lets the guest agent of a VM stop answering (or answer again), as when qemu-guest-agent is not running. */
     public synchronized void agentAnswers(int vmid, boolean answers) {
         vms.get(vmid).agentAnswers = answers;
+    }
+
+    /** How long the guest agent of a VM started from now on takes to answer (its guest boots). */
+    public synchronized void agentBootMillis(long millis) {
+        agentBootMillis = millis;
+    }
+
+    /** Makes {@code cloud-init single --name MODULE} fail in every guest, leaving {@code output} on its stderr (null: work again). */
+    public synchronized void failCloudInitModule(String module, String output) {
+        if (output == null) {
+            failingModules.remove(module);
+        } else {
+            failingModules.put(module, output);
+        }
+    }
+
+    /** A file written in a VM's guest through the agent; empty when there is none. */
+    public synchronized Optional<byte[]> guestFile(int vmid, String path) {
+        Vm vm = vms.get(vmid);
+        return vm == null ? Optional.empty() : Optional.ofNullable(vm.files.get(path)).map(byte[]::clone);
+    }
+
+    /** The cloud-init modules run in a VM's guest through the agent, in order. */
+    public synchronized List<String> cloudInitRuns(int vmid) {
+        Vm vm = vms.get(vmid);
+        return vm == null ? List.of() : List.copyOf(vm.cloudInitRuns);
     }
 
     /** Finishes every task whose time has come: PVE's workers run whether or not anyone asks. */

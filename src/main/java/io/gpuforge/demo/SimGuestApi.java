@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
  * code) while it runs, then {@code exited: 1} with {@code exitcode} and the output once, after which the agent
  * forgets the pid. The guest knows {@code nvidia-smi} ({@code -L} lists the cards its {@code hostpciN} mappings
  * give it), {@code lspci}, {@code true}, {@code false}, {@code echo}, {@code uname}
- * and {@code sleep SECONDS}; anything else cannot be executed.
+ * and {@code sleep SECONDS}, and the files commands of {@link SimGuestFiles} ({@code mkdir}, {@code cat},
+ * {@code cloud-init}); anything else cannot be executed. {@code file-write} stores a file in the guest. A VM started
+ * through the API has its agent answer only {@link SimCluster#agentBootMillis} later (its guest boots).
  */
 final class SimGuestApi {
 
@@ -43,16 +45,19 @@ final class SimGuestApi {
         if (!vm.status.equals("running")) {
             return Answer.fail(500, "VM " + vm.vmid + " is not running");
         }
-        if (!vm.agentAnswers) {
+        long now = System.currentTimeMillis();
+        if (!vm.agentAnswers || now < vm.agentFromMillis) {
             return Answer.fail(500, "QEMU guest agent is not running");
         }
-        long now = System.currentTimeMillis();
         Map<Long, SimCluster.Process> procs = c.processes.computeIfAbsent(vm.vmid, k -> new TreeMap<>());
         switch (call) {
             case "POST /nodes/{node}/qemu/{vmid}/agent/ping":
                 return Answer.ok(Map.of());
+            case "POST /nodes/{node}/qemu/{vmid}/agent/file-write":
+                return SimGuestFiles.write(vm, p.get("file"), p.get("content"), p.getOrDefault("encode", "1"));
             case "POST /nodes/{node}/qemu/{vmid}/agent/exec": {
-                SimCluster.Process proc = run(multi.get("command"), now, gpus(vm));
+                SimCluster.Process proc = SimGuestFiles.handles(multi.get("command").get(0))
+                        ? SimGuestFiles.run(c, vm, multi.get("command"), now) : run(multi.get("command"), now, gpus(vm));
                 if (proc == null) {
                     return Answer.fail(500, "Agent error: Failed to execute child process '" + multi.get("command").get(0)
                             + "' (No such file or directory)");

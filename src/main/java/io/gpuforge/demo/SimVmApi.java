@@ -171,6 +171,7 @@ final class SimVmApi {
         return task(node, "qmcreate", id, who, () -> {
             if (start) {
                 vm.status = "running";
+                vm.agentFromMillis = System.currentTimeMillis() + c.agentBootMillis;
             }
         });
     }
@@ -254,12 +255,14 @@ final class SimVmApi {
                     vm.applyPending();
                     checkMappings(vm);
                     vm.status = "running";
+                    vm.agentFromMillis = System.currentTimeMillis() + c.agentBootMillis;
                     break;
                 case "reboot":
                     if (!running) {
                         throw new IllegalStateException("VM " + vm.vmid + " not running");
                     }
                     vm.applyPending();
+                    vm.agentFromMillis = System.currentTimeMillis() + c.agentBootMillis;
                     break;
                 case "shutdown":
                     if (!running) {

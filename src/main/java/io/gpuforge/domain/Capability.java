@@ -33,6 +33,8 @@ public enum Capability {
     TASK_CANCEL,
     /** run a command inside a VM through the QEMU guest agent */
     GUEST_EXEC,
+    /** write a file inside a running VM through the QEMU guest agent (libvirt's NoCloud seed needs no such path) */
+    GUEST_FILE_WRITE,
     /** changes arrive by themselves (events or polling) */
     CHANGE_FEED,
     /** a node's recorded CPU, memory and network history (Proxmox VE's RRD) */

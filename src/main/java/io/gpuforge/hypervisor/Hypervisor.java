@@ -123,6 +123,14 @@ public interface Hypervisor extends AutoCloseable {
             throws BackendException, InterruptedException;
 
     /**
+     * Writes {@code content} byte for byte as {@code file} inside a running VM through the QEMU guest agent (the
+     * file's directory must exist); {@link Capability#GUEST_FILE_WRITE}.
+     */
+    default void guestFileWrite(VmRef vm, String file, byte[] content) throws BackendException {
+        throw BackendException.unsupported(kind(), Capability.GUEST_FILE_WRITE);
+    }
+
+    /**
      * Tells {@code listener} about changes as they happen (libvirt events; Proxmox polls the cluster's resources
      * and tasks and reports what differs). The listener runs on a backend thread: hop to your own. Close the
      * subscription to stop.

@@ -100,16 +100,18 @@ class CloudInitSnippetsTest {
         VmProvisioning.Request r = request(c, "nolink-01");
         VmProvisioning.Choices choices = ctx.provisioning().choices(r.target());
         assertThat(choices.noSnippet()).hasValueSatisfying(w -> assertThat(w).contains("No host is linked to pve-4090"));
-        assertThat(VmProvisioning.preview(r, choices)).contains("The template's user-data is not sent");
+        assertThat(VmProvisioning.preview(r, choices)).contains("cannot go to the node as a snippet",
+                "over the QEMU guest agent, once it starts the VM");
         List<String> progress = new ArrayList<>();
         VmProvisioning.Result res = ctx.provisioning().create(r, progress::add, () -> false);
         assertThat(res.outcome().ok()).as(String.join("\n", progress)).isTrue();
         Map<String, String> cfg = res.config().orElseThrow().settings();
         assertThat(cfg).doesNotContainKey("cicustom").containsEntry("ciuser", "ada").containsEntry("ipconfig0", "ip=dhcp");
         assertThat(cfg.get("sshkeys")).contains("ssh-ed25519");
-        assertThat(res.notes()).anyMatch(n -> n.startsWith("Cloud-init: Proxmox VE's own fields only")
-                && n.contains("No host is linked to pve-4090"));
-        assertThat(progress).anyMatch(l -> l.startsWith("Cloud-init: Proxmox VE's own fields only"));
+        assertThat(res.notes()).anyMatch(n -> n.startsWith("Cloud-init: Proxmox VE's own fields")
+                && n.contains("No host is linked to pve-4090") && n.contains("over the guest agent after the first boot"));
+        assertThat(progress).anyMatch(l -> l.startsWith("Cloud-init: Proxmox VE's own fields"));
+        assertThat(res.userDataWay()).isEqualTo(UserDataWay.GUEST_AGENT_LATER);
     }
 
     @Test

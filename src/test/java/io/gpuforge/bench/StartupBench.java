@@ -48,6 +48,7 @@ class StartupBench {
         subjects.put("virt_manager", List.of("virt-manager", "--no-fork", "--connect", "test:///default"));
         subjects.put("bare_javafx", List.of(java, "-cp", System.getProperty("java.class.path"),
                 BareFxWindow.Main.class.getName()));
+        String loadBefore = loadAverage();
         Map<String, List<Long>> visible = new LinkedHashMap<>();
         Map<String, List<Long>> rss = new LinkedHashMap<>();
         subjects.keySet().forEach(k -> {
@@ -68,6 +69,9 @@ class StartupBench {
         out.put("display", "Xvfb 1280x800x24, no window manager; visible = xdotool search --onlyvisible --pid");
         out.put("runs", RUNS);
         out.put("rss_after_ms", RSS_AFTER_MS);
+        out.put("cpus", Runtime.getRuntime().availableProcessors());
+        out.put("load_average_before", loadBefore);
+        out.put("load_average_after", loadAverage());
         long vmMs = median(visible.get("virt_manager"));
         long vmRss = median(rss.get("virt_manager"));
         for (String k : subjects.keySet()) {
@@ -92,7 +96,9 @@ class StartupBench {
     /** Starts one subject with its own empty per-user directories; returns {visible ms, RSS MiB after 5 s}. */
     private static long[] measure(String display, List<String> command) throws Exception {
         Path home = Files.createTempDirectory("gpuforge-startbench-");
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+        // from a directory of its own, as the desktop menu starts it (not the checkout: an archive or a library
+        // found only relative to the checkout would go unnoticed here)
+        ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true)
                 .redirectOutput(home.resolve("output.log").toFile());
         Map<String, String> env = pb.environment();
         env.put("DISPLAY", display);
@@ -146,6 +152,12 @@ class StartupBench {
             }
         }
         throw new AssertionError("no VmRSS for process " + pid);
+    }
+
+    /** The 1, 5 and 15 minute load averages (/proc/loadavg): other work on the machine slows every subject. */
+    private static String loadAverage() throws IOException {
+        String[] f = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).split("\\s+");
+        return f[0] + " " + f[1] + " " + f[2];
     }
 
     private static double ratio(long a, long b) {

@@ -30,6 +30,49 @@ class StartupOrderTest {
 
     @Test
     void theFirstFrameIsShownBeforeTheDatabaseSecretsAndBackendsAreLoadedThenTheWindowFillsIn() throws Exception {
+        List<String> lines = start();
+        String all = String.join("\n", lines);
+        int firstFrame = indexOf(lines, "LOG First frame ");
+        int ready = indexOf(lines, "LOG Window ready ");
+        assertThat(firstFrame).as("first frame logged:\n%s", tail(all)).isGreaterThanOrEqualTo(0);
+        assertThat(lines.subList(0, firstFrame)).as("loaded before the first frame")
+                .noneMatch(l -> SLOW.matcher(l).find());
+        assertThat(ready).as("the window filled in after the first frame:\n%s", tail(all)).isGreaterThan(firstFrame);
+        assertThat(lines.subList(firstFrame, ready)).anyMatch(l -> l.contains("[class,load] org.sqlite."));
+        assertThat(lines).as("libvirt (and its JNA binding) only for a libvirt connection")
+                .noneMatch(l -> l.contains("[class,load] org.libvirt."));
+        assertThat(dir.resolve("home/data/gpuforge.db")).exists();
+    }
+
+    @Test
+    void theThemesStylesheetIsLoadedOnlyOnceTheFirstFrameIsDrawn() throws Exception {
+        List<String> lines = start();
+        String all = String.join("\n", lines);
+        int firstFrame = indexOf(lines, "LOG First frame ");
+        int ready = indexOf(lines, "LOG Window ready ");
+        assertThat(firstFrame).as("first frame logged:\n%s", tail(all)).isGreaterThanOrEqualTo(0);
+        // AtlantaFX's Primer stylesheet: about 200 KB of binary CSS, a third of the time to the first frame
+        assertThat(lines.subList(0, firstFrame)).as("loaded before the first frame")
+                .noneMatch(l -> l.contains("[class,load] atlantafx.base.theme."));
+        assertThat(lines.subList(firstFrame, ready)).as("the theme, once the first frame is drawn")
+                .anyMatch(l -> l.contains("[class,load] atlantafx.base.theme.PrimerLight "));
+    }
+
+    @Test
+    void javaFxsOwnMessagesGoToTheLogWithoutAConsoleDateFormattedBeforeTheFirstFrame() throws Exception {
+        List<String> lines = start();
+        String all = String.join("\n", lines);
+        int firstFrame = indexOf(lines, "LOG First frame ");
+        assertThat(firstFrame).as("first frame logged:\n%s", tail(all)).isGreaterThanOrEqualTo(0);
+        // a start from a jar always gets this one; java.util.logging's console handler printed it with a local
+        // date, which loaded the time-zone database and the locale data on the toolkit's thread
+        assertThat(lines).as("JavaFX's warning, in GPUForge's log").anyMatch(l -> l.startsWith("LOG Unsupported JavaFX"));
+        assertThat(lines.subList(0, firstFrame)).as("loaded before the first frame")
+                .noneMatch(l -> l.contains("[class,load] java.util.logging.SimpleFormatter "));
+    }
+
+    /** Starts the app to its full window and back; the JVM's class-loading log and the app's log, in order. */
+    private List<String> start() throws Exception {
         Path logback = dir.resolve("logback.xml");
         Files.writeString(logback, "<configuration><appender name=\"OUT\" class=\"ch.qos.logback.core.ConsoleAppender\">"
                 + "<encoder><pattern>LOG %msg%n</pattern></encoder></appender>"
@@ -43,19 +86,8 @@ class StartupOrderTest {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the app exits after its window is drawn").isTrue();
-        String all = String.join("\n", lines);
-
-        int firstFrame = indexOf(lines, "LOG First frame ");
-        int ready = indexOf(lines, "LOG Window ready ");
-        assertThat(firstFrame).as("first frame logged:\n%s", tail(all)).isGreaterThanOrEqualTo(0);
-        assertThat(lines.subList(0, firstFrame)).as("loaded before the first frame")
-                .noneMatch(l -> SLOW.matcher(l).find());
-        assertThat(ready).as("the window filled in after the first frame:\n%s", tail(all)).isGreaterThan(firstFrame);
-        assertThat(lines.subList(firstFrame, ready)).anyMatch(l -> l.contains("[class,load] org.sqlite."));
-        assertThat(lines).as("libvirt (and its JNA binding) only for a libvirt connection")
-                .noneMatch(l -> l.contains("[class,load] org.libvirt."));
-        assertThat(p.exitValue()).as(tail(all)).isZero();
-        assertThat(dir.resolve("home/data/gpuforge.db")).exists();
+        assertThat(p.exitValue()).as(tail(String.join("\n", lines))).isZero();
+        return lines;
     }
 
     private static int indexOf(List<String> lines, String prefix) {

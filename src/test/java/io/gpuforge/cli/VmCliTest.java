@@ -82,6 +82,33 @@ class VmCliTest {
                 .contains("/var/lib/vz/snippets/gpuforge-");
         assertThat(cfg.get("cicustom").asText()).startsWith("user=local:snippets/gpuforge-").endsWith("-cuda-01-user.yaml");
         assertThat(r.get("log").toString()).contains("[1/3] download").contains("[3/3] grow scsi0");
+        assertThat(r.get("userData").get("way").asText()).as("the Demo lab's node has its host").isEqualTo("snippet");
+    }
+
+    @Test
+    void theTemplatesSetupRunsInAVmOverItsGuestAgent() throws Exception {
+        Path key = home.resolve("id.pub");
+        Files.writeString(key, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq8T9mJq3fNvH5c7kK3bA ada@lab\n");
+        int code = run("pw-from-stdin\n", "vm", "provision", "train-01", "--template", "ubuntu-cuda", "--connection",
+                "Demo lab", "--user", "ada", "--ssh-key", key.toString(), "--password-stdin", "--json");
+        assertThat(code).as(err.toString() + out).isZero();
+        JsonNode r = new ObjectMapper().readTree(out.toString());
+        assertThat(r.get("ok").asBoolean()).isTrue();
+        assertThat(r.get("way").asText()).isEqualTo("guest-agent");
+        assertThat(r.get("vm").get("id").asText()).isEqualTo("101");
+        assertThat(r.get("file").asText()).isEqualTo("/var/lib/gpuforge/user-data.yaml");
+        assertThat(r.get("modules").toString()).isEqualTo("[\"write_files\",\"set_hostname\",\"users_groups\","
+                + "\"set_passwords\",\"runcmd\",\"package_update_upgrade_install\",\"scripts_user\","
+                + "\"power_state_change\"]");
+        assertThat(r.get("log").toString()).contains("over the guest agent").doesNotContain("pw-from-stdin");
+
+        code = run("", "vm", "provision", "dev-99", "--template", "ubuntu-cuda", "--connection", "Demo lab",
+                "--ssh-key", key.toString());
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains("no VM 'dev-99' on Demo lab");
+        code = run("", "vm", "provision", "train-01", "--template", "windows11-gpu", "--connection", "Demo lab");
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains("has no cloud-init user-data");
     }
 
     @Test
@@ -107,6 +134,20 @@ class VmCliTest {
                 "--node", "pve-3090", "--name", "linked-02", "--ssh-key", key.toString(), "--json");
         assertThat(code).isEqualTo(1);
         assertThat(err.toString()).contains("storage: A linked clone stays on the template's storage local-zfs");
+    }
+
+    @Test
+    void aCloneSmallerThanItsTemplatesDiskIsRefusedAndALargerOneIsToldItKeepsTheTemplatesSize() throws Exception {
+        Path key = home.resolve("id.pub");
+        Files.writeString(key, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq8T9mJq3fNvH5c7kK3bA ada@lab\n");
+        int code = run("", "vm", "create", "--clone", "9000", "--connection", "Demo lab", "--node", "pve-3090",
+                "--name", "small-01", "--disk", "8", "--ssh-key", key.toString(), "--json");
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains("disk: A clone's disk cannot be smaller than its template's (32 GiB)");
+        code = run("", "vm", "create", "--clone", "9000", "--connection", "Demo lab", "--node", "pve-3090",
+                "--name", "big-01", "--disk", "64", "--ssh-key", key.toString(), "--dry-run");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("warning: The clone keeps its template's 32 GiB disk");
     }
 
     @Test

@@ -24,6 +24,7 @@ import io.gpuforge.domain.VmInfo;
 import io.gpuforge.domain.VmRef;
 import io.gpuforge.domain.VmSpec;
 import io.gpuforge.domain.VmState;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -139,6 +140,8 @@ public abstract class HypervisorContract {
                 return () -> h.createVm(f.node(), spec("gf-contract-refused"));
             case GUEST_EXEC:
                 return () -> h.guestExec(vm, List.of("true"), Duration.ofSeconds(5));
+            case GUEST_FILE_WRITE:
+                return () -> h.guestFileWrite(vm, "/tmp/gf-contract-refused", new byte[] {1});
             case CHANGE_FEED:
                 return () -> h.watch(e -> { }).close();
             case NODE_HISTORY:
@@ -445,6 +448,25 @@ public abstract class HypervisorContract {
     void aCommandInAStoppedVmIsRefusedWithAReason() {
         assumeThat(h.can(Capability.GUEST_EXEC)).isTrue();
         assertThatThrownBy(() -> h.guestExec(f.stoppedVm(), List.of("true"), Duration.ofSeconds(5)))
+                .isInstanceOfSatisfying(BackendException.class, e -> assertThat(e.getMessage()).containsIgnoringCase("agent"));
+    }
+
+    @Test
+    void aFileIsWrittenInsideARunningVmByteForByte() throws Exception {
+        assumeThat(h.can(Capability.GUEST_FILE_WRITE)).isTrue();
+        assumeThat(f.agentVm()).as("a running VM whose guest agent answers").isPresent();
+        String text = "#cloud-config\n# GPUForge contract \u2603\nruncmd: [\"true\"]\n";
+        h.guestFileWrite(f.agentVm().get(), "/tmp/gpuforge-contract.yaml", text.getBytes(StandardCharsets.UTF_8));
+        GuestExecResult r = h.guestExec(f.agentVm().get(), List.of("cat", "/tmp/gpuforge-contract.yaml"),
+                Duration.ofSeconds(20));
+        assertThat(r.exitCode()).hasValue(0);
+        assertThat(r.stdout()).isEqualTo(text);
+    }
+
+    @Test
+    void aFileWriteInAStoppedVmIsRefusedWithAReason() {
+        assumeThat(h.can(Capability.GUEST_FILE_WRITE)).isTrue();
+        assertThatThrownBy(() -> h.guestFileWrite(f.stoppedVm(), "/tmp/x", new byte[] {1}))
                 .isInstanceOfSatisfying(BackendException.class, e -> assertThat(e.getMessage()).containsIgnoringCase("agent"));
     }
 

@@ -215,7 +215,8 @@ class ConsoleConnectionGuiTest {
 
     private static String cellText(FxRobot robot, TreeItem<NavItem> item) {
         AtomicReference<String> out = new AtomicReference<>("");
-        robot.interact(() -> out.set(cell(robot, item).getText().strip()));
+        // the row's label (the cell draws it in its graphic; screen readers get it as the accessible text)
+        robot.interact(() -> out.set(cell(robot, item).getAccessibleText().strip()));
         return out.get();
     }
 }

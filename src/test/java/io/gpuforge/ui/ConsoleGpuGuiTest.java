@@ -16,6 +16,7 @@ import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.Tab;
+import javafx.scene.control.TreeCell;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeTableRow;
@@ -57,8 +58,9 @@ class ConsoleGpuGuiTest {
         TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);
         TreeItem<NavItem> n4090 = child(lab, "pve-4090"::equals);
         // VM 101 (train-01) has 01:00.0 through the mapping gpu-4090-a; no VM's page was opened
-        waitUntil(() -> labels(n4090).stream().anyMatch(l -> l.contains("01:00.0")
-                && l.contains("VM 101") && l.contains("gpu-4090-a")));
+        waitUntil(() -> labels(n4090).stream().anyMatch(l -> l.contains("01:00.0") && l.contains("VM 101")));
+        TreeCell<NavItem> row = ConsoleGuiTest.shownCell(robot, child(n4090, l -> l.contains("01:00.0")));
+        assertThat(onFx(() -> row.getTooltip().getText())).as("the mapping it is given through").contains("gpu-4090-a");
         assertThat(labels(n4090)).filteredOn(l -> l.contains("02:00.0")).singleElement().asString()
                 .as("the other card is nobody's").contains("free");
     }

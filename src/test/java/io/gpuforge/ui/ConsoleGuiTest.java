@@ -23,6 +23,7 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
+import javafx.scene.control.TreeCell;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeView;
 import javafx.scene.layout.VBox;
@@ -133,7 +134,7 @@ class ConsoleGuiTest {
         assertThat(labels(lab)).containsExactly("pve-4090", "pve-3090", "pve-store");
         TreeItem<NavItem> n4090 = child(lab, "pve-4090"::equals);
         assertThat(labels(n4090)).anyMatch(l -> l.startsWith("101") && l.contains("train-01"))
-                .anyMatch(l -> l.contains("RTX 4090 · 01:00.0") && l.contains("gpu-4090-a"))
+                .anyMatch(l -> l.equals("RTX 4090 · 01:00.0 → VM 101"))
                 .anyMatch(l -> l.contains("RTX 4090 · 02:00.0"));
         TreeItem<NavItem> n3090 = child(lab, "pve-3090"::equals);
         assertThat(labels(n3090)).anyMatch(l -> l.startsWith("9000") && l.contains("ubuntu-24.04-cloud"))
@@ -153,6 +154,48 @@ class ConsoleGuiTest {
                 .as("the selection stays through the filter").contains("train-01");
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
         GuiFixture.writePng(GuiFixture.snapshot(tree(robot).getScene()), "console-tree-light-en.png");
+    }
+
+    /** The visible row of {@code item} (its node expanded, scrolled to). FX data. */
+    @SuppressWarnings("unchecked")
+    static TreeCell<NavItem> shownCell(FxRobot robot, TreeItem<NavItem> item) throws Exception {
+        robot.interact(() -> {
+            item.getParent().setExpanded(true);
+            tree(robot).scrollTo(tree(robot).getRow(item));
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        return onFx(() -> robot.lookup(".tree-cell").queryAll().stream().map(n -> (TreeCell<NavItem>) n)
+                .filter(c -> c.getTreeItem() == item && c.isVisible()).findFirst()
+                .orElseThrow(() -> new AssertionError("no row shows " + item.getValue().label())));
+    }
+
+    @Test
+    void aGpuRowFitsTheTreeAtItsDefaultWidthAndItsTooltipTellsTheRest(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = addDemoLab(robot);
+        TreeItem<NavItem> n4090 = child(lab, "pve-4090"::equals);
+        waitUntil(() -> labels(n4090).stream().anyMatch(l -> l.contains("01:00.0") && l.contains("VM 101")));
+        TreeCell<NavItem> row = shownCell(robot, child(n4090, l -> l.contains("01:00.0")));
+        double needed = onFx(() -> row.prefWidth(-1));
+        // the tree's default width: 30 % of the window (WindowGeometry.DEFAULT_DIVIDER), less its vertical scroll bar
+        double width = onFx(() -> 0.30 * tree(robot).getScene().getWidth()) - 16;
+        assertThat(needed).as("the GPU's row needs no horizontal scrolling in the tree at its default width (%s px)",
+                width).isLessThanOrEqualTo(width);
+        assertThat(onFx(() -> row.getTooltip().getText())).as("the tooltip has the whole label")
+                .isEqualTo("GeForce RTX 4090 · 01:00.0 → VM 101 (mapping gpu-4090-a)");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theEmptyRowsBelowTheTreeShowNothing(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = addDemoLab(robot);
+        robot.interact(() -> child(lab, "pve-4090"::equals).setExpanded(true));
+        WaitForAsyncUtils.waitForFxEvents();
+        List<TreeCell<NavItem>> empty = onFx(() -> robot.lookup(".tree-cell").queryAll().stream()
+                .map(n -> (TreeCell<NavItem>) n).filter(c -> c.isVisible() && c.isEmpty()).collect(Collectors.toList()));
+        assertThat(empty).as("the tree is taller than its rows").isNotEmpty();
+        assertThat(onFx(() -> empty.stream().filter(c -> c.getDisclosureNode() != null && c.getDisclosureNode().isVisible()
+                || c.getGraphic() != null && c.getGraphic().isVisible()).count())).as("empty rows with an arrow or an icon")
+                .isZero();
     }
 
     @Test

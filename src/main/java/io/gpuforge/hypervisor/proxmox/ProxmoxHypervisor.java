@@ -343,6 +343,11 @@ public final class ProxmoxHypervisor implements Hypervisor {
     }
 
     @Override
+    public void guestFileWrite(VmRef vm, String file, byte[] content) throws BackendException {
+        new PveGuestAgent(session, api).write(vm, vmid(vm), file, content);
+    }
+
+    @Override
     public Subscription watch(Consumer<ChangeEvent> listener) throws BackendException {
         if (session.closed()) {
             throw new BackendException(BackendException.Kind.FAILED, "The connection to " + server + " was closed");

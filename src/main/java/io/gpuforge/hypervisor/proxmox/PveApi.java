@@ -2,6 +2,7 @@ package io.gpuforge.hypervisor.proxmox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -104,6 +105,9 @@ public final class PveApi {
             }
         }
     }
+
+    /** The most {@code content} characters {@code agent/file-write} takes (its schema's maxLength). */
+    public static final int FILE_WRITE_MAX_CHARS = 61440;
 
     private final PveClient c;
 
@@ -277,6 +281,26 @@ public final class PveApi {
         return PveValues.number(c.post(vm(node, vmid) + "/agent/exec", Map.of(), Map.of("command", argv)), "pid")
                 .orElseThrow(() -> new PveApiException(PveApiException.Kind.PROTOCOL, 200, "the guest agent gave no pid",
                         Map.of(), null));
+    }
+
+    /**
+     * Writes {@code content} byte for byte as {@code file} in the guest ({@code agent/file-write}): sent as base64
+     * with {@code encode=0}, as QEMU's guest-file-write takes it, so any bytes arrive unchanged. Refused before
+     * sending when the encoded content is longer than PVE takes.
+     */
+    public void agentFileWrite(String node, int vmid, String file, byte[] content) throws PveApiException {
+        String b64 = Base64.getEncoder().encodeToString(content);
+        if (b64.length() > FILE_WRITE_MAX_CHARS) {
+            throw new PveApiException(PveApiException.Kind.BAD_REQUEST, 400, "The file " + file + " is too large for the"
+                    + " guest agent: " + content.length + " bytes, Proxmox VE takes at most " + FILE_WRITE_MAX_CHARS / 4 * 3
+                    + " per write", Map.of("content", "value may only be " + FILE_WRITE_MAX_CHARS + " characters long"),
+                    null);
+        }
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("file", file);
+        p.put("content", b64);
+        p.put("encode", "0");
+        c.post(vm(node, vmid) + "/agent/file-write", p);
     }
 
     public ExecStatus agentExecStatus(String node, int vmid, long pid) throws PveApiException {

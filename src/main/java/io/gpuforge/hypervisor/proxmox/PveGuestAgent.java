@@ -13,7 +13,7 @@ import java.util.OptionalInt;
  * pid, then {@code agent/exec-status} is polled (every 100 ms at first, then less often, at most every second)
  * until it says {@code exited: 1} with the exit code and output, or the wait ends: then the result says the
  * command is still running. PVE's refusals are told with what to do: no agent configured, the VM not running,
- * the agent inside not answering.
+ * the agent inside not answering. {@code agent/file-write} writes a file in the guest.
  */
 final class PveGuestAgent {
 
@@ -48,6 +48,18 @@ final class PveGuestAgent {
             Thread.sleep(Math.min(pause, left));
             pause = Math.min(pause * 2, LAST_POLL_MILLIS);
         }
+    }
+
+    /** Writes a file in the guest ({@code agent/file-write}); PVE's refusals told as for {@link #exec}. */
+    void write(VmRef vm, int vmid, String file, byte[] content) throws BackendException {
+        if (!file.startsWith("/")) {
+            throw new BackendException(BackendException.Kind.INVALID, "A file in VM " + vm.id() + " is named by its"
+                    + " absolute path, not '" + file + "'");
+        }
+        agent(vm, () -> {
+            api.agentFileWrite(vm.node(), vmid, file, content);
+            return null;
+        });
     }
 
     private <T> T agent(VmRef vm, PveSession.Call<T> call) throws BackendException {

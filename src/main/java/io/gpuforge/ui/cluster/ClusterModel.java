@@ -54,6 +54,8 @@ public final class ClusterModel {
     private final Map<String, NodeModel> nodes = new ConcurrentHashMap<>();
     private final Map<VmRef, VmModel> vms = new ConcurrentHashMap<>();
     private final List<Consumer<ChangeEvent>> eventListeners = new CopyOnWriteArrayList<>();
+    /** Which VMs' configurations were read to learn who has a GPU (a refresh reads only the new and changed ones). */
+    private final GpuAssignments assignments = new GpuAssignments();
     private final Consumer<ConnectionState> stateListener;
     private AutoCloseable watch;
     private boolean watching;
@@ -126,7 +128,7 @@ public final class ClusterModel {
      */
     private void learnAssignments(ClusterInventory inv) {
         tasks.supply(i18n.get("console.task.readAssignments", session.connection().name()),
-                () -> new GpuAssignments().learnAssignments(session, inv))
+                () -> assignments.learnAssignments(session, inv))
                 .onSuccess(read -> {
                     if (read > 0) {
                         inventory.changed();
@@ -203,6 +205,7 @@ public final class ClusterModel {
     }
 
     private void changed(ChangeEvent e) {
+        assignments.changed(e);
         if (e.kind() != ChangeEvent.Kind.CONNECTION) {
             inventory.changed();
         }

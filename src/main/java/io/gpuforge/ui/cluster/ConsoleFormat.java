@@ -69,6 +69,29 @@ public final class ConsoleFormat {
         return shortName(g.name()) + " · " + g.address().toString().substring(5) + where;
     }
 
+    /**
+     * A GPU as the tree's row shows it, short enough for the tree at its default width: "RTX 4090 · 01:00.0 → VM 101",
+     * "… · free", "… · mapping gpu-4090-a" while nobody knows whether a VM uses it. The whole of
+     * {@link #gpuLabel} (the vendor's name, the mapping a VM has it through) is the row's tooltip.
+     */
+    public static String gpuTreeLabel(GpuInfo g, I18n i18n) {
+        String where = g.assignedTo().map(v -> " → " + i18n.get("console.gpu.assigned", v.id()))
+                .orElse(g.free() ? " · " + i18n.get("cluster.gpu.free")
+                        : g.mapping().map(m -> " · " + i18n.get("console.gpu.mapping", m)).orElse(""));
+        return compactName(g.name()) + " · " + g.address().toString().substring(5) + where;
+    }
+
+    /** "NVIDIA Corporation AD102 [GeForce RTX 4090]" → "RTX 4090": the marketing name without the brand. */
+    public static String compactName(String name) {
+        String s = shortName(name);
+        for (String brand : new String[] {"NVIDIA ", "GeForce ", "AMD ", "Radeon "}) {
+            if (s.startsWith(brand) && s.length() > brand.length()) {
+                s = s.substring(brand.length());
+            }
+        }
+        return s;
+    }
+
     public static String disk(VmDisk d) {
         return (d.slot() + ": " + d.source() + (d.sizeBytes().isPresent() ? " (" + bytes(d.sizeBytes().getAsLong()) + ")"
                 : "") + (d.cdrom() ? " [CD-ROM]" : "")).strip();

@@ -40,6 +40,7 @@ final class GpuChart extends Region {
         6 * 3_600_000L, 12 * 3_600_000L, 86_400_000L, 2 * 86_400_000L, 7 * 86_400_000L};
 
     private final Canvas canvas = new Canvas();
+    private final ColumnRaster raster = new ColumnRaster();
     private final String unit;
     private final double fixedMin;
     private final double fixedMax;
@@ -203,8 +204,22 @@ final class GpuChart extends Region {
         for (ChartSeries s : series) {
             shadeGaps(g, s, pw, ph, dark ? Color.web("#ffffff", 0.06) : Color.web("#000000", 0.05));
         }
+        double scale = getScene() == null || getScene().getWindow() == null ? 1 : getScene().getWindow().getOutputScaleX();
+        raster.begin((int) Math.ceil(pw * scale), (int) Math.ceil(ph * scale));
+        boolean rastered = false;
         for (ChartSeries s : series) {
-            line(g, s, palette[s.color % palette.length], lo, hi, pw, ph);
+            if (ColumnRaster.visiblePoints(s, from, to) >= pw / 2) {
+                raster.line(s, from, to, palette[s.color % palette.length], lo, hi, ph, scale);
+                rastered = true;
+            }
+        }
+        if (rastered) {
+            g.drawImage(raster.image(), LEFT, TOP, pw, ph);
+        }
+        for (ChartSeries s : series) {
+            if (ColumnRaster.visiblePoints(s, from, to) < pw / 2) {
+                line(g, s, palette[s.color % palette.length], lo, hi, pw, ph);
+            }
         }
         g.setLineWidth(1.2);
         g.setLineDashes(6, 4);

@@ -24,12 +24,13 @@ final class ConnectionWatch {
     private final HypervisorPages hypervisors;
     private final NavigationTree tree;
     private final Map<Long, Watched> watched = new HashMap<>();
+    private final FramePacer pacer = new FramePacer();
 
     ConnectionWatch(HypervisorPages hypervisors, NavigationTree tree) {
         this.hypervisors = hypervisors;
         this.tree = tree;
-        // the tree's content is computed in the background and applied in slices, one FX event each
-        tree.workOn(hypervisors.background(), Platform::runLater);
+        // the tree's content is computed in the background and applied in slices, one per pulse
+        tree.workOn(hypervisors.background(), Platform::runLater, pacer);
     }
 
     void watch(ConnectionInfo c) {
@@ -56,5 +57,6 @@ final class ConnectionWatch {
 
     void dispose() {
         watched.keySet().stream().toList().forEach(this::forget);
+        pacer.clear();
     }
 }

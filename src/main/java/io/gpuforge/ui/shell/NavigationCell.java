@@ -1,25 +1,33 @@
 package io.gpuforge.ui.shell;
 
 import io.gpuforge.domain.VmInfo;
+import io.gpuforge.ui.cluster.ConsoleFormat;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.NavItem;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import javafx.application.Platform;
+import javafx.geometry.Pos;
+import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.MenuItem;
-import javafx.application.Platform;
 import javafx.scene.control.Tooltip;
 import javafx.scene.control.TreeCell;
 import javafx.scene.control.TreeView;
+import javafx.scene.layout.HBox;
+import javafx.scene.text.Text;
 import org.kordamp.ikonli.feather.Feather;
 import org.kordamp.ikonli.javafx.FontIcon;
 
 /**
- * One row of the navigation tree, made cheap to redraw: the cell keeps one icon and changes only its glyph, and
- * touches its style classes only when the VM's state class changes (a new graphic or a new style class makes the
- * cell's CSS run again, which in a scrolling tree of 2,000 VMs is what costs).
+ * One row of the navigation tree, made cheap to redraw. Its graphic (icon and label) is set once and never replaced,
+ * and the label is a {@link Text} inside it rather than the cell's own text: a {@code Labeled} re-adds its text and
+ * graphic to the scene whenever either changes, and each re-added node has its whole CSS matched again. A tree whose
+ * item count changes (each slice of a 2,000-VM inventory, a search) empties every visible cell and fills it again in
+ * the same layout pass; with the cell's own text that cost two CSS matches per row and slice, which is what the pulses
+ * of the window waited on. An empty cell only hides its graphic, and keeps its state class for the next item.
  */
 final class NavigationCell extends TreeCell<NavItem> {
 
@@ -28,7 +36,10 @@ final class NavigationCell extends TreeCell<NavItem> {
     private final I18n i18n;
     private final Function<NavItem, String> suffix;
     private final FontIcon icon = Icons.of(Feather.BOX);
-    /** A GPU's whole label (where it is assigned, through which mapping) when the tree is narrower than it. */
+    /** The item's label, in the cell's font and text colour (which follow the theme and the selection). */
+    private final Text label = new Text();
+    private final HBox graphic = new HBox(icon, label);
+    /** A GPU's whole label: the vendor's name, where it is assigned and through which mapping. */
     private final Tooltip tip = new Tooltip();
     private String stateClass;
     private boolean bound;
@@ -37,6 +48,16 @@ final class NavigationCell extends TreeCell<NavItem> {
     NavigationCell(I18n i18n, Function<NavItem, String> suffix, Function<NavItem, List<MenuItem>> menus) {
         this.i18n = i18n;
         this.suffix = suffix;
+        label.getStyleClass().add("navigation-label");
+        label.fontProperty().bind(fontProperty());
+        label.fillProperty().bind(textFillProperty());
+        graphic.setAlignment(Pos.CENTER_LEFT);
+        graphic.spacingProperty().bind(graphicTextGapProperty());
+        shown(false);
+        // what the row says, for screen readers (the cell's own text stays empty)
+        accessibleTextProperty().bind(label.textProperty());
+        setContentDisplay(ContentDisplay.GRAPHIC_ONLY);
+        setGraphic(graphic);
         setOnContextMenuRequested(e -> {
             NavItem item = getItem();
             List<MenuItem> items = item == null ? List.of() : menus.apply(item);
@@ -54,35 +75,41 @@ final class NavigationCell extends TreeCell<NavItem> {
     protected void updateItem(NavItem item, boolean empty) {
         super.updateItem(item, empty);
         if (empty || item == null) {
-            unbindText();
-            setText(null);
-            setGraphic(null);
-            setTooltip(null);
-            state(null);
+            shown(false);
+            // the skin shows or hides the arrow of a row that holds an item; an empty row's would stay as it was
+            if (getDisclosureNode() != null) {
+                getDisclosureNode().setVisible(false);
+            }
+            if (getTooltip() != null) {
+                setTooltip(null);
+            }
             return;
         }
         if (item.localized()) {
             if (!bound) {
-                textProperty().bind(i18n.text(item.label()));
+                label.textProperty().bind(i18n.text(item.label()));
                 bound = true;
             }
         } else {
             unbindText();
-            setText(item.label() + suffix.apply(item));
+            String text = item.label() + suffix.apply(item);
+            if (!text.equals(label.getText())) {
+                label.setText(text);
+            }
         }
         if (item.kind() == NavItem.Kind.GPU) {
-            tip.setText(item.label());
-            setTooltip(tip);
-        } else {
+            tip.setText(item.target().flatMap(t -> t.gpu()).map(g -> ConsoleFormat.gpuLabel(g, i18n)).orElse(item.label()));
+            if (getTooltip() != tip) {
+                setTooltip(tip);
+            }
+        } else if (getTooltip() != null) {
             setTooltip(null);
         }
         Feather glyph = glyph(item);
         if (icon.getIconCode() != glyph) {
             icon.setIconCode(glyph);
         }
-        if (getGraphic() != icon) {
-            setGraphic(icon);
-        }
+        shown(true);
         fixHeight();
         Optional<VmInfo> vm = item.target().flatMap(t -> t.vm());
         state(vm.map(v -> v.template() ? "vm-template" : v.state().isRunning() ? "vm-running" : "vm-stopped")
@@ -107,9 +134,17 @@ final class NavigationCell extends TreeCell<NavItem> {
         }
     }
 
+    /** An empty row hides its graphic and does not measure it (no width from the item it showed before). */
+    private void shown(boolean shown) {
+        if (graphic.isVisible() != shown) {
+            graphic.setVisible(shown);
+            graphic.setManaged(shown);
+        }
+    }
+
     private void unbindText() {
         if (bound) {
-            textProperty().unbind();
+            label.textProperty().unbind();
             bound = false;
         }
     }

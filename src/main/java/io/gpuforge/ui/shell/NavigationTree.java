@@ -58,6 +58,8 @@ final class NavigationTree {
     /** Where the tree's content is computed and where its slices run: at once, until the window says otherwise. */
     private Executor compute = Runnable::run;
     private Executor fx = Runnable::run;
+    /** Where the slices after the first run: at once until the window says otherwise (one per pulse, there). */
+    private Executor slices = Runnable::run;
     /** The nodes that were expanded when a search began: clearing it collapses the others again. */
     private Set<TreeItem<NavItem>> expandedBeforeSearch;
     private boolean syncing;
@@ -72,7 +74,7 @@ final class NavigationTree {
         view.setId("navigation");
         view.getStyleClass().add("navigation");
         view.setCellFactory(tv -> new NavigationCell(i18n, this::stateSuffix, item -> menus.apply(item)));
-        applier = new TreeApplier(r -> fx.execute(r), this::keepingSelection);
+        applier = new TreeApplier(r -> slices.execute(r), this::keepingSelection);
         search.setId("navigation-search");
         search.promptTextProperty().bind(i18n.text("console.tree.search"));
         debounce.setOnFinished(e -> refilter());
@@ -191,12 +193,14 @@ final class NavigationTree {
     }
 
     /**
-     * Where the content is computed (a background executor) and where the slices that apply it run
-     * ({@code Platform::runLater}); until this is called both run at once, on the caller's thread.
+     * Where the content is computed (a background executor), where it is handed to the FX thread
+     * ({@code Platform::runLater}) and where the slices after the first apply it (one per pulse: {@link FramePacer});
+     * until this is called all run at once, on the caller's thread.
      */
-    void workOn(Executor background, Executor fxThread) {
+    void workOn(Executor background, Executor fxThread, Executor perPulse) {
         compute = background;
         fx = fxThread;
+        slices = perPulse;
     }
 
     /** A hypervisor connection's nodes, VMs and GPUs, brought up to date in place; filtered by the search. */

@@ -20,7 +20,8 @@ import java.util.Set;
 /**
  * What the tree shows below a hypervisor connection, from its inventory: its nodes, and under each node its VMs
  * (templates too) by id and its GPUs by address, each item carrying what it stands for. A filter keeps the VMs and
- * GPUs whose label holds it (case does not matter) and the nodes that hold one of them or whose name holds it.
+ * GPUs whose label (a GPU's whole label, as its tooltip shows it) holds it (case does not matter) and the nodes that
+ * hold one of them or whose name holds it.
  * Pure: the tree applies the result with {@link TreeSync}.
  */
 final class TreeContent {
@@ -49,10 +50,11 @@ final class TreeContent {
             List<GpuInfo> gpus = new ArrayList<>(inv.gpusOn(n.name()));
             gpus.sort(Comparator.comparing(g -> g.address().toString()));
             for (GpuInfo g : gpus) {
-                String label = ConsoleFormat.gpuLabel(g, i18n);
-                if (nodeMatches || label.toLowerCase(Locale.ROOT).contains(f)) {
+                // the row is short; a search finds what its tooltip says as well (the vendor's name, the mapping)
+                if (nodeMatches || ConsoleFormat.gpuLabel(g, i18n).toLowerCase(Locale.ROOT).contains(f)) {
                     children.add(TreeSync.Wanted.leaf(new NavItem(NavItem.Kind.GPU, "conn:" + c.id() + "/node:"
-                            + n.name() + "/gpu:" + g.address(), label, false, Optional.of(c), Optional.of(NavTarget.gpu(g)))));
+                            + n.name() + "/gpu:" + g.address(), ConsoleFormat.gpuTreeLabel(g, i18n), false, Optional.of(c),
+                            Optional.of(NavTarget.gpu(g)))));
                 }
             }
             if (nodeMatches || !children.isEmpty()) {

@@ -311,6 +311,25 @@ public final class CreateVmWizard {
         stage.setUserData(handle);
     }
 
+    /**
+     * Runs the template's setup in the created VM over its guest agent (started first when it is stopped): for a VM
+     * whose user-data could not go to the node as a snippet.
+     */
+    void provision() {
+        Optional<VmRef> vm = created;
+        if (vm.isEmpty()) {
+            return;
+        }
+        VmProvisioning.Request request = model.request();
+        pages.setupStarted(vm.get().id());
+        busy.set(true);
+        ui.tasks().supply(ui.i18n().get("vmcreate.task.provision", request.name()), () -> ui.app().provisioning()
+                .provision(request, vm.get(), line -> Platform.runLater(() -> pages.log(line)), cancelCreate::get))
+                .onSuccess(pages::setupFinished)
+                .onError(e -> pages.setupFailed(e.getMessage() == null ? e.toString() : e.getMessage()))
+                .andFinally(() -> busy.set(false)).start();
+    }
+
     /** Opens the created VM's console: Proxmox VE's noVNC in the browser, or virt-viewer for libvirt. */
     void openConsole() {
         Optional<VmRef> vm = created;

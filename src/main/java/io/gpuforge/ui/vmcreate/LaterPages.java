@@ -1,5 +1,6 @@
 package io.gpuforge.ui.vmcreate;
 
+import io.gpuforge.app.FirstBootProvisioning;
 import io.gpuforge.app.HostTarget;
 import io.gpuforge.app.VmProvisioning;
 import io.gpuforge.domain.GpuInfo;
@@ -46,6 +47,8 @@ final class LaterPages {
     private final ProgressIndicator spinner = new ProgressIndicator();
     private final Button cancel = new Button();
     private final Button console = new Button();
+    private final Button provision = new Button();
+    private final Label setup = new Label();
     private final ObservableList<Optional<GpuInfo>> gpuItems = FXCollections.observableArrayList();
 
     LaterPages(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard, WizardPages pages) {
@@ -238,7 +241,7 @@ final class LaterPages {
     Node progress() {
         log.setId("vmc-log");
         log.setEditable(false);
-        log.setPrefRowCount(18);
+        log.setPrefRowCount(12);
         log.setStyle("-fx-font-family: monospace;");
         status.setId("vmc-status");
         status.setWrapText(true);
@@ -249,7 +252,14 @@ final class LaterPages {
         console.setText(i18n.get("vmcreate.progress.console"));
         console.setOnAction(e -> wizard.openConsole());
         console.setDisable(true);
-        return new VBox(10, new HBox(10, spinner, status), log, new HBox(10, cancel, console));
+        provision.setId("vmc-provision");
+        provision.setText(i18n.get("vmcreate.progress.provision"));
+        provision.setOnAction(e -> wizard.provision());
+        provision.setDisable(true);
+        provision.setVisible(false);
+        setup.setId("vmc-setup");
+        setup.setWrapText(true);
+        return new VBox(10, new HBox(10, spinner, status), setup, log, new HBox(10, cancel, console, provision));
     }
 
     void createStarted() {
@@ -259,6 +269,9 @@ final class LaterPages {
         spinner.setVisible(true);
         cancel.setDisable(false);
         console.setDisable(true);
+        provision.setDisable(true);
+        provision.setVisible(false);
+        setup.setText("");
     }
 
     void log(String line) {
@@ -279,10 +292,44 @@ final class LaterPages {
         if (r.vm().isPresent()) {
             status.setText(i18n.get("vmcreate.progress.done", model.name.get(), r.vm().get().id(), r.vm().get().node()));
             console.setDisable(false);
+            switch (r.userDataWay()) {
+                case GUEST_AGENT:
+                    r.firstBoot().ifPresent(this::setupFinished);
+                    break;
+                case GUEST_AGENT_LATER:
+                    setupShown(i18n.get("vmcreate.progress.setupLater"), false);
+                    break;
+                default:
+                    break;
+            }
         } else {
             status.getStyleClass().add("danger");
             status.setText(i18n.get("vmcreate.progress.notCreated", r.outcome().status()));
         }
+    }
+
+    /** How the template's setup over the guest agent went; the button runs it (again) unless it went well. */
+    void setupFinished(FirstBootProvisioning.Outcome o) {
+        spinner.setVisible(false);
+        setupShown(o.ok() ? i18n.get("vmcreate.progress.setupRan", String.join(", ", o.modulesRun()))
+                : i18n.get("vmcreate.progress.setupFailed", o.message()), !o.ok());
+        provision.setDisable(o.ok());
+    }
+
+    void setupStarted(String vmId) {
+        spinner.setVisible(true);
+        provision.setDisable(true);
+        setupShown(i18n.get("vmcreate.progress.setupRunning", vmId), false);
+    }
+
+    void setupShown(String text, boolean danger) {
+        setup.setText(text);
+        setup.getStyleClass().remove("danger");
+        if (danger) {
+            setup.getStyleClass().add("danger");
+        }
+        provision.setVisible(true);
+        provision.setDisable(false);
     }
 
     void createFailed(String message) {

@@ -1,5 +1,6 @@
 package io.gpuforge.ui.vmcreate;
 
+import io.gpuforge.app.FirstBootProvisioning;
 import io.gpuforge.app.VmProvisioning;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;
@@ -13,6 +14,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.StringBinding;
@@ -327,5 +329,17 @@ final class WizardPages {
 
     void onCancel(Runnable r) {
         later.onCancel(r);
+    }
+
+    void setupStarted(String vmId) {
+        later.setupStarted(vmId);
+    }
+
+    void setupFinished(FirstBootProvisioning.Outcome o) {
+        later.setupFinished(o);
+    }
+
+    void setupFailed(String message) {
+        later.setupFinished(new FirstBootProvisioning.Outcome(false, List.of(), Optional.empty(), message));
     }
 }

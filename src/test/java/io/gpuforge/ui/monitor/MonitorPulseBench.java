@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.FleetGpu;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -35,19 +37,28 @@ class MonitorPulseBench {
     private static final int LABS = 22;
     private static final long MEASURE_MILLIS = 20_000;
 
-    /** Records the longest interval between consecutive pulses. */
+    /**
+     * Records the longest interval between consecutive pulses, and the most CPU time the FX thread spent between
+     * two pulses: on a machine loaded by other work the wall-clock gap measures the load as much as the window.
+     */
     private static final class PulseGaps extends AnimationTimer {
+        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         private long last;
+        private long lastCpu;
         private long longest;
+        private long longestCpu;
         private long frames;
 
         @Override
         public void handle(long now) {
+            long cpu = threads.getCurrentThreadCpuTime();
             if (last != 0) {
                 longest = Math.max(longest, now - last);
+                longestCpu = Math.max(longestCpu, cpu - lastCpu);
                 frames++;
             }
             last = now;
+            lastCpu = cpu;
         }
     }
 
@@ -56,7 +67,7 @@ class MonitorPulseBench {
         robot.interact(gaps::start);
         Thread.sleep(MEASURE_MILLIS);
         robot.interact(gaps::stop);
-        return new double[] {gaps.longest / 1e6, gaps.frames};
+        return new double[] {gaps.longest / 1e6, gaps.frames, gaps.longestCpu / 1e6};
     }
 
     @Test
@@ -93,11 +104,15 @@ class MonitorPulseBench {
             out.put("gpus_streaming_1hz", gpus);
             out.put("measured_ms_each", MEASURE_MILLIS);
             out.put("idle_longest_pulse_gap_ms", idle[0]);
+            out.put("idle_longest_pulse_fx_cpu_ms", idle[2]);
             out.put("idle_frames", idle[1]);
             out.put("charts_longest_pulse_gap_ms", charts[0]);
+            out.put("charts_longest_pulse_fx_cpu_ms", charts[2]);
             out.put("charts_frames", charts[1]);
             out.put("fleet_longest_pulse_gap_ms", fleet[0]);
+            out.put("fleet_longest_pulse_fx_cpu_ms", fleet[2]);
             out.put("fleet_frames", fleet[1]);
+            out.put("machine_load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             out.put("ratio_charts_vs_idle", Math.round(100.0 * charts[0] / idle[0]) / 100.0);
             out.put("ratio_fleet_vs_idle", Math.round(100.0 * fleet[0] / idle[0]) / 100.0);
             Path dir = Path.of("target/bench");

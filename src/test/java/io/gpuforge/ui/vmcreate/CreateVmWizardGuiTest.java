@@ -214,6 +214,44 @@ class CreateVmWizardGuiTest {
     }
 
     @Test
+    void onANodeWithoutAHostLinkTheDonePageSaysTheSetupRanOverTheGuestAgent() throws Exception {
+        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        ConnectionInfo c = simulatorConnection();
+        sim.cluster().agentBootMillis(1_500);
+        sim.cluster().failCloudInitModule("scripts_user", "+ nvidia-ctk runtime configure --runtime=docker\n"
+                + "nvidia-ctk: command not found");
+        fx.show(stage);
+        CreateVmWizard w = openOn(c, "pve-4090");
+        fillUpToSummary(w, "agent-gui-01");
+        fx.robot.interact(() -> fx.find("#vmc-start", CheckBox.class).setSelected(true));
+        assertThat(fx.find("#vmc-summary", TextArea.class).getText()).contains("cannot go to the node as a snippet",
+                "over the QEMU guest agent after the first boot",
+                "agent/file-write file=/var/lib/gpuforge/user-data.yaml");
+
+        fx.fire("#vmc-create");
+        WizardFixture.waitFor(90, () -> !fx.text("#vmc-setup").isEmpty() && !fx.text("#vmc-setup")
+                .startsWith("Running"));
+        String log = fx.find("#vmc-log", TextArea.class).getText();
+        assertThat(fx.text("#vmc-status")).as(log).matches("Created agent-gui-01: VM \\d+ on pve-4090");
+        assertThat(fx.text("#vmc-setup")).as(log).contains("did not finish", "scripts_user",
+                "nvidia-ctk: command not found");
+        assertThat(fx.find("#vmc-provision", Button.class).isDisabled()).as("the setup can run again").isFalse();
+        WizardFixture.writePng(w.stage().getScene(), "vmcreate-10-first-boot-failed-light-en.png");
+
+        sim.cluster().failCloudInitModule("scripts_user", null);
+        fx.fire("#vmc-provision");
+        WizardFixture.waitFor(90, () -> fx.text("#vmc-setup").startsWith("The template's setup ran"));
+        assertThat(fx.text("#vmc-setup")).contains("over the guest agent after the first boot", "write_files",
+                "package_update_upgrade_install");
+        assertThat(fx.find("#vmc-log", TextArea.class).getText()).contains("over the guest agent after the first boot",
+                "single --name scripts_user");
+        assertThat(fx.find("#vmc-provision", Button.class).isDisabled()).isTrue();
+        WizardFixture.writePng(w.stage().getScene(), "vmcreate-11-first-boot-light-en.png");
+        assertThat(vmsNamed(c, "agent-gui-01")).singleElement().satisfies(v -> assertThat(v.state())
+                .isEqualTo(VmState.RUNNING));
+    }
+
+    @Test
     void aProxmoxTemplateVmIsClonedThroughTheWizardAndGetsTheChosenResourcesCloudInitAndGpu() throws Exception {
         fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
         ConnectionInfo demo = fx.app.connections().addDemo("Demo lab");

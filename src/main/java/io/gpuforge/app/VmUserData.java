@@ -1,0 +1,113 @@
+package io.gpuforge.app;
+
+import io.gpuforge.app.VmProvisioning.Request;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.CloudConfigs;
+import io.gpuforge.domain.CloudInit;
+import io.gpuforge.domain.ConfigChange;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.TaskListener;
+import io.gpuforge.domain.VmConfig;
+import io.gpuforge.domain.VmRef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * How a template's user-data reaches a new Proxmox VE VM, for {@link VmProvisioning}: as a snippet over the node's
+ * host link ({@code cicustom}), or, where it cannot be written, over the guest agent after the first boot
+ * ({@link FirstBootProvisioning}): at once when the VM is started, else when GPUForge is asked to
+ * ({@code gpuforge vm provision}, the wizard's "Run the template's setup"). Each way is said in a note and a line.
+ */
+final class VmUserData {
+
+    /** What the snippet step left: the VM's configuration, and whether the user-data still has to go in. */
+    record Step(VmConfig config, boolean afterFirstBoot) {
+    }
+
+    private final CloudInitSnippets snippets;
+    private final FirstBootProvisioning firstBoot;
+
+    VmUserData(CloudInitSnippets snippets, FirstBootProvisioning firstBoot) {
+        this.snippets = snippets;
+        this.firstBoot = firstBoot;
+    }
+
+    /** The whole user-data of the request's VM (host name, user, then the template's cloud-config). */
+    static String of(Request r) {
+        return CloudConfigs.userData(r.name(), VmProvisioning.spec(r).options().cloudInit().orElseThrow());
+    }
+
+    /** The template's user-data as a snippet ({@code cicustom}); where it cannot be written, PVE's own fields now. */
+    Step snippet(Request r, ConnectionSession s, VmRef vm, VmConfig cfg, List<String> notes, TaskListener progress,
+                 HostKeyPrompt hostKeys) throws BackendException {
+        String note;
+        try {
+            CloudInitSnippets.Written w = snippets.write(r.target().connection(), r.target().node(),
+                    s.storages(r.target().node()), vm, r.name(), of(r), hostKeys);
+            VmConfig after = s.writeConfig(vm, new ConfigChange.Settings(Map.of("cicustom",
+                    Optional.of("user=" + w.volume()))), cfg.version());
+            note = "Cloud-init: the template's user-data was written over the SSH host link (" + w.host() + ") to "
+                    + w.path() + " and set as cicustom user=" + w.volume() + "; the network comes from ipconfig0";
+            progress.line(note);
+            notes.add(note);
+            return new Step(after, false);
+        } catch (CloudInitSnippets.NotWritten e) {
+            note = "Cloud-init: Proxmox VE's own fields (ciuser, sshkeys, ipconfig0) for the first boot; the"
+                    + " template's user-data could not be written as a snippet (" + e.getMessage() + "), so it goes"
+                    + " to the guest's cloud-init over the guest agent after the first boot";
+            progress.line(note);
+            notes.add(note);
+            return new Step(cfg, true);
+        }
+    }
+
+    /** The note when the VM was not started: the setup runs when GPUForge starts it and is asked to. */
+    static String notStarted(Request r, VmRef vm) {
+        return "Cloud-init: the template's setup runs over the guest agent after the first boot, once GPUForge starts"
+                + " VM " + vm.id() + " and runs it: the wizard's \"Run the template's setup\", or " + later(r, vm);
+    }
+
+    /** Waits for the guest agent of the started VM and runs the template's user-data in it; the notes say how. */
+    FirstBootProvisioning.Outcome afterBoot(Request r, ConnectionSession s, VmRef vm, List<String> notes,
+                                            TaskListener progress, BooleanSupplier cancelled) throws InterruptedException {
+        FirstBootProvisioning.Outcome o = firstBoot.run(s, vm, of(r), secrets(r), later(r, vm), progress, cancelled);
+        notes.add(o.ok() ? "Cloud-init: the template's user-data was provisioned over the guest agent after the first"
+                + " boot (" + FirstBootProvisioning.USER_DATA_FILE + " in VM " + vm.id() + "; cloud-init single ran "
+                + String.join(", ", o.modulesRun()) + ")" : "Cloud-init over the guest agent after the first boot did"
+                + " not finish: " + o.message());
+        return o;
+    }
+
+    private static List<String> secrets(Request r) {
+        List<String> out = new ArrayList<>();
+        r.cloudInit().flatMap(CloudInit::password).ifPresent(out::add);
+        return out;
+    }
+
+    /** The command that runs the template's setup in the VM later, with the request's values. */
+    static String later(Request r, VmRef vm) {
+        ConnectionInfo c = r.target().connection();
+        StringBuilder cmd = new StringBuilder("gpuforge vm provision ");
+        cmd.append(c.kind() == ConnectionInfo.Kind.PROXMOX ? "--pve " + c.address() : "--connection " + quoted(c.name()));
+        cmd.append(" --node ").append(vm.node()).append(" --template ").append(quoted(r.template().id()));
+        if (r.cloneOf().isEmpty() && r.cloudInit().isPresent()) {
+            CloudInit ci = r.cloudInit().get();
+            cmd.append(" --user ").append(quoted(ci.user()));
+            if (!ci.sshKeys().isEmpty()) {
+                cmd.append(" --ssh-key FILE");
+            }
+            if (ci.password().isPresent()) {
+                cmd.append(" --password-stdin");
+            }
+        }
+        r.variables().keySet().stream().sorted().forEach(k -> cmd.append(" --var ").append(k).append("=…"));
+        return cmd.append(' ').append(vm.id()).toString();
+    }
+
+    private static String quoted(String s) {
+        return s.matches("[A-Za-z0-9._:/@=+-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
+    }
+}

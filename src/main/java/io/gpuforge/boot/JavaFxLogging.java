@@ -1,0 +1,59 @@
+package io.gpuforge.boot;
+
+import java.text.MessageFormat;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * JavaFX's own messages (its platform logger "javafx", which goes to java.util.logging) into GPUForge's log, where an
+ * admin finds them beside everything else, instead of java.util.logging's console handler. That handler formats a
+ * local date for each record, and the first one ("Unsupported JavaFX configuration: classes were loaded from
+ * 'unnamed module'", which a start from a jar always gets) made the toolkit thread load the time-zone database and
+ * the locale data before Prism could start: about a third of a second before the first frame.
+ */
+final class JavaFxLogging {
+
+    /** Held: java.util.logging keeps its loggers only weakly, and a collected one would lose this set-up. */
+    private static final Logger JAVAFX = Logger.getLogger("javafx");
+
+    private JavaFxLogging() {
+    }
+
+    static void intoTheLog() {
+        JAVAFX.setUseParentHandlers(false);
+        JAVAFX.addHandler(new Forward());
+    }
+
+    /** One record to SLF4J at the matching level, its parameters filled in. */
+    static final class Forward extends Handler {
+        @Override
+        public void publish(LogRecord r) {
+            org.slf4j.Logger log = LoggerFactory.getLogger(r.getLoggerName() == null ? "javafx" : r.getLoggerName());
+            String text = r.getMessage();
+            if (text != null && r.getParameters() != null && r.getParameters().length > 0) {
+                text = MessageFormat.format(text, r.getParameters());
+            }
+            int level = r.getLevel().intValue();
+            if (level >= Level.SEVERE.intValue()) {
+                log.error(text, r.getThrown());
+            } else if (level >= Level.WARNING.intValue()) {
+                log.warn(text, r.getThrown());
+            } else if (level >= Level.INFO.intValue()) {
+                log.info(text, r.getThrown());
+            } else {
+                log.debug(text, r.getThrown());
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
