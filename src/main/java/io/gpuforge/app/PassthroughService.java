@@ -16,6 +16,7 @@ import io.gpuforge.domain.PlanBlockedException;
 import io.gpuforge.domain.PlanOptions;
 import io.gpuforge.domain.ReadinessReport;
 import io.gpuforge.domain.VerifyItem;
+import io.gpuforge.host.ApplyState;
 import io.gpuforge.host.HostConfigurator;
 import io.gpuforge.host.Journal;
 import io.gpuforge.host.JournalPolicy;
@@ -114,15 +115,59 @@ public final class PassthroughService {
         }
     }
 
+    /**
+     * Where the last apply on a host stands: fully applied, untouched (rolled back, restored by its commit, or cut off
+     * before it changed anything), its commit still running on the host, or interrupted (rollback finishes it).
+     * Records first how a detached commit ended, as every contact through the engine does; changes nothing else.
+     */
+    public ApplyStatus applyStatus(HostTarget target, HostKeyPrompt prompt) throws HostException {
+        requireChangeable(target);
+        try (HostAccess.Opened h = access.open(target, prompt)) {
+            ApplyState s = configurator(h).state();
+            Optional<String> id = s.journal().map(j -> j.id);
+            switch (s.kind()) {
+                case APPLIED:
+                    return new ApplyStatus(ApplyStatus.Kind.APPLIED, id, s.message());
+                case ROLLED_BACK:
+                    return new ApplyStatus(ApplyStatus.Kind.UNTOUCHED, id, s.message());
+                case RUNNING:
+                    return new ApplyStatus(ApplyStatus.Kind.RUNNING, id, s.message());
+                case UNFINISHED:
+                    return new ApplyStatus(ApplyStatus.Kind.INTERRUPTED, id, s.message());
+                default:
+                    return new ApplyStatus(ApplyStatus.Kind.NONE, id, s.message());
+            }
+        }
+    }
+
+    /** See {@link #applyStatus}; {@code message}: what GPUForge learnt at this contact (a commit that ended). */
+    public record ApplyStatus(Kind kind, Optional<String> journalId, Optional<String> message) {
+        public enum Kind { APPLIED, UNTOUCHED, RUNNING, INTERRUPTED, NONE }
+    }
+
     /** After the reboot: the running host against what the last apply intended. */
     public VerifyReport verify(HostTarget target, HostKeyPrompt prompt) throws HostException {
         HostReading r = hosts.read(target, prompt);
         if (!r.isHost()) {
             throw new HostException("verify needs a host, not a listing");
         }
+        if (committing(r.facts())) {
+            applyStatus(target, prompt); // a detached commit's end is recorded first, as every contact does
+            r = hosts.read(target, prompt);
+        }
         Journal j = journal(r.facts());
         List<PciAddress> functions = j.functions.stream().map(PciAddress::parse).toList();
         return new VerifyReport(j.id, Verifier.verify(r.facts(), functions, j.kernelArgs));
+    }
+
+    /** Whether the journal says a detached commit ran (its end not yet recorded). */
+    private static boolean committing(HostFacts facts) {
+        String raw = facts.files().get(Journal.PATH);
+        try {
+            return raw != null && new ObjectMapper().readValue(raw, Journal.class).state == JournalState.COMMITTING;
+        } catch (JsonProcessingException e) {
+            return false; // journal() says what is wrong with it
+        }
     }
 
     /** The journal of the last apply, checked against what GPUForge can have written; an error says what is off. */

@@ -7,6 +7,7 @@ import io.gpuforge.domain.ApplyProgress;
 import io.gpuforge.domain.HostChangeException;
 import io.gpuforge.domain.HostChangeState;
 import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.JournalState;
 import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PlanBlockedException;
@@ -75,11 +76,13 @@ final class ApplyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         CliOutput o = services.output();
+        HostTarget target = null;
         try {
-            HostTarget target = source.changeTarget(services);
+            HostTarget host = source.changeTarget(services);
+            target = host;
             PciAddress device = PciAddress.parse(plan.device);
-            Optional<PassthroughService.Applied> done = services.standalone().passthrough().apply(target, device,
-                    plan.options(), p -> confirm(o, p, target), new Progress(o), HostSource::refuseUnknownKey);
+            Optional<PassthroughService.Applied> done = services.standalone().passthrough().apply(host, device,
+                    plan.options(), p -> confirm(o, p, host), new Progress(o), HostSource::refuseUnknownKey);
             if (done.isEmpty()) {
                 o.error("gpuforge apply: not applied.");
                 return 1;
@@ -90,6 +93,10 @@ final class ApplyCommand implements Callable<Integer> {
             report(o, done.get().outcome(), json.enabled(), done.get().rebootNeeded());
             return 0;
         } catch (HostChangeException e) {
+            if (detached(e)) {
+                o.error("gpuforge apply: " + e.getMessage());
+                return afterTheCut(o, target);
+            }
             failed(o, "gpuforge apply: ", e, json.enabled());
             return 1;
         } catch (HostException e) {
@@ -102,6 +109,50 @@ final class ApplyCommand implements Callable<Integer> {
             o.error("gpuforge apply: " + e.getMessage());
             return 2;
         }
+    }
+
+    /** The connection was lost while the commit ran on the host: it goes on there by itself. */
+    private static boolean detached(HostChangeException e) {
+        return e.host().flatMap(HostChangeState::journal).map(j -> j == JournalState.COMMITTING).orElse(false);
+    }
+
+    /** Seconds to wait before each try to reach the host again after a cut: 3 tries over about 30 s. */
+    private static final int[] RECONNECT_AFTER = {3, 9, 18};
+
+    /**
+     * Reaches the host again through the same login ({@code target}, as given on the command line; 3 tries over about 30 s) to learn how the commit ended, and
+     * prints that end; otherwise says how to ask later. The exit status is 0 only when it ended fully applied.
+     */
+    private int afterTheCut(CliOutput o, HostTarget target) {
+        String last = "";
+        for (int wait : RECONNECT_AFTER) {
+            try {
+                Thread.sleep(wait * 1000L);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return askLater(o, "interrupted");
+            }
+            try {
+                PassthroughService.ApplyStatus s = services.standalone().passthrough().applyStatus(target,
+                        HostSource::refuseUnknownKey);
+                if (s.kind() != PassthroughService.ApplyStatus.Kind.RUNNING) {
+                    o.error("gpuforge apply: reached the host again; the commit has ended:");
+                    int code = RollbackCommand.print(o, s, json.enabled());
+                    return s.kind() == PassthroughService.ApplyStatus.Kind.APPLIED ? 0 : Math.max(code, 1);
+                }
+                last = "the commit is still running";
+            } catch (HostException e) {
+                last = e.getMessage();
+            }
+        }
+        return askLater(o, last);
+    }
+
+    private static int askLater(CliOutput o, String why) {
+        o.error("gpuforge apply: the end of the commit is not known yet (" + why + "). Ask later with 'gpuforge rollback"
+                + " --status' and the same host options: it says fully applied, untouched (restored), still running,"
+                + " or interrupted (then run gpuforge rollback).");
+        return 1;
     }
 
     /** Shows the plan and asks, unless --yes; with --json the plan is not printed (stdout is the result). */

@@ -92,16 +92,73 @@ final class ApplyReport {
         return s.commandsFailed().stream().filter(c -> cause.startsWith(c + " failed")).findFirst();
     }
 
-    static String connectionLost(String cause, List<String> written, List<String> ran, Optional<String> running,
-                                 String backupDir) {
-        StringBuilder b = new StringBuilder("The apply was cut off: ").append(cause)
-                .append(". The host may be half applied: ");
-        b.append(written.isEmpty() ? "no file was written yet" : "written: " + list(written));
-        b.append(ran.isEmpty() ? "; no refresh command had run" : "; run: " + list(ran));
-        running.ifPresent(c -> b.append("; '").append(c).append("' was running and may or may not have finished"));
-        return b.append(". Nothing could be put back over the lost connection. When the host is reachable again, run"
-                + " 'gpuforge rollback': the journal on the host records this apply; it restores the files from ")
-                .append(backupDir).append(" and re-runs the refresh commands.").toString();
+    /** Cut before the commit started: the targets were never touched. */
+    static String cutBeforeCommit(String cause, List<String> staged) {
+        return "The apply was cut off: " + cause + ". No file GPUForge edits was changed: the host is untouched"
+                + (staged.isEmpty() ? "" : " (the new versions of " + list(staged) + " wait beside them as *"
+                + CommitScript.STAGED + " copies; the next gpuforge apply, rollback or rollback --status removes them"
+                + " and records the apply as not done)") + ". Apply again when the host is reachable.";
+    }
+
+    /** Cut while the detached commit ran: it goes on by itself, and how to learn where it ended. */
+    static String detached(String cause, CommitStatus seen, String id) {
+        StringBuilder b = new StringBuilder("The apply was cut off: ").append(cause).append(". ");
+        b.append("The commit continues on the host by itself (detached from the connection) and ends either fully"
+                + " applied or restored to the state before the apply; so far ");
+        b.append(seen.renamed().isEmpty() ? "no file was seen renamed" : "renamed: " + list(seen.renamed()));
+        b.append(seen.started().isEmpty() ? "; no refresh command was seen starting" : "; started: " + list(seen.started()));
+        b.append(". Its progress is in ").append(CommitScript.status(id)).append(" on the host (output in ")
+                .append(CommitScript.log(id)).append("). Run 'gpuforge rollback --status' with the same host options"
+                + " to learn how it ended; a later gpuforge apply or rollback records its end first.");
+        return b.toString();
+    }
+
+    /** How a detached commit ended by itself, for the next contact. */
+    static String commitEnded(String id, CommitStatus s) {
+        switch (s.end()) {
+            case APPLIED:
+                return "The commit of the apply " + id + " ended on the host by itself: fully applied"
+                        + (s.started().isEmpty() ? "" : " (ran " + list(s.started()) + ")") + ".";
+            case RESTORED:
+                return "The commit of the apply " + id + " ended on the host by itself: "
+                        + s.failure().map(f -> f + ", so it ").orElse("it ") + "restored "
+                        + (s.restored().isEmpty() ? "nothing (no file had been changed)" : list(s.restored()))
+                        + (s.rerun().isEmpty() ? "" : " and re-ran " + list(s.rerun()))
+                        + ". The host is as it was before the apply.";
+            case RESTORE_FAILED:
+                if (!s.failedCommands().isEmpty() && s.rerunFailed().equals(s.failedCommands())
+                        && s.notRestored().isEmpty() && s.restored().containsAll(s.renamed())) {
+                    String c = s.failedCommands().get(0);
+                    return "The commit of the apply " + id + " ended on the host by itself: " + c + " failed, so it"
+                            + " restored " + list(s.restored()) + (s.rerun().isEmpty() ? "" : " and re-ran "
+                            + list(s.rerun())) + "; re-running " + c + " failed again, as it did in the commit. It"
+                            + " replaces a boot file only once it has built it completely, so the host still boots"
+                            + " with its original settings. Fix what makes " + c + " fail, then run 'gpuforge"
+                            + " rollback' to re-run it and record the host as rolled back.";
+                }
+                return "The commit of the apply " + id + " ended on the host by itself: "
+                        + s.failure().map(f -> f + "; ").orElse("") + "its restore did not finish ("
+                        + s.detail().orElse("?") + "). Fix the cause, then run 'gpuforge rollback' to finish the job.";
+            case STOPPED:
+                return "The commit of the apply " + id + " stopped '" + s.detail().orElse("?") + "' at its time limit;"
+                        + " nothing was rolled back. Run 'gpuforge rollback': it restores the files and re-runs the"
+                        + " refresh commands; then apply again.";
+            case NEVER_STARTED:
+                return "The commit of the apply " + id + " never started on the host: no file was changed.";
+            default:
+                return "The commit of the apply " + id + " stopped on the host before it ended (no end in "
+                        + CommitScript.status(id) + ")" + (s.renamed().isEmpty() ? "" : "; it had renamed "
+                        + list(s.renamed())) + (s.started().isEmpty() ? "" : " and started " + list(s.started()))
+                        + ". The apply is interrupted: run 'gpuforge rollback' to put the host back.";
+        }
+    }
+
+    /** A commit still running on the host: nothing new may start. */
+    static String stillRunning(String host, String id, CommitStatus s) {
+        return "The commit of the apply " + id + " is still running on " + host
+                + s.running().map(c -> " (running '" + c + "')").orElse("") + "; its progress is in "
+                + CommitScript.status(id) + ". Wait until it has ended ('gpuforge rollback --status' tells), then try"
+                + " again.";
     }
 
     static String timedOut(String command, CommandTimeoutException e, String backupDir) {

@@ -21,6 +21,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Applies a {@link PassthroughPlan} on a host and rolls it back. Changes nothing the plan does not show;
@@ -50,6 +52,9 @@ public final class HostConfigurator {
     private final Clock clock;
     private final Limits limits;
     private final Undo undo;
+    private final DetachedCommit commit;
+    private final CommitPhase phase;
+    private static final Logger LOG = LoggerFactory.getLogger(HostConfigurator.class);
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /**
@@ -65,15 +70,64 @@ public final class HostConfigurator {
         this.clock = clock;
         this.limits = limits;
         this.undo = new Undo(files, this::save, limits.command());
+        this.commit = new DetachedCommit(files, limits.command());
+        this.phase = new CommitPhase(files, commit, this::save, undo, limits.command());
     }
 
     /**
      * The journal of the last apply on the host, checked against what GPUForge can have written ({@link
      * JournalPolicy}): one naming another file, a path with '..', a command that is not a refresh command, or
-     * backups elsewhere is refused, naming the entry.
+     * backups elsewhere is refused, naming the entry. Brought up to date first with how a detached commit ended
+     * ({@link #state()}).
      */
     public Optional<Journal> journal() throws ProbeException {
-        return read(Journal.PATH, "The journal " + Journal.PATH + " on " + files.describe());
+        return state().journal();
+    }
+
+    /**
+     * Where the last apply stands. First brings the journal up to date: a detached commit that ended is recorded
+     * (APPLIED, or restored); one whose process is gone without an end is recorded as an interrupted apply that
+     * rollback finishes; an apply cut before its commit has its staged copies removed and is recorded as not done.
+     */
+    public ApplyState state() throws ProbeException {
+        Optional<Journal> read = read(Journal.PATH, "The journal " + Journal.PATH + " on " + files.describe());
+        if (read.isEmpty()) {
+            return new ApplyState(ApplyState.Kind.NONE, read, Optional.empty());
+        }
+        Journal j = read.get();
+        Optional<String> news = Optional.empty();
+        if (j.state == JournalState.COMMITTING) {
+            CommitStatus c = commit.probe(j);
+            if (!CommitRecovery.record(j, c)) {
+                return new ApplyState(ApplyState.Kind.RUNNING, read,
+                        Optional.of(ApplyReport.stillRunning(files.describe(), j.id, c)));
+            }
+            news = Optional.of(ApplyReport.commitEnded(j.id, c));
+            if (!CommitRecovery.neverCommitted(j)) {
+                save(j);
+            }
+        }
+        if (CommitRecovery.neverCommitted(j)) {
+            List<String> removed = files.discardStaged(j.files.stream().map(f -> f.path).toList());
+            j.state = JournalState.ROLLED_BACK;
+            save(j);
+            news = Optional.of("The apply " + j.id + " was cut off before it changed any file"
+                    + (removed.isEmpty() ? "" : "; removed the staged copies of " + String.join(", ", removed))
+                    + ". The host is untouched.");
+        }
+        news.ifPresent(n -> LOG.info("{} on {}", n, files.describe()));
+        return new ApplyState(kind(j.state), Optional.of(j), news);
+    }
+
+    private static ApplyState.Kind kind(JournalState s) {
+        switch (s) {
+            case APPLIED:
+                return ApplyState.Kind.APPLIED;
+            case ROLLED_BACK:
+                return ApplyState.Kind.ROLLED_BACK;
+            default:
+                return ApplyState.Kind.UNFINISHED;
+        }
     }
 
     private Optional<Journal> read(String path, String what) throws ProbeException {
@@ -123,13 +177,22 @@ public final class HostConfigurator {
         return apply(plan, ApplyProgress.NONE);
     }
 
-    /** Applies the plan; {@code progress} hears of each step and each line the refresh commands write. */
+    /**
+     * Applies the plan; {@code progress} hears of each step and each line the refresh commands write. Over the
+     * connection: the journal, the backups, and each new file staged beside its target; then one detached commit on
+     * the host renames them over the targets and runs the refresh commands (restoring everything when one fails),
+     * so a cut connection leaves the host untouched (before the commit) or lets the commit end by itself.
+     */
     public ApplyOutcome apply(PassthroughPlan plan, ApplyProgress progress) throws ApplyException {
         Journal j;
         Optional<Journal> previous;
         List<PassthroughPlan.FileEdit> todo = new ArrayList<>();
         try {
-            previous = journal();
+            ApplyState now = state();
+            if (now.kind() == ApplyState.Kind.RUNNING) {
+                throw new ApplyException(now.message().orElseThrow() + " Nothing was changed.");
+            }
+            previous = now.journal();
             if (previous.isPresent() && (previous.get().state == JournalState.APPLYING
                     || previous.get().state == JournalState.ROLLING_BACK)) {
                 Journal p = previous.get();
@@ -139,13 +202,14 @@ public final class HostConfigurator {
                         + p.backupDir + " and re-runs the refresh commands.");
             }
             for (PassthroughPlan.FileEdit e : plan.edits()) {
-                Optional<byte[]> now = files.read(e.path());
+                Optional<byte[]> current = files.read(e.path());
                 byte[] after = e.after().getBytes(StandardCharsets.UTF_8);
-                if (now.isPresent() && Arrays.equals(now.get(), after)) {
+                if (current.isPresent() && Arrays.equals(current.get(), after)) {
                     continue;
                 }
-                Optional<byte[]> before = e.before().map(b -> b.getBytes(StandardCharsets.UTF_8));
-                boolean asPlanned = now.isEmpty() ? before.isEmpty() : before.isPresent() && Arrays.equals(now.get(), before.get());
+                Optional<byte[]> before = e.before().map(x -> x.getBytes(StandardCharsets.UTF_8));
+                boolean asPlanned = current.isEmpty() ? before.isEmpty()
+                        : before.isPresent() && Arrays.equals(current.get(), before.get());
                 if (!asPlanned) {
                     throw new ApplyException(e.path() + " on " + files.describe() + " changed since the plan was made;"
                             + " nothing was changed. Make the plan again.");
@@ -161,10 +225,7 @@ public final class HostConfigurator {
         } catch (ProbeException e) {
             throw new ApplyException("Nothing was changed: " + e.getMessage(), e);
         }
-        List<String> changed = new ArrayList<>();
-        List<String> ran = new ArrayList<>();
-        List<String> listed = new ArrayList<>();
-        String running = null;
+        List<String> staged = new ArrayList<>();
         try {
             for (Journal.FileEntry f : j.files) {
                 if (f.existed) {
@@ -173,42 +234,21 @@ public final class HostConfigurator {
             }
             for (Journal.FileEntry f : j.files) {
                 String after = todo.stream().filter(e -> e.path().equals(f.path)).findFirst().orElseThrow().after();
-                f.written = true; // journaled before the write: a crash in between is rolled back as written
-                save(j);
-                step(progress, new Step(Kind.WRITE, f.path), () -> files.write(f.path, after.getBytes(StandardCharsets.UTF_8)));
-                changed.add(f.path);
+                step(progress, new Step(Kind.WRITE, f.path), () -> files.stage(f.path, after.getBytes(StandardCharsets.UTF_8)));
+                staged.add(f.path);
             }
-            for (String c : j.commands) {
-                if (files.sysroot()) {
-                    listed.add(c);
-                    continue;
-                }
-                j.commandsStarted.add(c); // journaled before it starts: a rollback re-runs it
-                save(j);
-                running = c;
-                runCommand(c, progress);
-                running = null;
-                ran.add(c);
-            }
-            j.state = JournalState.APPLIED;
+            j.state = JournalState.COMMITTING; // before the start: from here on the commit's status file tells
             save(j);
-        } catch (CommandTimeoutException e) {
-            if (running == null) {
-                throw failed(j, e, progress);
-            }
-            j.unfinishedCommand = running;
-            try {
-                save(j);
-            } catch (ProbeException again) {
-                // the journal already says APPLYING with the command started: a rollback re-runs it
-            }
-            throw new ApplyException(ApplyReport.timedOut(running, e, j.backupDir), e);
         } catch (ConnectionLostException e) {
-            throw lost(j, e, ran, running);
+            throw new ApplyException(ApplyReport.cutBeforeCommit("the connection to " + e.host() + " was lost while"
+                    + " GPUForge " + (staged.size() < j.files.size() ? "staged the new files" : "recorded the journal"),
+                    staged), e, new HostChangeState(List.of(), List.of(), List.of(), List.of(), List.of(),
+                    Optional.of(JournalState.APPLYING)));
         } catch (ProbeException e) {
-            throw failed(j, e, progress);
+            j.state = JournalState.APPLYING;
+            throw phase.failed(j, e, progress);
         }
-        return new ApplyOutcome(j.id, ApplyOutcome.Status.APPLIED, changed, ran, listed, Optional.of(j.backupDir));
+        return phase.commit(j, progress);
     }
 
     private Journal newJournal(PassthroughPlan plan, List<PassthroughPlan.FileEdit> todo) throws ProbeException {
@@ -247,43 +287,6 @@ public final class HostConfigurator {
         }
     }
 
-    /** A refresh command, its output streamed to {@code progress}; a non-zero exit fails the apply. */
-    private void runCommand(String c, ApplyProgress progress) throws ProbeException {
-        Step step = new Step(Kind.COMMAND, c);
-        progress.started(step);
-        boolean ok = false;
-        try {
-            HostShell.Result r = files.command(c, limits.command(), (line, err) -> progress.output(step, line, err));
-            if (r.exitCode() != 0) {
-                throw new ProbeException(c + " failed on " + files.describe() + " (exit " + r.exitCode() + ")"
-                        + RemoteFiles.tail(r));
-            }
-            ok = true;
-        } finally {
-            progress.finished(step, ok);
-        }
-    }
-
-    /** Restores what the failed apply wrote, re-runs what it had run, and says where that leaves the host. */
-    private ApplyException failed(Journal j, ProbeException cause, ApplyProgress progress) {
-        Undo.Result u = undo.run(j, progress);
-        return new ApplyException(ApplyReport.failedApply(cause.getMessage(), u, j.backupDir), cause, u.host());
-    }
-
-    /**
-     * The connection dropped in the middle: nothing can be put back over it, so say what had been done (the host may
-     * be half applied); the journal on the host records it for a rollback once the host is reachable again.
-     */
-    private static ApplyException lost(Journal j, ConnectionLostException cause, List<String> ran, String running) {
-        List<String> written = j.files.stream().filter(f -> f.written).map(f -> f.path).toList();
-        HostChangeState s = new HostChangeState(List.of(), written, List.of(), List.of(), j.commandsToRerun(),
-                Optional.empty());
-        String what = "The connection to " + cause.host() + " was lost "
-                + (running == null ? "while GPUForge changed the files" : "while running '" + running + "'");
-        return new ApplyException(ApplyReport.connectionLost(what, written, ran,
-                Optional.ofNullable(running), j.backupDir), cause, s);
-    }
-
     public ApplyOutcome rollback(Optional<String> id) throws ApplyException {
         return rollback(id, ApplyProgress.NONE);
     }
@@ -296,7 +299,11 @@ public final class HostConfigurator {
     public ApplyOutcome rollback(Optional<String> id, ApplyProgress progress) throws ApplyException {
         Journal j;
         try {
-            j = journal().orElseThrow(() -> new ApplyException("Nothing to roll back on " + files.describe()
+            ApplyState now = state();
+            if (now.kind() == ApplyState.Kind.RUNNING) {
+                throw new ApplyException(now.message().orElseThrow() + " Nothing was changed.");
+            }
+            j = now.journal().orElseThrow(() -> new ApplyException("Nothing to roll back on " + files.describe()
                     + ": no GPUForge journal."));
         } catch (ProbeException e) {
             throw new ApplyException("The rollback did not start: " + e.getMessage() + ". Nothing was changed.", e);

@@ -46,6 +46,20 @@ public final class JournalPolicy {
     private JournalPolicy() {
     }
 
+    /** Where GPUForge keeps its state on a host (the journal, the backups, the detached commits). */
+    static final String STATE_DIR = "/var/lib/gpuforge/";
+
+    /**
+     * A file of the detached commit of the journal {@code id} ({@code /var/lib/gpuforge/commit-<id><suffix>}: its
+     * script, status file, log); refused for an id GPUForge cannot have made.
+     */
+    static String commitFile(String id, String suffix) {
+        if (id == null || !JOURNAL_ID.matcher(id).matches() || !suffix.matches("\\.[a-z]{2,6}")) {
+            throw new IllegalArgumentException("not a commit file of a GPUForge journal: " + id + suffix);
+        }
+        return STATE_DIR + "commit-" + id + suffix;
+    }
+
     /** What is wrong with the journal, naming the entry; empty when GPUForge could have written it. */
     public static Optional<String> problem(Journal j) {
         if (j.id == null || !JOURNAL_ID.matcher(j.id).matches()) {

@@ -3,6 +3,7 @@ package io.gpuforge.host;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -39,7 +40,7 @@ final class RemoteFiles {
      * absolute link means that path under the root, as on the host) and, under a root, refuses a path that
      * resolves outside it: nothing is read, written or deleted outside a sysroot.
      */
-    private static final String PRELUDE = String.join("\n",
+    static final String PRELUDE = String.join("\n",
             "R=\"${1:-}\"",
             "set -e",
             "fail() { printf '%s\\n' \"$*\" >&2; exit 3; }",
@@ -107,6 +108,60 @@ final class RemoteFiles {
                 + "  chown \"$o\" \"$tmp\" || fail " + name + "\" was not changed: its owner $o could not be kept\"\n"
                 + "else chmod 644 \"$tmp\"; fi\n"
                 + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f\"\ntmp=");
+    }
+
+    /**
+     * Writes {@code content} beside the file {@code path} stands for (through its symbolic links), as {@code
+     * <file>.gpuforge-new} with the target's mode and owner, flushed to disk; the target itself is not touched. A
+     * detached commit ({@link CommitScript}) renames it over the target.
+     */
+    void stage(String path, byte[] content) throws ProbeException {
+        String b64 = Base64.getEncoder().encodeToString(content);
+        String name = q(path);
+        run("f=\"$(target \"$R\"" + name + ")\"\nmkdir -p -- \"${f%/*}\"\ntmp=\"$f.gpuforge-tmp\"\n"
+                + "printf '%s' " + q(b64) + " | base64 -d > \"$tmp\"\n"
+                + "if [ -e \"$f\" ]; then\n"
+                + "  m=\"$(stat -L -c %a -- \"$f\")\"; o=\"$(stat -L -c %u:%g -- \"$f\")\"\n"
+                + "  chmod \"$m\" \"$tmp\" || fail " + name + "\" was not staged: its mode $m could not be kept\"\n"
+                + "  chown \"$o\" \"$tmp\" || fail " + name + "\" was not staged: its owner $o could not be kept\"\n"
+                + "else chmod 644 \"$tmp\"; fi\n"
+                + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f" + CommitScript.STAGED + "\"\ntmp=");
+    }
+
+    /** Renames the staged copies of {@code paths} over their targets, in order; the paths renamed, in order. */
+    List<String> renameStaged(List<String> paths) throws ProbeException {
+        StringBuilder b = new StringBuilder();
+        for (String p : paths) {
+            b.append("f=\"$(target \"$R\"").append(q(p)).append(")\"\n")
+                    .append("[ -f \"$f").append(CommitScript.STAGED).append("\" ] || fail ").append(q(p + ": its staged"
+                            + " copy is missing")).append('\n')
+                    .append("mv -f -- \"$f").append(CommitScript.STAGED).append("\" \"$f\"\nprintf '%s\\n' ")
+                    .append(q(p)).append('\n');
+        }
+        return run(b.toString()).lines().filter(l -> !l.isBlank()).toList();
+    }
+
+    /** Removes the staged copies ({@link #stage}) of {@code paths} that are there; prints each one removed. */
+    List<String> discardStaged(List<String> paths) throws ProbeException {
+        StringBuilder b = new StringBuilder();
+        for (String p : paths) {
+            b.append("f=\"$(target \"$R\"").append(q(p)).append(")\"\n")
+                    .append("if [ -e \"$f").append(CommitScript.STAGED).append("\" ]; then rm -f -- \"$f")
+                    .append(CommitScript.STAGED).append("\"; printf '%s\\n' ").append(q(p)).append("; fi\n")
+                    .append("rm -f -- \"$f.gpuforge-tmp\"\n");
+        }
+        String out = run(b.toString());
+        return out.lines().filter(l -> !l.isBlank()).toList();
+    }
+
+    /**
+     * Runs a GPUForge script (after the prelude, also on a sysroot) that may run long, its output handed to {@code
+     * lines} while it runs; the result carries its exit status.
+     */
+    HostShell.Result stream(String script, Duration limit, HostShell.LineListener lines) throws ProbeException {
+        String full = PRELUDE + script + "\n";
+        String command = (sudo ? "sudo -n sh -s" : "sh -s") + (root.isEmpty() ? "" : " -- " + q(root));
+        return shell.run(command, full.getBytes(StandardCharsets.UTF_8), limit, lines);
     }
 
     /** Removes the file {@code path} stands for (a GPUForge file that did not exist before the apply). */

@@ -14,7 +14,8 @@ import java.util.Optional;
  * Puts a journaled apply back: restores every written file byte for byte (or removes it when it did not exist),
  * then re-runs the refresh commands that had run, so the boot loader and the initramfs no longer carry what the
  * files no longer say. The journal is marked ROLLED_BACK only when all of it succeeded; otherwise it stays
- * ROLLING_BACK, so a rollback finishes the job (files again, and only the commands still needed). Safe to repeat.
+ * ROLLING_BACK, so a rollback finishes the job (files again, and only the commands still needed). Staged copies of an
+ * apply whose commit did not run ({@code *.gpuforge-new}) are removed first. Safe to repeat.
  */
 final class Undo {
 
@@ -55,6 +56,12 @@ final class Undo {
             return new Result(new HostChangeState(List.of(), written, List.of(), List.of(), pending,
                     Optional.of(before)), problems);
         }
+        try {
+            files.discardStaged(j.files.stream().map(f -> f.path).toList());
+        } catch (ProbeException e) {
+            j.files.forEach(f -> notRestored.add(f.path + CommitScript.STAGED + " (staged copy, not removed)"));
+            problems.add("the staged copies could not be removed: " + e.getMessage());
+        }
         for (Journal.FileEntry f : j.files) {
             if (!f.written) {
                 continue;
@@ -75,7 +82,7 @@ final class Undo {
                 progress.finished(step, false);
             }
         }
-        if (notRestored.isEmpty()) {
+        if (notRestored.stream().allMatch(p -> p.endsWith("(staged copy, not removed)"))) {
             rerun(j, progress, pending, rerun, failed, problems);
         } else if (!pending.isEmpty()) {
             problems.add("the refresh commands were not re-run, as not every file is back");

@@ -16,7 +16,8 @@ record FaultOutcome(State state, String details) {
     enum State { UNTOUCHED, APPLIED, HALF }
 
     private static final Pattern SAYS_UNTOUCHED = Pattern.compile(
-            "(?i)(nothing was changed|untouched|was restored|were restored|not applied|nothing changed|boots with its original settings)");
+            "(?i)(nothing was changed|untouched|was restored|were restored|not applied|nothing changed"
+                    + "|boots with its original settings|as it was before the apply)");
     private static final Pattern SAYS_APPLIED = Pattern.compile("(?i)(?<!not )\\bapplied\\b");
 
     static FaultOutcome judge(LabHost host, JsonNode plan, Map<String, Optional<byte[]>> before, String argsBefore,
@@ -39,6 +40,25 @@ record FaultOutcome(State state, String details) {
             return new FaultOutcome(State.APPLIED, details);
         }
         return new FaultOutcome(State.HALF, details);
+    }
+
+    /**
+     * Whether 'gpuforge rollback --status' names this state in its words. A host whose refresh command failed again
+     * when the restore re-ran it is untouched in effect (the command never replaced its boot file) while its journal
+     * stays open for rollback to re-run it: then the status says interrupted, and the apply must have said that the
+     * host still boots with its original settings.
+     */
+    boolean saidByStatus(String statusOutput, String applyOutput) {
+        switch (state) {
+            case UNTOUCHED:
+                return statusOutput.contains("untouched (restored)") || statusOutput.contains("no GPUForge apply")
+                        || statusOutput.contains("interrupted: run gpuforge rollback")
+                        && applyOutput.contains("still boots with its original settings");
+            case APPLIED:
+                return statusOutput.contains("fully applied");
+            default:
+                return false;
+        }
     }
 
     /** Whether what the CLI printed names this state. */

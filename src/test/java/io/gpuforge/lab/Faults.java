@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Faults the lab arms on a Debian guest (src/test/lab/guest/lab-exec, update-initramfs): all live under the
+ * Faults the lab arms on a guest (src/test/lab/guest/lab-exec, the update-initramfs stand-ins): all live under the
  * guest's {@code /run/lab-fault}, a tmpfs, so a reboot disarms them.
  */
 final class Faults {
@@ -25,6 +25,17 @@ final class Faults {
     /** update-initramfs exits 1. */
     static Fault updateInitramfsFails() {
         return new Fault("update-initramfs exits 1", List.of(), true);
+    }
+
+    /**
+     * What only the script GPUForge runs to follow its detached commit holds: a cut there comes while the commit
+     * (renames, update-grub, update-initramfs) runs on the host by itself.
+     */
+    static final String FOLLOWING_THE_COMMIT = "@@@ END";
+
+    /** The connection cut while the commit runs, and update-initramfs exits 1 in it: the commit restores by itself. */
+    static Fault cutAndUpdateInitramfsFails(String name) {
+        return new Fault(name, List.of(FOLLOWING_THE_COMMIT), true);
     }
 
     private final LabMachine machine;

@@ -44,9 +44,12 @@ class PassthroughLabTest {
         List<String> problems = new ArrayList<>();
         for (Faults.Fault fault : List.of(
                 Faults.cut("SSH cut at the journal's first write", "/var/lib/gpuforge/journal.json", "base64 -d"),
-                Faults.cut("SSH cut after /etc/default/grub was written", "'/etc/modules'", "base64 -d"),
-                Faults.cut("SSH cut when update-initramfs is to run (update-grub ran)", "update-initramfs -u"),
-                Faults.updateInitramfsFails())) {
+                Faults.cut("SSH cut while the new files are staged (/etc/default/grub staged)", "'/etc/modules'",
+                        "base64 -d"),
+                Faults.cut("SSH cut while the commit runs on the host (update-grub, update-initramfs)",
+                        Faults.FOLLOWING_THE_COMMIT),
+                Faults.updateInitramfsFails(),
+                Faults.cutAndUpdateInitramfsFails("SSH cut while the commit runs, and update-initramfs exits 1"))) {
             faults.arm(fault);
             LabCli.Run apply = LAB.cli().run("apply", "--device", Topology.GPU, "--yes");
             boolean fired = faults.disarm();
@@ -54,15 +57,16 @@ class PassthroughLabTest {
                 problems.add(fault + ": the fault never fired (the apply ran no such step); CLI: " + apply.all().strip());
             }
             FaultOutcome outcome = FaultOutcome.judge(f.host(), plan, f.before(), f.argsBefore(), f.plannedArgs());
-            if (apply.code() == 0) {
-                problems.add(fault + ": apply exited 0");
-            }
+            LabCli.Run status = LAB.cli().run("rollback", "--status");
             if (outcome.state() == FaultOutcome.State.HALF) {
-                problems.add(fault + ": the host is half applied after the failed apply (" + outcome.details()
+                problems.add(fault + ": the host is half applied after the apply (" + outcome.details()
                         + "); CLI said: " + apply.all().strip());
-            } else if (!outcome.saidBy(apply.all())) {
-                problems.add(fault + ": the host is " + outcome.state() + " but the CLI does not say so: "
-                        + apply.all().strip());
+            } else if (!outcome.saidByStatus(status.all(), apply.all()) || !outcome.saidBy(apply.all())) {
+                problems.add(fault + ": the host is " + outcome.state() + " but the CLI does not say so: apply said "
+                        + apply.all().strip() + "; rollback --status said " + status.all().strip());
+            }
+            if (apply.code() == 0 && outcome.state() != FaultOutcome.State.APPLIED) {
+                problems.add(fault + ": apply exited 0 but the host is " + outcome.state());
             }
             LabCli.Run rollback = LAB.cli().run("rollback");
             FaultOutcome after = FaultOutcome.judge(f.host(), plan, f.before(), f.argsBefore(), f.plannedArgs());
