@@ -86,7 +86,7 @@ public final class PassthroughChain {
         l.step(Step.CHECK, r.host().describe() + ", " + r.device());
         PassthroughStatus status;
         try {
-            status = passthrough.status(hosts.read(r.host(), prompt), r.device(), r.options());
+            status = passthrough.status(passthrough.settled(r.host(), prompt), r.device(), r.options());
         } catch (HostException e) {
             throw new Stopped(Step.CHECK, e.getMessage(), e);
         }

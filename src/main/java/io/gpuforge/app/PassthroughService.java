@@ -160,6 +160,19 @@ public final class PassthroughService {
         return new VerifyReport(j.id, Verifier.verify(r.facts(), functions, j.kernelArgs));
     }
 
+    /**
+     * The host's facts, with the end of a detached commit recorded first when its journal says one ran: what a
+     * status or a plan then stands on is the host as the commit left it, not the moment it began.
+     */
+    public HostReading settled(HostTarget target, HostKeyPrompt prompt) throws HostException {
+        HostReading r = hosts.read(target, prompt);
+        if (r.isHost() && committing(r.facts())) {
+            applyStatus(target, prompt);
+            r = hosts.read(target, prompt);
+        }
+        return r;
+    }
+
     /** Whether the journal says a detached commit ran (its end not yet recorded). */
     private static boolean committing(HostFacts facts) {
         String raw = facts.files().get(Journal.PATH);

@@ -55,7 +55,9 @@ public record PassthroughStatus(Stage stage, Optional<PassthroughPlan> plan, Opt
         Optional<Journal> journal = journal(facts);
         Optional<String> id = journal.map(j -> j.id);
         Optional<JournalState> state = journal.map(j -> j.state);
-        if (state.isPresent() && (state.get() == JournalState.APPLYING || state.get() == JournalState.ROLLING_BACK)) {
+        // a commit still running on the host (its end not recorded) is not planned over either
+        if (state.isPresent() && (state.get() == JournalState.APPLYING || state.get() == JournalState.ROLLING_BACK
+                || state.get() == JournalState.COMMITTING)) {
             return new PassthroughStatus(Stage.INTERRUPTED, Optional.empty(), Optional.empty(), id, state);
         }
         PassthroughPlan plan;

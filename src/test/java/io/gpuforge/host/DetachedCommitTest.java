@@ -4,6 +4,7 @@ import static io.gpuforge.host.HostConfiguratorTest.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.gpuforge.domain.ApplyOutcome;
 import io.gpuforge.domain.ApplyProgress;
 import io.gpuforge.domain.JournalState;
 import io.gpuforge.domain.PassthroughPlan;
@@ -198,5 +199,26 @@ class DetachedCommitTest {
         }
         assertThat(state(root)).as("every target and boot file byte-identical").isEqualTo(original);
         assertThat(staged(root)).isZero();
+    }
+
+    @Test
+    void aRefreshCommandsExitStatusCountsEvenWhenItsStatusFileCannotBeWritten() throws Exception {
+        Path root = HostTrees.withBootTools(HostTrees.intelGrub(dir.resolve("h")));
+        PassthroughPlan p = plan(root);
+        // update-grub leaves a directory where the commit keeps the command's exit status (as a full disk would
+        // leave no file): the commit must still learn it ended, not wait for the command's limit
+        Path grub = root.resolve("usr/sbin/update-grub");
+        String tool = Files.readString(grub);
+        int line = tool.indexOf('\n') + 1;
+        Files.writeString(grub, tool.substring(0, line) + "for s in \"$(cd -P \"$(dirname \"$0\")/../..\" && pwd -P)\""
+                + "/var/lib/gpuforge/commit-*.sh; do mkdir -p \"${s%.sh}.rc\"; done\n" + tool.substring(line));
+        HostConfigurator.Limits limits = new HostConfigurator.Limits(Duration.ofSeconds(60), Duration.ofSeconds(45));
+        try (SysrootSshServer server = new SysrootSshServer(root, dir.resolve("hk"));
+             SshShell shell = connect(server)) {
+            var out = new HostConfigurator(shell, Optional.empty(), false, Clock.systemUTC(), limits).apply(p);
+            assertThat(out.status()).as("applied, not stopped at the 45 s limit").isEqualTo(ApplyOutcome.Status.APPLIED);
+            assertThat(out.commandsRun()).contains("update-grub", "update-initramfs -u -k all");
+        }
+        assertThat(root.resolve("boot/grub/grub.cfg")).content().contains("iommu=pt");
     }
 }

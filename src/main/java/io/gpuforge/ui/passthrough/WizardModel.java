@@ -141,7 +141,7 @@ final class WizardModel {
         PciAddress d = gpu.get();
         PlanOptions o = options();
         run("passthrough.task.check", () -> {
-            HostReading r = ui.app().hosts().read(t, prompt);
+            HostReading r = ui.app().passthrough().settled(t, prompt);
             return new Object[] {r, ui.app().passthrough().check(r, Optional.of(d), o.overrides()),
                 ui.app().passthrough().status(r, d, o)};
         }, res -> {
