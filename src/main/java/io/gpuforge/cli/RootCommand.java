@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         subcommands = {InventoryCommand.class, IommuCommand.class, SnapshotCommand.class, CheckCommand.class, PlanCommand.class,
                        ApplyCommand.class, RollbackCommand.class, VerifyCommand.class, AttachCommand.class,
                        DetachCommand.class, PassthroughCommand.class, VmCommand.class,
-                       GpuCommand.class, LinkCommand.class, picocli.CommandLine.HelpCommand.class},
+                       GpuCommand.class, LinkCommand.class, ConnectionCommand.class, picocli.CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 ok, 1 error, 2 usage."})
 public final class RootCommand implements Runnable {
 
