@@ -1,6 +1,8 @@
 package io.gpuforge.boot;
 
 import java.text.MessageFormat;
+import java.util.ArrayDeque;
+import java.util.Queue;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -18,6 +20,9 @@ final class JavaFxLogging {
 
     /** Held: java.util.logging keeps its loggers only weakly, and a collected one would lose this set-up. */
     private static final Logger JAVAFX = Logger.getLogger("javafx");
+    /** Records that came before logging was set up (then SLF4J would print its own "replayed" notice to stderr). */
+    private static final Queue<LogRecord> EARLY = new ArrayDeque<>();
+    private static boolean ready;
 
     private JavaFxLogging() {
     }
@@ -27,25 +32,45 @@ final class JavaFxLogging {
         JAVAFX.addHandler(new Forward());
     }
 
-    /** One record to SLF4J at the matching level, its parameters filled in. */
+    /** Logging is set up: what came before goes to the log now, the rest as it comes. */
+    static void loggingReady() {
+        synchronized (EARLY) {
+            ready = true;
+            while (!EARLY.isEmpty()) {
+                log(EARLY.poll());
+            }
+        }
+    }
+
+    private static void log(LogRecord r) {
+        org.slf4j.Logger log = LoggerFactory.getLogger(r.getLoggerName() == null ? "javafx" : r.getLoggerName());
+        String text = r.getMessage();
+        if (text != null && r.getParameters() != null && r.getParameters().length > 0) {
+            text = MessageFormat.format(text, r.getParameters());
+        }
+        int level = r.getLevel().intValue();
+        if (level >= Level.SEVERE.intValue()) {
+            log.error(text, r.getThrown());
+        } else if (level >= Level.WARNING.intValue()) {
+            log.warn(text, r.getThrown());
+        } else if (level >= Level.INFO.intValue()) {
+            log.info(text, r.getThrown());
+        } else {
+            log.debug(text, r.getThrown());
+        }
+    }
+
+    /** One record to SLF4J at the matching level, its parameters filled in; held until logging is set up. */
     static final class Forward extends Handler {
         @Override
         public void publish(LogRecord r) {
-            org.slf4j.Logger log = LoggerFactory.getLogger(r.getLoggerName() == null ? "javafx" : r.getLoggerName());
-            String text = r.getMessage();
-            if (text != null && r.getParameters() != null && r.getParameters().length > 0) {
-                text = MessageFormat.format(text, r.getParameters());
+            synchronized (EARLY) {
+                if (!ready) {
+                    EARLY.add(r);
+                    return;
+                }
             }
-            int level = r.getLevel().intValue();
-            if (level >= Level.SEVERE.intValue()) {
-                log.error(text, r.getThrown());
-            } else if (level >= Level.WARNING.intValue()) {
-                log.warn(text, r.getThrown());
-            } else if (level >= Level.INFO.intValue()) {
-                log.info(text, r.getThrown());
-            } else {
-                log.debug(text, r.getThrown());
-            }
+            log(r);
         }
 
         @Override

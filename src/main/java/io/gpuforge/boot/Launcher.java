@@ -23,7 +23,10 @@ public final class Launcher {
         }
         // The window: logging sets itself up (its configuration file, the log file) beside the toolkit's start
         // instead of before the first frame; loggers asked for meanwhile catch up once it is done.
-        Thread logging = new Thread(LoggerFactory::getILoggerFactory, "gpuforge-logging");
+        Thread logging = new Thread(() -> {
+            LoggerFactory.getILoggerFactory();
+            JavaFxLogging.loggingReady();
+        }, "gpuforge-logging");
         logging.setDaemon(true);
         logging.start();
         JavaFxLogging.intoTheLog();

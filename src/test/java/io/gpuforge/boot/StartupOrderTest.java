@@ -66,7 +66,9 @@ class StartupOrderTest {
         assertThat(firstFrame).as("first frame logged:\n%s", tail(all)).isGreaterThanOrEqualTo(0);
         // a start from a jar always gets this one; java.util.logging's console handler printed it with a local
         // date, which loaded the time-zone database and the locale data on the toolkit's thread
-        assertThat(lines).as("JavaFX's warning, in GPUForge's log").anyMatch(l -> l.startsWith("LOG Unsupported JavaFX"));
+        assertThat(lines).as("JavaFX's warning, in GPUForge's log").anyMatch(l -> l.startsWith("LOG Unsupported JavaFX"))
+                .as("held until logging is set up, not replayed by SLF4J with a notice on stderr")
+                .noneMatch(l -> l.startsWith("SLF4J(W)"));
         assertThat(lines.subList(0, firstFrame)).as("loaded before the first frame")
                 .noneMatch(l -> l.contains("[class,load] java.util.logging.SimpleFormatter "));
     }
