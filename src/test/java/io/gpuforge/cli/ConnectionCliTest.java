@@ -3,16 +3,11 @@ package io.gpuforge.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.AppPaths;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.hypervisor.libvirt.LibvirtCloneTest;
 import io.gpuforge.testing.TestContexts;
-import java.io.ByteArrayInputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -24,28 +19,27 @@ class ConnectionCliTest {
     @TempDir
     Path home;
 
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private CliHarness cli;
 
     private int run(String... args) {
-        out.getBuffer().setLength(0);
-        err.getBuffer().setLength(0);
-        return GpuForgeCli.run(args, AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
-                new ByteArrayInputStream(new byte[0]));
+        if (cli == null) {
+            cli = new CliHarness(home);
+        }
+        return cli.run(args);
     }
 
     @Test
     void connectionsAddedOnTheCommandLineAreTheWindowsAndAreTestedAndRemoved() throws Exception {
         Path dir = Files.createDirectories(home.resolve("kvm"));
         String uri = LibvirtCloneTest.hostUri(dir, Files.createDirectories(dir.resolve("pool")));
-        assertThat(run("connection", "add", "Demo lab", "--demo")).as(err.toString()).isZero();
-        assertThat(run("connection", "add", "kvm-lab", "--libvirt", uri)).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("saved kvm-lab (libvirt " + uri + ")");
+        assertThat(run("connection", "add", "Demo lab", "--demo")).as(cli.err()).isZero();
+        assertThat(run("connection", "add", "kvm-lab", "--libvirt", uri)).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("saved kvm-lab (libvirt " + uri + ")");
         assertThat(run("connection", "add", "gpu1 shell", "--ssh", "admin@gpu1.lab:2222", "--sudo", "--json"))
-                .as(err.toString()).isZero();
-        assertThat(new ObjectMapper().readTree(out.toString()).get("kind").asText()).isEqualTo("ssh");
+                .as(cli.err()).isZero();
+        assertThat(cli.json().get("kind").asText()).isEqualTo("ssh");
         assertThat(run("connection", "add", "kvm-lab", "--libvirt", "qemu:///system")).isEqualTo(1);
-        assertThat(err.toString()).contains("kvm-lab");
+        assertThat(cli.err()).contains("kvm-lab");
 
         try (AppContext ctx = TestContexts.create(home, home.resolve("sysroot"), ThemeChoice.LIGHT, LanguageChoice.ENGLISH)) {
             assertThat(ctx.connections().all()).extracting(c -> c.name()).containsExactlyInAnyOrder("Demo lab",
@@ -58,18 +52,18 @@ class ConnectionCliTest {
                     });
         }
 
-        assertThat(run("connection", "test", "Demo lab", "--json")).as(err.toString()).isZero();
-        JsonNode demo = new ObjectMapper().readTree(out.toString());
+        assertThat(run("connection", "test", "Demo lab", "--json")).as(cli.err()).isZero();
+        JsonNode demo = cli.json();
         assertThat(demo.get("ok").asBoolean()).isTrue();
         assertThat(demo.get("nodes").asInt()).isEqualTo(3);
-        assertThat(run("connection", "test", "kvm-lab")).as(err.toString()).isZero();
-        assertThat(out.toString()).startsWith("kvm-lab: ").contains("1 node(s)");
+        assertThat(run("connection", "test", "kvm-lab")).as(cli.err()).isZero();
+        assertThat(cli.out()).startsWith("kvm-lab: ").contains("1 node(s)");
 
-        assertThat(run("connection", "remove", "kvm-lab")).as(err.toString()).isZero();
+        assertThat(run("connection", "remove", "kvm-lab")).as(cli.err()).isZero();
         assertThat(run("connection", "list", "--json")).isZero();
-        assertThat(new ObjectMapper().readTree(out.toString()).get("connections")).extracting(n -> n.get("name")
+        assertThat(cli.json().get("connections")).extracting(n -> n.get("name")
                 .asText()).containsExactlyInAnyOrder("Demo lab", "gpu1 shell");
         assertThat(run("connection", "test", "kvm-lab")).isEqualTo(1);
-        assertThat(err.toString()).contains("no saved connection named 'kvm-lab'");
+        assertThat(cli.err()).contains("no saved connection named 'kvm-lab'");
     }
 }

@@ -3,16 +3,11 @@ package io.gpuforge.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.AppPaths;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.hypervisor.libvirt.LibvirtCloneTest;
 import io.gpuforge.testing.TestContexts;
-import java.io.ByteArrayInputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,8 +23,7 @@ class VmCopyCliTest {
     @TempDir
     Path home;
 
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private CliHarness cli;
 
     @BeforeEach
     void demoLab() throws Exception {
@@ -39,40 +33,40 @@ class VmCopyCliTest {
     }
 
     private int run(String... args) {
-        out.getBuffer().setLength(0);
-        err.getBuffer().setLength(0);
-        return GpuForgeCli.run(args, AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
-                new ByteArrayInputStream(new byte[0]));
+        if (cli == null) {
+            cli = new CliHarness(home);
+        }
+        return cli.run(args);
     }
 
     private JsonNode json() throws Exception {
-        return new ObjectMapper().readTree(out.toString());
+        return cli.json();
     }
 
     @Test
     void aProxmoxTemplateIsClonedLinkedAVmsConfigurationPrintedAndItRebooted() throws Exception {
         assertThat(run("vm", "clone", "9000", "ci-clone-1", "--linked", "--connection", "Demo lab", "--node",
-                "pve-3090", "--json")).as(err.toString()).isZero();
+                "pve-3090", "--json")).as(cli.err()).isZero();
         JsonNode clone = json();
         assertThat(clone.get("ok").asBoolean()).isTrue();
         assertThat(clone.get("vm").asText()).isEqualTo("pve-3090/9000");
         assertThat(clone.get("created").asText()).startsWith("pve-3090/").isNotEqualTo("pve-3090/9000");
 
-        assertThat(run("vm", "config", "train-01", "--connection", "Demo lab")).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("name: train-01").contains("hostpci0: mapping=gpu-4090-a,pcie=1");
-        assertThat(run("vm", "config", "101", "--connection", "Demo lab", "--json")).as(err.toString()).isZero();
+        assertThat(run("vm", "config", "train-01", "--connection", "Demo lab")).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("name: train-01").contains("hostpci0: mapping=gpu-4090-a,pcie=1");
+        assertThat(run("vm", "config", "101", "--connection", "Demo lab", "--json")).as(cli.err()).isZero();
         assertThat(json().get("vm").asText()).isEqualTo("pve-4090/101");
         assertThat(json().get("config").get("memory").asText()).isEqualTo("65536");
         assertThat(json().get("version").asText()).isNotEmpty();
 
-        assertThat(run("vm", "reboot", "train-01", "--connection", "Demo lab")).as(err.toString()).isZero();
-        assertThat(out.toString()).startsWith("reboot pve-4090/101: ");
+        assertThat(run("vm", "reboot", "train-01", "--connection", "Demo lab")).as(cli.err()).isZero();
+        assertThat(cli.out()).startsWith("reboot pve-4090/101: ");
     }
 
     @Test
     void aRunningVmIsNotTurnedIntoATemplate() throws Exception {
         assertThat(run("vm", "template", "train-01", "--connection", "Demo lab")).isEqualTo(1);
-        assertThat(err.toString() + out.toString()).containsIgnoringCase("running");
+        assertThat(cli.err() + cli.out()).containsIgnoringCase("running");
     }
 
     @Test
@@ -81,25 +75,25 @@ class VmCopyCliTest {
         String uri = LibvirtCloneTest.hostUri(dir, Files.createDirectories(dir.resolve("pool")));
 
         assertThat(run("vm", "clone", "cuda-base", "cuda-linked", "--linked", "--libvirt", uri)).isEqualTo(1);
-        assertThat(err.toString()).contains("linked clone").contains("make a full clone");
+        assertThat(cli.err()).contains("linked clone").contains("make a full clone");
 
-        assertThat(run("vm", "clone", "cuda-base", "cuda-worker-2", "--libvirt", uri)).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("clone ").contains("(new VM ").contains("/cuda-worker-2)");
+        assertThat(run("vm", "clone", "cuda-base", "cuda-worker-2", "--libvirt", uri)).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("clone ").contains("(new VM ").contains("/cuda-worker-2)");
 
-        assertThat(run("vm", "config", "cuda-base", "--libvirt", uri, "--json")).as(err.toString()).isZero();
+        assertThat(run("vm", "config", "cuda-base", "--libvirt", uri, "--json")).as(cli.err()).isZero();
         assertThat(json().get("xml").asText()).contains("<name>cuda-base</name>")
                 .contains(dir.resolve("pool").resolve("cuda-base-disk0.qcow2").toString());
     }
 
     @Test
     void aVmsConsoleIsTheClustersNoVncPageOrVirtViewer() throws Exception {
-        assertThat(run("vm", "console", "train-01", "--connection", "Demo lab", "--print")).as(err.toString()).isZero();
-        assertThat(out.toString().strip()).startsWith("https://127.0.0.1:").contains("console=kvm", "novnc=1",
+        assertThat(run("vm", "console", "train-01", "--connection", "Demo lab", "--print")).as(cli.err()).isZero();
+        assertThat(cli.out().strip()).startsWith("https://127.0.0.1:").contains("console=kvm", "novnc=1",
                 "vmid=101", "node=pve-4090", "vmname=train-01");
 
         Path dir = Files.createDirectories(home.resolve("kvm"));
         String uri = LibvirtCloneTest.hostUri(dir, Files.createDirectories(dir.resolve("pool")));
-        assertThat(run("vm", "console", "cuda-base", "--libvirt", uri, "--print", "--json")).as(err.toString())
+        assertThat(run("vm", "console", "cuda-base", "--libvirt", uri, "--print", "--json")).as(cli.err())
                 .isZero();
         assertThat(json().get("command")).extracting(JsonNode::asText)
                 .containsExactly("virt-viewer", "--connect", uri, "cuda-base");

@@ -212,7 +212,8 @@ final class LibvirtClones {
         }
     }
 
-    private static boolean exists(Connect c, String name) throws LibvirtException {
+    /** Whether the host has a domain of that name (its lookup says "no domain" when not). */
+    static boolean exists(Connect c, String name) throws LibvirtException {
         try {
             c.domainLookupByName(name).free();
             return true;

@@ -45,7 +45,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.libvirt.Connect;
-import org.libvirt.Error.ErrorNumber;
 import org.libvirt.LibvirtException;
 
 /**
@@ -356,17 +355,7 @@ public final class LibvirtHypervisor implements Hypervisor {
     }
 
     private boolean exists(String name) throws LibvirtBackendException {
-        return connection.call("look up " + name, c -> {
-            try {
-                c.domainLookupByName(name).free();
-                return true;
-            } catch (LibvirtException e) {
-                if (e.getError() != null && e.getError().getCode() == ErrorNumber.VIR_ERR_NO_DOMAIN) {
-                    return false;
-                }
-                throw e;
-            }
-        });
+        return connection.call("look up " + name, c -> LibvirtClones.exists(c, name));
     }
 
     @Override

@@ -9,21 +9,13 @@ import io.gpuforge.domain.VmAction;
 import io.gpuforge.domain.VmRef;
 import io.gpuforge.domain.VmSpec;
 import io.gpuforge.domain.VmState;
-import java.io.ByteArrayOutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.libvirt.Connect;
-import org.libvirt.StoragePool;
 import org.w3c.dom.Element;
 
 /**
@@ -36,25 +28,17 @@ class LibvirtDaemonCloneTest {
 
     private final String name = "gf-clsrc-" + Long.toHexString(System.nanoTime());
     private final String cloneName = name.replace("gf-clsrc-", "gf-clone-");
-    private Path poolDir;
+    private DaemonPool pool;
 
     @BeforeEach
     void pool() throws Exception {
         LibvirtDaemon.socketOrSkip();
-        poolDir = Files.createTempDirectory("gf-pool-");
-        Files.setPosixFilePermissions(poolDir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        try (LibvirtConnection c = LibvirtConnection.open(LibvirtDaemon.URI)) {
-            c.call("create a pool", x -> {
-                x.storagePoolCreateXML("<pool type='dir'><name>" + name + "</name><target><path>" + poolDir
-                        + "</path></target></pool>", 0).free();
-                return null;
-            });
-        }
+        pool = DaemonPool.create(name);
     }
 
     @AfterEach
     void cleanUp() throws Exception {
-        if (poolDir == null) {
+        if (pool == null) {
             return;
         }
         try (LibvirtConnection c = LibvirtConnection.open(LibvirtDaemon.URI)) {
@@ -68,19 +52,8 @@ class LibvirtDaemonCloneTest {
                     c.undefine(d);
                 }
             }
-            c.call("remove the pool", (Connect x) -> {
-                StoragePool p = x.storagePoolLookupByName(name);
-                for (String v : p.listVolumes()) {
-                    p.storageVolLookupByName(v).delete(0);
-                }
-                p.destroy();
-                p.free();
-                return null;
-            });
         } finally {
-            try (Stream<Path> s = Files.walk(poolDir)) {
-                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            pool.close();
         }
     }
 
@@ -101,7 +74,7 @@ class LibvirtDaemonCloneTest {
                     Optional.empty())).await(TaskListener.none(), () -> false, Duration.ofMinutes(2));
 
             assertThat(out.ok()).as(String.join("\n", out.log())).isTrue();
-            assertThat(download(cloneName + "-disk0.raw")).as("the clone's disk, read through libvirt")
+            assertThat(pool.download(cloneName + "-disk0.raw")).as("the clone's disk, read through libvirt")
                     .isEqualTo(disk);
             Element src = Xml.parse(before);
             Element clone = Xml.parse(h.readConfig(new VmRef(host, cloneName)).document());
@@ -116,23 +89,5 @@ class LibvirtDaemonCloneTest {
                     Duration.ofMinutes(1));
             assertThat(h.inventory().vm(new VmRef(host, cloneName)).orElseThrow().state()).isEqualTo(VmState.RUNNING);
         }
-    }
-
-    private byte[] download(String volume) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (LibvirtConnection c = LibvirtConnection.open(LibvirtDaemon.URI)) {
-            c.call("download a volume", (Connect x) -> {
-                org.libvirt.Stream st = x.streamNew(0);
-                x.storagePoolLookupByName(name).storageVolLookupByName(volume).download(st, 0, 0, 0);
-                byte[] buf = new byte[64 * 1024];
-                for (int n; (n = st.receive(buf)) > 0; ) {
-                    out.write(buf, 0, n);
-                }
-                st.finish();
-                st.free();
-                return null;
-            });
-        }
-        return out.toByteArray();
     }
 }

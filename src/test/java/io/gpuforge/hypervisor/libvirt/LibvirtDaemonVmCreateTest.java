@@ -15,17 +15,14 @@ import io.gpuforge.domain.VmSpec;
 import io.gpuforge.domain.VmState;
 import io.gpuforge.domain.VmTemplate;
 import io.gpuforge.testing.Tools;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,7 +33,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.libvirt.Connect;
-import org.libvirt.StoragePool;
 
 /**
  * A real VM from the CUDA workstation template on the real libvirtd (qemu:///system, TCG): a transient directory
@@ -47,6 +43,7 @@ import org.libvirt.StoragePool;
 class LibvirtDaemonVmCreateTest {
 
     private final String name = "gf-create-" + Long.toHexString(System.nanoTime());
+    private DaemonPool pool;
     private Path poolDir;
     private HttpServer http;
 
@@ -56,15 +53,8 @@ class LibvirtDaemonVmCreateTest {
         Tools.require("qemu-img", "qemu-utils");
         Tools.require("cloud-localds", "cloud-image-utils");
         Tools.require("isoinfo", "genisoimage");
-        poolDir = Files.createTempDirectory("gf-pool-");
-        Files.setPosixFilePermissions(poolDir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        try (LibvirtConnection c = LibvirtConnection.open(LibvirtDaemon.URI)) {
-            c.call("create a pool", x -> {
-                x.storagePoolCreateXML("<pool type='dir'><name>" + name + "</name><target><path>" + poolDir
-                        + "</path></target></pool>", 0).free();
-                return null;
-            });
-        }
+        pool = DaemonPool.create(name);
+        poolDir = pool.dir;
     }
 
     @AfterEach
@@ -72,7 +62,7 @@ class LibvirtDaemonVmCreateTest {
         if (http != null) {
             http.stop(0);
         }
-        if (poolDir == null) {
+        if (pool == null) {
             return;
         }
         try (LibvirtConnection c = LibvirtConnection.open(LibvirtDaemon.URI)) {
@@ -84,19 +74,8 @@ class LibvirtDaemonVmCreateTest {
                 }
                 c.undefine(name);
             }
-            c.call("remove the pool", (Connect x) -> {
-                StoragePool p = x.storagePoolLookupByName(name);
-                for (String v : p.listVolumes()) {
-                    p.storageVolLookupByName(v).delete(0);
-                }
-                p.destroy();
-                p.free();
-                return null;
-            });
         } finally {
-            try (Stream<Path> s = Files.walk(poolDir)) {
-                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            pool.close();
         }
     }
 
@@ -155,30 +134,13 @@ class LibvirtDaemonVmCreateTest {
     }
 
     private String volumeXml(String volume) throws Exception {
-        try (LibvirtConnection c = LibvirtConnection.open(LibvirtDaemon.URI)) {
-            return c.call("read a volume", (Connect x) -> x.storagePoolLookupByName(name)
-                    .storageVolLookupByName(volume).getXMLDesc(0));
-        }
+        return pool.volumeXml(volume);
     }
 
     /** A copy of a volume of the pool, made through libvirt's download stream, in a file of the test's own. */
     private Path download(String volume) throws Exception {
         Path copy = Files.createTempFile(poolDir.getParent(), name + "-", "-" + volume);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (LibvirtConnection c = LibvirtConnection.open(LibvirtDaemon.URI)) {
-            c.call("download a volume", (Connect x) -> {
-                org.libvirt.Stream st = x.streamNew(0);
-                x.storagePoolLookupByName(name).storageVolLookupByName(volume).download(st, 0, 0, 0);
-                byte[] buf = new byte[64 * 1024];
-                for (int n; (n = st.receive(buf)) > 0; ) {
-                    out.write(buf, 0, n);
-                }
-                st.finish();
-                st.free();
-                return null;
-            });
-        }
-        Files.write(copy, out.toByteArray());
+        Files.write(copy, pool.download(volume));
         copy.toFile().deleteOnExit();
         return copy;
     }
