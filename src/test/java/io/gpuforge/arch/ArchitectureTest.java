@@ -67,10 +67,15 @@ class ArchitectureTest {
         noClasses().should().callMethod(Throwable.class, "printStackTrace").check(classes);
     }
 
+    /** SLF4J only; boot.JavaFxLogging alone touches java.util.logging, to hand JavaFX's own messages to SLF4J. */
     @Test
     void noJavaUtilLoggingOrOtherLoggers() {
-        noClasses().should().dependOnClassesThat().resideInAnyPackage("java.util.logging..", "org.apache.log4j..",
+        noClasses().that().doNotHaveFullyQualifiedName("io.gpuforge.boot.JavaFxLogging")
+                .and().doNotHaveFullyQualifiedName("io.gpuforge.boot.JavaFxLogging$Forward")
+                .should().dependOnClassesThat().resideInAnyPackage("java.util.logging..", "org.apache.log4j..",
                 "org.apache.logging.log4j..", "org.apache.commons.logging..").check(classes);
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("org.apache.log4j..", "org.apache.logging.log4j..",
+                "org.apache.commons.logging..").check(classes);
     }
 
     @Test
