@@ -220,7 +220,7 @@ public final class HostConfigurator {
                 return new ApplyOutcome(previous.map(p -> p.id).orElse(plan.id()), ApplyOutcome.Status.NOTHING_TO_DO, List.of(),
                         List.of(), List.of(), previous.map(p -> p.backupDir));
             }
-            j = newJournal(plan, todo);
+            j = newJournal(plan, todo, previous);
             save(j);
         } catch (ProbeException e) {
             throw new ApplyException("Nothing was changed: " + e.getMessage(), e);
@@ -251,9 +251,10 @@ public final class HostConfigurator {
         return phase.commit(j, progress);
     }
 
-    private Journal newJournal(PassthroughPlan plan, List<PassthroughPlan.FileEdit> todo) throws ProbeException {
+    private Journal newJournal(PassthroughPlan plan, List<PassthroughPlan.FileEdit> todo, Optional<Journal> previous)
+            throws ProbeException {
         Journal j = new Journal();
-        j.id = STAMP.format(clock.instant()) + "-" + plan.id();
+        j.id = freshId(STAMP.format(clock.instant()) + "-" + plan.id(), previous);
         j.planId = plan.id();
         j.state = JournalState.APPLYING;
         j.backupDir = JournalPolicy.BACKUPS + j.id;
@@ -270,6 +271,20 @@ public final class HostConfigurator {
             throw new ProbeException("the plan asks for more than GPUForge does on a host (" + problem.get() + ")");
         }
         return j;
+    }
+
+    /**
+     * The apply's id, unlike the last one's and any backup's: two plans with the same id (a power limit changed twice)
+     * applied within one second would otherwise share the backups and the commit's status file.
+     */
+    private String freshId(String base, Optional<Journal> previous) throws ProbeException {
+        String id = base;
+        for (int n = 2; previous.map(p -> p.id).filter(id::equals).isPresent()
+                || files.read(JournalPolicy.BACKUPS + id + "/manifest.json").isPresent(); n++) {
+            String suffix = "-" + n;
+            id = base.substring(0, Math.min(base.length(), 16 + 64 - suffix.length())) + suffix;
+        }
+        return id;
     }
 
     private interface Action {

@@ -14,6 +14,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -101,5 +103,24 @@ class PowerLimitPersistenceTest {
 
         c.rollback(Optional.of(applied.journalId()));
         assertThat(state(root)).isEqualTo(before);
+    }
+
+    @Test
+    void twoLimitsAppliedWithinOneSecondAreTwoAppliesWithTheirOwnBackups() throws Exception {
+        Path root = HostTrees.proxmoxSystemdBoot(dir.resolve("host"));
+        Files.createDirectories(root.resolve("etc/systemd/system"));
+        // one clock second for both: the plans share their id (the GPU's), so the journal ids would too
+        HostConfigurator c = new HostConfigurator(new LocalShell(), Optional.of(root.toString()), false,
+                Clock.fixed(Instant.parse("2026-12-01T20:30:00Z"), ZoneOffset.UTC));
+        ApplyOutcome first = c.apply(PowerLimits.persistentPlan("sysroot", GPU, 250, Optional.empty()));
+        Map<String, String> between = state(root);
+
+        ApplyOutcome second = c.apply(PowerLimits.persistentPlan("sysroot", GPU, 320, unit(root)));
+
+        assertThat(second.journalId()).isNotEqualTo(first.journalId());
+        assertThat(second.backupDir()).isNotEqualTo(first.backupDir());
+        assertThat(unit(root)).hasValueSatisfying(u -> assertThat(u).contains("-pl 320.00"));
+        c.rollback(Optional.of(second.journalId()));
+        assertThat(state(root)).as("back to the first limit's unit").isEqualTo(between);
     }
 }
