@@ -26,9 +26,8 @@ record KernelArguments(List<String> add, List<String> remove, List<String> notes
     static KernelArguments forPassthrough(HostFacts f, List<PciDevice> functions) {
         List<String> add = new ArrayList<>();
         List<String> notes = new ArrayList<>();
-        boolean intel = f.summary().cpuVendor().map("Intel"::equals).orElse(false);
         // Intel kernels before 6.x leave VT-d off unless asked; AMD-Vi is on by default
-        if (intel && f.pci().groups().isEmpty() && !f.cmdline().orElse("").contains("intel_iommu=on")) {
+        if (vtd(f) && f.pci().groups().isEmpty() && !f.cmdline().orElse("").contains("intel_iommu=on")) {
             add.add("intel_iommu=on");
         }
         add.add("iommu=pt");
@@ -39,6 +38,21 @@ record KernelArguments(List<String> add, List<String> remove, List<String> notes
             notes.add("The GPU is the boot console: the host loses its local screen after the reboot; use SSH.");
         }
         return new KernelArguments(add, IOMMU_OFF, notes);
+    }
+
+    /**
+     * Whether the host's IOMMU is Intel VT-d, which {@code intel_iommu=} switches: the firmware's DMAR table says so
+     * (an AMD-Vi host has IVRS instead); only where the tables were not seen does the CPU's vendor stand in. The two
+     * differ in a VM with an emulated VT-d on a CPU model of another vendor (nested labs, QEMU's TCG).
+     */
+    static boolean vtd(HostFacts f) {
+        if (f.acpiDmar().orElse(false)) {
+            return true;
+        }
+        if (f.acpiIvrs().orElse(false)) {
+            return false;
+        }
+        return f.summary().cpuVendor().map("Intel"::equals).orElse(false);
     }
 
     /** A command line with these arguments added and removed, the others kept in order. */

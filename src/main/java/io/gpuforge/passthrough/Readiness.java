@@ -67,7 +67,7 @@ public final class Readiness {
         boolean intel = f.summary().cpuVendor().map("Intel"::equals).orElse(false);
         boolean amd = f.summary().cpuVendor().map("AMD"::equals).orElse(false);
         checks.add(firmware(f, intel, amd));
-        checks.add(kernel(f, intel));
+        checks.add(kernel(f, KernelArguments.vtd(f)));
         checks.add(f.interruptRemapping().map(on -> on
                 ? Check.of("iommu.interrupt-remapping", Check.Status.PASS, "check.irqremap.pass")
                 : Check.of("iommu.interrupt-remapping", Check.Status.WARN, "check.irqremap.off"))

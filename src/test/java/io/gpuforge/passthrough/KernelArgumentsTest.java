@@ -44,6 +44,26 @@ class KernelArgumentsTest {
                 .gpu("0000:09:00.0", "1002", "67df", "030000", -1, "amdgpu").facts()).add()).containsExactly("iommu=pt");
     }
 
+    /**
+     * The kernel lab's guest: QEMU's TCG CPU says AuthenticAMD, its IOMMU is an emulated VT-d (a DMAR table), and its
+     * command line had intel_iommu=off. The vendor alone gave only iommu=pt; a kernel that leaves VT-d off unless asked
+     * would then boot without an IOMMU.
+     */
+    @Test
+    void theFirmwaresTableTellsVtdFromAmdViWhereTheCpuVendorDiffers() throws Exception {
+        ProbeText vtdOnAmdModel = host("AuthenticAMD", "6.1.0-41-amd64", "ro intel_iommu=off")
+                .exists("/sys/firmware/acpi/tables").exists("/sys/firmware/acpi/tables/DMAR")
+                .gpu("0000:01:00.0", "1234", "1111", "030000", -1, "bochs-drm");
+        KernelArguments a = of(vtdOnAmdModel.facts());
+        assertThat(a.add()).containsExactly("intel_iommu=on", "iommu=pt");
+        assertThat(a.applyTo("ro intel_iommu=off")).isEqualTo("ro intel_iommu=on iommu=pt");
+
+        ProbeText amdViOnIntelModel = host("GenuineIntel", "6.1.0-41-amd64", "ro")
+                .exists("/sys/firmware/acpi/tables").exists("/sys/firmware/acpi/tables/IVRS")
+                .gpu("0000:01:00.0", "1002", "67df", "030000", -1, "amdgpu");
+        assertThat(of(amdViOnIntelModel.facts()).add()).containsExactly("iommu=pt");
+    }
+
     @Test
     void theBootConsoleIsReleasedTheWayTheKernelNeeds() throws Exception {
         ProbeText modern = host("AuthenticAMD", "6.1.0-18-amd64", "ro").device("0000:0a:00.0", "vendor=0x10de",
