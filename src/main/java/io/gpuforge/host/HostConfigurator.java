@@ -18,9 +18,12 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -166,8 +169,11 @@ public final class HostConfigurator {
     private void save(Journal j) throws ProbeException {
         try {
             byte[] data = json.writeValueAsBytes(j);
-            files.write(j.backupDir + "/manifest.json", data);
-            files.write(Journal.PATH, data);
+            Map<String, byte[]> both = new LinkedHashMap<>();
+            both.put(j.backupDir + "/manifest.json", data);
+            both.put(Journal.PATH, data);
+            files.writeAll(both); // one round trip, in this order
+
         } catch (IOException e) {
             throw new ProbeException("The journal could not be serialised", e);
         }
@@ -201,8 +207,10 @@ public final class HostConfigurator {
                         + " and was interrupted. Run 'gpuforge rollback' first; it restores the files from "
                         + p.backupDir + " and re-runs the refresh commands.");
             }
+            Map<String, Optional<byte[]>> currents = files.readAll(plan.edits().stream()
+                    .map(PassthroughPlan.FileEdit::path).toList());
             for (PassthroughPlan.FileEdit e : plan.edits()) {
-                Optional<byte[]> current = files.read(e.path());
+                Optional<byte[]> current = currents.get(e.path());
                 byte[] after = e.after().getBytes(StandardCharsets.UTF_8);
                 if (current.isPresent() && Arrays.equals(current.get(), after)) {
                     continue;
@@ -220,23 +228,30 @@ public final class HostConfigurator {
                 return new ApplyOutcome(previous.map(p -> p.id).orElse(plan.id()), ApplyOutcome.Status.NOTHING_TO_DO, List.of(),
                         List.of(), List.of(), previous.map(p -> p.backupDir));
             }
-            j = newJournal(plan, todo, previous);
+            j = newJournal(plan, todo, previous, currents);
             save(j);
         } catch (ProbeException e) {
             throw new ApplyException("Nothing was changed: " + e.getMessage(), e);
         }
         List<String> staged = new ArrayList<>();
         try {
+            List<Step> backups = new ArrayList<>();
+            List<String> copies = new ArrayList<>();
             for (Journal.FileEntry f : j.files) {
                 if (f.existed) {
-                    step(progress, new Step(Kind.BACKUP, f.path), () -> files.copy(f.path, j.backupDir + "/files" + f.path));
+                    backups.add(new Step(Kind.BACKUP, f.path));
+                    copies.add(RemoteFiles.copying(f.path, j.backupDir + "/files" + f.path));
                 }
             }
+            batch(progress, backups, copies, n -> { });
+            List<Step> writes = new ArrayList<>();
+            List<String> stagings = new ArrayList<>();
             for (Journal.FileEntry f : j.files) {
                 String after = todo.stream().filter(e -> e.path().equals(f.path)).findFirst().orElseThrow().after();
-                step(progress, new Step(Kind.WRITE, f.path), () -> files.stage(f.path, after.getBytes(StandardCharsets.UTF_8)));
-                staged.add(f.path);
+                writes.add(new Step(Kind.WRITE, f.path));
+                stagings.add(RemoteFiles.staging(f.path, after.getBytes(StandardCharsets.UTF_8)));
             }
+            batch(progress, writes, stagings, n -> staged.addAll(j.files.subList(0, n).stream().map(f -> f.path).toList()));
             j.state = JournalState.COMMITTING; // before the start: from here on the commit's status file tells
             save(j);
         } catch (ConnectionLostException e) {
@@ -251,8 +266,8 @@ public final class HostConfigurator {
         return phase.commit(j, progress);
     }
 
-    private Journal newJournal(PassthroughPlan plan, List<PassthroughPlan.FileEdit> todo, Optional<Journal> previous)
-            throws ProbeException {
+    private Journal newJournal(PassthroughPlan plan, List<PassthroughPlan.FileEdit> todo, Optional<Journal> previous,
+                               Map<String, Optional<byte[]>> currents) throws ProbeException {
         Journal j = new Journal();
         j.id = freshId(STAMP.format(clock.instant()) + "-" + plan.id(), previous);
         j.planId = plan.id();
@@ -264,7 +279,7 @@ public final class HostConfigurator {
         plan.functions().forEach(f -> j.functions.add(f.toString()));
         j.kernelArgs = kernelArgs(plan);
         for (PassthroughPlan.FileEdit e : todo) {
-            j.files.add(new Journal.FileEntry(e.path(), files.read(e.path()).isPresent()));
+            j.files.add(new Journal.FileEntry(e.path(), currents.get(e.path()).isPresent()));
         }
         Optional<String> problem = JournalPolicy.problem(j);
         if (problem.isPresent()) {
@@ -287,18 +302,27 @@ public final class HostConfigurator {
         return id;
     }
 
-    private interface Action {
-        void run() throws ProbeException;
-    }
-
-    private static void step(ApplyProgress progress, Step step, Action a) throws ProbeException {
-        progress.started(step);
-        boolean ok = false;
+    /**
+     * Steps of one kind in one round trip ({@link RemoteFiles#batch}): {@code progress} hears of each as started before
+     * it, and after it of each that ran as done and of the others as failed (all of them when the connection was cut:
+     * none is known done then; the error says where it was).
+     */
+    private void batch(ApplyProgress progress, List<Step> steps, List<String> scripts, IntConsumer done)
+            throws ProbeException {
+        if (steps.isEmpty()) {
+            return;
+        }
+        steps.forEach(progress::started);
+        int[] ran = {0};
         try {
-            a.run();
-            ok = true;
+            files.batch(scripts, n -> {
+                ran[0] = n;
+                done.accept(n);
+            });
         } finally {
-            progress.finished(step, ok);
+            for (int i = 0; i < steps.size(); i++) {
+                progress.finished(steps.get(i), i < ran[0]);
+            }
         }
     }
 

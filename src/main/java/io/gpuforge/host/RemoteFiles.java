@@ -3,8 +3,11 @@ package io.gpuforge.host;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntConsumer;
 
 /**
  * Files on a host, read and written through its {@link HostShell} with small POSIX sh scripts (one round
@@ -68,11 +71,15 @@ final class RemoteFiles {
             "flush() { { sync -- \"$1\" 2>/dev/null || sync; } || fail \"$2 could not be flushed to disk (sync failed); it was not changed\"; }",
             "");
 
+    /** The shell a file script runs in: {@code sh -s}, through sudo where asked, the root as its argument. */
+    private String command() {
+        return (sudo ? "sudo -n sh -s" : "sh -s") + (root.isEmpty() ? "" : " -- " + q(root));
+    }
+
     /** Runs a file script (after {@link #PRELUDE}); fails on a non-zero exit. */
     String run(String script) throws ProbeException {
         String full = PRELUDE + script + "\n";
-        String command = (sudo ? "sudo -n sh -s" : "sh -s") + (root.isEmpty() ? "" : " -- " + q(root));
-        HostShell.Result r = shell.run(command, full.getBytes(StandardCharsets.UTF_8), stepLimit);
+        HostShell.Result r = shell.run(command(), full.getBytes(StandardCharsets.UTF_8), stepLimit);
         if (r.exitCode() != 0) {
             throw new ProbeException("A step failed on " + shell.describe() + " (exit " + r.exitCode() + "): "
                     + r.stderr().strip());
@@ -81,16 +88,58 @@ final class RemoteFiles {
     }
 
     Optional<byte[]> read(String path) throws ProbeException {
-        String out = run("f=\"$(target \"$R\"" + q(path) + ")\"\n"
-                + "if [ -e \"$f\" ]; then echo EXISTS; base64 < \"$f\"; else echo ABSENT; fi");
-        if (out.startsWith("ABSENT")) {
-            return Optional.empty();
-        }
-        if (!out.startsWith("EXISTS")) {
-            throw new ProbeException("Unexpected answer reading " + path + ": " + shorten(out));
-        }
-        return Optional.of(Base64.getMimeDecoder().decode(out.substring("EXISTS".length()).strip()));
+        return readAll(List.of(path)).get(path);
     }
+
+    /**
+     * Several files in one round trip (each through its symbolic links); an absent file is empty. A slow host or a far
+     * one pays a round trip per script, so an apply reads what it compares all at once.
+     */
+    Map<String, Optional<byte[]>> readAll(List<String> paths) throws ProbeException {
+        StringBuilder b = new StringBuilder();
+        for (String p : paths) {
+            b.append("f=\"$(target \"$R\"").append(q(p)).append(")\"\n")
+                    .append("if [ -e \"$f\" ]; then echo '" + MARK + "EXISTS'; base64 < \"$f\"; else echo '" + MARK
+                            + "ABSENT'; fi\n");
+        }
+        String out = run(b.toString());
+        Map<String, Optional<byte[]>> files = new LinkedHashMap<>();
+        int i = -1;
+        StringBuilder data = null;
+        for (String line : out.split("\n", -1)) {
+            if (line.startsWith(MARK)) {
+                if (data != null) {
+                    files.put(paths.get(i), Optional.of(Base64.getMimeDecoder().decode(data.toString())));
+                }
+                i++;
+                if (i >= paths.size()) {
+                    throw new ProbeException("Unexpected answer reading " + paths + ": " + shorten(out));
+                }
+                data = null;
+                if (line.equals(MARK + "EXISTS")) {
+                    data = new StringBuilder();
+                } else if (line.equals(MARK + "ABSENT")) {
+                    files.put(paths.get(i), Optional.empty());
+                } else {
+                    throw new ProbeException("Unexpected answer reading " + paths.get(i) + ": " + shorten(line));
+                }
+            } else if (data != null) {
+                data.append(line.strip());
+            } else if (!line.isBlank()) {
+                throw new ProbeException("Unexpected answer reading " + paths + ": " + shorten(line));
+            }
+        }
+        if (data != null) {
+            files.put(paths.get(i), Optional.of(Base64.getMimeDecoder().decode(data.toString())));
+        }
+        if (files.size() != paths.size()) {
+            throw new ProbeException("Unexpected answer reading " + paths + ": " + shorten(out));
+        }
+        return files;
+    }
+
+    /** What starts a line of a batch's answer; base64 never does. */
+    private static final String MARK = "@@gpuforge ";
 
     /**
      * Replaces the file {@code path} stands for (through its symbolic links: the link stays) atomically: a temp
@@ -98,16 +147,30 @@ final class RemoteFiles {
      * flush that fails replaces nothing.
      */
     void write(String path, byte[] content) throws ProbeException {
+        run(writeScript(path, content));
+    }
+
+    /**
+     * {@link #write} of several files in one round trip, in order, each atomic: a cut or a failure part way leaves
+     * the files before it written and the others untouched (what one round trip per file in this order left).
+     */
+    void writeAll(Map<String, byte[]> contents) throws ProbeException {
+        StringBuilder b = new StringBuilder();
+        contents.forEach((path, content) -> b.append(writeScript(path, content)).append('\n'));
+        run(b.toString());
+    }
+
+    private static String writeScript(String path, byte[] content) {
         String b64 = Base64.getEncoder().encodeToString(content);
         String name = q(path);
-        run("f=\"$(target \"$R\"" + name + ")\"\nmkdir -p -- \"${f%/*}\"\ntmp=\"$f.gpuforge-tmp\"\n"
+        return "f=\"$(target \"$R\"" + name + ")\"\nmkdir -p -- \"${f%/*}\"\ntmp=\"$f.gpuforge-tmp\"\n"
                 + "printf '%s' " + q(b64) + " | base64 -d > \"$tmp\"\n"
                 + "if [ -e \"$f\" ]; then\n"
                 + "  m=\"$(stat -L -c %a -- \"$f\")\"; o=\"$(stat -L -c %u:%g -- \"$f\")\"\n"
                 + "  chmod \"$m\" \"$tmp\" || fail " + name + "\" was not changed: its mode $m could not be kept\"\n"
                 + "  chown \"$o\" \"$tmp\" || fail " + name + "\" was not changed: its owner $o could not be kept\"\n"
                 + "else chmod 644 \"$tmp\"; fi\n"
-                + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f\"\ntmp=");
+                + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f\"\ntmp=";
     }
 
     /**
@@ -116,16 +179,39 @@ final class RemoteFiles {
      * detached commit ({@link CommitScript}) renames it over the target.
      */
     void stage(String path, byte[] content) throws ProbeException {
+        run(staging(path, content));
+    }
+
+    /** The script of {@link #stage}, for a {@link #batch}. */
+    static String staging(String path, byte[] content) {
         String b64 = Base64.getEncoder().encodeToString(content);
         String name = q(path);
-        run("f=\"$(target \"$R\"" + name + ")\"\nmkdir -p -- \"${f%/*}\"\ntmp=\"$f.gpuforge-tmp\"\n"
+        return "f=\"$(target \"$R\"" + name + ")\"\nmkdir -p -- \"${f%/*}\"\ntmp=\"$f.gpuforge-tmp\"\n"
                 + "printf '%s' " + q(b64) + " | base64 -d > \"$tmp\"\n"
                 + "if [ -e \"$f\" ]; then\n"
                 + "  m=\"$(stat -L -c %a -- \"$f\")\"; o=\"$(stat -L -c %u:%g -- \"$f\")\"\n"
                 + "  chmod \"$m\" \"$tmp\" || fail " + name + "\" was not staged: its mode $m could not be kept\"\n"
                 + "  chown \"$o\" \"$tmp\" || fail " + name + "\" was not staged: its owner $o could not be kept\"\n"
                 + "else chmod 644 \"$tmp\"; fi\n"
-                + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f" + CommitScript.STAGED + "\"\ntmp=");
+                + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f" + CommitScript.STAGED + "\"\ntmp=";
+    }
+
+    /**
+     * Steps of one kind (backups, staged copies) in one round trip, in order; {@code done} hears, after the round
+     * trip, how many of them ran to the end (all of them, or those before the one that failed). Throws as {@link #run}.
+     */
+    void batch(List<String> scripts, IntConsumer done) throws ProbeException {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < scripts.size(); i++) {
+            b.append(scripts.get(i)).append("\necho '").append(MARK).append("DONE'\n");
+        }
+        String full = PRELUDE + b + "\n";
+        HostShell.Result r = shell.run(command(), full.getBytes(StandardCharsets.UTF_8), stepLimit);
+        done.accept((int) new String(r.stdout(), StandardCharsets.UTF_8).lines().filter((MARK + "DONE")::equals).count());
+        if (r.exitCode() != 0) {
+            throw new ProbeException("A step failed on " + shell.describe() + " (exit " + r.exitCode() + "): "
+                    + r.stderr().strip());
+        }
     }
 
     /** Renames the staged copies of {@code paths} over their targets, in order; the paths renamed, in order. */
@@ -160,8 +246,7 @@ final class RemoteFiles {
      */
     HostShell.Result stream(String script, Duration limit, HostShell.LineListener lines) throws ProbeException {
         String full = PRELUDE + script + "\n";
-        String command = (sudo ? "sudo -n sh -s" : "sh -s") + (root.isEmpty() ? "" : " -- " + q(root));
-        return shell.run(command, full.getBytes(StandardCharsets.UTF_8), limit, lines);
+        return shell.run(command(), full.getBytes(StandardCharsets.UTF_8), limit, lines);
     }
 
     /** Removes the file {@code path} stands for (a GPUForge file that did not exist before the apply). */
@@ -171,9 +256,14 @@ final class RemoteFiles {
 
     /** Copies with mode, owner and times ({@code cp -p}), through symbolic links at both ends; atomic, flushed. */
     void copy(String from, String to) throws ProbeException {
-        run("s=\"$(target \"$R\"" + q(from) + ")\"\nf=\"$(target \"$R\"" + q(to) + ")\"\n"
+        run(copying(from, to));
+    }
+
+    /** The script of {@link #copy}, for a {@link #batch}. */
+    static String copying(String from, String to) {
+        return "s=\"$(target \"$R\"" + q(from) + ")\"\nf=\"$(target \"$R\"" + q(to) + ")\"\n"
                 + "mkdir -p -- \"${f%/*}\"\ntmp=\"$f.gpuforge-tmp\"\n"
-                + "cp -p -- \"$s\" \"$tmp\"\nflush \"$tmp\" " + q(to) + "\nmv -f -- \"$tmp\" \"$f\"\ntmp=");
+                + "cp -p -- \"$s\" \"$tmp\"\nflush \"$tmp\" " + q(to) + "\nmv -f -- \"$tmp\" \"$f\"\ntmp=";
     }
 
     private static String shorten(String s) {
