@@ -188,6 +188,20 @@ final class CommitScript {
      * status file exists): the status file is created here, before the script starts, so "no status file" means
      * the commit never started.
      */
+    /** How many ended commits keep their script, status and log (for a look after the fact) beside the new one. */
+    static final int KEPT = 5;
+
+    /**
+     * Removes the files of ended commits but the newest {@link #KEPT}: every apply leaves three, and nothing else
+     * ever removed them. A commit without its end in its status file is left alone (the journal is the judge of it).
+     */
+    private static final String PRUNE = String.join("\n",
+            "( cd \"$R" + JournalPolicy.STATE_DIR + "\" 2>/dev/null && ls -t -- commit-*.status 2>/dev/null"
+                    + " | grep -v -x -F -- \"${ST##*/}\" | tail -n +" + (KEPT + 1) + " | while read -r old; do",
+            "    grep -q -x -E 'APPLIED|RESTORED|RESTORE-FAILED.*|STOPPED .*' -- \"$old\" || continue",
+            "    rm -f -- \"${old%.status}.sh\" \"${old%.status}.log\" \"$old\"",
+            "  done ) || true");
+
     static String launcher(String id, List<String> commands) {
         StringBuilder tools = new StringBuilder();
         for (String c : commands) {
@@ -200,6 +214,7 @@ final class CommitScript {
                 "[ -f \"$S\" ] || fail \"the commit script ${S#\"$R\"} is missing\"",
                 "[ ! -e \"$ST\" ] || fail \"the commit " + id + " was started before (${ST#\"$R\"} exists)\"",
                 "printf 'launch\\n' > \"$ST\"",
+                PRUNE,
                 "trap '' HUP",
                 "if command -v setsid >/dev/null 2>&1; then",
                 "  setsid sh \"$S\" \"$R\" < /dev/null >> \"$LG\" 2>&1 &",

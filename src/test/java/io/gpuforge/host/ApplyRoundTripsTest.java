@@ -52,6 +52,33 @@ class ApplyRoundTripsTest {
         }
     }
 
+    /** Each apply leaves its commit's script, status and log; only the newest ended ones stay. */
+    @Test
+    void theFilesOfOldCommitsGoButTheNewestOnes() throws Exception {
+        Path root = HostTrees.withBootTools(HostTrees.intelGrub(dir.resolve("p")));
+        HostFacts f = new HostProbe().probeLocal(Optional.of(root));
+        PassthroughPlan p = Planner.plan(f, GPU, PlanOptions.defaults());
+        Path state = root.resolve("var/lib/gpuforge");
+        List<String> ids = new java.util.ArrayList<>();
+        try (HostShell shell = new TreeShell(root)) {
+            HostConfigurator c = new HostConfigurator(shell, Optional.empty(), false, Clock.systemUTC());
+            for (int i = 0; i < CommitScript.KEPT + 3; i++) {
+                ids.add(c.apply(p).journalId());
+                c.rollback(Optional.empty());
+            }
+        }
+        List<String> left;
+        try (var s = Files.list(state)) {
+            left = s.map(x -> x.getFileName().toString()).filter(n -> n.startsWith("commit-")).sorted().toList();
+        }
+        List<String> kept = ids.subList(ids.size() - CommitScript.KEPT - 1, ids.size());
+        assertThat(left).as("the files of the last apply and of the %d before it", CommitScript.KEPT)
+                .containsExactlyInAnyOrderElementsOf(kept.stream()
+                        .flatMap(id -> java.util.stream.Stream.of(".sh", ".status", ".log").map(x -> "commit-" + id + x))
+                        .toList());
+        assertThat(Files.readString(state.resolve("commit-" + ids.get(ids.size() - 1) + ".status"))).contains("APPLIED");
+    }
+
     @Test
     void severalFilesAreReadInOneRoundTripThroughTheirLinks() throws Exception {
         Path root = Files.createDirectories(dir.resolve("r"));
