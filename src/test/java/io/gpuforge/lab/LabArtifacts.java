@@ -2,9 +2,12 @@ package io.gpuforge.lab;
 
 import io.gpuforge.testing.Tools;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +55,7 @@ final class LabArtifacts {
         Tools.require("debugfs", "e2fsprogs");
         List<String> cmd = new ArrayList<>(List.of("bash", project.resolve("src/test/lab/prepare-as-root.sh").toString(),
                 "--where", labDir.toString()));
-        Result r = exec(cmd);
+        Result r = locked(cmd);
         if (r.code != 0) {
             String message = "The lab's Debian guests are not built: run 'sudo src/test/lab/prepare-as-root.sh' (root is"
                     + " needed for mmdebstrap) before the tests. " + r.output.strip();
@@ -82,7 +85,7 @@ final class LabArtifacts {
     private String script(String name, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("bash", project.resolve("src/test/lab/" + name).toString()));
         cmd.addAll(List.of(args));
-        Result r = exec(cmd);
+        Result r = locked(cmd);
         if (r.code != 0) {
             throw new IOException(name + " failed (exit " + r.code + "):\n" + r.output);
         }
@@ -92,6 +95,18 @@ final class LabArtifacts {
     }
 
     private record Result(int code, String output) {
+    }
+
+    /**
+     * Runs a build script holding {@code target/lab/.build.lock}: the test JVMs take classes in turn, so two lab classes
+     * can start at once, and each would otherwise build the same guest into the same directory.
+     */
+    private Result locked(List<String> cmd) throws IOException {
+        Files.createDirectories(labDir);
+        try (FileChannel lock = FileChannel.open(labDir.resolve(".build.lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE); FileLock held = lock.lock()) {
+            return exec(cmd);
+        }
     }
 
     private static Result exec(List<String> cmd) throws IOException {

@@ -47,8 +47,11 @@ class FxLoginPromptGuiTest {
     }
 
     private static DialogPane dialogSaying(FxRobot robot, String text) throws Exception {
+        // found in the scene graph before its window shows when the machine is busy: wait for the window too
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup(".dialog-pane").queryAll().stream()
-                .anyMatch(n -> says((DialogPane) n, text)));
+                .anyMatch(n -> says((DialogPane) n, text) && n.getScene() != null && n.getScene().getWindow() != null
+                        && n.getScene().getWindow().isShowing()));
+        WaitForAsyncUtils.waitForFxEvents();
         return (DialogPane) robot.lookup(".dialog-pane").queryAll().stream().filter(n -> says((DialogPane) n, text))
                 .findFirst().orElseThrow();
     }
