@@ -33,6 +33,7 @@ final class ConnectionCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
+    /** The saved connection called {@code name}; refused, naming it, when there is none (every command's lookup). */
     static ConnectionInfo named(AppContext ctx, String name) throws Exception {
         return ctx.connections().all().stream().filter(c -> c.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no saved connection named '" + name + "'"));

@@ -79,8 +79,7 @@ final class LinkCommand implements Callable<Integer> {
     }
 
     private static ConnectionInfo named(AppContext ctx, String name, boolean ssh) throws Exception {
-        ConnectionInfo c = ctx.connections().all().stream().filter(x -> x.name().equals(name)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no saved connection named '" + name + "'"));
+        ConnectionInfo c = ConnectionCommand.named(ctx, name);
         if (ssh != (c.kind() == ConnectionInfo.Kind.SSH)) {
             throw new IllegalArgumentException(ssh ? "'" + name + "' is not a saved SSH host"
                     : "'" + name + "' is an SSH host: link the nodes of a Proxmox VE or libvirt connection");

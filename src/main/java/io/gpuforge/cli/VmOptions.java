@@ -85,8 +85,7 @@ final class VmOptions {
         }
         AppContext ctx = GpuCommand.context(services);
         try {
-            ConnectionInfo c = ctx.connections().all().stream().filter(x -> x.name().equals(connection)).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("no saved connection named '" + connection + "'"));
+            ConnectionInfo c = ConnectionCommand.named(ctx, connection);
             if (!ctx.sessions().isHypervisor(c.kind())) {
                 throw new IllegalArgumentException(c.name() + " is an SSH host, not a hypervisor with VMs");
             }
