@@ -78,8 +78,16 @@ final class RemoteFiles {
 
     /** Runs a file script (after {@link #PRELUDE}); fails on a non-zero exit. */
     String run(String script) throws ProbeException {
+        return succeeded(unchecked(script));
+    }
+
+    private HostShell.Result unchecked(String script) throws ProbeException {
         String full = PRELUDE + script + "\n";
-        HostShell.Result r = shell.run(command(), full.getBytes(StandardCharsets.UTF_8), stepLimit);
+        return shell.run(command(), full.getBytes(StandardCharsets.UTF_8), stepLimit);
+    }
+
+    /** The script's output; a non-zero exit fails, with what it wrote to stderr. */
+    private String succeeded(HostShell.Result r) throws ProbeException {
         if (r.exitCode() != 0) {
             throw new ProbeException("A step failed on " + shell.describe() + " (exit " + r.exitCode() + "): "
                     + r.stderr().strip());
@@ -205,13 +213,9 @@ final class RemoteFiles {
         for (int i = 0; i < scripts.size(); i++) {
             b.append(scripts.get(i)).append("\necho '").append(MARK).append("DONE'\n");
         }
-        String full = PRELUDE + b + "\n";
-        HostShell.Result r = shell.run(command(), full.getBytes(StandardCharsets.UTF_8), stepLimit);
+        HostShell.Result r = unchecked(b.toString());
         done.accept((int) new String(r.stdout(), StandardCharsets.UTF_8).lines().filter((MARK + "DONE")::equals).count());
-        if (r.exitCode() != 0) {
-            throw new ProbeException("A step failed on " + shell.describe() + " (exit " + r.exitCode() + "): "
-                    + r.stderr().strip());
-        }
+        succeeded(r);
     }
 
     /** Renames the staged copies of {@code paths} over their targets, in order; the paths renamed, in order. */

@@ -12,9 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,7 +62,7 @@ class ApplyRoundTripsTest {
         HostFacts f = new HostProbe().probeLocal(Optional.of(root));
         PassthroughPlan p = Planner.plan(f, GPU, PlanOptions.defaults());
         Path state = root.resolve("var/lib/gpuforge");
-        List<String> ids = new java.util.ArrayList<>();
+        List<String> ids = new ArrayList<>();
         try (HostShell shell = new TreeShell(root)) {
             HostConfigurator c = new HostConfigurator(shell, Optional.empty(), false, Clock.systemUTC());
             for (int i = 0; i < CommitScript.KEPT + 3; i++) {
@@ -68,13 +71,13 @@ class ApplyRoundTripsTest {
             }
         }
         List<String> left;
-        try (var s = Files.list(state)) {
+        try (Stream<Path> s = Files.list(state)) {
             left = s.map(x -> x.getFileName().toString()).filter(n -> n.startsWith("commit-")).sorted().toList();
         }
         List<String> kept = ids.subList(ids.size() - CommitScript.KEPT - 1, ids.size());
         assertThat(left).as("the files of the last apply and of the %d before it", CommitScript.KEPT)
                 .containsExactlyInAnyOrderElementsOf(kept.stream()
-                        .flatMap(id -> java.util.stream.Stream.of(".sh", ".status", ".log").map(x -> "commit-" + id + x))
+                        .flatMap(id -> Stream.of(".sh", ".status", ".log").map(x -> "commit-" + id + x))
                         .toList());
         assertThat(Files.readString(state.resolve("commit-" + ids.get(ids.size() - 1) + ".status"))).contains("APPLIED");
     }
@@ -93,7 +96,7 @@ class ApplyRoundTripsTest {
         Files.createSymbolicLink(root.resolve("etc/link"), Path.of("/etc/default/grub"));
         try (HostShell real = new LocalShell()) {
             FaultyShell counter = new FaultyShell(real, Integer.MAX_VALUE, FaultyShell.Mode.FAIL);
-            RemoteFiles files = new RemoteFiles(counter, root.toString(), false, java.time.Duration.ofSeconds(30));
+            RemoteFiles files = new RemoteFiles(counter, root.toString(), false, Duration.ofSeconds(30));
             Map<String, Optional<byte[]>> got = files.readAll(List.of("/etc/blob", "/etc/absent", "/etc/default/grub",
                     "/etc/empty", "/etc/link"));
             assertThat(counter.calls()).isEqualTo(1);
