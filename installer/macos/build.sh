@@ -60,7 +60,7 @@ jpackage --type app-image --name GPUForge --dest "$out" --input "$out/input" --m
     --main-class io.gpuforge.boot.Launcher --runtime-image "$out/runtime" --icon installer/icons/gpuforge.icns \
     --mac-package-identifier io.gpuforge.GPUForge --mac-package-name GPUForge \
     --add-launcher gpuforge=installer/linux/gpuforge-cli.properties \
-    --java-options "-Dfile.encoding=UTF-8" --java-options "-Xshare:auto" \
+    --java-options "-XX:TieredStopAtLevel=1" --java-options "-Dfile.encoding=UTF-8" --java-options "-Xshare:auto" \
     --java-options "-XX:SharedArchiveFile=\$APPDIR/gpuforge.jsa" --java-options "-Xlog:cds=off,cds+dynamic=off" \
     --java-options "-Dgpuforge.installConfig=\$APPDIR/config" \
     --java-options "-Dlogback.configurationFile=\$APPDIR/config/logback.xml" \

@@ -67,7 +67,7 @@ Write-Host "class list: $((Get-Content "$inputDir\gpuforge.classlist").Count) cl
 
 $common = @('--app-version', $Version, '--vendor', 'GPUForge', '--copyright', 'GPUForge contributors',
             '--description', 'GPU passthrough, VMs and GPU telemetry for Proxmox VE and KVM/libvirt')
-$javaOptions = @('--java-options', '-Dfile.encoding=UTF-8', '--java-options', '-Xshare:auto',
+$javaOptions = @('--java-options', '-XX:TieredStopAtLevel=1', '--java-options', '-Dfile.encoding=UTF-8', '--java-options', '-Xshare:auto',
                  '--java-options', '-XX:SharedArchiveFile=$APPDIR\gpuforge.jsa',
                  '--java-options', '-Xlog:cds=off,cds+dynamic=off',
                  '--java-options', '-Dgpuforge.installConfig=$APPDIR\config',

@@ -2,11 +2,7 @@ package io.gpuforge.boot;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.AppPaths;
-import io.gpuforge.app.OsAppearance;
-import io.gpuforge.app.settings.FirstFrameSettings;
-import io.gpuforge.app.settings.SettingsDefaults;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.stage.Stage;
@@ -14,8 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JavaFX application. {@link #init()} reads only what the first frame needs (the first-frame settings, the
- * desktop's light or dark preference); {@link #start} shows that frame at once and leaves the rest of the start to
+ * The JavaFX application. {@link #init()} takes only what the first frame needs (the first-frame settings, the
+ * desktop's light or dark preference: {@link EarlyStart}, begun before the toolkit); {@link #start} shows that frame at once and leaves the rest of the start to
  * {@link WindowStart}: the application context is built on a background thread after the first frame.
  */
 public final class GpuForgeApp extends Application {
@@ -28,18 +24,29 @@ public final class GpuForgeApp extends Application {
     public static final String EXIT_AFTER_FIRST_FRAME = "gpuforge.exitAfterFirstFrame";
     private static final Logger LOG = LoggerFactory.getLogger(GpuForgeApp.class);
 
+    /**
+     * What {@code main} began before the toolkit's start, handed over once: JavaFX makes the application object
+     * itself, by reflection and without arguments, after its toolkit has started.
+     */
+    private static final AtomicReference<EarlyStart> HANDED_OVER = new AtomicReference<>();
+
     private final StartupClock clock = new StartupClock();
     private WindowStart start;
+
+    /** Starts the window (returns when the app ends); {@code early} was begun beside the toolkit's start. */
+    static void launch(EarlyStart early, String... args) {
+        HANDED_OVER.set(early);
+        Application.launch(GpuForgeApp.class, args);
+    }
 
     @Override
     public void init() {
         AppPaths paths = AppPaths.resolve();
-        CompletableFuture<Optional<Boolean>> dark = new CompletableFuture<>();
-        Thread ask = new Thread(() -> dark.complete(OsAppearance.system().prefersDark()), "gpuforge-appearance");
-        ask.setDaemon(true);
-        ask.start();
-        FirstFrameSettings first = FirstFrameSettings.read(paths.settingsFile(), SettingsDefaults.installConfigDir());
-        start = new WindowStart(clock, first, dark.join(), (osDark, uncaught) ->
+        EarlyStart early = HANDED_OVER.getAndSet(null);
+        if (early == null) { // started by Application.launch directly
+            early = EarlyStart.begin(paths);
+        }
+        start = new WindowStart(clock, early.settings(), early.osPrefersDark(), (osDark, uncaught) ->
                 AppContext.create(paths, AppContext.Options.production(), uncaught, osDark), paths.logDir());
     }
 

@@ -2,12 +2,12 @@ package io.gpuforge.boot;
 
 import io.gpuforge.app.AppPaths;
 import io.gpuforge.cli.GpuForgeCli;
-import javafx.application.Application;
+import java.util.Optional;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one entry point. With arguments it is the {@code gpuforge} command; without, the desktop app.
- * Not an {@link Application} subclass, so a plain {@code java -jar} works with JavaFX on the class path.
+ * Not an {@code javafx.application.Application} subclass, so a plain {@code java -jar} works with JavaFX on the class path.
  */
 public final class Launcher {
 
@@ -23,13 +23,16 @@ public final class Launcher {
         }
         // The window: logging sets itself up (its configuration file, the log file) beside the toolkit's start
         // instead of before the first frame; loggers asked for meanwhile catch up once it is done.
+        Optional<String> pipeline = RenderingPipeline.choose();
         Thread logging = new Thread(() -> {
             LoggerFactory.getILoggerFactory();
             JavaFxLogging.loggingReady();
+            pipeline.ifPresent(o -> LoggerFactory.getLogger(Launcher.class).info("No graphics device (/dev/dri, "
+                    + "/dev/nvidia*): JavaFX's software pipeline (prism.order={}) without trying OpenGL first", o));
         }, "gpuforge-logging");
         logging.setDaemon(true);
         logging.start();
         JavaFxLogging.intoTheLog();
-        Application.launch(GpuForgeApp.class, args);
+        GpuForgeApp.launch(EarlyStart.begin(paths), args);
     }
 }

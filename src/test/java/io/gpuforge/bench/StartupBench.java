@@ -174,8 +174,10 @@ class StartupBench {
     private record Xvfb(Process process, String display) implements AutoCloseable {
 
         static Xvfb start() throws IOException {
+            // -noreset: by default the server resets when its last client leaves, and a subject that connects
+            // during that reset fails with "Unable to open DISPLAY" (seen in about one run in three)
             Process p = new ProcessBuilder("Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten",
-                    "tcp").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                    "tcp", "-noreset").redirectError(ProcessBuilder.Redirect.DISCARD).start();
             StringBuilder number = new StringBuilder();
             int c;
             while ((c = p.getInputStream().read()) >= 0 && c != '\n') {
