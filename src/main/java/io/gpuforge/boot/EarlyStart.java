@@ -4,36 +4,49 @@ import io.gpuforge.app.AppPaths;
 import io.gpuforge.app.OsAppearance;
 import io.gpuforge.app.settings.FirstFrameSettings;
 import io.gpuforge.app.settings.SettingsDefaults;
+import io.gpuforge.ui.common.I18n;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * What the first frame needs besides the toolkit: the first-frame settings (theme, language, place and size) and the
- * desktop's light or dark preference (a helper process or two on Linux). Begun by {@code main} before JavaFX starts,
- * each on a thread of its own, so both are ready long before the toolkit (a third of a second) is; asking for them in
- * {@link GpuForgeApp#init()}, after the toolkit's start, kept the first frame waiting about 50 ms for them.
+ * What the first frame needs besides the toolkit: the first-frame settings (theme, language, place and size), the UI's
+ * strings in that language (eight resource bundles) and the desktop's light or dark preference (a helper process or
+ * two on Linux). Begun by {@code main} before JavaFX starts, on two threads of their own, so all are ready long before
+ * the toolkit (a third of a second) is; made in {@link GpuForgeApp#init()} and {@code start()}, after the toolkit's
+ * start, they kept the first frame waiting about 65 ms.
  */
 final class EarlyStart {
 
-    private final CompletableFuture<FirstFrameSettings> settings;
+    /** The settings and the strings in their language, made on one thread: the second needs the first. */
+    private record FirstFrame(FirstFrameSettings settings, I18n i18n) {
+    }
+
+    private final CompletableFuture<FirstFrame> firstFrame;
     private final CompletableFuture<Optional<Boolean>> osPrefersDark;
 
-    private EarlyStart(CompletableFuture<FirstFrameSettings> settings,
-                       CompletableFuture<Optional<Boolean>> osPrefersDark) {
-        this.settings = settings;
+    private EarlyStart(CompletableFuture<FirstFrame> firstFrame, CompletableFuture<Optional<Boolean>> osPrefersDark) {
+        this.firstFrame = firstFrame;
         this.osPrefersDark = osPrefersDark;
     }
 
     static EarlyStart begin(AppPaths paths) {
         return new EarlyStart(
-                on("gpuforge-first-settings",
-                        () -> FirstFrameSettings.read(paths.settingsFile(), SettingsDefaults.installConfigDir())),
+                on("gpuforge-first-frame", () -> {
+                    FirstFrameSettings s = FirstFrameSettings.read(paths.settingsFile(),
+                            SettingsDefaults.installConfigDir());
+                    return new FirstFrame(s, WindowStart.i18n(s));
+                }),
                 on("gpuforge-appearance", () -> OsAppearance.system().prefersDark()));
     }
 
     FirstFrameSettings settings() {
-        return settings.join();
+        return firstFrame.join().settings();
+    }
+
+    /** Not yet bound to any node: the FX thread takes it over from here. */
+    I18n i18n() {
+        return firstFrame.join().i18n();
     }
 
     Optional<Boolean> osPrefersDark() {

@@ -46,7 +46,7 @@ public final class GpuForgeApp extends Application {
         if (early == null) { // started by Application.launch directly
             early = EarlyStart.begin(paths);
         }
-        start = new WindowStart(clock, early.settings(), early.osPrefersDark(), (osDark, uncaught) ->
+        start = new WindowStart(clock, early.settings(), early.i18n(), early.osPrefersDark(), (osDark, uncaught) ->
                 AppContext.create(paths, AppContext.Options.production(), uncaught, osDark), paths.logDir());
     }
 

@@ -47,6 +47,7 @@ public final class WindowStart {
 
     private final StartupClock clock;
     private final FirstFrameSettings settings;
+    private final I18n i18n;
     private final Optional<Boolean> osPrefersDark;
     private final ContextFactory factory;
     private final Path logDir;
@@ -56,13 +57,23 @@ public final class WindowStart {
     private AppContext context;
     private boolean stopped;
 
-    public WindowStart(StartupClock clock, FirstFrameSettings settings, Optional<Boolean> osPrefersDark,
+    /**
+     * @param i18n the UI's strings in the settings' language ({@link #i18n(FirstFrameSettings)}), not yet bound to any
+     *             node
+     */
+    public WindowStart(StartupClock clock, FirstFrameSettings settings, I18n i18n, Optional<Boolean> osPrefersDark,
                        ContextFactory factory, Path logDir) {
         this.clock = Objects.requireNonNull(clock);
         this.settings = Objects.requireNonNull(settings);
+        this.i18n = Objects.requireNonNull(i18n);
         this.osPrefersDark = Objects.requireNonNull(osPrefersDark);
         this.factory = Objects.requireNonNull(factory);
         this.logDir = Objects.requireNonNull(logDir);
+    }
+
+    /** The UI's strings in the language the settings ask for (the system's when they leave it to the system). */
+    public static I18n i18n(FirstFrameSettings settings) {
+        return new I18n(settings.language().resolve(Locale.getDefault()));
     }
 
     /**
@@ -72,7 +83,6 @@ public final class WindowStart {
      * once that frame is drawn, while the context is being built.
      */
     public void show(Stage stage) {
-        I18n i18n = new I18n(settings.language().resolve(Locale.getDefault()));
         ThemeManager theme = new ThemeManager(osPrefersDark);
         String starting = theme.resolveDark(settings.theme()) ? STARTING_CSS_DARK : STARTING_CSS_LIGHT;
         Application.setUserAgentStylesheet(Objects.requireNonNull(WindowStart.class.getResource(starting), starting)

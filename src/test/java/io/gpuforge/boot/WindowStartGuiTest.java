@@ -70,8 +70,10 @@ class WindowStartGuiTest {
     }
 
     private WindowStart windowStart(WindowStart.ContextFactory factory) {
-        return new WindowStart(new StartupClock(), new FirstFrameSettings(ThemeChoice.DARK,
-                LanguageChoice.CHINESE_SIMPLIFIED, null, null), Optional.of(true), factory, home.resolve("logs"));
+        FirstFrameSettings settings = new FirstFrameSettings(ThemeChoice.DARK, LanguageChoice.CHINESE_SIMPLIFIED, null,
+                null);
+        return new WindowStart(new StartupClock(), settings, WindowStart.i18n(settings), Optional.of(true), factory,
+                home.resolve("logs"));
     }
 
     @Test
