@@ -10,9 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JavaFX application. {@link #init()} takes only what the first frame needs (the first-frame settings, the
- * desktop's light or dark preference: {@link EarlyStart}, begun before the toolkit); {@link #start} shows that frame at once and leaves the rest of the start to
- * {@link WindowStart}: the application context is built on a background thread after the first frame.
+ * The JavaFX application. {@link #init()} takes only what the first frame needs (the first-frame settings, the UI's
+ * strings, the desktop's light or dark preference: {@link EarlyStart}, begun before the toolkit); {@link #start} shows
+ * that frame at once and leaves the rest of the start to {@link WindowStart}: the application context is built on a
+ * background thread after the first frame.
  */
 public final class GpuForgeApp extends Application {
 

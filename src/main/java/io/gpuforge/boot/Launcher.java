@@ -7,7 +7,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one entry point. With arguments it is the {@code gpuforge} command; without, the desktop app.
- * Not an {@code javafx.application.Application} subclass, so a plain {@code java -jar} works with JavaFX on the class path.
+ * Not an {@code javafx.application.Application} subclass, so a plain {@code java -jar} works with JavaFX on the
+ * class path.
  */
 public final class Launcher {
 

@@ -72,7 +72,7 @@ public final class WindowStart {
     }
 
     /** The UI's strings in the language the settings ask for (the system's when they leave it to the system). */
-    public static I18n i18n(FirstFrameSettings settings) {
+    static I18n i18n(FirstFrameSettings settings) {
         return new I18n(settings.language().resolve(Locale.getDefault()));
     }
 
