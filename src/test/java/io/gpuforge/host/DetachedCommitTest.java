@@ -80,16 +80,7 @@ class DetachedCommitTest {
 
     /** Asks the host (a new connection each time, as a user would) until the commit has ended. */
     private ApplyState waitForTheEnd(SysrootSshServer server) throws Exception {
-        for (int i = 0; i < 300; i++) {
-            try (SshShell again = connect(server)) {
-                ApplyState s = on(again).state();
-                if (s.kind() != ApplyState.Kind.RUNNING) {
-                    return s;
-                }
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("the commit did not end within a minute");
+        return CommitEnd.await(() -> connect(server));
     }
 
     @Test
