@@ -71,7 +71,8 @@ common=(--app-version "$version" --vendor GPUForge --copyright "GPUForge contrib
 # used 2.9 s of processor time in a 2.3 s start (-XX:+CITime; 1.65 s of it C2's, for 217 methods), on machines with
 # few cores taken from the start itself. Measured on this 2-core machine, median of 9 alternating starts: first
 # frame 649 -> 560 ms, window filled in 2,247 -> 1,548 ms; the monitor's 24-hour chart frame 35 -> 34 ms and the
-# 2,000-VM tree's longest pulse 107 -> 78 ms (the benchmarks with and without it), so nothing measured got slower.
+# 2,000-VM tree's longest pulse 107 -> 78 ms (the benchmarks with and without it). What it costs: the monitor's
+# 24-hour history query, 45-80 -> 104-218 ms (MonitorChartBench), work that C2 compiles better once it is hot.
 jvm_options=(-XX:TieredStopAtLevel=1 -Dfile.encoding=UTF-8 -Xshare:auto "-XX:SharedArchiveFile=\$APPDIR/gpuforge.jsa"
              -Xlog:cds=off,cds+dynamic=off "-Dgpuforge.installConfig=\$APPDIR/config"
              "-Dlogback.configurationFile=\$APPDIR/config/logback.xml")
