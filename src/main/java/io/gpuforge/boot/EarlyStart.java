@@ -22,22 +22,30 @@ final class EarlyStart {
     private record FirstFrame(FirstFrameSettings settings, I18n i18n) {
     }
 
+    private final AppPaths paths;
     private final CompletableFuture<FirstFrame> firstFrame;
     private final CompletableFuture<Optional<Boolean>> osPrefersDark;
 
-    private EarlyStart(CompletableFuture<FirstFrame> firstFrame, CompletableFuture<Optional<Boolean>> osPrefersDark) {
+    private EarlyStart(AppPaths paths, CompletableFuture<FirstFrame> firstFrame,
+                       CompletableFuture<Optional<Boolean>> osPrefersDark) {
+        this.paths = paths;
         this.firstFrame = firstFrame;
         this.osPrefersDark = osPrefersDark;
     }
 
     static EarlyStart begin(AppPaths paths) {
-        return new EarlyStart(
+        return new EarlyStart(paths,
                 on("gpuforge-first-frame", () -> {
                     FirstFrameSettings s = FirstFrameSettings.read(paths.settingsFile(),
                             SettingsDefaults.installConfigDir());
                     return new FirstFrame(s, WindowStart.i18n(s));
                 }),
                 on("gpuforge-appearance", () -> OsAppearance.system().prefersDark()));
+    }
+
+    /** The per-user directories {@code main} resolved (and logging was pointed at). */
+    AppPaths paths() {
+        return paths;
     }
 
     FirstFrameSettings settings() {

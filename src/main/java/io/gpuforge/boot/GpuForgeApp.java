@@ -42,11 +42,11 @@ public final class GpuForgeApp extends Application {
 
     @Override
     public void init() {
-        AppPaths paths = AppPaths.resolve();
         EarlyStart early = HANDED_OVER.getAndSet(null);
         if (early == null) { // started by Application.launch directly
-            early = EarlyStart.begin(paths);
+            early = EarlyStart.begin(AppPaths.resolve());
         }
+        AppPaths paths = early.paths();
         start = new WindowStart(clock, early.settings(), early.i18n(), early.osPrefersDark(), (osDark, uncaught) ->
                 AppContext.create(paths, AppContext.Options.production(), uncaught, osDark), paths.logDir());
     }

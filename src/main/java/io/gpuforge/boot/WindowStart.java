@@ -93,13 +93,13 @@ public final class WindowStart {
                     clock.markFirstFrame(System.currentTimeMillis()), clock.cpuMillis());
             // after this pulse, and before the main window can fill in (that comes later through runLater too)
             Platform.runLater(() -> theme.apply(settings.theme()));
-            Thread t = new Thread(() -> build(stage, frame, i18n, theme), "gpuforge-start");
+            Thread t = new Thread(() -> build(stage, frame, theme), "gpuforge-start");
             t.setDaemon(true);
             t.start();
         });
     }
 
-    private void build(Stage stage, StartingFrame frame, I18n i18n, ThemeManager theme) {
+    private void build(Stage stage, StartingFrame frame, ThemeManager theme) {
         AppContext built;
         try {
             built = factory.create(osPrefersDark, this::uncaught);
@@ -118,10 +118,10 @@ public final class WindowStart {
             }
             context = built;
         }
-        Platform.runLater(() -> fill(stage, built, i18n, theme));
+        Platform.runLater(() -> fill(stage, built, theme));
     }
 
-    private void fill(Stage stage, AppContext app, I18n i18n, ThemeManager theme) {
+    private void fill(Stage stage, AppContext app, ThemeManager theme) {
         if (!stage.isShowing()) {
             return; // closed while starting: stop() closes the context
         }
