@@ -59,10 +59,6 @@ jlink --add-modules "$modules" --include-locales=en,zh --strip-debug --no-header
     --compress=2 --output "$out/runtime"
 say "runtime: $(du -sh "$out/runtime" | cut -f1) in $(( $(date +%s) - start )) s"
 
-# the runtime's own class-data sharing archive (lib/server/classes.jsa): the base the app's archive builds on
-"$out/runtime/bin/java" -Xshare:dump >/dev/null
-say "runtime base CDS archive: $(du -h "$out/runtime/lib/server/classes.jsa" | cut -f1)"
-
 # 2. the app-image: two launchers over one runtime; the window's launcher maps the app's CDS archive (step 3)
 common=(--app-version "$version" --vendor GPUForge --copyright "GPUForge contributors"
         --description "GPU passthrough, VMs and GPU telemetry for Proxmox VE and KVM/libvirt")
