@@ -118,14 +118,19 @@ class ConsoleGuiTest {
         robot.interact(() -> tree(robot).getSelectionModel().select(item));
     }
 
+    /** A label's text, read on the FX thread: a page renders its labels and buttons in one go there. */
     static String text(FxRobot robot, String id) {
-        return robot.lookup(id).queryAll().stream().filter(Node::isVisible).map(n -> ((Label) n).getText())
-                .reduce((a, b) -> b).orElse("");
+        return onFx(() -> robot.lookup(id).queryAll().stream().filter(Node::isVisible).map(n -> ((Label) n).getText())
+                .reduce((a, b) -> b).orElse(""));
     }
 
     private static String lines(FxRobot robot, String id) {
-        VBox box = robot.lookup(id).queryAs(VBox.class);
-        return box.getChildren().stream().map(n -> ((Label) n).getText()).collect(Collectors.joining("\n"));
+        return onFx(() -> robot.lookup(id).queryAs(VBox.class).getChildren().stream().map(n -> ((Label) n).getText())
+                .collect(Collectors.joining("\n")));
+    }
+
+    private static boolean disabled(FxRobot robot, String id) {
+        return onFx(() -> robot.lookup(id).queryAs(Button.class).isDisabled());
     }
 
     @Test
@@ -256,8 +261,8 @@ class ConsoleGuiTest {
         waitUntil(() -> text(robot, "#vm-state").equals("stopped"));
         waitUntil(() -> taskLog(robot).stream().anyMatch(t -> t.action().equals("vm.stop")
                 && t.status() == TaskRecord.Status.OK));
-        assertThat(robot.lookup("#vm-start").queryAs(Button.class).isDisabled()).isFalse();
-        assertThat(robot.lookup("#vm-stop").queryAs(Button.class).isDisabled()).isTrue();
+        assertThat(disabled(robot, "#vm-start")).as("start, once the page says stopped").isFalse();
+        assertThat(disabled(robot, "#vm-stop")).isTrue();
         assertThat(labels(child(lab, "pve-4090"::equals))).anyMatch(l -> l.contains("train-01"));
         // the tree follows the same inventory (its sync may land a pulse after the page's)
         waitUntil(() -> !child(child(lab, "pve-4090"::equals), l -> l.contains("train-01")).getValue().target()
