@@ -28,8 +28,8 @@ public final class Launcher {
         Thread logging = new Thread(() -> {
             LoggerFactory.getILoggerFactory();
             JavaFxLogging.loggingReady();
-            pipeline.ifPresent(o -> LoggerFactory.getLogger(Launcher.class).info("No graphics device (/dev/dri, "
-                    + "/dev/nvidia*): JavaFX's software pipeline (prism.order={}) without trying OpenGL first", o));
+            pipeline.ifPresent(o -> LoggerFactory.getLogger(Launcher.class)
+                    .info(RenderingPipeline.describe(o, System.getenv("GDK_GL"))));
         }, "gpuforge-logging");
         logging.setDaemon(true);
         logging.start();

@@ -37,6 +37,18 @@ final class RenderingPipeline {
         return order;
     }
 
+    /**
+     * What the log says of a start without a graphics device: the pipeline asked for and whether GTK was kept from
+     * loading OpenGL ({@code GDK_GL=disable}, which the packaged launchers set where they find none of the devices
+     * this class looks for; a JVM cannot set its own environment before GTK reads it).
+     */
+    static String describe(String order, String gdkGl) {
+        String gtk = gdkGl != null && gdkGl.contains("disable") ? "GTK without OpenGL (GDK_GL=" + gdkGl + ")"
+                : "GTK loads OpenGL to choose its visuals (GDK_GL=disable, as the packaged launchers set, saves that)";
+        return "No graphics device (/dev/dri, /dev/nvidia*): JavaFX's software pipeline (prism.order=" + order
+                + ") without trying OpenGL first; " + gtk;
+    }
+
     private static boolean hasGraphicsDevice(Path dev) {
         if (Files.exists(dev.resolve("nvidiactl")) || Files.exists(dev.resolve("nvidia0"))) {
             return true;

@@ -42,4 +42,13 @@ class RenderingPipelineTest {
         assertThat(RenderingPipeline.order(OsFamily.WINDOWS, null, dev)).isEmpty();
         assertThat(RenderingPipeline.order(OsFamily.MAC, null, dev)).isEmpty();
     }
+
+    @Test
+    void theLogSaysWhetherGtkWasKeptFromLoadingOpenGl() {
+        assertThat(RenderingPipeline.describe("sw", "disable")).contains("prism.order=sw")
+                .contains("GTK without OpenGL (GDK_GL=disable)");
+        assertThat(RenderingPipeline.describe("sw", null)).contains("GTK loads OpenGL")
+                .doesNotContain("GTK without OpenGL");
+        assertThat(RenderingPipeline.describe("sw", "always")).contains("GTK loads OpenGL");
+    }
 }
