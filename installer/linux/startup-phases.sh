@@ -19,8 +19,10 @@ java="$image/lib/runtime/bin/java"
 command -v xvfb-run >/dev/null || { echo "xvfb-run is missing (apt install xvfb xauth)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# the launcher's own options (lib/app/GPUForge.cfg), with $APPDIR spelt out
+# the launcher's own options (lib/app/GPUForge.cfg), with $APPDIR spelt out, and its environment (GDK_GL where the
+# machine has no graphics device: the block of bin/GPUForge that sets it)
 mapfile -t cfg < <(sed -n 's/^java-options=//p' "$app/GPUForge.cfg" | sed "s|\$APPDIR|$app|g")
+eval "$(sed -n '/^if \[ -z "\${GDK_GL+set}" \]; then/,/^fi/p' "$image/bin/GPUForge")"
 read -r -a extra <<< "${GPUFORGE_PHASES_JAVA_OPTIONS:-}"
 
 # marker: the first load of this class (the name as -Xlog:class+load prints it)
@@ -66,7 +68,7 @@ for i in $(seq 1 "$runs"); do
     } > "$work/marks$i.txt"
 done
 echo "median of $runs starts (s after JVM start; load average $(cut -d' ' -f1-3 /proc/loadavg))"
-echo "options: ${cfg[*]} ${extra[*]}"
+echo "options: ${cfg[*]} ${extra[*]}${GDK_GL+ (GDK_GL=$GDK_GL)}"
 awk -F'|' -v runs="$runs" '
     { if (!($1 in seen)) { order[++n] = $1; seen[$1] = 1 } v[$1, ++c[$1]] = $2 }
     END {

@@ -12,6 +12,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class Launcher {
 
+    private static final String SLF4J_VERBOSITY = "slf4j.internal.verbosity";
+    private static final long LOGGING_DONE_MS = 5_000;
+
     private Launcher() {
     }
 
@@ -22,9 +25,14 @@ public final class Launcher {
         if (args.length > 0) {
             System.exit(GpuForgeCli.run(args, paths));
         }
-        // The window: logging sets itself up (its configuration file, the log file) beside the toolkit's start
-        // instead of before the first frame; loggers asked for meanwhile catch up once it is done.
+        // The window: logging sets itself up (its configuration file, the log file) once the first frame is on the
+        // screen (HeldLogConfiguration) instead of before it; loggers asked for meanwhile catch up once it is done.
         Optional<String> pipeline = RenderingPipeline.choose();
+        HeldLogConfiguration.hold();
+        if (System.getProperty(SLF4J_VERBOSITY) == null) {
+            // SLF4J's notice that it replays what was logged while it was held (stderr, at every start)
+            System.setProperty(SLF4J_VERBOSITY, "ERROR");
+        }
         Thread logging = new Thread(() -> {
             LoggerFactory.getILoggerFactory();
             JavaFxLogging.loggingReady();
@@ -34,6 +42,16 @@ public final class Launcher {
         logging.setDaemon(true);
         logging.start();
         JavaFxLogging.intoTheLog();
-        GpuForgeApp.launch(EarlyStart.begin(paths), args);
+        try {
+            GpuForgeApp.launch(EarlyStart.begin(paths), args);
+        } finally {
+            // a start that ended before its first frame: what it logged is written before the JVM ends
+            HeldLogConfiguration.release();
+            try {
+                logging.join(LOGGING_DONE_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

@@ -89,6 +89,7 @@ public final class WindowStart {
                 .toExternalForm());
         StartingFrame frame = StartingFrame.show(stage, i18n, theme, settings);
         afterNextPulse(stage.getScene(), () -> {
+            HeldLogConfiguration.release();
             LOG.info("First frame {} ms after JVM start, {} ms of processor time",
                     clock.markFirstFrame(System.currentTimeMillis()), clock.cpuMillis());
             // after this pulse, and before the main window can fill in (that comes later through runLater too)
