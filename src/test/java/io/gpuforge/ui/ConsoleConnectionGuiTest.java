@@ -1,5 +1,6 @@
 package io.gpuforge.ui;
 
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static io.gpuforge.ui.ConsoleGuiTest.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -67,8 +68,9 @@ class ConsoleConnectionGuiTest {
         fx.close();
     }
 
+    /** A label's text, read on the FX thread (a test's result sets several of the form's labels in one go there). */
     private static String text(FxRobot robot, String id) {
-        return Objects.toString(robot.lookup(id).queryAs(Label.class).getText(), "");
+        return onFx(() -> Objects.toString(robot.lookup(id).queryAs(Label.class).getText(), ""));
     }
 
     private void fill(FxRobot robot, String secret) {
@@ -100,7 +102,7 @@ class ConsoleConnectionGuiTest {
         robot.interact(() -> robot.lookup("#conn-trust").queryAs(CheckBox.class).setSelected(true));
         test(robot);
         waitUntil(() -> text(robot, "#conn-token-secret-problem").contains("refused the API token"));
-        assertThat(robot.lookup("#conn-token-secret-problem").queryAs(Label.class).isVisible()).isTrue();
+        assertThat(onFx(() -> robot.lookup("#conn-token-secret-problem").queryAs(Label.class).isVisible())).isTrue();
         assertThat(text(robot, "#conn-token-id-problem")).as("the token id is right").isEmpty();
 
         robot.interact(() -> robot.lookup("#conn-token-secret").queryAs(PasswordField.class).setText(secret()));
@@ -131,12 +133,12 @@ class ConsoleConnectionGuiTest {
 
         proxy.cut();
         waitUntil(() -> cellText(robot, lab).contains("reconnecting"));
-        assertThat(lab.getChildren()).as("what was known stays in the tree").hasSize(3);
-        assertThat(lab.getChildren().get(0).isExpanded()).isTrue();
+        assertThat(onFx(() -> List.copyOf(lab.getChildren()))).as("what was known stays in the tree").hasSize(3);
+        assertThat(onFx(() -> lab.getChildren().get(0).isExpanded())).isTrue();
         proxy.restore();
         waitUntil(() -> cellText(robot, lab).equals("lab-pve"));
         waitUntil(() -> fx.app.events().recent(50).stream().anyMatch(e -> e.message().contains("Connected again")));
-        assertThat(lab.getChildren().get(0).isExpanded()).as("expansion survives").isTrue();
+        assertThat(onFx(() -> lab.getChildren().get(0).isExpanded())).as("expansion survives").isTrue();
     }
 
     @Test

@@ -98,16 +98,17 @@ class ConsoleGpuGuiTest {
     private void passThroughFromTheIommuRow(FxRobot robot, String address) throws Exception {
         waitUntil(() -> row(robot, address).isPresent());
         TreeTableRow<?> row = row(robot, address).orElseThrow();
-        assertThat(row.getContextMenu()).as("the GPU's row has a context menu").isNotNull();
-        MenuItem pass = row.getContextMenu().getItems().stream().filter(m -> "iommu-pass-through".equals(m.getId()))
-                .findFirst().orElseThrow(() -> new AssertionError("no Pass through on " + address));
-        assertThat(pass.getText()).isEqualTo("Pass through to VM…");
+        assertThat(onFx(row::getContextMenu)).as("the GPU's row has a context menu").isNotNull();
+        MenuItem pass = onFx(() -> row.getContextMenu().getItems().stream()
+                .filter(m -> "iommu-pass-through".equals(m.getId())).findFirst())
+                .orElseThrow(() -> new AssertionError("no Pass through on " + address));
+        assertThat(onFx(pass::getText)).isEqualTo("Pass through to VM…");
         robot.interact(pass::fire);
         waitUntil(() -> robot.lookup("#passthrough-wizard").tryQuery().isPresent());
         // preselected: the wizard reads that GPU's host and checks it, with no host or GPU to choose
         waitUntil(() -> robot.lookup("#pt-checks").tryQuery().isPresent()
                 || robot.lookup("#pt-message").tryQuery().isPresent());
-        assertThat(robot.lookup("#pt-hosts").tryQuery()).as("no host to choose").isEmpty();
+        assertThat(onFx(() -> robot.lookup("#pt-hosts").tryQuery())).as("no host to choose").isEmpty();
         WaitForAsyncUtils.waitForFxEvents();
     }
 

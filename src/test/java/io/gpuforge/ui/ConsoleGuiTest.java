@@ -152,10 +152,10 @@ class ConsoleGuiTest {
         robot.interact(() -> search.setText("train"));
         waitUntil(() -> labels(lab).equals(List.of("pve-4090")));
         assertThat(labels(child(lab, "pve-4090"::equals))).singleElement().asString().contains("train-01");
-        assertThat(tree(robot).getSelectionModel().getSelectedItem().getValue().label()).contains("train-01");
+        assertThat(onFx(() -> tree(robot).getSelectionModel().getSelectedItem().getValue().label())).contains("train-01");
         robot.interact(() -> search.setText(""));
         waitUntil(() -> labels(lab).size() == 3);
-        assertThat(tree(robot).getSelectionModel().getSelectedItem().getValue().label())
+        assertThat(onFx(() -> tree(robot).getSelectionModel().getSelectedItem().getValue().label()))
                 .as("the selection stays through the filter").contains("train-01");
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
         GuiFixture.writePng(GuiFixture.snapshot(tree(robot).getScene()), "console-tree-light-en.png");
@@ -228,19 +228,19 @@ class ConsoleGuiTest {
         Platform.runLater(() -> robot.lookup("#vm-gpu-detach").queryAs(Button.class).fire());
         waitUntil(() -> robot.lookup(".dialog-pane").queryAll().stream()
                 .anyMatch(n -> String.valueOf(((DialogPane) n).getContentText()).contains("away from VM 101")));
-        DialogPane ask = (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
+        DialogPane ask = onFx(() -> (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
                 .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains("away from VM 101"))
-                .findFirst().orElseThrow();
-        assertThat(ask.getContentText()).contains("01:00.0");
+                .findFirst().orElseThrow());
+        assertThat(onFx(ask::getContentText)).contains("01:00.0");
         robot.interact(() -> ((Button) ask.lookupButton(ask.getButtonTypes().stream()
                 .filter(b -> b.getButtonData().isCancelButton()).findFirst().orElseThrow())).fire());
         assertThat(fx.app.sessions().of(fx.app.connections().all().get(0)).readConfig(new VmRef("pve-4090", "101"))
                 .details().hostDevices()).as("cancelled: nothing detached").isNotEmpty();
 
-        long before = Window.getWindows().stream().filter(Window::isShowing).count();
+        long before = onFx(() -> Window.getWindows().stream().filter(Window::isShowing).count());
         robot.interact(() -> robot.lookup("#vm-gpu-add").queryAs(Button.class).fire());
         waitUntil(() -> robot.lookup("#passthrough-wizard").tryQuery().isPresent());
-        assertThat(Window.getWindows().stream().filter(Window::isShowing).count()).isEqualTo(before + 1);
+        assertThat(onFx(() -> Window.getWindows().stream().filter(Window::isShowing).count())).isEqualTo(before + 1);
     }
 
     @Test
@@ -316,6 +316,6 @@ class ConsoleGuiTest {
 
     @SuppressWarnings("unchecked")
     private static List<TaskRecord> taskLog(FxRobot robot) {
-        return List.copyOf(robot.lookup("#task-log-table").queryAs(TableView.class).getItems());
+        return onFx(() -> List.copyOf(robot.lookup("#task-log-table").queryAs(TableView.class).getItems()));
     }
 }

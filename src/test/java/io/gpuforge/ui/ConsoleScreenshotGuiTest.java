@@ -2,6 +2,7 @@ package io.gpuforge.ui;
 
 import static io.gpuforge.ui.ConsoleGuiTest.child;
 import static io.gpuforge.ui.ConsoleGuiTest.labels;
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static io.gpuforge.ui.ConsoleGuiTest.select;
 import static io.gpuforge.ui.ConsoleGuiTest.text;
 import static io.gpuforge.ui.ConsoleGuiTest.tree;
@@ -104,7 +105,8 @@ class ConsoleScreenshotGuiTest {
         robot.interact(() -> n4090.setExpanded(true));
         waitUntil(() -> labels(n4090).stream().anyMatch(l -> l.contains("虚拟机 101") || l.contains("VM 101")));
         assertThat(labels(n4090)).as("the GPUs' places in Chinese").anyMatch(l -> l.contains("空闲"));
-        assertThat(tree(robot).getRoot().getChildren().get(0).getValue().label()).isEqualTo("connection.local");
+        assertThat(onFx(() -> tree(robot).getRoot().getChildren().get(0).getValue().label()))
+                .isEqualTo("connection.local");
         shot("console-tree-light-zh.png");
     }
 }

@@ -3,6 +3,7 @@ package io.gpuforge.ui;
 import static io.gpuforge.ui.ConsoleGuiTest.child;
 import static io.gpuforge.ui.ConsoleGuiTest.connection;
 import static io.gpuforge.ui.ConsoleGuiTest.labels;
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static io.gpuforge.ui.ConsoleGuiTest.select;
 import static io.gpuforge.ui.ConsoleGuiTest.waitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,14 +63,14 @@ class LibvirtCloneGuiTest {
         robot.interact(() -> robot.lookup("#conn-save").queryAs(Button.class).fire());
         waitUntil(() -> connection(robot).map(c -> !c.getChildren().isEmpty()).orElse(false));
         TreeItem<NavItem> kvm = connection(robot).orElseThrow();
-        TreeItem<NavItem> host = kvm.getChildren().get(0);
+        TreeItem<NavItem> host = onFx(() -> kvm.getChildren().get(0));
         waitUntil(() -> labels(host).stream().anyMatch(l -> l.contains("cuda-base")));
 
         select(robot, child(host, l -> l.contains("cuda-base")));
         waitUntil(() -> robot.lookup("#vm-clone").tryQuery().map(n -> !n.isDisabled()).orElse(false));
         robot.interact(() -> robot.lookup("#vm-clone").queryAs(Button.class).fire());
         waitUntil(() -> robot.lookup("#clone-name").tryQuery().isPresent());
-        assertThat(robot.lookup("#clone-full").queryAs(CheckBox.class).isVisible())
+        assertThat(onFx(() -> robot.lookup("#clone-full").queryAs(CheckBox.class).isVisible()))
                 .as("libvirt has no linked clones to offer").isFalse();
         robot.interact(() -> robot.lookup("#clone-name").queryAs(TextField.class).setText("cuda-worker-2"));
         robot.interact(() -> robot.lookup("#confirm-ok").queryAs(Button.class).fire());
