@@ -1,11 +1,13 @@
 package io.gpuforge.ui;
 
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.VmInfo;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -46,16 +48,17 @@ class DemoLabGuiTest {
         robot.interact(() -> robot.lookup("#conn-save").queryAs(Button.class).fire());
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#domains-table").tryQuery().isPresent()
                 && !robot.lookup("#domains-table").queryAs(TableView.class).getItems().isEmpty());
-        assertThat(robot.lookup("#demo-banner").queryAs(Label.class).getText()).contains("simulated");
+        assertThat(onFx(() -> robot.lookup("#demo-banner").queryAs(Label.class).getText())).contains("simulated");
         @SuppressWarnings("unchecked")
         TableView<VmInfo> table = robot.lookup("#domains-table").queryAs(TableView.class);
-        assertThat(table.getItems()).extracting(VmInfo::name).containsExactly("train-01", "ubuntu-24.04-cloud");
-        assertThat(table.getItems()).extracting(v -> v.ref().node() + "/" + v.ref().id() + (v.template() ? " template" : ""))
+        assertThat(onFx(() -> List.copyOf(table.getItems()))).extracting(VmInfo::name)
+                .containsExactly("train-01", "ubuntu-24.04-cloud");
+        assertThat(onFx(() -> List.copyOf(table.getItems()))).extracting(v -> v.ref().node() + "/" + v.ref().id() + (v.template() ? " template" : ""))
                 .containsExactly("pve-4090/101", "pve-3090/9000 template");
         // the nodes' devices are read once after the inventory: then all six GPUs are known, not only the mapped one
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#domains-header").queryAs(Label.class)
                 .getText().contains("6 GPUs"));
-        assertThat(robot.lookup("#domains-header").queryAs(Label.class).getText())
+        assertThat(onFx(() -> robot.lookup("#domains-header").queryAs(Label.class).getText()))
                 .startsWith("gpuforge-demo (Proxmox VE 8.4.1): 3 nodes, 1 VMs, 1 templates, 6 GPUs")
                 .contains("gpu-4090-a on pve-4090: 0000:01:00.0 (10de:2684)");
         assertThat(fx.app.connections().all()).singleElement()

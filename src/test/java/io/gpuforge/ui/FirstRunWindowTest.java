@@ -1,5 +1,6 @@
 package io.gpuforge.ui;
 
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
@@ -57,7 +58,7 @@ class FirstRunWindowTest {
     }
 
     private long otherWindows() {
-        return Window.getWindows().stream().filter(w -> w != stage && w.isShowing()).count();
+        return onFx(() -> Window.getWindows().stream().filter(w -> w != stage && w.isShowing()).count());
     }
 
     @Test
@@ -84,7 +85,7 @@ class FirstRunWindowTest {
 
         for (String action : new String[] {"action.passthrough", "action.createVm", "action.gpuMonitor"}) {
             Button b = robot.lookup((Node n) -> ("tb-" + action).equals(n.getId())).queryAs(Button.class);
-            assertThat(b.isDisabled()).as(action).isFalse();
+            assertThat(onFx(b::isDisabled)).as(action).isFalse();
             long before = otherWindows();
             robot.interact(b::fire);
             waitUntil(() -> otherWindows() == before + 1);

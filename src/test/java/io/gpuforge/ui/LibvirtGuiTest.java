@@ -1,11 +1,13 @@
 package io.gpuforge.ui;
 
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.domain.VmInfo;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -48,7 +50,7 @@ class LibvirtGuiTest {
         robot.interact(() -> robot.lookup("#conn-test").queryAs(Button.class).fire());
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS,
                 () -> robot.lookup("#conn-test-result").queryAs(Label.class).getText().startsWith("libvirt "));
-        assertThat(robot.lookup("#conn-test-result").queryAs(Label.class).getText()).contains("TEST");
+        assertThat(onFx(() -> robot.lookup("#conn-test-result").queryAs(Label.class).getText())).contains("TEST");
         robot.interact(() -> robot.lookup("#conn-save").queryAs(Button.class).fire());
 
         try {
@@ -70,8 +72,8 @@ class LibvirtGuiTest {
         }
         @SuppressWarnings("unchecked")
         TableView<VmInfo> table = robot.lookup("#domains-table").queryAs(TableView.class);
-        assertThat(table.getItems()).extracting(VmInfo::name).contains("win10-gpu", "build-box");
-        assertThat(robot.lookup("#domains-header").queryAs(Label.class).getText()).contains("2 VMs");
+        assertThat(onFx(() -> List.copyOf(table.getItems()))).extracting(VmInfo::name).contains("win10-gpu", "build-box");
+        assertThat(onFx(() -> robot.lookup("#domains-header").queryAs(Label.class).getText())).contains("2 VMs");
         assertThat(fx.app.connections().all()).singleElement().satisfies(c -> assertThat(c.address()).isEqualTo(uri));
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
         GuiFixture.writePng(GuiFixture.snapshot(table.getScene()), "libvirt-light-en.png");

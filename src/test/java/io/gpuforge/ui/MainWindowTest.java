@@ -1,10 +1,12 @@
 package io.gpuforge.ui;
 
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.ui.common.TaskMonitor;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javafx.application.Application;
 import javafx.scene.control.ChoiceBox;
@@ -49,8 +51,9 @@ class MainWindowTest {
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, condition);
     }
 
+    /** A label's text, read on the FX thread (labels are bound to what the FX thread sets, and evaluated there). */
     private static String text(FxRobot robot, String id) {
-        return robot.lookup(id).queryAs(Label.class).getText();
+        return onFx(() -> robot.lookup(id).queryAs(Label.class).getText());
     }
 
     @Test
@@ -64,12 +67,14 @@ class MainWindowTest {
         assertThat(text(robot, "#fact-cpu")).isEqualTo("AMD EPYC 7443P 24-Core Processor · 8 threads");
         assertThat(text(robot, "#fact-memory")).isEqualTo("125.0 GiB");
         assertThat(text(robot, "#fact-iommu")).startsWith("Populated: 8 groups");
-        assertThat(robot.lookup("#fact-iommu").queryAs(Label.class).getStyleClass()).contains("badge-ok");
+        assertThat(onFx(() -> List.copyOf(robot.lookup("#fact-iommu").queryAs(Label.class).getStyleClass())))
+                .contains("badge-ok");
 
         @SuppressWarnings("unchecked")
         TreeView<io.gpuforge.ui.common.NavItem> tree = robot.lookup("#navigation").queryAs(TreeView.class);
         waitUntil(() -> tree.getRoot().getChildren().get(0).getChildren().size() == 1);
-        assertThat(tree.getRoot().getChildren().get(0).getChildren().get(0).getValue().label()).isEqualTo("pve-gpu1");
+        assertThat(onFx(() -> tree.getRoot().getChildren().get(0).getChildren().get(0).getValue().label()))
+                .isEqualTo("pve-gpu1");
         waitUntil(() -> fx.ui.taskMonitor().entries().stream()
                 .anyMatch(e -> e.name().equals("Read the facts of this computer")
                         && e.state() == TaskMonitor.State.SUCCEEDED));
@@ -82,22 +87,22 @@ class MainWindowTest {
         assertThat(text(robot, "#iommu-state")).endsWith("IOMMU: active");
         @SuppressWarnings("unchecked")
         javafx.scene.control.TreeTableView<Object> table = robot.lookup("#iommu-table").queryAs(javafx.scene.control.TreeTableView.class);
-        assertThat(table.getRoot().getChildren()).hasSize(8);
-        var gpuGroup = table.getRoot().getChildren().get(0); // GPU groups first
-        assertThat(table.getColumns().get(0).getCellData(gpuGroup)).isEqualTo("Group 40");
-        assertThat(table.getColumns().get(3).getCellData(gpuGroup)).isEqualTo("GPU, isolated");
-        var gpu = gpuGroup.getChildren().get(0);
-        assertThat(table.getColumns().get(0).getCellData(gpu)).isEqualTo("0000:81:00.0");
-        assertThat(table.getColumns().get(2).getCellData(gpu)).isEqualTo("10de:2204");
-        assertThat(table.getColumns().get(4).getCellData(gpu)).isEqualTo("vfio-pci");
+        assertThat(onFx(() -> List.copyOf(table.getRoot().getChildren()))).hasSize(8);
+        var gpuGroup = onFx(() -> table.getRoot().getChildren().get(0)); // GPU groups first
+        assertThat(onFx(() -> table.getColumns().get(0).getCellData(gpuGroup))).isEqualTo("Group 40");
+        assertThat(onFx(() -> table.getColumns().get(3).getCellData(gpuGroup))).isEqualTo("GPU, isolated");
+        var gpu = onFx(() -> gpuGroup.getChildren().get(0));
+        assertThat(onFx(() -> table.getColumns().get(0).getCellData(gpu))).isEqualTo("0000:81:00.0");
+        assertThat(onFx(() -> table.getColumns().get(2).getCellData(gpu))).isEqualTo("10de:2204");
+        assertThat(onFx(() -> table.getColumns().get(4).getCellData(gpu))).isEqualTo("vfio-pci");
         robot.interact(() -> table.scrollTo(table.getRow(gpuGroup)));
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(robot.lookup(".iso-isolated").queryAll()).isNotEmpty();
-        assertThat(robot.lookup(".iso-shared").queryAll()).isEmpty();
+        assertThat(onFx(() -> robot.lookup(".iso-isolated").queryAll())).isNotEmpty();
+        assertThat(onFx(() -> robot.lookup(".iso-shared").queryAll())).isEmpty();
         @SuppressWarnings("unchecked")
         TreeView<io.gpuforge.ui.common.NavItem> tree = robot.lookup("#navigation").queryAs(TreeView.class);
-        var node = tree.getRoot().getChildren().get(0).getChildren().get(0);
-        assertThat(node.getChildren()).extracting(t -> t.getValue().label()).containsExactly(
+        var node = onFx(() -> tree.getRoot().getChildren().get(0).getChildren().get(0));
+        assertThat(onFx(() -> List.copyOf(node.getChildren()))).extracting(t -> t.getValue().label()).containsExactly(
                 "GeForce RTX 3090 · 81:00.0", "GeForce RTX 3090 · 82:00.0",
                 "GeForce RTX 3090 · c1:00.0", "GeForce RTX 3090 · c2:00.0");
     }
@@ -139,16 +144,17 @@ class MainWindowTest {
         ChoiceBox<ThemeChoice> theme = robot.lookup("#prefs-theme").queryAs(ChoiceBox.class);
         robot.interact(() -> theme.setValue(ThemeChoice.DARK));
         waitUntil(() -> Application.getUserAgentStylesheet().contains("primer-dark"));
-        assertThat(fx.ui.theme().isDark()).isTrue();
+        assertThat(onFx(() -> fx.ui.theme().isDark())).isTrue();
 
         @SuppressWarnings("unchecked")
         ChoiceBox<LanguageChoice> language = robot.lookup("#prefs-language").queryAs(ChoiceBox.class);
         robot.interact(() -> language.setValue(LanguageChoice.CHINESE_SIMPLIFIED));
         waitUntil(() -> text(robot, "#host-title").equals("本机"));
         MenuBar bar = robot.lookup("#menu-bar").queryAs(MenuBar.class);
-        assertThat(bar.getMenus()).extracting(m -> m.getText()).containsExactly("文件", "视图", "工具", "帮助");
+        assertThat(onFx(() -> bar.getMenus().stream().map(m -> m.getText()).toList()))
+                .containsExactly("文件", "视图", "工具", "帮助");
         assertThat(text(robot, "#fact-iommu")).startsWith("已填充");
-        assertThat(((javafx.stage.Stage) prefs.getScene().getWindow()).getTitle()).isEqualTo("首选项");
+        assertThat(onFx(() -> ((javafx.stage.Stage) prefs.getScene().getWindow()).getTitle())).isEqualTo("首选项");
 
         robot.interact(() -> prefs.getScene().getWindow().hide());
         fx.app.settings().flush();
@@ -191,10 +197,10 @@ class MainWindowTest {
             throw new IllegalStateException("disk on fire");
         }).start());
         waitUntil(() -> robot.lookup("#error-dialog").tryQuery().isPresent());
-        DialogPane pane = robot.lookup("#error-dialog").queryAs(DialogPane.class);
-        assertThat(pane.getContentText()).isEqualTo("GPUForge hit an unexpected error: disk on fire");
-        TextArea details = (TextArea) pane.getExpandableContent().lookup("#error-details");
-        assertThat(details.getText()).contains("java.lang.IllegalStateException: disk on fire")
+        DialogPane pane = onFx(() -> robot.lookup("#error-dialog").queryAs(DialogPane.class));
+        assertThat(onFx(pane::getContentText)).isEqualTo("GPUForge hit an unexpected error: disk on fire");
+        TextArea details = onFx(() -> (TextArea) pane.getExpandableContent().lookup("#error-details"));
+        assertThat(onFx(() -> details.getText())).contains("java.lang.IllegalStateException: disk on fire")
                 .contains("MainWindowTest");
         Window w = pane.getScene().getWindow();
         robot.interact(w::hide);

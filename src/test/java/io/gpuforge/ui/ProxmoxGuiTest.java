@@ -1,5 +1,6 @@
 package io.gpuforge.ui;
 
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.demo.PveSimulator;
@@ -8,6 +9,7 @@ import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.VmInfo;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
@@ -50,8 +52,9 @@ class ProxmoxGuiTest {
         fx.close();
     }
 
+    /** A label's text, read on the FX thread (a test's result sets the trust box and the result in one go there). */
     private static String text(FxRobot robot, String id) {
-        return robot.lookup(id).queryAs(Label.class).getText();
+        return onFx(() -> robot.lookup(id).queryAs(Label.class).getText());
     }
 
     @Test
@@ -68,7 +71,7 @@ class ProxmoxGuiTest {
         robot.interact(() -> robot.lookup("#conn-test").queryAs(Button.class).fire());
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> robot.lookup("#conn-trust").queryAs(CheckBox.class).isVisible());
         CheckBox trust = robot.lookup("#conn-trust").queryAs(CheckBox.class);
-        assertThat(trust.getText()).contains(sim.certificateFingerprint());
+        assertThat(onFx(trust::getText)).contains(sim.certificateFingerprint());
         assertThat(text(robot, "#conn-test-result")).contains("not trusted by this system");
         robot.interact(() -> trust.setSelected(true));
         robot.interact(() -> robot.lookup("#conn-test").queryAs(Button.class).fire());
@@ -79,8 +82,8 @@ class ProxmoxGuiTest {
                 && !robot.lookup("#domains-table").queryAs(TableView.class).getItems().isEmpty());
         @SuppressWarnings("unchecked")
         TableView<VmInfo> table = robot.lookup("#domains-table").queryAs(TableView.class);
-        assertThat(table.getItems()).hasSize(2);
-        assertThat(robot.lookup("#demo-banner").tryQuery()).as("a real connection has no demo banner").isEmpty();
+        assertThat(onFx(() -> List.copyOf(table.getItems()))).hasSize(2);
+        assertThat(onFx(() -> robot.lookup("#demo-banner").tryQuery())).as("a real connection has no demo banner").isEmpty();
         ConnectionInfo saved = fx.app.connections().all().get(0);
         assertThat(saved.kind()).isEqualTo(ConnectionInfo.Kind.PROXMOX);
         assertThat(saved.tlsFingerprint()).contains(sim.certificateFingerprint());

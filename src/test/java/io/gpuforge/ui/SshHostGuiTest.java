@@ -1,5 +1,6 @@
 package io.gpuforge.ui;
 
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
@@ -61,24 +62,24 @@ class SshHostGuiTest {
                 .queryAs(Button.class).fire());
         waitUntil(() -> robot.lookup("#add-connection").tryQuery().isPresent());
         Button save = robot.lookup("#conn-save").queryAs(Button.class);
-        assertThat(save.isDisabled()).isTrue();
+        assertThat(onFx(save::isDisabled)).isTrue();
         robot.clickOn("#conn-name").write("z790");
         robot.clickOn("#conn-target").write("root@127.0.0.1:" + server.port());
         @SuppressWarnings("unchecked")
         ChoiceBox<ConnectionForm.SshAuth> auth = robot.lookup("#conn-ssh-auth").queryAs(ChoiceBox.class);
         robot.interact(() -> auth.setValue(ConnectionForm.SshAuth.PASSWORD));
         robot.clickOn("#conn-password").write(SysrootSshServer.PASSWORD);
-        assertThat(save.isDisabled()).isFalse();
+        assertThat(onFx(save::isDisabled)).isFalse();
         robot.interact(save::fire);
 
         // first contact: the host key fingerprint is shown and must be accepted
         waitUntil(() -> robot.lookup(".dialog-pane").queryAll().stream()
                 .anyMatch(n -> ((DialogPane) n).getContentText() != null
                         && ((DialogPane) n).getContentText().contains("SHA256:")));
-        DialogPane prompt = (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
+        DialogPane prompt = onFx(() -> (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
                 .filter(n -> ((DialogPane) n).getContentText() != null && ((DialogPane) n).getContentText().contains("SHA256:"))
-                .findFirst().orElseThrow();
-        assertThat(prompt.getContentText()).contains("127.0.0.1").contains("Trust and remember");
+                .findFirst().orElseThrow());
+        assertThat(onFx(prompt::getContentText)).contains("127.0.0.1").contains("Trust and remember");
         robot.interact(() -> ((Button) prompt.lookupButton(prompt.getButtonTypes().get(0))).fire());
 
         waitUntil(() -> robot.lookup("#host-hostname").queryAll().stream()
@@ -88,10 +89,11 @@ class SshHostGuiTest {
         waitUntil(() -> robot.lookup("#iommu-state").queryAll().stream()
                 .anyMatch(n -> ((Label) n).getText().startsWith("6 IOMMU groups, 2 GPUs")));
         @SuppressWarnings("unchecked")
-        TreeTableView<Object> table = robot.lookup("#iommu-table").queryAll().stream().map(n -> (TreeTableView<Object>) n)
-                .filter(t -> t.getRoot().getChildren().size() == 6).findFirst().orElseThrow();
-        assertThat(table.getColumns().get(4).getCellData(table.getRoot().getChildren().get(0).getChildren().get(0)))
-                .isEqualTo("nvidia");
+        TreeTableView<Object> table = onFx(() -> robot.lookup("#iommu-table").queryAll().stream()
+                .map(n -> (TreeTableView<Object>) n).filter(t -> t.getRoot().getChildren().size() == 6).findFirst()
+                .orElseThrow());
+        assertThat(onFx(() -> table.getColumns().get(4).getCellData(table.getRoot().getChildren().get(0).getChildren()
+                .get(0)))).isEqualTo("nvidia");
         assertThat(Files.readString(fx.app.paths().configDir().resolve("known_hosts"))).contains("[127.0.0.1]:" + server.port());
         assertThat(fx.app.connections().all()).singleElement().satisfies(c -> {
             assertThat(c.secretRef()).contains("connection:" + c.id() + ":password");
