@@ -1,5 +1,6 @@
 package io.gpuforge.ui;
 
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
@@ -54,13 +55,13 @@ class GpuDetachGuiTest {
             throw new AssertionError("no dialog saying " + marker + "; shown: " + robot.lookup(".dialog-pane").queryAll()
                     .stream().map(n -> ((DialogPane) n).getContentText()).toList(), e);
         }
-        return (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
-                .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains(marker)).findFirst().orElseThrow();
+        return onFx(() -> (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
+                .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains(marker)).findFirst().orElseThrow());
     }
 
     private static String answer(FxRobot robot, String marker) throws Exception {
         DialogPane d = dialog(robot, marker);
-        String text = d.getContentText();
+        String text = onFx(d::getContentText);
         robot.interact(() -> ((Button) d.lookupButton(d.getButtonTypes().get(0))).fire());
         return text;
     }

@@ -1,5 +1,6 @@
 package io.gpuforge.ui;
 
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
@@ -17,6 +18,7 @@ import io.gpuforge.ui.passthrough.PassthroughWizard;
 import io.gpuforge.ui.passthrough.Preselection;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -110,8 +112,9 @@ class PassthroughWizardGuiTest {
         }
     }
 
+    /** What a page shows under {@code id}, read on the FX thread (a page and its buttons are set in one go there). */
     private static String text(FxRobot robot, String id) {
-        return texts(robot.lookup(id).queryAs(Node.class));
+        return onFx(() -> texts(robot.lookup(id).queryAs(Node.class)));
     }
 
     private static String texts(Node n) {
@@ -135,7 +138,7 @@ class PassthroughWizardGuiTest {
     }
 
     private static String title(FxRobot robot) {
-        return robot.lookup("#pt-title").queryAs(Label.class).getText();
+        return onFx(() -> robot.lookup("#pt-title").queryAs(Label.class).getText());
     }
 
     private static void shot(Stage w, String name) throws Exception {
@@ -152,18 +155,18 @@ class PassthroughWizardGuiTest {
         @SuppressWarnings("unchecked")
         ListView<Preselection> hosts = robot.lookup("#pt-hosts").queryAs(ListView.class);
         waitFor("the Demo lab's nodes", () -> hosts.getItems().stream().anyMatch(p -> p.node().isPresent()));
-        assertThat(hosts.getItems()).filteredOn(p -> p.node().isPresent()).extracting(p -> p.node().get())
+        assertThat(onFx(() -> List.copyOf(hosts.getItems()))).filteredOn(p -> p.node().isPresent()).extracting(p -> p.node().get())
                 .contains("pve-4090", "pve-3090");
         robot.interact(() -> hosts.getSelectionModel().select(hosts.getItems().stream()
                 .filter(p -> p.node().equals(Optional.of("pve-3090"))).findFirst().orElseThrow()));
-        assertThat(robot.lookup("#pt-demo").queryAs(Label.class).isVisible()).as("clearly labelled as simulated").isTrue();
+        assertThat(onFx(() -> robot.lookup("#pt-demo").queryAs(Label.class).isVisible())).as("clearly labelled as simulated").isTrue();
         shot(w, "wizard-1-host-light-en.png");
         clickNext(robot);
 
         waitFor("the GPU page", () -> "GPU".equals(title(robot)) && robot.lookup("#pt-gpus").tryQuery().isPresent());
         @SuppressWarnings("unchecked")
         ListView<GpuVerdict> gpus = robot.lookup("#pt-gpus").queryAs(ListView.class);
-        assertThat(gpus.getItems()).extracting(GpuVerdict::address).contains(GPU);
+        assertThat(onFx(() -> List.copyOf(gpus.getItems()))).extracting(GpuVerdict::address).contains(GPU);
         robot.interact(() -> gpus.getSelectionModel().select(gpus.getItems().stream()
                 .filter(g -> g.address().equals(GPU)).findFirst().orElseThrow()));
         shot(w, "wizard-2-gpu-light-en.png");
@@ -171,8 +174,8 @@ class PassthroughWizardGuiTest {
 
         waitFor("the readiness page", () -> "Readiness".equals(title(robot)) && robot.lookup("#pt-checks").tryQuery().isPresent());
         assertThat(text(robot, "#pt-checks")).contains("Passed");
-        robot.lookup("#pt-ack").tryQueryAs(CheckBox.class).ifPresent(ack -> {
-            assertThat(next(robot).isDisabled()).as("warnings need an acknowledgement").isTrue();
+        ack(robot).ifPresent(ack -> {
+            assertThat(disabled(robot, "#pt-next")).as("warnings need an acknowledgement").isTrue();
             robot.interact(() -> ack.setSelected(true));
         });
         shot(w, "wizard-3-readiness-light-en.png");
@@ -183,7 +186,7 @@ class PassthroughWizardGuiTest {
         assertThat(diff).contains("/etc/kernel/cmdline").contains("+").contains("iommu=pt");
         assertThat(text(robot, "#pt-commands")).contains("proxmox-boot-tool refresh");
         assertThat(host.commands()).as("nothing runs before the plan was applied").isEmpty();
-        assertThat(next(robot).getText()).isEqualTo("Apply the plan");
+        assertThat(onFx(() -> next(robot).getText())).isEqualTo("Apply the plan");
         shot(w, "wizard-4-plan-light-en.png");
         clickNext(robot);
 
@@ -191,19 +194,21 @@ class PassthroughWizardGuiTest {
                 && robot.lookup("#pt-output").tryQuery().isPresent());
         @SuppressWarnings("unchecked")
         ListView<String> output = robot.lookup("#pt-output").queryAs(ListView.class);
-        assertThat(output.getItems()).anyMatch(l -> l.contains("running proxmox-boot-tool refresh"))
+        assertThat(onFx(() -> List.copyOf(output.getItems()))).anyMatch(l -> l.contains("running proxmox-boot-tool refresh"))
                 .anyMatch(l -> l.contains("Copying and configuring kernels"));
-        assertThat(robot.lookup("#pt-apply-state").queryAs(Label.class).getText()).startsWith("Applied (journal ");
-        assertThat(robot.lookup("#pt-back").queryAs(Button.class).isDisabled()).as("no way back past an apply").isTrue();
+        assertThat(onFx(() -> robot.lookup("#pt-apply-state").queryAs(Label.class).getText()))
+                .startsWith("Applied (journal ");
+        assertThat(disabled(robot, "#pt-back")).as("no way back past an apply").isTrue();
         shot(w, "wizard-5-apply-light-en.png");
         clickNext(robot);
 
         waitFor("the reboot page", () -> "Reboot".equals(title(robot)) && robot.lookup("#pt-reboot-now").tryQuery().isPresent());
-        assertThat(next(robot).isDisabled()).as("the wizard asks before it reboots").isTrue();
+        assertThat(disabled(robot, "#pt-next")).as("the wizard asks before it reboots").isTrue();
         assertThat(host.commands()).noneMatch(c -> c.command().startsWith("reboot"));
         robot.interact(() -> robot.lookup("#pt-reboot-now").queryAs(Button.class).fire());
         waitFor("the host to come back", () -> !next(robot).isDisabled());
-        assertThat(robot.lookup("#pt-reboot-state").queryAs(Label.class).getText()).startsWith("The host is back after");
+        assertThat(onFx(() -> robot.lookup("#pt-reboot-state").queryAs(Label.class).getText()))
+                .startsWith("The host is back after");
         assertThat(host.commands()).extracting(SimHost.Recorded::command).last().asString()
                 .startsWith("reboot (Proxmox VE API");
         shot(w, "wizard-6-reboot-light-en.png");
@@ -219,7 +224,7 @@ class PassthroughWizardGuiTest {
                 && !robot.lookup("#pt-vms").queryAs(ListView.class).getItems().isEmpty());
         @SuppressWarnings("unchecked")
         ListView<VmInfo> vms = robot.lookup("#pt-vms").queryAs(ListView.class);
-        assertThat(vms.getItems()).extracting(VmInfo::ref).contains(vm).noneMatch(r -> r.id().equals("9000"));
+        assertThat(onFx(() -> List.copyOf(vms.getItems()))).extracting(VmInfo::ref).contains(vm).noneMatch(r -> r.id().equals("9000"));
         robot.interact(() -> vms.getSelectionModel().select(vms.getItems().stream().filter(v -> v.ref().equals(vm))
                 .findFirst().orElseThrow()));
         shot(w, "wizard-8-attach-light-en.png");
@@ -236,19 +241,29 @@ class PassthroughWizardGuiTest {
         waitFor("the guest's answers", () -> robot.lookup("#pt-guest").queryAs(Label.class).getText().contains("$ lspci"));
         waitFor("lspci's answer", () -> robot.lookup("#pt-guest").queryAs(Label.class).getText()
                 .contains("VGA compatible controller"));
-        String guest = robot.lookup("#pt-guest").queryAs(Label.class).getText();
+        String guest = onFx(() -> robot.lookup("#pt-guest").queryAs(Label.class).getText());
         // the guest sees the card that was passed through (the Demo lab's pve-3090 holds RTX 3090s)
         assertThat(guest).startsWith("$ nvidia-smi -L\n").contains("GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-")
                 .contains("GeForce RTX 3090 [10de:2204]").doesNotContain("4090");
         assertThat(fx.app.sessions().of(demo).inventory().vm(vm).orElseThrow().state().name()).isEqualTo("RUNNING");
-        assertThat(robot.lookup("#pt-start-vm").queryAs(Button.class).isVisible())
+        assertThat(onFx(() -> robot.lookup("#pt-start-vm").queryAs(Button.class).isVisible()))
                 .as("a started VM is not offered to be started again").isFalse();
         shot(w, "wizard-9-done-guest-light-en.png");
     }
 
     private static String steps(FxRobot robot) {
-        return robot.lookup("#pt-steps").queryAs(Parent.class).getChildrenUnmodifiable().stream()
-                .map(n -> ((Label) n).getText()).collect(Collectors.joining(","));
+        return onFx(() -> robot.lookup("#pt-steps").queryAs(Parent.class).getChildrenUnmodifiable().stream()
+                .map(n -> ((Label) n).getText()).collect(Collectors.joining(",")));
+    }
+
+    /** Whether the button {@code id} is disabled, read on the FX thread. */
+    private static boolean disabled(FxRobot robot, String id) {
+        return onFx(() -> robot.lookup(id).queryAs(Button.class).isDisabled());
+    }
+
+    /** The acknowledgement of the readiness page's warnings, when it shows one; looked up on the FX thread. */
+    private static Optional<CheckBox> ack(FxRobot robot) {
+        return onFx(() -> robot.lookup("#pt-ack").tryQueryAs(CheckBox.class));
     }
 
     @Test
@@ -257,11 +272,11 @@ class PassthroughWizardGuiTest {
         Stage w = open(robot, Optional.of(Preselection.node(demo, "pve-3090", Optional.of(GPU))));
         waitFor("the readiness of the preselected GPU", () -> robot.lookup("#pt-checks").tryQuery().isPresent());
         assertThat(title(robot)).isEqualTo("就绪检查");
-        robot.lookup("#pt-ack").tryQueryAs(CheckBox.class).ifPresent(ack -> robot.interact(() -> ack.setSelected(true)));
+        ack(robot).ifPresent(ack -> robot.interact(() -> ack.setSelected(true)));
         shot(w, "wizard-3-readiness-dark-zh.png");
         clickNext(robot);
         waitFor("the plan page", () -> "计划".equals(title(robot)) && robot.lookup("#pt-diff").tryQuery().isPresent());
-        assertThat(next(robot).getText()).isEqualTo("应用此计划");
+        assertThat(onFx(() -> next(robot).getText())).isEqualTo("应用此计划");
         shot(w, "wizard-4-plan-dark-zh.png");
         clickNext(robot);
         waitFor("the apply to end", () -> "应用".equals(title(robot)) && !next(robot).isDisabled()
@@ -274,9 +289,9 @@ class PassthroughWizardGuiTest {
 
         Stage again = open(robot, Optional.of(Preselection.node(demo, "pve-3090", Optional.of(GPU))));
         waitFor("the readiness again", () -> robot.lookup("#pt-message").tryQuery().isPresent());
-        assertThat(robot.lookup("#pt-message").queryAs(Label.class).getText()).as("configured but not rebooted")
+        assertThat(onFx(() -> robot.lookup("#pt-message").queryAs(Label.class).getText())).as("configured but not rebooted")
                 .contains("需要重启");
-        robot.lookup("#pt-ack").tryQueryAs(CheckBox.class).ifPresent(ack -> robot.interact(() -> ack.setSelected(true)));
+        ack(robot).ifPresent(ack -> robot.interact(() -> ack.setSelected(true)));
         clickNext(robot);
         waitFor("the reboot page", () -> robot.lookup("#pt-reboot-now").tryQuery().isPresent());
         assertThat(steps(robot)).contains("计划（无需此步）", "应用（无需此步）");
@@ -287,7 +302,7 @@ class PassthroughWizardGuiTest {
                 && robot.lookup("#pt-verify-items").tryQuery().isPresent());
         assertThat(text(robot, "#pt-verify-items")).contains("主机已就绪");
         shot(again, "wizard-7-verify-dark-zh.png");
-        assertThat(w.isShowing()).isFalse();
+        assertThat(onFx(w::isShowing)).isFalse();
     }
 
     @Test
@@ -295,8 +310,9 @@ class PassthroughWizardGuiTest {
         lab(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
         Stage w = open(robot, Optional.of(Preselection.node(demo, "pve-4090", Optional.of(PciAddress.parse("0000:01:00.0")))));
         waitFor("the readiness", () -> robot.lookup("#pt-message").tryQuery().isPresent());
-        assertThat(robot.lookup("#pt-message").queryAs(Label.class).getText()).startsWith("Everything is in place already");
-        robot.lookup("#pt-ack").tryQueryAs(CheckBox.class).ifPresent(ack -> robot.interact(() -> ack.setSelected(true)));
+        assertThat(onFx(() -> robot.lookup("#pt-message").queryAs(Label.class).getText()))
+                .startsWith("Everything is in place already");
+        ack(robot).ifPresent(ack -> robot.interact(() -> ack.setSelected(true)));
         clickNext(robot);
         waitFor("the attach page", () -> "Attach".equals(title(robot)) && robot.lookup("#pt-vms").tryQuery().isPresent());
         assertThat(steps(robot)).contains("Plan (not needed)", "Apply (not needed)", "Reboot (not needed)",
@@ -317,17 +333,18 @@ class PassthroughWizardGuiTest {
         ComboBox<VmInfo> vms = robot.lookup("#pt-oneclick-vm").queryAs(ComboBox.class);
         robot.interact(() -> vms.getSelectionModel().select(vms.getItems().stream().filter(v -> v.ref().equals(vm))
                 .findFirst().orElseThrow()));
-        robot.lookup("#pt-ack").tryQueryAs(CheckBox.class).ifPresent(ack -> {
-            assertThat(robot.lookup("#pt-run-all").queryAs(Button.class).isDisabled()).isTrue();
+        ack(robot).ifPresent(ack -> {
+            assertThat(disabled(robot, "#pt-run-all")).isTrue();
             robot.interact(() -> ack.setSelected(true));
         });
         shot(w, "wizard-one-click-light-en.png");
         Platform.runLater(() -> robot.lookup("#pt-run-all").queryAs(Button.class).fire());
         waitFor("the one confirmation", () -> robot.lookup(".dialog-pane").queryAll().stream()
                 .anyMatch(n -> String.valueOf(((DialogPane) n).getContentText()).contains("gpu-lab-02")));
-        DialogPane confirm = (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
-                .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains("gpu-lab-02")).findFirst().orElseThrow();
-        assertThat(confirm.getContentText()).contains("0000:02:00.0").contains("4 files").contains("reboots the host");
+        DialogPane confirm = onFx(() -> (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
+                .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains("gpu-lab-02")).findFirst()
+                .orElseThrow());
+        assertThat(onFx(confirm::getContentText)).contains("0000:02:00.0").contains("4 files").contains("reboots the host");
         assertThat(host.commands()).as("nothing before the confirmation").isEmpty();
         robot.interact(() -> ((Button) confirm.lookupButton(confirm.getButtonTypes().get(0))).fire());
         waitFor("the done page", () -> "Done".equals(title(robot)) && robot.lookup("#pt-changes").tryQuery().isPresent());

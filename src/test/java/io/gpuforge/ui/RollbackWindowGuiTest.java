@@ -1,5 +1,6 @@
 package io.gpuforge.ui;
 
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.HostTarget;
@@ -10,6 +11,7 @@ import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.ui.passthrough.RollbackWindow;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -78,9 +80,9 @@ class RollbackWindowGuiTest {
         Platform.runLater(() -> robot.lookup(button).queryAs(Button.class).fire());
         waitFor("the confirmation", () -> robot.lookup(".dialog-pane").queryAll().stream()
                 .anyMatch(n -> String.valueOf(((DialogPane) n).getContentText()).contains(marker)));
-        DialogPane d = (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
-                .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains(marker)).findFirst().orElseThrow();
-        String text = d.getContentText();
+        DialogPane d = onFx(() -> (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
+                .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains(marker)).findFirst().orElseThrow());
+        String text = onFx(d::getContentText);
         robot.interact(() -> ((Button) d.lookupButton(d.getButtonTypes().get(0))).fire());
         return text;
     }
@@ -102,8 +104,8 @@ class RollbackWindowGuiTest {
 
         waitFor("the diff back", () -> robot.lookup("#pt-diff").tryQuery().isPresent());
         ListView<?> plans = robot.lookup("#rollback-plans").queryAs(ListView.class);
-        assertThat(plans.getItems()).hasSize(1);
-        assertThat(texts(robot.lookup("#rollback-detail").queryAs(Node.class))).contains("restores")
+        assertThat(onFx(() -> List.copyOf(plans.getItems()))).hasSize(1);
+        assertThat(onFx(() -> texts(robot.lookup("#rollback-detail").queryAs(Node.class)))).contains("restores")
                 .contains("/etc/default/grub").contains("-GRUB_CMDLINE_LINUX_DEFAULT=\"quiet iommu=pt\"")
                 .contains("+GRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"");
         GuiFixture.writePng(GuiFixture.snapshot(w.get().getScene()), "rollback-light-en.png");
@@ -112,13 +114,14 @@ class RollbackWindowGuiTest {
         String asked = pressAndConfirm(robot, "#rollback-run", "Roll back ");
         assertThat(asked).contains("/etc/default/grub");
         waitFor("the rollback", () -> robot.lookup("#rollback-state").queryAs(Label.class).getText().contains("is rolled back"));
-        assertThat(robot.lookup("#rollback-output").queryAs(ListView.class).getItems())
+        assertThat(onFx(() -> List.<Object>copyOf(robot.lookup("#rollback-output").queryAs(ListView.class).getItems())))
                 .anyMatch(l -> String.valueOf(l).contains("restoring /etc/default/grub"));
         assertThat(host.commands()).noneMatch(c -> c.command().startsWith("reboot"));
 
         pressAndConfirm(robot, "#rollback-reboot", "Reboot ");
         waitFor("the verify", () -> robot.lookup("#rollback-state").queryAs(Label.class).getText().contains("verified"));
-        assertThat(robot.lookup("#rollback-state").queryAs(Label.class).getText()).startsWith("The host no longer has");
+        assertThat(onFx(() -> robot.lookup("#rollback-state").queryAs(Label.class).getText()))
+                .startsWith("The host no longer has");
         assertThat(host.commands()).anyMatch(c -> c.command().startsWith("reboot"));
         assertThat(Files.readString(host.root().resolve("etc/default/grub"))).doesNotContain("iommu=pt");
         GuiFixture.writePng(GuiFixture.snapshot(w.get().getScene()), "rollback-done-light-en.png");
