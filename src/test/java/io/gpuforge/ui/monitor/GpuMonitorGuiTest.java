@@ -1,5 +1,6 @@
 package io.gpuforge.ui.monitor;
 
+import static io.gpuforge.ui.monitor.MonitorFixture.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
@@ -70,13 +71,15 @@ class GpuMonitorGuiTest {
         ChartSeries t = charts.data().lines(ChartKind.TEMPERATURE).get(0);
         long first = lastTime(t);
         MonitorFixture.waitUntil(() -> lastTime(charts.data().lines(ChartKind.TEMPERATURE).get(0)) > first);
-        assertThat(charts.chart(ChartKind.TEMPERATURE).draws()).isPositive();
+        assertThat(onFx(() -> charts.chart(ChartKind.TEMPERATURE).draws())).isPositive();
         // the sources are named next to the series
-        assertThat(charts.legendText()).contains("simulated (Demo lab)")
+        assertThat(onFx(charts::legendText)).contains("simulated (Demo lab)")
                 .contains("4090 · pve-4090 01:00.0");
-        assertThat(robot.lookup("#monitor-sources").queryAs(Label.class).getText()).contains("simulated sensors");
+        assertThat(onFx(() -> robot.lookup("#monitor-sources").queryAs(Label.class).getText()))
+                .contains("simulated sensors");
         // power with its enforced limit (dashed) per GPU
-        assertThat(charts.data().lines(ChartKind.POWER)).hasSize(12).filteredOn(s -> s.dashed).hasSize(6);
+        assertThat(onFx(() -> List.copyOf(charts.data().lines(ChartKind.POWER)))).hasSize(12)
+                .filteredOn(s -> s.dashed).hasSize(6);
         robot.interact(() -> robot.lookup("#monitor-pause").queryAs(ToggleButton.class).fire());
         assertThat(charts.window().isLive()).isFalse();
         ChartSeries paused = charts.data().lines(ChartKind.TEMPERATURE).get(0);
@@ -113,21 +116,29 @@ class GpuMonitorGuiTest {
         MonitorFixture.waitUntil(() -> charts.window().span() == Duration.ofHours(24).toMillis()
                 && charts.data().line(gpu, GpuMetric.TEMPERATURE_C) != null
                 && charts.data().line(gpu, GpuMetric.TEMPERATURE_C).size() > 100);
-        int width = charts.chart(ChartKind.TEMPERATURE).plotWidth();
-        ChartSeries line = charts.data().line(gpu, GpuMetric.TEMPERATURE_C);
-        assertThat(line.size()).as("a day of 82,800 readings drawn as at most the width's points")
+        int width = onFx(() -> charts.chart(ChartKind.TEMPERATURE).plotWidth());
+        ChartSeries line = onFx(() -> charts.data().line(gpu, GpuMetric.TEMPERATURE_C));
+        assertThat(onFx(line::size)).as("a day of 82,800 readings drawn as at most the width's points")
                 .isLessThanOrEqualTo(width + 16);
-        double max = 0;
-        double min = 1000;
-        for (int i = 0; i < line.size(); i++) {
-            if (!Double.isNaN(line.value(i)) && line.time(i) < end) {
-                max = Math.max(max, line.value(i));
-                min = Math.min(min, line.value(i));
+        // the live end grows on the FX thread: the line is read there
+        double[] maxMin = onFx(() -> {
+            double max = 0;
+            double min = 1000;
+            for (int i = 0; i < line.size(); i++) {
+                if (!Double.isNaN(line.value(i)) && line.time(i) < end) {
+                    max = Math.max(max, line.value(i));
+                    min = Math.min(min, line.value(i));
+                }
             }
-        }
-        assertThat(max).as("the peaks are kept").isEqualTo(70);
-        assertThat(min).as("the dips are kept").isEqualTo(40);
-        assertThat(robot.lookup("#monitor-status").queryAs(Label.class).getText()).startsWith("Reduced to " + width);
+            return new double[] {max, min};
+        });
+        assertThat(maxMin[0]).as("the peaks are kept").isEqualTo(70);
+        assertThat(maxMin[1]).as("the dips are kept").isEqualTo(40);
+        // the toolbar says so from the next frame after the history arrived (the data is set before that frame)
+        MonitorFixture.waitUntil(() -> onFx(() -> robot.lookup("#monitor-status").queryAs(Label.class).getText())
+                .startsWith("Reduced to " + width));
+        assertThat(onFx(() -> robot.lookup("#monitor-status").queryAs(Label.class).getText()))
+                .startsWith("Reduced to " + width);
         robot.interact(() -> robot.lookup("#window-1h").queryAs(ToggleButton.class).fire());
         MonitorFixture.waitUntil(() -> charts.window().span() == Duration.ofHours(1).toMillis());
         robot.interact(() -> charts.window().zoom(1 / 1.25, System.currentTimeMillis(), System.currentTimeMillis()));
@@ -157,7 +168,9 @@ class GpuMonitorGuiTest {
         FleetGpu one = fx.demoGpus().get(0);
         MonitorFixture.waitUntil(() -> fx.app.fleet().recent(one.id(), later).stream().anyMatch(GpuSample::isGap));
         assertThat(alerts).hasSize(6);
-        assertThat(m.alerts().history()).hasSize(6).allMatch(s -> s.contains("source lost"));
+        // the history gets each alert through Platform.runLater, after the listener above has it
+        MonitorFixture.waitUntil(() -> onFx(() -> m.alerts().history().size()) >= 6);
+        assertThat(onFx(() -> List.copyOf(m.alerts().history()))).hasSize(6).allMatch(s -> s.contains("source lost"));
         // the fleet shows no stale values for a lost GPU
         robot.interact(() -> m.tabs().getSelectionModel().select(1));
         MonitorFixture.waitUntil(() -> m.fleet().rows().stream().allMatch(r -> Double.isNaN(r.temperature().get())
@@ -183,7 +196,7 @@ class GpuMonitorGuiTest {
                 .orElse(false)).findFirst().orElseThrow()));
         robot.interact(() -> robot.lookup("#alert-add").queryAs(Button.class).fire());
         MonitorFixture.waitUntil(() -> m.alerts().rules().size() == 1);
-        assertThat(m.alerts().rules().get(0).describe()).contains("temperature ≥ 20 °C for 2 s on " + gpu.id());
+        assertThat(onFx(() -> m.alerts().rules().get(0).describe())).contains("temperature ≥ 20 °C for 2 s on " + gpu.id());
         MonitorFixture.waitUntil(() -> m.alerts().history().size() == 1);
         long fired = System.currentTimeMillis();
         // five more readings above the threshold: no second alert
@@ -238,12 +251,13 @@ class GpuMonitorGuiTest {
         robot.interact(() -> m.tabs().getSelectionModel().select(1));
         MonitorFixture.waitUntil(() -> m.fleet().rows().size() == 6 && m.fleet().rows().stream()
                 .allMatch(r -> !Double.isNaN(r.temperature().get())));
-        assertThat(m.fleet().rows()).extracting(r -> r.gpu().host() + " " + r.gpu().address().orElse(""))
+        assertThat(onFx(() -> List.copyOf(m.fleet().rows()))).extracting(r -> r.gpu().host() + " " + r.gpu().address().orElse(""))
                 .containsExactlyInAnyOrder("pve-4090 0000:01:00.0", "pve-4090 0000:02:00.0", "pve-3090 0000:01:00.0",
                         "pve-3090 0000:02:00.0", "pve-3090 0000:03:00.0", "pve-3090 0000:04:00.0");
-        FleetRow train = m.fleet().rows().stream().filter(r -> r.gpu().vm().isPresent()).findFirst().orElseThrow();
+        FleetRow train = onFx(() -> m.fleet().rows().stream().filter(r -> r.gpu().vm().isPresent()).findFirst())
+                .orElseThrow();
         assertThat(train.gpu().vm()).contains("train-01");
-        assertThat(robot.lookup("#fleet-summary").queryAs(Label.class).getText()).startsWith("6 GPUs on 1 connections");
+        assertThat(onFx(() -> robot.lookup("#fleet-summary").queryAs(Label.class).getText())).startsWith("6 GPUs on 1 connections");
         robot.interact(() -> robot.lookup("#fleet-filter").queryAs(TextField.class).setText("3090"));
         assertThat(m.fleet().table().getItems()).hasSize(4);
         robot.interact(() -> robot.lookup("#fleet-filter").queryAs(TextField.class).setText("train"));
@@ -269,7 +283,7 @@ class GpuMonitorGuiTest {
         GpuChartsView view = ((GpuTabs.Holder) tab[0].getContent()).view();
         MonitorFixture.waitUntil(() -> view.chosen().size() == 4 && view.data().lines(ChartKind.TEMPERATURE).stream()
                 .allMatch(s -> s.size() >= 2));
-        assertThat(view.data().gpus()).allSatisfy(g -> assertThat(g.host()).isEqualTo("pve-3090"));
+        assertThat(onFx(() -> List.copyOf(view.data().gpus()))).allSatisfy(g -> assertThat(g.host()).isEqualTo("pve-3090"));
         robot.interact(() -> content.getSelectionModel().select(0));
         WaitForAsyncUtils.waitForFxEvents();
         long drawn = view.chart(ChartKind.TEMPERATURE).draws();

@@ -15,7 +15,9 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import javafx.stage.Stage;
 import org.testfx.api.FxRobot;
@@ -47,6 +49,23 @@ final class MonitorFixture implements AutoCloseable {
 
     static void waitUntil(Callable<Boolean> condition) throws Exception {
         WaitForAsyncUtils.waitFor(40, TimeUnit.SECONDS, condition);
+    }
+
+    /** Reads what the monitor shows on the FX thread (its charts' data and labels change there while a test runs). */
+    static <T> T onFx(Callable<T> read) {
+        try {
+            return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException) {
+                throw (RuntimeException) e.getCause();
+            }
+            if (e.getCause() instanceof Error) {
+                throw (Error) e.getCause();
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Opens the monitor as the main window's button will (GpuMonitor.open) and waits for every Demo lab GPU. */
