@@ -6,12 +6,11 @@ import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.TaskRecord;
 import io.gpuforge.domain.VmRef;
+import io.gpuforge.testing.FxRead;
 import io.gpuforge.ui.common.NavItem;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -84,19 +83,7 @@ class ConsoleGuiTest {
 
     /** Reads what the window shows on the FX thread (the tree changes there while a test runs). */
     static <T> T onFx(Callable<T> read) {
-        try {
-            return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException) {
-                throw (RuntimeException) e.getCause();
-            }
-            if (e.getCause() instanceof Error) {
-                throw (Error) e.getCause();
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException | TimeoutException e) {
-            throw new IllegalStateException(e);
-        }
+        return FxRead.onFx(read);
     }
 
     static Optional<TreeItem<NavItem>> connection(FxRobot robot) {

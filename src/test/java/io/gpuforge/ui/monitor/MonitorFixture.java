@@ -7,6 +7,7 @@ import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.FleetGpu;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.TestContexts;
+import io.gpuforge.testing.FxRead;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.shell.MainWindow;
 import java.io.IOException;
@@ -15,9 +16,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import javafx.stage.Stage;
 import org.testfx.api.FxRobot;
@@ -53,19 +52,7 @@ final class MonitorFixture implements AutoCloseable {
 
     /** Reads what the monitor shows on the FX thread (its charts' data and labels change there while a test runs). */
     static <T> T onFx(Callable<T> read) {
-        try {
-            return WaitForAsyncUtils.asyncFx(read).get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException) {
-                throw (RuntimeException) e.getCause();
-            }
-            if (e.getCause() instanceof Error) {
-                throw (Error) e.getCause();
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException | TimeoutException e) {
-            throw new IllegalStateException(e);
-        }
+        return FxRead.onFx(read);
     }
 
     /** Opens the monitor as the main window's button will (GpuMonitor.open) and waits for every Demo lab GPU. */
