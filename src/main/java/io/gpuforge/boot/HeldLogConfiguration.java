@@ -18,34 +18,42 @@ import java.util.concurrent.atomic.AtomicReference;
  * run (Logback writes a replayed line with the time and thread of the replay; the first-frame line says its own
  * time). Found by Logback through {@code META-INF/services}; it configures nothing itself, and Logback's own
  * configurators (the shipped or the admin's {@code logback.xml}) run after it as before. Not held (the
- * {@code gpuforge} command, tests): it returns at once.
+ * {@code gpuforge} command, tests), or run by any other thread than the held one: it returns at once.
  */
 public final class HeldLogConfiguration extends ContextAwareBase implements Configurator {
 
     /** The longest the configuration waits for the first frame (a start that never shows one still logs). */
     static final long LONGEST_HOLD_MS = 10_000;
     /** Logback makes this class itself, from the service file, so the window reaches it here. */
-    private static final AtomicReference<CompletableFuture<Void>> GATE = new AtomicReference<>();
+    private static final AtomicReference<Gate> GATE = new AtomicReference<>();
 
-    /** The configuration waits for {@link #release()}; before the first logger is asked for. */
-    static void hold() {
-        GATE.set(new CompletableFuture<>());
+    /** Who waits (the logging thread) and for what. */
+    private record Gate(Thread waiter, CompletableFuture<Void> released) {
+    }
+
+    /**
+     * The configuration waits for {@link #release()} when {@code logging} runs it; before that thread starts. Any
+     * other thread that happens to ask for the first logger before it (the FX thread, the one reading the settings)
+     * configures at once instead of waiting for a first frame that itself might wait on that thread.
+     */
+    static void hold(Thread logging) {
+        GATE.set(new Gate(logging, new CompletableFuture<>()));
     }
 
     /** The first frame is on the screen (or the start ended): Logback configures now. */
     static void release() {
-        CompletableFuture<Void> gate = GATE.get();
+        Gate gate = GATE.get();
         if (gate != null) {
-            gate.complete(null);
+            gate.released().complete(null);
         }
     }
 
     @Override
     public ExecutionStatus configure(LoggerContext context) {
-        CompletableFuture<Void> gate = GATE.get();
-        if (gate != null) {
+        Gate gate = GATE.get();
+        if (gate != null && gate.waiter() == Thread.currentThread()) {
             try {
-                gate.get(LONGEST_HOLD_MS, TimeUnit.MILLISECONDS);
+                gate.released().get(LONGEST_HOLD_MS, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException | TimeoutException e) {

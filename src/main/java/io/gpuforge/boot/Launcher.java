@@ -28,7 +28,6 @@ public final class Launcher {
         // The window: logging sets itself up (its configuration file, the log file) once the first frame is on the
         // screen (HeldLogConfiguration) instead of before it; loggers asked for meanwhile catch up once it is done.
         Optional<String> pipeline = RenderingPipeline.choose();
-        HeldLogConfiguration.hold();
         if (System.getProperty(SLF4J_VERBOSITY) == null) {
             // SLF4J's notice that it replays what was logged while it was held (stderr, at every start)
             System.setProperty(SLF4J_VERBOSITY, "ERROR");
@@ -40,6 +39,7 @@ public final class Launcher {
                     .info(RenderingPipeline.describe(o, System.getenv("GDK_GL"))));
         }, "gpuforge-logging");
         logging.setDaemon(true);
+        HeldLogConfiguration.hold(logging);
         logging.start();
         JavaFxLogging.intoTheLog();
         try {
