@@ -52,7 +52,8 @@ class StartupOrderTest {
         // AtlantaFX's Primer stylesheet: about 200 KB of binary CSS, a third of the time to the first frame
         assertThat(start.loadedBeforeFirstFrame()).as("loaded before the first frame")
                 .noneMatch(l -> l.contains("[class,load] atlantafx.base.theme."));
-        assertThat(start.loadedBetween(start.firstFrameMs, start.readyMs)).as("the theme, once the first frame is drawn")
+        assertThat(start.loadedBetween(start.firstFrameMs, start.readyMs))
+                .as("the theme, once the first frame is drawn")
                 .anyMatch(l -> l.contains("[class,load] atlantafx.base.theme.PrimerLight "));
     }
 
@@ -93,7 +94,8 @@ class StartupOrderTest {
                 + "<encoder><pattern>LOG %msg%n</pattern></encoder></appender>"
                 + "<root level=\"INFO\"><appender-ref ref=\"OUT\"/></root></configuration>");
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xlog:class+load=info:file=" + classLog + ":uptimemillis,tags", "-cp", System.getProperty("java.class.path"),
+                "-Xlog:class+load=info:file=" + classLog + ":uptimemillis,tags",
+                "-cp", System.getProperty("java.class.path"),
                 "-Dgpuforge.home=" + dir.resolve("home"), "-Dlogback.configurationFile=" + logback,
                 "-D" + GpuForgeApp.EXIT_AFTER_FIRST_FRAME + "=true", "-Dglass.platform=Monocle",
                 "-Dmonocle.platform=Headless", "-Dprism.order=sw", "-Djava.awt.headless=true",
