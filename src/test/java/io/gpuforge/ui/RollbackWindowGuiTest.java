@@ -124,6 +124,11 @@ class RollbackWindowGuiTest {
                 .startsWith("The host no longer has");
         assertThat(host.commands()).anyMatch(c -> c.command().startsWith("reboot"));
         assertThat(Files.readString(host.root().resolve("etc/default/grub"))).doesNotContain("iommu=pt");
+        // the plans are listed again (the plan now rolled back); what the verify found is still said
+        waitFor("the plans listed again", () -> onFx(() -> texts(robot.lookup("#rollback-detail").queryAs(Node.class)))
+                .contains("rolled back already"));
+        assertThat(onFx(() -> robot.lookup("#rollback-state").queryAs(Label.class).getText()))
+                .startsWith("The host no longer has");
         GuiFixture.writePng(GuiFixture.snapshot(w.get().getScene()), "rollback-done-light-en.png");
     }
 }

@@ -85,7 +85,7 @@ public final class RollbackWindow {
     public static Stage open(UiContext ui, Window owner, HostTarget host) {
         RollbackWindow w = new RollbackWindow(ui, owner, host);
         w.stage.show();
-        w.load();
+        w.load("");
         return w.stage;
     }
 
@@ -142,13 +142,14 @@ public final class RollbackWindow {
         return ui.app().passthrough();
     }
 
-    private void load() {
+    /** Lists the host's plans again; {@code outcome}: what the last action found, still said once they are listed. */
+    private void load(String outcome) {
         busy.setVisible(true);
         ui.tasks().supply(i18n.get("rollback.task.list"), () -> passthrough().history().list(target, prompt))
                 .onSuccess(h -> {
                     history = h;
                     plans.setAll(h.plans());
-                    state.setText(h.plans().isEmpty() ? i18n.get("rollback.none") : "");
+                    state.setText(h.plans().isEmpty() && outcome.isEmpty() ? i18n.get("rollback.none") : outcome);
                     if (!h.plans().isEmpty()) {
                         list.getSelectionModel().select(0);
                     }
@@ -226,9 +227,10 @@ public final class RollbackWindow {
             return passthrough().verifyRollback(target, id, prompt);
         }).onSuccess(v -> {
             buffer.stop();
-            state.setText(i18n.get(v.ok() ? "rollback.verified" : "rollback.notVerified", v.items().stream()
-                    .filter(i -> !i.ok()).map(VerifyItem::detail).collect(Collectors.joining("; "))));
-            load();
+            String verified = i18n.get(v.ok() ? "rollback.verified" : "rollback.notVerified", v.items().stream()
+                    .filter(i -> !i.ok()).map(VerifyItem::detail).collect(Collectors.joining("; ")));
+            state.setText(verified);
+            load(verified);
         }).onError(e -> {
             buffer.stop();
             failed(e);
