@@ -98,8 +98,13 @@ class MonitorScreenshotTest {
         anHourOfHistory();
         GpuMonitor m = fx.open(robot);
         robot.interact(() -> robot.lookup("#window-1h").queryAs(ToggleButton.class).fire());
-        MonitorFixture.waitUntil(() -> m.charts().data().lines(ChartKind.TEMPERATURE).size() == 6
-                && m.charts().data().lines(ChartKind.TEMPERATURE).get(0).size() > 200);
+        // the hour's history, not only the five minutes the monitor opened on (the 1-h window is read in the
+        // background: its lines replace those of the 5-min window when they arrive)
+        long hourAgo = System.currentTimeMillis() - 3_600_000;
+        MonitorFixture.waitUntil(() -> MonitorFixture.onFx(() -> {
+            List<ChartSeries> lines = m.charts().data().lines(ChartKind.TEMPERATURE);
+            return lines.size() == 6 && lines.get(0).size() > 200 && lines.get(0).time(0) < hourAgo + 600_000;
+        }));
         MonitorFixture.waitUntil(() -> fx.ui.taskMonitor().running() == 0);
         WaitForAsyncUtils.waitForFxEvents();
         BufferedImage charts = Screenshots.snapshot(m.stage().getScene());
