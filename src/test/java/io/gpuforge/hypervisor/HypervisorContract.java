@@ -77,6 +77,9 @@ public abstract class HypervisorContract {
 
     @AfterEach
     final void closeFixture() throws Exception {
+        if (h == null) {
+            return; // open() skipped (a missing part) or failed: nothing was opened
+        }
         try {
             for (VmRef vm : created) {
                 try {
