@@ -257,6 +257,9 @@ class GpuMonitorGuiTest {
         FleetRow train = onFx(() -> m.fleet().rows().stream().filter(r -> r.gpu().vm().isPresent()).findFirst())
                 .orElseThrow();
         assertThat(train.gpu().vm()).contains("train-01");
+        // the summary follows the rows: it says "Reading the connections…" until the last connection has answered
+        MonitorFixture.waitUntil(() -> onFx(() -> robot.lookup("#fleet-summary").queryAs(Label.class).getText())
+                .startsWith("6 GPUs on"));
         assertThat(onFx(() -> robot.lookup("#fleet-summary").queryAs(Label.class).getText())).startsWith("6 GPUs on 1 connections");
         robot.interact(() -> robot.lookup("#fleet-filter").queryAs(TextField.class).setText("3090"));
         assertThat(m.fleet().table().getItems()).hasSize(4);
