@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import javafx.application.Platform;
+import javafx.css.PseudoClass;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.DialogPane;
@@ -174,6 +175,25 @@ class ConsoleGuiTest {
                 width).isLessThanOrEqualTo(width);
         assertThat(onFx(() -> row.getTooltip().getText())).as("the tooltip has the whole label")
                 .isEqualTo("GeForce RTX 4090 · 01:00.0 → VM 101 (mapping gpu-4090-a)");
+    }
+
+    /** A VM's row tells stylesheets its state by a pseudo-class (:running, :stopped, :template), a node's row none. */
+    @Test
+    void aVmsRowSaysItsStateToStylesheets(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = addDemoLab(robot);
+        TreeItem<NavItem> n4090 = child(lab, "pve-4090"::equals);
+        TreeItem<NavItem> n3090 = child(lab, "pve-3090"::equals);
+        TreeCell<NavItem> train = shownCell(robot, child(n4090, l -> l.contains("train-01")));
+        assertThat(onFx(() -> states(train))).containsExactly("running");
+        TreeCell<NavItem> template = shownCell(robot, child(n3090, l -> l.startsWith("9000")));
+        assertThat(onFx(() -> states(template))).containsExactly("template");
+        TreeCell<NavItem> node = shownCell(robot, n3090);
+        assertThat(onFx(() -> states(node))).isEmpty();
+    }
+
+    private static List<String> states(TreeCell<NavItem> row) {
+        return row.getPseudoClassStates().stream().map(PseudoClass::getPseudoClassName)
+                .filter(List.of("running", "stopped", "template")::contains).collect(Collectors.toList());
     }
 
     @Test

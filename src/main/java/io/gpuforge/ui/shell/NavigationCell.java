@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import javafx.application.Platform;
+import javafx.css.PseudoClass;
 import javafx.geometry.Pos;
 import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.ContextMenu;
@@ -27,11 +28,16 @@ import org.kordamp.ikonli.javafx.FontIcon;
  * graphic to the scene whenever either changes, and each re-added node has its whole CSS matched again. A tree whose
  * item count changes (each slice of a 2,000-VM inventory, a search) empties every visible cell and fills it again in
  * the same layout pass; with the cell's own text that cost two CSS matches per row and slice, which is what the pulses
- * of the window waited on. An empty cell only hides its graphic, and keeps its state class for the next item.
+ * of the window waited on. An empty cell only hides its graphic. A VM's row says its state by a pseudo-class
+ * ({@code :running}, {@code :stopped}, {@code :template}) for stylesheets to use: a style class would have the row's
+ * CSS matched again, selectors and all, whenever a row shows a VM in another state (a scroll, each slice of a
+ * load), where a pseudo-class that no selector names costs nothing.
  */
 final class NavigationCell extends TreeCell<NavItem> {
 
-    private static final List<String> STATE_CLASSES = List.of("vm-running", "vm-stopped", "vm-template");
+    static final PseudoClass RUNNING = PseudoClass.getPseudoClass("running");
+    static final PseudoClass STOPPED = PseudoClass.getPseudoClass("stopped");
+    static final PseudoClass TEMPLATE = PseudoClass.getPseudoClass("template");
 
     private final I18n i18n;
     private final Function<NavItem, String> suffix;
@@ -41,7 +47,7 @@ final class NavigationCell extends TreeCell<NavItem> {
     private final HBox graphic = new HBox(icon, label);
     /** A GPU's whole label: the vendor's name, where it is assigned and through which mapping. */
     private final Tooltip tip = new Tooltip();
-    private String stateClass;
+    private PseudoClass state;
     private boolean bound;
     private boolean measuring;
 
@@ -83,6 +89,7 @@ final class NavigationCell extends TreeCell<NavItem> {
             if (getTooltip() != null) {
                 setTooltip(null);
             }
+            state(null);
             return;
         }
         if (item.localized()) {
@@ -112,8 +119,7 @@ final class NavigationCell extends TreeCell<NavItem> {
         shown(true);
         fixHeight();
         Optional<VmInfo> vm = item.target().flatMap(t -> t.vm());
-        state(vm.map(v -> v.template() ? "vm-template" : v.state().isRunning() ? "vm-running" : "vm-stopped")
-                .orElse(null));
+        state(vm.map(v -> v.template() ? TEMPLATE : v.state().isRunning() ? RUNNING : STOPPED).orElse(null));
     }
 
     /**
@@ -149,15 +155,17 @@ final class NavigationCell extends TreeCell<NavItem> {
         }
     }
 
-    private void state(String css) {
-        if (css == null ? stateClass == null : css.equals(stateClass)) {
+    private void state(PseudoClass now) {
+        if (now == state) {
             return;
         }
-        getStyleClass().removeAll(STATE_CLASSES);
-        if (css != null) {
-            getStyleClass().add(css);
+        if (state != null) {
+            pseudoClassStateChanged(state, false);
         }
-        stateClass = css;
+        if (now != null) {
+            pseudoClassStateChanged(now, true);
+        }
+        state = now;
     }
 
     static Feather glyph(NavItem item) {
