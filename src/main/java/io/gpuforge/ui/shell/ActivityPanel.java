@@ -21,6 +21,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.scene.control.ListCell;
+import javafx.scene.Parent;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
@@ -43,6 +44,8 @@ final class ActivityPanel {
 
     private final TaskLogView taskLog;
     private final Tab taskLogTab = new Tab();
+    /** The tasks table and the event list: they fill in from the background. */
+    private final List<Parent> virtualised;
 
     ActivityPanel(I18n i18n, TaskMonitor monitor, EventLog log, BackgroundTasks tasks, TaskLogViewModel taskLogModel) {
         this.log = log;
@@ -104,6 +107,7 @@ final class ActivityPanel {
         taskLogTab.setGraphic(Icons.of(Feather.LIST));
         taskLogTab.setContent(taskLog);
         tabs.getTabs().setAll(List.of(tasksTab, taskLogTab, eventsTab));
+        virtualised = List.of(table, list, taskLog.table());
         taskLogModel.start();
 
         // Listen first, then load the history: an event logged in between is shown once, not lost.
@@ -136,6 +140,11 @@ final class ActivityPanel {
     /** Brings the task log to the front. */
     void showTaskLog() {
         tabs.getSelectionModel().select(taskLogTab);
+    }
+
+    /** Its tables and list, which fill in from the background ({@code LayoutBeforeCss}). */
+    List<Parent> virtualised() {
+        return virtualised;
     }
 
     TaskLogView taskLog() {

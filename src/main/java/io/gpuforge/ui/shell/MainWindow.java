@@ -12,6 +12,7 @@ import io.gpuforge.ui.common.Confirm;
 import io.gpuforge.ui.common.FxHostKeyPrompt;
 import io.gpuforge.ui.common.FxUserPrompts;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.LayoutBeforeCss;
 import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.ui.common.Page;
 import io.gpuforge.ui.common.PageExtensions;
@@ -29,6 +30,7 @@ import io.gpuforge.ui.preferences.PreferencesViewModel;
 import io.gpuforge.ui.tasks.TaskLogView;
 import io.gpuforge.ui.tasks.TaskLogViewModel;
 import io.gpuforge.ui.welcome.WelcomeActions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -36,6 +38,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.geometry.Orientation;
+import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Tab;
@@ -136,6 +139,9 @@ public final class MainWindow {
             scene.setRoot(root);
         }
         ui.theme().style(scene);
+        List<Parent> virtualised = new ArrayList<>(activity.virtualised());
+        virtualised.add(navigation.view());
+        new LayoutBeforeCss(virtualised).install(scene);
         target.titleProperty().bind(ui.i18n().text("app.title"));
         if (!target.isShowing()) {
             WindowGeometry.restore(target, ui.app().settings().current().window());
