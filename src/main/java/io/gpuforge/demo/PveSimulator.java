@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.gpuforge.hypervisor.proxmox.ContractValidator;
+import io.gpuforge.host.ThreadPriority;
 import io.gpuforge.hypervisor.proxmox.PinnedTrust;
 import io.gpuforge.hypervisor.proxmox.PveApiException;
 import io.gpuforge.hypervisor.proxmox.PveClient;
@@ -39,6 +40,12 @@ public final class PveSimulator implements AutoCloseable {
 
     public static final String TOKEN_ID = "root@pam!gpuforge";
     public static final String PASSWORD = "demo-password";
+    /**
+     * How many nice levels the simulated servers give way by: as many as the app's own background threads once its
+     * window is drawn ({@code AppExecutors.NICER}), so the Demo lab never outranks the window and is not starved by
+     * the app's other background work either (at +10 a busy monitor page kept the lab's answers waiting for seconds).
+     */
+    public static final int SERVER_NICER = 5;
     private static final String KEYSTORE = "/demo/demo-lab.p12";
     private static final char[] KEYSTORE_PASSWORD = "gpuforge-demo".toCharArray();
 
@@ -53,11 +60,24 @@ public final class PveSimulator implements AutoCloseable {
     private final String fingerprint;
 
     public PveSimulator(SimCluster cluster) throws IOException, GeneralSecurityException {
-        this(cluster, KEYSTORE);
+        this(cluster, KEYSTORE, SERVER_NICER);
     }
 
     /** With another certificate (tests of a changed server certificate). */
     public PveSimulator(SimCluster cluster, String keystoreResource) throws IOException, GeneralSecurityException {
+        this(cluster, keystoreResource, SERVER_NICER);
+    }
+
+    /**
+     * With the simulated servers' threads {@code serverNicer} nice levels below the caller's (Linux): a benchmark of
+     * the window, where the servers stand for other machines, puts them out of its way (19).
+     */
+    public PveSimulator(SimCluster cluster, int serverNicer) throws IOException, GeneralSecurityException {
+        this(cluster, KEYSTORE, serverNicer);
+    }
+
+    private PveSimulator(SimCluster cluster, String keystoreResource, int serverNicer)
+            throws IOException, GeneralSecurityException {
         this.cluster = cluster;
         this.api = new SimApi(cluster);
         KeyStore ks = KeyStore.getInstance("PKCS12");
@@ -78,8 +98,12 @@ public final class PveSimulator implements AutoCloseable {
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(ssl));
         server.createContext("/api2/json/", this::handle);
+        // the simulator stands for the cluster's servers, whose work is not the user's machine's: its threads give way
         server.setExecutor(Executors.newFixedThreadPool(4, r -> {
-            Thread t = new Thread(r, "pve-simulator");
+            Thread t = new Thread(() -> {
+                ThreadPriority.lowerCurrentThread(serverNicer);
+                r.run();
+            }, "pve-simulator");
             t.setDaemon(true);
             return t;
         }));

@@ -166,6 +166,15 @@ public final class MainWindow {
                 })
                 .start();
         ui.app().events().info(ui.i18n().get("event.source.app"), ui.i18n().get("event.started"));
+        // once this window is drawn, the background threads give way to its threads (not before: the first to
+        // lower itself loads JNA, which would compete with the window's filling in)
+        Scene drawn = scene;
+        Runnable[] once = new Runnable[1];
+        once[0] = () -> {
+            drawn.removePostLayoutPulseListener(once[0]);
+            ui.app().executors().giveWayToTheWindow();
+        };
+        drawn.addPostLayoutPulseListener(once[0]);
     }
 
     /** The welcome page: the ways to begin (Help → Welcome; at start while nothing is configured). */
