@@ -88,14 +88,15 @@ public final class AppContext implements AutoCloseable {
         this.sessions = new Sessions(backends, executors.background(), executors.scheduler(), Sessions.RECONNECT_FIRST,
                 Sessions.RECONNECT_MAX, taskLog);
         this.tester = new ConnectionTester(backends, libvirt, () -> knownHosts.get().file());
-        this.consoles = new ConsoleLauncher(OsFamily.current(), () -> backends.demoIfRunning().map(d -> d.url()));
+        this.consoles = new ConsoleLauncher(OsFamily.current(), () -> backends.demoIfRunning().map(d -> d.url()),
+                executors::startProgram);
         this.readiness = new NodeReadiness(sessions, hostLinks, hosts, connections);
         this.pciMappings = new PciMappings(backends, sessions);
         this.osPrefersDark = osPrefersDark;
         this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC(),
                 TelemetrySources.Tools.system(), settings.current().retention());
         this.templates = new TemplateService(new TemplateRepository(database, Clock.systemUTC()));
-        this.provisioning = new VmProvisioning(sessions, hostAccess);
+        this.provisioning = new VmProvisioning(sessions, hostAccess, executors::startProgram);
         this.alerts = new AlertService(new AlertRuleRepository(database), events);
         this.costs = new CostService(new CostProfileRepository(database), telemetry);
         this.fleet = new GpuFleet(connections, sessions, telemetry, alerts, executors.background(),

@@ -1,7 +1,10 @@
 package io.gpuforge.app;
 
 import io.gpuforge.host.ThreadPriority;
+import java.io.IOException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -9,6 +12,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * before its next task ({@link ThreadPriority}, {@link #NICER} nice levels): on a machine with few cores, reading a
  * 2,000-VM cluster's configurations, its TLS and JSON, then takes the processor only when the window's threads do not
  * want it, and the window's pulses keep their pace. Threads these start inherit it. Before that (the window's
- * start, the command line) nothing is changed.
+ * start, the command line) nothing is changed. Programs the user asks for are started from {@code gpuforge-launcher},
+ * which never gives way ({@link #startProgram}): a program inherits its starter's nice value.
  */
 public final class AppExecutors implements AutoCloseable {
 
@@ -34,6 +39,8 @@ public final class AppExecutors implements AutoCloseable {
 
     private final ThreadPoolExecutor background;
     private final ScheduledThreadPoolExecutor scheduler;
+    /** Started with the pools, by the thread that makes them, and never lowered: it starts the user's programs. */
+    private final ThreadPoolExecutor launcher;
     private volatile boolean givingWay;
 
     public AppExecutors(Thread.UncaughtExceptionHandler handler) {
@@ -50,11 +57,37 @@ public final class AppExecutors implements AutoCloseable {
                 lowerIfGivingWay();
             }
         };
+        this.launcher = new ThreadPoolExecutor(1, 1, 0L, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                factory("gpuforge-launcher", handler));
+        launcher.prestartCoreThread(); // now, from this thread: a thread made later by a lowered one would inherit it
     }
 
     /**
-     * From now on the background threads give way to the window's (the window calls it once its first frame is
-     * drawn); the first one to lower itself loads JNA, in a task of its own.
+     * Starts a program the user asked for, at the priority the process has: from the calling thread while nothing
+     * has given way or when it did not, else from {@code gpuforge-launcher}. Blocks until it is started.
+     */
+    public Process startProgram(ProcessBuilder program) throws IOException {
+        if (!givingWay || !ThreadPriority.currentThreadLowered()) {
+            return program.start();
+        }
+        try {
+            return launcher.submit(program::start).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException) {
+                throw (IOException) e.getCause();
+            }
+            throw new IOException("The program could not be started: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while starting " + program.command().get(0), e);
+        } catch (TimeoutException | RejectedExecutionException e) {
+            throw new IOException(program.command().get(0) + " could not be started: " + e, e);
+        }
+    }
+
+    /**
+     * From now on the background threads give way to the window's (the main window calls it once it has laid itself
+     * out); whichever lowers itself first loads JNA (a task is queued at once for that).
      */
     public void giveWayToTheWindow() {
         if (!givingWay) {
@@ -101,6 +134,7 @@ public final class AppExecutors implements AutoCloseable {
 
     @Override
     public void close() {
+        launcher.shutdown();
         scheduler.shutdown();
         background.shutdown();
         try {

@@ -31,18 +31,28 @@ public final class ConsoleLauncher {
     private final String browser;
     private final String virtViewer;
     private final Supplier<Optional<String>> demoUrl;
+    private final ProgramStarter starter;
 
-    /** @param demoUrl the Demo lab's address while it runs */
-    public ConsoleLauncher(OsFamily os, Supplier<Optional<String>> demoUrl) {
-        this(os, defaultBrowser(os), "virt-viewer", demoUrl);
+    /**
+     * @param demoUrl the Demo lab's address while it runs
+     * @param starter starts virt-viewer or the browser ({@link AppExecutors#startProgram})
+     */
+    public ConsoleLauncher(OsFamily os, Supplier<Optional<String>> demoUrl, ProgramStarter starter) {
+        this(os, defaultBrowser(os), "virt-viewer", demoUrl, starter);
     }
 
-    /** With the browser opener and virt-viewer named (tests, or a user's own). */
+    /** With the browser opener and virt-viewer named (tests, or a user's own), started from the calling thread. */
     public ConsoleLauncher(OsFamily os, String browser, String virtViewer, Supplier<Optional<String>> demoUrl) {
+        this(os, browser, virtViewer, demoUrl, ProgramStarter.direct());
+    }
+
+    private ConsoleLauncher(OsFamily os, String browser, String virtViewer, Supplier<Optional<String>> demoUrl,
+                            ProgramStarter starter) {
         this.os = os;
         this.browser = browser;
         this.virtViewer = virtViewer;
         this.demoUrl = demoUrl;
+        this.starter = starter;
     }
 
     private static String defaultBrowser(OsFamily os) {
@@ -103,8 +113,8 @@ public final class ConsoleLauncher {
         Launch l = plan(c, vm, vmName);
         Process p;
         try {
-            p = new ProcessBuilder(l.command()).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            p = starter.start(new ProcessBuilder(l.command()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD));
         } catch (IOException e) {
             String tool = l.command().get(0);
             throw new IOException(tool + " could not be started (" + e.getMessage() + ")" + (tool.equals(virtViewer)

@@ -10,13 +10,20 @@ import java.util.concurrent.TimeUnit;
 public final class DesktopOpener {
 
     private final OsFamily os;
+    private final ProgramStarter starter;
 
-    public DesktopOpener() {
-        this(OsFamily.current());
+    /** @param starter starts the file manager ({@link AppExecutors#startProgram}) */
+    public DesktopOpener(ProgramStarter starter) {
+        this(OsFamily.current(), starter);
     }
 
     DesktopOpener(OsFamily os) {
+        this(os, ProgramStarter.direct());
+    }
+
+    private DesktopOpener(OsFamily os, ProgramStarter starter) {
         this.os = os;
+        this.starter = starter;
     }
 
     List<String> command(Path folder) {
@@ -33,8 +40,8 @@ public final class DesktopOpener {
 
     public void open(Path folder) throws IOException {
         Files.createDirectories(folder);
-        Process p = new ProcessBuilder(command(folder)).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = starter.start(new ProcessBuilder(command(folder)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD));
         try {
             // xdg-open returns quickly once the file manager is asked; a non-zero exit means nobody could.
             if (p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() != 0 && os != OsFamily.WINDOWS) {

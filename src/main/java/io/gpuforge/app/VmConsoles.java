@@ -28,7 +28,7 @@ final class VmConsoles {
      * Opens the console: the noVNC URL with the desktop's browser opener (xdg-open, open, start), or virt-viewer.
      * Fails with what to install when the program is missing.
      */
-    static void open(VmProvisioning.Target t, VmRef vm, String vmName) throws IOException {
+    static void open(VmProvisioning.Target t, VmRef vm, String vmName, ProgramStarter starter) throws IOException {
         List<String> c = console(t, vm, vmName);
         List<String> command = new ArrayList<>();
         if (t.proxmox()) {
@@ -45,7 +45,8 @@ final class VmConsoles {
         }
         command.addAll(c);
         try {
-            new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            starter.start(new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD));
         } catch (IOException e) {
             throw new IOException("Could not run " + command.get(0) + (t.proxmox() ? ": open " + c.get(0)
                     + " in a browser" : ": install virt-viewer (Debian/Ubuntu: apt install virt-viewer)"), e);

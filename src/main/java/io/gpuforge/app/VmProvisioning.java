@@ -47,22 +47,32 @@ public final class VmProvisioning {
     private final Sessions sessions;
     private final CloudInitSnippets snippets;
     private final VmUserData userData;
+    private final ProgramStarter starter;
 
     /** Without host access: a template's user-data never goes to a Proxmox VE node as a snippet. */
     public VmProvisioning(Sessions sessions) {
-        this(sessions, null);
+        this(sessions, null, ProgramStarter.direct());
     }
 
-    /** With the node's host links, for the template's user-data as a snippet ({@code cicustom}). */
-    public VmProvisioning(Sessions sessions, HostAccess hosts) {
-        this(sessions, hosts, new FirstBootProvisioning());
+    /**
+     * With the node's host links, for the template's user-data as a snippet ({@code cicustom}); {@code starter}
+     * opens a console ({@link AppExecutors#startProgram}).
+     */
+    public VmProvisioning(Sessions sessions, HostAccess hosts, ProgramStarter starter) {
+        this(sessions, hosts, new FirstBootProvisioning(), starter);
     }
 
     /** @param firstBoot how the user-data goes in after the first boot where no snippet can be written */
     VmProvisioning(Sessions sessions, HostAccess hosts, FirstBootProvisioning firstBoot) {
+        this(sessions, hosts, firstBoot, ProgramStarter.direct());
+    }
+
+    private VmProvisioning(Sessions sessions, HostAccess hosts, FirstBootProvisioning firstBoot,
+                           ProgramStarter starter) {
         this.sessions = sessions;
         this.snippets = new CloudInitSnippets(hosts);
         this.userData = new VmUserData(snippets, firstBoot);
+        this.starter = starter;
     }
 
     /** A node of a hypervisor connection (a libvirt host is its one node). */
@@ -388,6 +398,6 @@ public final class VmProvisioning {
      * Fails with what to install when the program is missing.
      */
     public void openConsole(Target t, VmRef vm, String vmName) throws IOException {
-        VmConsoles.open(t, vm, vmName);
+        VmConsoles.open(t, vm, vmName, starter);
     }
 }

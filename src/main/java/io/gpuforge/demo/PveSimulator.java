@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import io.gpuforge.hypervisor.proxmox.ContractValidator;
 import io.gpuforge.host.ThreadPriority;
+import io.gpuforge.hypervisor.proxmox.ContractValidator;
 import io.gpuforge.hypervisor.proxmox.PinnedTrust;
 import io.gpuforge.hypervisor.proxmox.PveApiException;
 import io.gpuforge.hypervisor.proxmox.PveClient;
@@ -69,8 +69,8 @@ public final class PveSimulator implements AutoCloseable {
     }
 
     /**
-     * With the simulated servers' threads {@code serverNicer} nice levels below the caller's (Linux): a benchmark of
-     * the window, where the servers stand for other machines, puts them out of its way (19).
+     * With the simulated servers' threads {@code serverNicer} nice levels below the process's main thread (Linux): a
+     * benchmark of the window, where the servers stand for other machines, puts them out of its way (19).
      */
     public PveSimulator(SimCluster cluster, int serverNicer) throws IOException, GeneralSecurityException {
         this(cluster, KEYSTORE, serverNicer);

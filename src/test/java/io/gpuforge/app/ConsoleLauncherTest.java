@@ -73,13 +73,15 @@ class ConsoleLauncherTest {
 
     @Test
     void theDemoLabsConsoleIsOnTheSimulatorsAddressAndAnSshHostHasNone() {
-        ConsoleLauncher launcher = new ConsoleLauncher(OsFamily.LINUX, () -> Optional.of("https://127.0.0.1:41234"));
+        ConsoleLauncher launcher = new ConsoleLauncher(OsFamily.LINUX, () -> Optional.of("https://127.0.0.1:41234"),
+                ProgramStarter.direct());
         ConnectionInfo demo = new ConnectionInfo(3, "Demo", ConnectionInfo.Kind.DEMO, "simulated", "", Optional.empty());
         assertThat(launcher.plan(demo, new VmRef("pve-4090", "101"), "train-01").url().orElseThrow().toString())
                 .startsWith("https://127.0.0.1:41234/?console=kvm");
         ConnectionInfo ssh = new ConnectionInfo(4, "h", ConnectionInfo.Kind.SSH, "h", "root", Optional.empty());
         assertThatThrownBy(() -> launcher.plan(ssh, new VmRef("h", "x"), "x")).isInstanceOf(IllegalArgumentException.class);
-        assertThat(new ConsoleLauncher(OsFamily.WINDOWS, Optional::empty).plan(PVE, new VmRef("n", "101"), "v").command())
+        assertThat(new ConsoleLauncher(OsFamily.WINDOWS, Optional::empty, ProgramStarter.direct())
+                .plan(PVE, new VmRef("n", "101"), "v").command())
                 .startsWith("rundll32", "url.dll,FileProtocolHandler");
     }
 

@@ -23,7 +23,8 @@ class ThreadPriorityTest {
 
     @Test
     void aLoweredThreadAndTheThreadsItStartsAreNicerAndTheOthersAreNot() throws Exception {
-        assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")), "Linux only: other systems follow Thread.setPriority");
+        assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")),
+                "Linux only: other systems follow Thread.setPriority");
         int mine = niceOfThisThread();
         AtomicInteger lowered = new AtomicInteger(Integer.MIN_VALUE);
         AtomicInteger child = new AtomicInteger(Integer.MIN_VALUE);
@@ -57,9 +58,39 @@ class ThreadPriorityTest {
         assertThat(t.getPriority()).isLessThan(Thread.NORM_PRIORITY);
     }
 
+    /** The level is counted from the process's main thread: a lowered thread's child, lowered again, stays at +5. */
+    @Test
+    void aChildOfALoweredThreadLoweredAgainStaysWhereItsParentIs() throws Exception {
+        assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")),
+                "Linux only: other systems follow Thread.setPriority");
+        int mine = niceOfThisThread();
+        AtomicInteger child = new AtomicInteger(Integer.MIN_VALUE);
+        Thread t = new Thread(() -> {
+            ThreadPriority.lowerCurrentThread(5);
+            Thread c = new Thread(() -> {
+                try {
+                    ThreadPriority.lowerCurrentThread(5);
+                    child.set(niceOfThisThread());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            c.start();
+            try {
+                c.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        t.start();
+        t.join();
+        assertThat(child.get()).isEqualTo(Math.min(19, mine + 5));
+    }
+
     @Test
     void nothingChangesForZeroAndTheValueStopsAtNineteen() throws Exception {
-        assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")), "Linux only: other systems follow Thread.setPriority");
+        assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")),
+                "Linux only: other systems follow Thread.setPriority");
         AtomicInteger zero = new AtomicInteger(Integer.MIN_VALUE);
         AtomicInteger most = new AtomicInteger(Integer.MIN_VALUE);
         Thread t = new Thread(() -> {
