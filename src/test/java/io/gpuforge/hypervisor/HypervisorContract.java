@@ -78,7 +78,8 @@ public abstract class HypervisorContract {
     @AfterEach
     final void closeFixture() throws Exception {
         if (h == null) {
-            return; // open() skipped (a missing part) or failed: nothing was opened
+            release(); // open() skipped (a missing part) or failed: release what it had started
+            return;
         }
         try {
             for (VmRef vm : created) {

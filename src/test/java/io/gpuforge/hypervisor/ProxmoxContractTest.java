@@ -33,6 +33,8 @@ class ProxmoxContractTest extends HypervisorContract {
 
     @Override
     protected void release() {
-        sim.close();
+        if (sim != null) {
+            sim.close();
+        }
     }
 }

@@ -15,7 +15,8 @@ import javafx.scene.layout.Region;
  * JavaFX repaints the frame with no dirty region: the whole window. In the software pipeline that is 35–85 ms for the
  * main window (measured with {@code -Djavafx.pulseLogger}: paints of 200–270 nodes with no dirty region listed, each
  * after a pulse whose render graph was clean), after many of the slices that fill a 2,000-VM tree and after tasks
- * were listed. Laid out first, the rows are styled by the same pulse's CSS pass, and the next frame repaints only the rows.
+ * were listed. Laid out first, the rows are styled by the same pulse's CSS pass, and the next frame repaints only the
+ * rows.
  *
  * <p>A control that is not in this scene, or not yet given a size, is left to the layout pass. One that needs no layout
  * costs nothing. FX thread.
