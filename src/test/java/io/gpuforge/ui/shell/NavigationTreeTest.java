@@ -12,12 +12,19 @@ import io.gpuforge.domain.VmState;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.NavItem;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import javafx.css.PseudoClass;
+import javafx.scene.Node;
 import javafx.scene.Scene;
+import javafx.scene.control.TreeCell;
 import javafx.scene.control.TreeItem;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Tag;
@@ -26,6 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The tree of a 2,000-VM cluster: a search that takes most VMs of a node away (and clearing it, which brings them
@@ -104,5 +112,43 @@ class NavigationTreeTest {
         assertThat(tree.view().getSelectionModel().getSelectedItem()).isSameAs(vm);
         assertThat(node.isExpanded()).isTrue();
         assertThat(userSelections).as("no page opens by itself").isEmpty();
+    }
+
+    /** A row reused for another VM (a scroll) says that VM's state: :stopped or :running, never the last one's. */
+    @Test
+    void eachVmRowSaysTheStateOfTheVmItShowsAlsoAfterAScroll(FxRobot robot) throws Exception {
+        robot.interact(() -> {
+            tree.addConnection(big);
+            tree.showInventory(big, inventory());
+        });
+        TreeItem<NavItem> pve01 = connection().getChildren().stream()
+                .filter(t -> t.getValue().label().equals("pve01")).findFirst().orElseThrow();
+        robot.interact(() -> pve01.setExpanded(true));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(rowStates(robot)).as("rows showing a stopped and a running VM").contains("stopped", "running");
+        robot.interact(() -> tree.view().scrollTo(tree.view().getRow(pve01) + 40));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(rowStates(robot)).contains("stopped", "running");
+    }
+
+    /** The states the visible VM rows say, after checking each says its own VM's. FX data. */
+    @SuppressWarnings("unchecked")
+    private static Set<String> rowStates(FxRobot robot) throws Exception {
+        return WaitForAsyncUtils.asyncFx(() -> {
+            Set<String> seen = new HashSet<>();
+            for (Node n : robot.lookup(".tree-cell").queryAll()) {
+                TreeCell<NavItem> c = (TreeCell<NavItem>) n;
+                Optional<VmInfo> vm = c.isEmpty() || c.getItem() == null ? Optional.empty()
+                        : c.getItem().target().flatMap(t -> t.vm());
+                Set<String> says = c.getPseudoClassStates().stream().map(PseudoClass::getPseudoClassName)
+                        .filter(Set.of("running", "stopped", "template")::contains).collect(Collectors.toSet());
+                Set<String> expected = vm.map(v -> Set.of(v.state() == VmState.STOPPED ? "stopped" : "running"))
+                        .orElse(Set.of());
+                assertThat(says).as("row %s", c.getItem() == null ? "(empty)" : c.getItem().label())
+                        .isEqualTo(expected);
+                seen.addAll(says);
+            }
+            return seen;
+        }).get(10, TimeUnit.SECONDS);
     }
 }
