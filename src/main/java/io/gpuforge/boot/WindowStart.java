@@ -4,6 +4,7 @@ import io.gpuforge.app.AppContext;
 import io.gpuforge.app.settings.FirstFrameSettings;
 import io.gpuforge.ui.common.FallbackExceptionHandler;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.Pulses;
 import io.gpuforge.ui.common.ThemeManager;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.shell.MainWindow;
@@ -16,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.application.Application;
 import javafx.application.Platform;
-import javafx.scene.Scene;
 import javafx.stage.Stage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,7 +88,7 @@ public final class WindowStart {
         Application.setUserAgentStylesheet(Objects.requireNonNull(WindowStart.class.getResource(starting), starting)
                 .toExternalForm());
         StartingFrame frame = StartingFrame.show(stage, i18n, theme, settings);
-        afterNextPulse(stage.getScene(), () -> {
+        Pulses.afterNextLayout(stage.getScene(), () -> {
             HeldLogConfiguration.release();
             LOG.info("First frame {} ms after JVM start, {} ms of processor time",
                     clock.markFirstFrame(System.currentTimeMillis()), clock.cpuMillis());
@@ -132,7 +132,7 @@ public final class WindowStart {
         MainWindow window = new MainWindow(ui);
         stage.setOnHidden(e -> window.dispose());
         window.show(stage);
-        afterNextPulse(stage.getScene(), () -> {
+        Pulses.afterNextLayout(stage.getScene(), () -> {
             LOG.info("Window ready {} ms after JVM start", System.currentTimeMillis() - clock.jvmStartMillis());
             ready.complete(window);
         });
@@ -170,14 +170,5 @@ public final class WindowStart {
         } else {
             LOG.error("Uncaught exception in {}", t.getName(), e);
         }
-    }
-
-    private static void afterNextPulse(Scene scene, Runnable action) {
-        Runnable[] once = new Runnable[1];
-        once[0] = () -> {
-            scene.removePostLayoutPulseListener(once[0]);
-            action.run();
-        };
-        scene.addPostLayoutPulseListener(once[0]);
     }
 }

@@ -17,6 +17,7 @@ import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.ui.common.Page;
 import io.gpuforge.ui.common.PageExtensions;
 import io.gpuforge.ui.common.PageFactory;
+import io.gpuforge.ui.common.Pulses;
 import io.gpuforge.ui.common.ShowsIommu;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.connections.AddConnectionDialog;
@@ -168,13 +169,7 @@ public final class MainWindow {
         ui.app().events().info(ui.i18n().get("event.source.app"), ui.i18n().get("event.started"));
         // once this window has laid itself out (its frame follows), the background threads give way to its threads;
         // not before: the first to lower itself loads JNA (about 0.1 s of processor time on a background thread)
-        Scene drawn = scene;
-        Runnable[] once = new Runnable[1];
-        once[0] = () -> {
-            drawn.removePostLayoutPulseListener(once[0]);
-            ui.app().executors().giveWayToTheWindow();
-        };
-        drawn.addPostLayoutPulseListener(once[0]);
+        Pulses.afterNextLayout(scene, ui.app().executors()::giveWayToTheWindow);
     }
 
     /** The welcome page: the ways to begin (Help → Welcome; at start while nothing is configured). */
