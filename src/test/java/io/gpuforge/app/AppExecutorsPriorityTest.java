@@ -3,9 +3,8 @@ package io.gpuforge.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.gpuforge.testing.KernelNice;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -24,17 +23,11 @@ class AppExecutorsPriorityTest {
 
     @BeforeEach
     void linuxOnly() {
-        assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")),
-                "Linux only: other systems follow Thread.setPriority");
+        assumeTrue(KernelNice.readable(), "Linux only: other systems follow Thread.setPriority");
     }
 
     private static int nice() {
-        try {
-            String stat = Files.readString(Path.of("/proc/thread-self/stat"));
-            return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[19 - 3]);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return KernelNice.ofThisThread();
     }
 
     @Test

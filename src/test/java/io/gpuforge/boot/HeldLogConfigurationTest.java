@@ -16,14 +16,25 @@ class HeldLogConfigurationTest {
         HeldLogConfiguration.release();
     }
 
-    @Test
-    void heldTheConfigurationWaitsForTheFirstFrameThenLetsLogbacksOwnConfiguratorsRun() throws Exception {
+    /** A thread, held and not started yet, that will configure a new Logback context; and what it returns. */
+    private record HeldThread(Thread thread, CompletableFuture<Configurator.ExecutionStatus> status) {
+    }
+
+    private static HeldThread heldThread() {
         HeldLogConfiguration held = new HeldLogConfiguration();
         LoggerContext context = new LoggerContext();
         held.setContext(context);
         CompletableFuture<Configurator.ExecutionStatus> status = new CompletableFuture<>();
         Thread t = new Thread(() -> status.complete(held.configure(context)), "held-configuration");
         HeldLogConfiguration.hold(t);
+        return new HeldThread(t, status);
+    }
+
+    @Test
+    void heldTheConfigurationWaitsForTheFirstFrameThenLetsLogbacksOwnConfiguratorsRun() throws Exception {
+        HeldThread h = heldThread();
+        Thread t = h.thread();
+        CompletableFuture<Configurator.ExecutionStatus> status = h.status();
         t.start();
         while (t.getState() != Thread.State.TIMED_WAITING && !status.isDone()) {
             Thread.onSpinWait();
@@ -50,14 +61,9 @@ class HeldLogConfigurationTest {
 
     @Test
     void onceReleasedTheHeldThreadDoesNotWait() throws Exception {
-        HeldLogConfiguration held = new HeldLogConfiguration();
-        LoggerContext context = new LoggerContext();
-        held.setContext(context);
-        CompletableFuture<Configurator.ExecutionStatus> status = new CompletableFuture<>();
-        Thread t = new Thread(() -> status.complete(held.configure(context)), "held-configuration");
-        HeldLogConfiguration.hold(t);
+        HeldThread h = heldThread();
         HeldLogConfiguration.release();
-        t.start();
-        assertThat(status.get(5, TimeUnit.SECONDS)).isEqualTo(Configurator.ExecutionStatus.INVOKE_NEXT_IF_ANY);
+        h.thread().start();
+        assertThat(h.status().get(5, TimeUnit.SECONDS)).isEqualTo(Configurator.ExecutionStatus.INVOKE_NEXT_IF_ANY);
     }
 }
