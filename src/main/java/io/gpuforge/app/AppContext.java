@@ -89,14 +89,14 @@ public final class AppContext implements AutoCloseable {
                 Sessions.RECONNECT_MAX, taskLog);
         this.tester = new ConnectionTester(backends, libvirt, () -> knownHosts.get().file());
         this.consoles = new ConsoleLauncher(OsFamily.current(), () -> backends.demoIfRunning().map(d -> d.url()),
-                executors::startProgram);
+                ConsoleLauncher.uuids(sessions), executors::startProgram);
         this.readiness = new NodeReadiness(sessions, hostLinks, hosts, connections);
         this.pciMappings = new PciMappings(backends, sessions);
         this.osPrefersDark = osPrefersDark;
         this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC(),
                 TelemetrySources.Tools.system(), settings.current().retention());
         this.templates = new TemplateService(new TemplateRepository(database, Clock.systemUTC()));
-        this.provisioning = new VmProvisioning(sessions, hostAccess, executors::startProgram);
+        this.provisioning = new VmProvisioning(sessions, hostAccess, taskLog);
         this.alerts = new AlertService(new AlertRuleRepository(database), events);
         this.costs = new CostService(new CostProfileRepository(database), telemetry);
         this.fleet = new GpuFleet(connections, sessions, telemetry, alerts, executors.background(),

@@ -16,6 +16,7 @@ import io.gpuforge.domain.NodeHistory;
 import io.gpuforge.domain.NodePci;
 import io.gpuforge.domain.NodeStatus;
 import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.Redaction;
 import io.gpuforge.domain.StorageInfo;
 import io.gpuforge.domain.TaskListener;
 import io.gpuforge.domain.TaskOutcome;
@@ -178,7 +179,16 @@ public final class ConnectionSession implements AutoCloseable {
      */
     public TaskOutcome createVm(String node, VmSpec spec, TaskListener progress, BooleanSupplier cancelled,
                                 FollowUp then) throws BackendException, InterruptedException {
-        return recorded(TaskLog.VM_CREATE, node, "Create VM " + spec.name() + " on " + node, progress, l -> {
+        return createVm(node, spec, progress, cancelled, then, Redaction.none());
+    }
+
+    /**
+     * {@link #createVm(String, VmSpec, TaskListener, BooleanSupplier, FollowUp)} with {@code secrets} masked in
+     * every line, the end's status and the error it may end with, before they reach the progress or the task log.
+     */
+    public TaskOutcome createVm(String node, VmSpec spec, TaskListener progress, BooleanSupplier cancelled,
+                                FollowUp then, Redaction secrets) throws BackendException, InterruptedException {
+        return recorded(TaskLog.VM_CREATE, node, "Create VM " + spec.name() + " on " + node, progress, secrets, l -> {
             TaskOutcome out = link.call(h -> await(h.createVm(node, spec), l, cancelled));
             return then.run(out, l);
         });
@@ -199,6 +209,14 @@ public final class ConnectionSession implements AutoCloseable {
     public GuestExecResult guestExec(VmRef vm, List<String> command, Duration timeout)
             throws BackendException, InterruptedException {
         return link.call(h -> h.guestExec(vm, command, timeout));
+    }
+
+    /** Writes the VM's cloud-init drive again from its configuration ({@link Hypervisor#regenerateCloudInit}). */
+    public void regenerateCloudInit(VmRef vm) throws BackendException {
+        quick(h -> {
+            h.regenerateCloudInit(vm);
+            return null;
+        });
     }
 
     /** Writes a file inside a running VM through its guest agent; {@link Capability#GUEST_FILE_WRITE}. */
@@ -224,23 +242,39 @@ public final class ConnectionSession implements AutoCloseable {
         TaskOutcome run(TaskListener progress) throws BackendException, InterruptedException;
     }
 
-    /** Runs a task, writing it to the task log: its start, each log line, its end. */
     private TaskOutcome recorded(String action, String target, String description, TaskListener progress, TaskCall call)
             throws BackendException, InterruptedException {
+        return recorded(action, target, description, progress, Redaction.none(), call);
+    }
+
+    /** Runs a task, writing it to the task log: its start, each log line, its end; {@code secrets} masked in each. */
+    private TaskOutcome recorded(String action, String target, String description, TaskListener progress,
+                                 Redaction secrets, TaskCall call) throws BackendException, InterruptedException {
         if (taskLog == null) {
-            return call.run(progress);
+            try {
+                return secrets.apply(call.run(secrets.wrap(progress)));
+            } catch (BackendException e) {
+                throw VmSecrets.masked(e, secrets);
+            }
         }
         TaskLog.Running entry = taskLog.begin(connection, action, target, description);
-        TaskListener both = line -> {
+        TaskListener both = secrets.wrap(line -> {
             entry.line(line);
             progress.line(line);
-        };
+        });
         try {
-            TaskOutcome out = call.run(both);
+            TaskOutcome out = secrets.apply(call.run(both));
             entry.finish(out);
             return out;
-        } catch (BackendException | InterruptedException | RuntimeException e) {
+        } catch (BackendException e) {
+            BackendException shown = VmSecrets.masked(e, secrets);
+            entry.failed(shown);
+            throw shown;
+        } catch (InterruptedException e) {
             entry.failed(e);
+            throw e;
+        } catch (RuntimeException e) {
+            entry.failed(secrets.reveals(e.getMessage()) ? new IllegalStateException(secrets.apply(e.getMessage())) : e);
             throw e;
         }
     }

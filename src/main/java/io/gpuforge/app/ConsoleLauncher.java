@@ -1,22 +1,35 @@
 package io.gpuforge.app;
 
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.VmRef;
 import java.io.IOException;
+import java.io.StringReader;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.xml.sax.InputSource;
+import org.xml.sax.SAXException;
 
 /**
- * Opens a VM's console: for Proxmox VE (and the Demo lab) the cluster's noVNC console in the browser
- * ({@code https://host:8006/?console=kvm&novnc=1&vmid=…&node=…}, where the user logs in as in the web UI), for
- * libvirt {@code virt-viewer --connect URI DOMAIN}. Blocking for a moment (the launcher starts); call off the FX
- * thread. A tool that is missing is an IOException that says what to install.
+ * Opens a VM's console, the one way the window, the wizard and {@code gpuforge vm console} do it: for Proxmox VE (and
+ * the Demo lab, at the simulator's own address) the cluster's noVNC console in the browser
+ * ({@code https://host:8006/?console=kvm&novnc=1&vmid=…&node=…}, every value URL-encoded, https only, where the user
+ * logs in as in the web UI), for libvirt {@code virt-viewer --connect URI --uuid -- UUID}: the domain by its UUID,
+ * read from the VM's configuration, after {@code --}, so a domain named {@code 3} (an id) or {@code -x} (an option)
+ * opens that VM and no other. Blocking for a moment (the configuration is read, the launcher starts); call off the
+ * FX thread. A tool that is missing is an IOException that says what to install.
  */
 public final class ConsoleLauncher {
 
@@ -27,32 +40,70 @@ public final class ConsoleLauncher {
         }
     }
 
+    /** A libvirt domain's UUID, as its configuration says (blocking). */
+    @FunctionalInterface
+    public interface Uuids {
+        String of(ConnectionInfo c, VmRef vm) throws BackendException;
+    }
+
+    private static final Pattern UUID = Pattern.compile("[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}");
     private final OsFamily os;
     private final String browser;
     private final String virtViewer;
     private final Supplier<Optional<String>> demoUrl;
+    private final Uuids uuids;
     private final ProgramStarter starter;
 
     /**
      * @param demoUrl the Demo lab's address while it runs
+     * @param uuids   a libvirt domain's UUID ({@link #uuids(Sessions)})
      * @param starter starts virt-viewer or the browser ({@link AppExecutors#startProgram})
      */
-    public ConsoleLauncher(OsFamily os, Supplier<Optional<String>> demoUrl, ProgramStarter starter) {
-        this(os, defaultBrowser(os), "virt-viewer", demoUrl, starter);
+    public ConsoleLauncher(OsFamily os, Supplier<Optional<String>> demoUrl, Uuids uuids, ProgramStarter starter) {
+        this(os, defaultBrowser(os), "virt-viewer", demoUrl, uuids, starter);
     }
 
     /** With the browser opener and virt-viewer named (tests, or a user's own), started from the calling thread. */
-    public ConsoleLauncher(OsFamily os, String browser, String virtViewer, Supplier<Optional<String>> demoUrl) {
-        this(os, browser, virtViewer, demoUrl, ProgramStarter.direct());
+    public ConsoleLauncher(OsFamily os, String browser, String virtViewer, Supplier<Optional<String>> demoUrl,
+                           Uuids uuids) {
+        this(os, browser, virtViewer, demoUrl, uuids, ProgramStarter.direct());
     }
 
     private ConsoleLauncher(OsFamily os, String browser, String virtViewer, Supplier<Optional<String>> demoUrl,
-                            ProgramStarter starter) {
+                            Uuids uuids, ProgramStarter starter) {
         this.os = os;
         this.browser = browser;
         this.virtViewer = virtViewer;
         this.demoUrl = demoUrl;
+        this.uuids = uuids;
         this.starter = starter;
+    }
+
+    /** The UUID of a libvirt domain from its domain XML ({@code <uuid>}), read through the connection's session. */
+    public static Uuids uuids(Sessions sessions) {
+        return (c, vm) -> uuidOf(sessions.of(c).readConfig(vm).document(), vm);
+    }
+
+    /** The {@code <uuid>} of a domain XML; refused when there is none that looks like one. */
+    static String uuidOf(String domainXml, VmRef vm) throws BackendException {
+        try {
+            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            f.setXIncludeAware(false);
+            f.setExpandEntityReferences(false);
+            Element root = f.newDocumentBuilder().parse(new InputSource(new StringReader(domainXml)))
+                    .getDocumentElement();
+            for (Node n = root.getFirstChild(); n != null; n = n.getNextSibling()) {
+                if (n instanceof Element && ((Element) n).getTagName().equals("uuid")
+                        && UUID.matcher(n.getTextContent().strip()).matches()) {
+                    return n.getTextContent().strip().toLowerCase(Locale.ROOT);
+                }
+            }
+        } catch (ParserConfigurationException | SAXException | IOException e) {
+            throw new BackendException(BackendException.Kind.PROTOCOL, "The domain XML of " + vm.id()
+                    + " cannot be read: " + e.getMessage(), e);
+        }
+        throw new BackendException(BackendException.Kind.PROTOCOL, "The domain XML of " + vm.id() + " has no <uuid>");
     }
 
     private static String defaultBrowser(OsFamily os) {
@@ -87,8 +138,8 @@ public final class ConsoleLauncher {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
-    /** What {@link #open} runs for this VM. */
-    public Launch plan(ConnectionInfo c, VmRef vm, String vmName) {
+    /** What {@link #open} runs for this VM; blocking for a libvirt domain (its UUID is read). */
+    public Launch plan(ConnectionInfo c, VmRef vm, String vmName) throws BackendException {
         switch (c.kind()) {
             case PROXMOX:
                 return browse(noVncUrl(c.address(), vm, vmName));
@@ -96,7 +147,8 @@ public final class ConsoleLauncher {
                 return browse(noVncUrl(demoUrl.get().orElseThrow(() -> new IllegalStateException(
                         "The Demo lab is not running")), vm, vmName));
             case LIBVIRT:
-                return new Launch(List.of(virtViewer, "--connect", c.address(), vm.id()), Optional.empty());
+                return new Launch(List.of(virtViewer, "--connect", c.address(), "--uuid", "--", uuids.of(c, vm)),
+                        Optional.empty());
             default:
                 throw new IllegalArgumentException(c.name() + " is an SSH host: it has no VM consoles");
         }
@@ -109,7 +161,7 @@ public final class ConsoleLauncher {
     }
 
     /** Starts the console; returns what was started. */
-    public Launch open(ConnectionInfo c, VmRef vm, String vmName) throws IOException {
+    public Launch open(ConnectionInfo c, VmRef vm, String vmName) throws IOException, BackendException {
         Launch l = plan(c, vm, vmName);
         Process p;
         try {

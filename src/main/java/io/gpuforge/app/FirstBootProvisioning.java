@@ -2,6 +2,7 @@ package io.gpuforge.app;
 
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.GuestExecResult;
+import io.gpuforge.domain.Redaction;
 import io.gpuforge.domain.TaskListener;
 import io.gpuforge.domain.VmRef;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,18 +17,18 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
  * A template's cloud-init user-data handed to the guest's own cloud-init after the VM's first boot, over the QEMU
  * guest agent: for a Proxmox VE VM whose user-data could not go to the node as a snippet. It waits for the agent
- * (a ping with backoff, up to a generous limit, cancellable), writes the user-data with the agent's file-write to
- * {@value #USER_DATA_FILE}, then runs {@code cloud-init --file FILE single --name MODULE --frequency always} for
- * each module the user-data's keys need, in cloud-init's own order. Each step's exit code and the tail of its
- * output go to the progress; the first module that fails stops it. The user's password never goes to a line.
- * Blocking.
+ * (a ping with backoff, up to a generous limit, cancellable), makes {@value #USER_DATA_DIR} root-only (also when an
+ * earlier run or the image left it open: {@code mkdir -m} does not change a directory that is there), writes the
+ * user-data with the agent's file-write to {@value #USER_DATA_FILE}, then runs
+ * {@code cloud-init --file FILE single --name MODULE --frequency always} for each module the user-data's keys need
+ * (read from the parsed YAML), in cloud-init's own order, and removes the file again however the run ended: it
+ * holds the password's hash and the template's secrets. Each step's exit code and the tail of its output go to the
+ * progress; the first module that fails stops it. No secret goes to a line ({@link Redaction}). Blocking.
  */
 public final class FirstBootProvisioning {
 
@@ -43,8 +43,7 @@ public final class FirstBootProvisioning {
     private static final long FIRST_PAUSE_MILLIS = 500;
     private static final long LAST_PAUSE_MILLIS = 15_000;
     private static final int TAIL_LINES = 6;
-    private static final Pattern TOP_KEY = Pattern.compile("^([A-Za-z_][A-Za-z0-9_]*)\\s*:");
-    private static final Pattern DEFERRED = Pattern.compile("(?m)^\\s+-?\\s*defer:\\s*true\\s*$");
+    private static final Duration SHORT_STEP = Duration.ofSeconds(30);
 
     /** cloud-init's modules in the order its stages run them, each with the top-level keys it acts on. */
     private static final Map<String, List<String>> MODULES = modules();
@@ -93,29 +92,25 @@ public final class FirstBootProvisioning {
         return m;
     }
 
-    /** The top-level keys of a cloud-config document, in order. */
-    static Set<String> keys(String userData) {
-        Set<String> out = new LinkedHashSet<>();
-        for (String line : userData.split("\n")) {
-            Matcher k = TOP_KEY.matcher(line);
-            if (k.find()) {
-                out.add(k.group(1));
-            }
-        }
-        return out;
-    }
-
     /**
      * The modules to run for {@code userData}, in cloud-init's order: each module whose keys it has, the deferred
-     * files after the packages, and {@code scripts_user} (which runs what {@code runcmd} wrote) after them.
+     * files after the packages, and {@code scripts_user} (which runs what {@code runcmd} wrote) after them. None for
+     * a text that is not a cloud-config ({@link #run} says why).
      */
     public static List<String> modulesFor(String userData) {
-        Set<String> keys = keys(userData);
+        try {
+            return modulesFor(CloudConfigYaml.parse(userData));
+        } catch (CloudConfigYaml.Invalid e) {
+            return List.of();
+        }
+    }
+
+    private static List<String> modulesFor(CloudConfigYaml doc) {
+        Set<String> keys = doc.keys();
         List<String> out = new ArrayList<>();
         MODULES.forEach((module, used) -> {
             boolean wanted = used.stream().anyMatch(keys::contains)
-                    || module.equals("write_files_deferred") && keys.contains("write_files")
-                    && DEFERRED.matcher(userData).find()
+                    || module.equals("write_files_deferred") && doc.hasDeferredFiles()
                     || module.equals("scripts_user") && keys.contains("runcmd");
             if (wanted) {
                 out.add(module);
@@ -124,10 +119,10 @@ public final class FirstBootProvisioning {
         return out;
     }
 
-    /** The keys of {@code userData} that no module run here acts on. */
-    static List<String> unhandled(String userData) {
+    /** The keys of {@code doc} that no module run here acts on. */
+    private static List<String> unhandled(CloudConfigYaml doc) {
         Set<String> known = MODULES.values().stream().flatMap(List::stream).collect(Collectors.toSet());
-        return keys(userData).stream().filter(k -> !known.contains(k)).toList();
+        return doc.keys().stream().filter(k -> !known.contains(k)).toList();
     }
 
     /** The guest's command for one module. */
@@ -136,14 +131,23 @@ public final class FirstBootProvisioning {
     }
 
     /**
-     * Waits for the agent of the (started) VM, writes {@code userData} and runs its modules.
+     * Waits for the agent of the (started) VM, writes {@code userData}, runs its modules and removes the file.
      *
-     * @param secrets  values never to show in a line (the user's password), replaced by {@code ********}
+     * @param secrets  values never to show in a line (the password's hash, secret variables)
      * @param later    the command that runs it again later, named when the agent did not answer
      */
-    public Outcome run(ConnectionSession s, VmRef vm, String userData, List<String> secrets, String later,
+    public Outcome run(ConnectionSession s, VmRef vm, String userData, Redaction secrets, String later,
                        TaskListener progress, BooleanSupplier cancelled) throws InterruptedException {
-        TaskListener out = line -> progress.line(hide(line, secrets));
+        TaskListener out = secrets.wrap(progress);
+        CloudConfigYaml doc;
+        try {
+            doc = CloudConfigYaml.parse(userData);
+        } catch (CloudConfigYaml.Invalid e) {
+            String m = secrets.apply("The template's user-data is " + e.getMessage() + "; nothing was run in VM "
+                    + vm.id());
+            out.line(m);
+            return new Outcome(false, List.of(), Optional.empty(), m);
+        }
         Optional<String> noAgent = waitForAgent(s, vm, out, cancelled);
         if (noAgent.isPresent()) {
             String m = noAgent.get() + " The template's setup did not run; once the agent answers, run it with: " + later;
@@ -152,20 +156,37 @@ public final class FirstBootProvisioning {
         }
         byte[] bytes = userData.getBytes(StandardCharsets.UTF_8);
         try {
-            step(s, vm, List.of("mkdir", "-p", "-m", "0700", USER_DATA_DIR), Duration.ofSeconds(30), out);
-            s.guestFileWrite(vm, USER_DATA_FILE, bytes);
-            out.line("Wrote the template's user-data (" + bytes.length + " bytes) to " + USER_DATA_FILE + " in VM "
-                    + vm.id() + " over the guest agent");
+            step(s, vm, List.of("mkdir", "-p", "-m", "0700", USER_DATA_DIR), SHORT_STEP, out);
+            step(s, vm, List.of("chmod", "0700", USER_DATA_DIR), SHORT_STEP, out);
         } catch (BackendException | StepFailed e) {
-            String m = "The template's user-data could not be written into VM " + vm.id() + ": " + e.getMessage()
-                    + ". Run it later with: " + later;
+            String m = secrets.apply("The directory " + USER_DATA_DIR + " could not be made root-only in VM " + vm.id()
+                    + ": " + e.getMessage() + "; the user-data was not written. Run it later with: " + later);
             out.line(m);
             return new Outcome(false, List.of(), Optional.empty(), m);
         }
-        unhandled(userData).forEach(k -> out.line("cloud-init: the key '" + k + "' has no module GPUForge runs after"
-                + " the first boot; it is in " + USER_DATA_FILE + " for the guest's own cloud-init"));
+        try {
+            return runModules(s, vm, doc, bytes, secrets, later, out, cancelled);
+        } finally {
+            remove(s, vm, out);
+        }
+    }
+
+    private Outcome runModules(ConnectionSession s, VmRef vm, CloudConfigYaml doc, byte[] bytes, Redaction secrets,
+                               String later, TaskListener out, BooleanSupplier cancelled) throws InterruptedException {
+        try {
+            s.guestFileWrite(vm, USER_DATA_FILE, bytes);
+            out.line("Wrote the template's user-data (" + bytes.length + " bytes) to " + USER_DATA_FILE + " in VM "
+                    + vm.id() + " over the guest agent");
+        } catch (BackendException e) {
+            String m = secrets.apply("The template's user-data could not be written into VM " + vm.id() + ": "
+                    + e.getMessage() + ". Run it later with: " + later);
+            out.line(m);
+            return new Outcome(false, List.of(), Optional.empty(), m);
+        }
+        unhandled(doc).forEach(k -> out.line("cloud-init: the key '" + k + "' has no module GPUForge runs after"
+                + " the first boot; the guest's own cloud-init does not see it either"));
         List<String> ran = new ArrayList<>();
-        for (String module : modulesFor(userData)) {
+        for (String module : modulesFor(doc)) {
             if (cancelled.getAsBoolean()) {
                 String m = "Cancelled before the cloud-init module " + module + "; ran: " + String.join(", ", ran)
                         + ". Run the rest with: " + later;
@@ -176,8 +197,8 @@ public final class FirstBootProvisioning {
                 step(s, vm, command(module), MODULE_TIMEOUT, out);
                 ran.add(module);
             } catch (BackendException | StepFailed e) {
-                String m = "The cloud-init module " + module + " failed in VM " + vm.id() + " (" + hide(e.getMessage(),
-                        secrets) + ")" + (ran.isEmpty() ? "" : "; ran before it: " + String.join(", ", ran))
+                String m = "The cloud-init module " + module + " failed in VM " + vm.id() + " (" + secrets.apply(
+                        e.getMessage()) + ")" + (ran.isEmpty() ? "" : "; ran before it: " + String.join(", ", ran))
                         + ". The VM is kept; fix the cause and run it again with: " + later;
                 out.line(m);
                 return new Outcome(false, ran, Optional.of(module), m);
@@ -186,6 +207,21 @@ public final class FirstBootProvisioning {
         String m = "cloud-init ran " + String.join(", ", ran) + " in VM " + vm.id() + " over the guest agent";
         out.line(m);
         return new Outcome(true, ran, Optional.empty(), m);
+    }
+
+    /**
+     * Removes the user-data from the guest (it holds the password's hash and the template's secrets); a removal
+     * that fails is said, with the file, so the user can remove it.
+     */
+    private static void remove(ConnectionSession s, VmRef vm, TaskListener out) throws InterruptedException {
+        try {
+            step(s, vm, List.of("rm", "-f", USER_DATA_FILE), SHORT_STEP, out);
+            out.line("Removed " + USER_DATA_FILE + " from VM " + vm.id() + " (it held the template's secrets)");
+        } catch (BackendException | StepFailed e) {
+            out.line("Could not remove " + USER_DATA_FILE + " from VM " + vm.id() + " (" + e.getMessage() + "): remove"
+                    + " it yourself (sudo rm -f " + USER_DATA_FILE + "); it holds the password's hash and the"
+                    + " template's secrets");
+        }
     }
 
     /** A step that ran and did not succeed; its message has the exit code and the output's tail. */
@@ -266,13 +302,4 @@ public final class FirstBootProvisioning {
         return String.join("\n", lines.subList(Math.max(0, lines.size() - count), lines.size()));
     }
 
-    private static String hide(String line, List<String> secrets) {
-        String out = line;
-        for (String s : secrets) {
-            if (!s.isEmpty()) {
-                out = out.replace(s, "********");
-            }
-        }
-        return out;
-    }
 }

@@ -57,14 +57,18 @@ public final class TemplateService {
     /** The built-in templates, as shipped. */
     public static List<VmTemplate> loadBuiltIn() {
         try {
-            return TemplateJson.read(resource(BUILTIN), true, name -> {
+            List<VmTemplate> read = TemplateJson.read(resource(BUILTIN), true, name -> {
                 try {
                     return resource("/templates/user-data/" + name);
                 } catch (UncheckedIOException e) {
                     return null;
                 }
             });
-        } catch (TemplateFormatException e) {
+            for (VmTemplate t : read) {
+                CloudConfigYaml.checkTemplate(t);
+            }
+            return read;
+        } catch (TemplateFormatException | CloudConfigYaml.Invalid e) {
             throw new IllegalStateException("the built-in templates are broken: " + e.getMessage(), e);
         }
     }
@@ -105,8 +109,12 @@ public final class TemplateService {
                 .findFirst();
     }
 
-    /** Saves a new or edited user template; a built-in is never overwritten and names stay unique. */
+    /**
+     * Saves a new or edited user template; a built-in is never overwritten, names stay unique, and user-data that
+     * sets a key GPUForge writes itself (read from the parsed YAML) is refused naming the key.
+     */
     public VmTemplate save(VmTemplate t) throws Failure {
+        checked(t);
         if (t.builtIn() || builtIn.stream().anyMatch(b -> b.id().equals(t.id()))) {
             throw new Failure("'" + t.name() + "' is built in and cannot be changed: duplicate it and edit the copy", null);
         }
@@ -190,6 +198,9 @@ public final class TemplateService {
      */
     public Imported importJson(String text) throws Failure, TemplateFormatException {
         List<VmTemplate> read = TemplateJson.read(text);
+        for (VmTemplate t : read) {
+            checked(t);
+        }
         List<VmTemplate> added = new ArrayList<>();
         List<String> renamed = new ArrayList<>();
         Set<String> names = new HashSet<>();
@@ -206,6 +217,16 @@ public final class TemplateService {
             added.add(save(t.copy(freeId(t.id()), name)));
         }
         return new Imported(added, renamed);
+    }
+
+    /** {@code t}, or a refusal of its user-data (a reserved key, not a cloud-config) that names the key. */
+    static VmTemplate checked(VmTemplate t) throws Failure {
+        try {
+            CloudConfigYaml.checkTemplate(t);
+            return t;
+        } catch (CloudConfigYaml.Invalid e) {
+            throw new Failure(e.getMessage(), e);
+        }
     }
 
     private String freeId(String wanted) throws Failure {

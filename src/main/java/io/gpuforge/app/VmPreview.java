@@ -25,12 +25,21 @@ final class VmPreview {
         if (!r.target().proxmox() || userData.isEmpty()) {
             return out;
         }
-        return out + c.noSnippet().map(why -> afterFirstBoot(r, why)).orElseGet(() -> "Then the"
-                + " template's user-data as a snippet, written over the node's SSH host link: " + CloudInitSnippets
-                .storage(c.storages()).map(StorageInfo::name).orElse("?") + ":snippets/" + CloudInitSnippets.fileName(
-                new VmRef(r.target().node(), "<vmid>"), r.name()) + "\nPUT /nodes/" + r.target().node()
-                + "/qemu/<vmid>/config cicustom=user=" + CloudInitSnippets.storage(c.storages()).map(StorageInfo::name)
-                .orElse("?") + ":snippets/…\n");
+        return out + c.noSnippet().map(why -> afterFirstBoot(r, why)).orElseGet(() -> asSnippet(r, c));
+    }
+
+    /** The snippet way: where it goes, root-only, when it is removed, and whether the storage is shared. */
+    private static String asSnippet(Request r, Choices c) {
+        Optional<StorageInfo> st = CloudInitSnippets.storage(c.storages());
+        String name = st.map(StorageInfo::name).orElse("?");
+        VmRef vm = new VmRef(r.target().node(), "<vmid>");
+        return "Then the template's user-data as a snippet, written root-only (0600) over the node's SSH host link: "
+                + name + ":snippets/" + CloudInitSnippets.fileName(vm, r.name()) + " (with "
+                + CloudInitSnippets.metaFileName(vm, r.name()) + ", its instance-id); removed once the first boot"
+                + " reported done, and with the VM\n"
+                + st.flatMap(CloudInitSnippets::sharedByType).map(why -> "Note: " + why + "\n").orElse("")
+                + "PUT /nodes/" + r.target().node() + "/qemu/<vmid>/config cicustom=user=" + name + ":snippets/…,meta="
+                + name + ":snippets/…\n";
     }
 
     /** The calls that hand the user-data to the guest's cloud-init over the guest agent after the first boot. */

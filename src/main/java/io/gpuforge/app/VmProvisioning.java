@@ -10,6 +10,7 @@ import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.NetworkInfo;
 import io.gpuforge.domain.NodeStatus;
 import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.Redaction;
 import io.gpuforge.domain.StorageInfo;
 import io.gpuforge.domain.TaskListener;
 import io.gpuforge.domain.TaskOutcome;
@@ -22,7 +23,7 @@ import io.gpuforge.domain.VmRef;
 import io.gpuforge.domain.VmSpec;
 import io.gpuforge.domain.VmState;
 import io.gpuforge.domain.VmTemplate;
-import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,32 +48,36 @@ public final class VmProvisioning {
     private final Sessions sessions;
     private final CloudInitSnippets snippets;
     private final VmUserData userData;
-    private final ProgramStarter starter;
+    private final SnippetCleanup cleanup;
 
     /** Without host access: a template's user-data never goes to a Proxmox VE node as a snippet. */
     public VmProvisioning(Sessions sessions) {
-        this(sessions, null, ProgramStarter.direct());
+        this(sessions, null, new FirstBootProvisioning(), null);
     }
 
     /**
-     * With the node's host links, for the template's user-data as a snippet ({@code cicustom}); {@code starter}
-     * opens a console ({@link AppExecutors#startProgram}).
+     * With the node's host links, for the template's user-data as a snippet ({@code cicustom}), and the task log,
+     * where the snippet's removal after the first boot is written.
      */
-    public VmProvisioning(Sessions sessions, HostAccess hosts, ProgramStarter starter) {
-        this(sessions, hosts, new FirstBootProvisioning(), starter);
+    public VmProvisioning(Sessions sessions, HostAccess hosts, TaskLog taskLog) {
+        this(sessions, hosts, new FirstBootProvisioning(), taskLog);
     }
 
     /** @param firstBoot how the user-data goes in after the first boot where no snippet can be written */
     VmProvisioning(Sessions sessions, HostAccess hosts, FirstBootProvisioning firstBoot) {
-        this(sessions, hosts, firstBoot, ProgramStarter.direct());
+        this(sessions, hosts, firstBoot, null);
     }
 
-    private VmProvisioning(Sessions sessions, HostAccess hosts, FirstBootProvisioning firstBoot,
-                           ProgramStarter starter) {
+    private VmProvisioning(Sessions sessions, HostAccess hosts, FirstBootProvisioning firstBoot, TaskLog taskLog) {
         this.sessions = sessions;
         this.snippets = new CloudInitSnippets(hosts);
         this.userData = new VmUserData(snippets, firstBoot);
-        this.starter = starter;
+        this.cleanup = new SnippetCleanup(sessions, snippets, taskLog, Clock.systemUTC(), SnippetCleanup.FIRST_BOOT_WAIT);
+    }
+
+    /** The removal of a template's user-data snippet once the VM's first boot is done. */
+    public SnippetCleanup snippets() {
+        return cleanup;
     }
 
     /** A node of a hypervisor connection (a libvirt host is its one node). */
@@ -165,15 +170,26 @@ public final class VmProvisioning {
      * template's user-data went in, and how its run over the guest agent went (when it ran).
      */
     public record Result(TaskOutcome outcome, Optional<VmRef> vm, Optional<VmConfig> config, List<String> notes,
-                         UserDataWay userDataWay, Optional<FirstBootProvisioning.Outcome> firstBoot) {
+                         UserDataWay userDataWay, Optional<FirstBootProvisioning.Outcome> firstBoot,
+                         Optional<SnippetCleanup.Pending> snippet) {
         public Result(TaskOutcome outcome, Optional<VmRef> vm, Optional<VmConfig> config, List<String> notes) {
-            this(outcome, vm, config, notes, UserDataWay.NONE, Optional.empty());
+            this(outcome, vm, config, notes, UserDataWay.NONE, Optional.empty(), Optional.empty());
         }
 
+        /**
+         * @param snippet the user-data snippet left on the node (way {@link UserDataWay#SNIPPET}): to remove once
+         *                the first boot reported done ({@link SnippetCleanup#afterFirstBoot})
+         */
         public Result {
             notes = List.copyOf(notes);
             Objects.requireNonNull(userDataWay);
             Objects.requireNonNull(firstBoot);
+            Objects.requireNonNull(snippet);
+        }
+
+        /** Whether the VM was started by the create (its first boot is under way). */
+        public boolean started() {
+            return vm.map(v -> notes.contains(v.id() + " started")).orElse(false);
         }
 
         /** Whether the template's setup over the guest agent ran and failed (or never began: no agent). */
@@ -260,18 +276,29 @@ public final class VmProvisioning {
             throws BackendException, InterruptedException {
         ConnectionSession s = session(r.target());
         VmSpec spec = spec(r);
-        if (r.cloneOf().isPresent()) {
-            return cloned(r, s, progress, cancelled);
+        Redaction secrets = VmSecrets.of(r);
+        try {
+            if (r.cloneOf().isPresent()) {
+                return cloned(r, s, secrets.wrap(progress), cancelled);
+            }
+            List<Result> result = new ArrayList<>();
+            s.createVm(r.target().node(), spec, progress, cancelled, (out, log) -> {
+                Result done = created(r, s, spec, out, log, cancelled, hostKeys);
+                result.add(done);
+                return done.setupFailed() ? new TaskOutcome(out.task(), false, "VM " + out.created().map(VmRef::id)
+                        .orElse("?") + " created; its setup over the guest agent did not finish", out.log(),
+                        out.created()) : out;
+            }, secrets);
+            return masked(result.get(0), secrets);
+        } catch (BackendException e) {
+            throw VmSecrets.masked(e, secrets);
         }
-        List<Result> result = new ArrayList<>();
-        s.createVm(r.target().node(), spec, progress, cancelled, (out, log) -> {
-            Result done = created(r, s, spec, out, log, cancelled, hostKeys);
-            result.add(done);
-            return done.setupFailed() ? new TaskOutcome(out.task(), false, "VM " + out.created().map(VmRef::id)
-                    .orElse("?") + " created; its setup over the guest agent did not finish", out.log(), out.created())
-                    : out;
-        });
-        return result.get(0);
+    }
+
+    private static Result masked(Result r, Redaction secrets) {
+        return new Result(secrets.apply(r.outcome()), r.vm(), r.config(), r.notes().stream().map(secrets::apply)
+                .toList(), r.userDataWay(), r.firstBoot().map(o -> new FirstBootProvisioning.Outcome(o.ok(),
+                o.modulesRun(), o.failedModule(), secrets.apply(o.message()))), r.snippet());
     }
 
     private Result created(Request r, ConnectionSession s, VmSpec spec, TaskOutcome out, TaskListener progress,
@@ -293,25 +320,37 @@ public final class VmProvisioning {
         VmConfig cfg = s.readConfig(vm);
         Optional<CloudInit> ci = spec.options().cloudInit().filter(c -> c.userData().isPresent());
         UserDataWay way = UserDataWay.NONE;
+        Optional<SnippetCleanup.Pending> snippet = Optional.empty();
         if (r.target().proxmox() && ci.isPresent()) {
             VmUserData.Step step = userData.snippet(r, s, vm, cfg, notes, progress, hostKeys);
             cfg = step.config();
             way = step.afterFirstBoot() ? UserDataWay.GUEST_AGENT : UserDataWay.SNIPPET;
+            snippet = step.snippets().map(w -> new SnippetCleanup.Pending(r.target().connection(), vm, w.userVolume(),
+                    w.metaVolume()));
         }
         Result done = finish(r, s, out, vm, cfg, notes, progress, cancelled);
         if (way != UserDataWay.GUEST_AGENT) {
-            return new Result(out, done.vm(), done.config(), done.notes(), way, Optional.empty());
+            List<String> after = new ArrayList<>(done.notes());
+            snippet.ifPresent(p -> {
+                String note = done.started() ? "Cloud-init: GPUForge removes the snippet once the first boot of VM "
+                        + vm.id() + " reported done (a task of its own in the task log)" : "Cloud-init: the snippet"
+                        + " stays until VM " + vm.id() + "'s first boot is done; GPUForge removes it when it starts"
+                        + " the VM, or run: " + SnippetCleanup.later(p);
+                progress.line(note);
+                after.add(note);
+            });
+            return new Result(out, done.vm(), done.config(), after, way, Optional.empty(), snippet);
         }
         List<String> after = new ArrayList<>(done.notes());
-        boolean started = r.start() && after.contains(vm.id() + " started");
-        if (!started) {
+        if (!done.started()) {
             String note = VmUserData.notStarted(r, vm);
             progress.line(note);
             after.add(note);
-            return new Result(out, done.vm(), done.config(), after, UserDataWay.GUEST_AGENT_LATER, Optional.empty());
+            return new Result(out, done.vm(), done.config(), after, UserDataWay.GUEST_AGENT_LATER, Optional.empty(),
+                    Optional.empty());
         }
         FirstBootProvisioning.Outcome o = userData.afterBoot(r, s, vm, after, progress, cancelled);
-        return new Result(out, done.vm(), done.config(), after, way, Optional.of(o));
+        return new Result(out, done.vm(), done.config(), after, way, Optional.of(o), Optional.empty());
     }
 
     /**
@@ -326,19 +365,21 @@ public final class VmProvisioning {
                     + " has no cloud-init user-data to run in VM " + vm.id());
         }
         ConnectionSession s = session(r.target());
+        Redaction secrets = VmSecrets.of(r);
+        TaskListener shown = secrets.wrap(progress);
         if (!s.can(Capability.GUEST_FILE_WRITE)) {
             throw BackendException.unsupported(s.connection().name() + " (its VMs get the user-data from their"
                     + " NoCloud seed)", Capability.GUEST_FILE_WRITE);
         }
         if (s.inventory().vm(vm).map(v -> v.state() != VmState.RUNNING).orElseThrow(() -> new BackendException(
                 BackendException.Kind.NOT_FOUND, "There is no VM " + vm.id() + " on " + vm.node()))) {
-            TaskOutcome started = s.vmAction(vm, VmAction.START, progress, cancelled);
+            TaskOutcome started = s.vmAction(vm, VmAction.START, shown, cancelled);
             if (!started.ok()) {
                 throw new BackendException(BackendException.Kind.FAILED, "VM " + vm.id() + " did not start: "
                         + started.status());
             }
         }
-        return userData.afterBoot(r, s, vm, new ArrayList<>(), progress, cancelled);
+        return userData.afterBoot(r, s, vm, new ArrayList<>(), shown, cancelled);
     }
 
     /** A clone of the request's template VM, then its resources and cloud-init as one configuration change. */
@@ -383,21 +424,5 @@ public final class VmProvisioning {
             notes.add(started.ok() ? vm.id() + " started" : "start failed: " + started.status());
         }
         return new Result(out, Optional.of(vm), Optional.of(cfg), notes);
-    }
-
-    /**
-     * How to open the VM's console: the Proxmox VE web UI's noVNC for the VM (a URL), or virt-viewer's command
-     * line for a libvirt host.
-     */
-    public static List<String> console(Target t, VmRef vm, String vmName) {
-        return VmConsoles.console(t, vm, vmName);
-    }
-
-    /**
-     * Opens the console: the noVNC URL with the desktop's browser opener (xdg-open, open, start), or virt-viewer.
-     * Fails with what to install when the program is missing.
-     */
-    public void openConsole(Target t, VmRef vm, String vmName) throws IOException {
-        VmConsoles.open(t, vm, vmName, starter);
     }
 }

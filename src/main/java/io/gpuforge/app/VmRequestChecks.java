@@ -64,7 +64,7 @@ final class VmRequestChecks {
             out.add(new Problem(VmField.NETWORK, true, "Pick a network of " + r.target().node()));
         }
         r.cloudInit().ifPresent(ci -> {
-            if (ci.password().isEmpty() && ci.sshKeys().isEmpty()) {
+            if (ci.passwordHash().isEmpty() && ci.sshKeys().isEmpty()) {
                 out.add(new Problem(VmField.SSH_KEYS, true, "Give a password or an SSH public key: else nobody can log in"));
             }
             for (String k : ci.sshKeys()) {
@@ -82,7 +82,9 @@ final class VmRequestChecks {
                 out.add(new Problem(VmField.OTHER, true, v.label() + " is needed by the template"));
             }
         }
-        if (r.cloneOf().isPresent()) {
+        if (r.cloneOf().isEmpty()) {
+            userData(r, out);
+        } else {
             VmClones.check(r, c, out);
         }
         if (r.gpu().isEmpty() && r.template().gpus() > 0) {
@@ -90,6 +92,34 @@ final class VmRequestChecks {
                     + " gets none"));
         }
         return out;
+    }
+
+    /**
+     * The template's user-data as cloud-init will read it: a template saved before GPUForge read the keys from the
+     * YAML may still set one of GPUForge's (refused, naming it), and the whole document GPUForge writes must parse
+     * with no key twice.
+     */
+    private static void userData(Request r, List<Problem> out) {
+        if (r.template().userData().isEmpty() || r.cloudInit().isEmpty()) {
+            return;
+        }
+        try {
+            CloudConfigYaml.checkTemplate(r.template());
+        } catch (CloudConfigYaml.Invalid e) {
+            out.add(new Problem(VmField.OTHER, true, e.getMessage()));
+            return;
+        }
+        if (r.template().variables().stream().anyMatch(v -> r.variables().getOrDefault(v.name(), "").isBlank())) {
+            return; // said above; the document cannot be rendered yet
+        }
+        try {
+            CloudConfigYaml.parse(VmUserData.of(r));
+        } catch (CloudConfigYaml.Invalid e) {
+            out.add(new Problem(VmField.OTHER, true, VmSecrets.of(r).apply("The user-data GPUForge would write is "
+                    + e.getMessage())));
+        } catch (IllegalArgumentException e) {
+            out.add(new Problem(VmField.OTHER, true, VmSecrets.of(r).apply(e.getMessage())));
+        }
     }
 
     private static String gib(long bytes) {

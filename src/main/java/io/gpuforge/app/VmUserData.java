@@ -9,6 +9,7 @@ import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.TaskListener;
 import io.gpuforge.domain.VmConfig;
 import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.VmTemplate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +24,11 @@ import java.util.function.BooleanSupplier;
  */
 final class VmUserData {
 
-    /** What the snippet step left: the VM's configuration, and whether the user-data still has to go in. */
-    record Step(VmConfig config, boolean afterFirstBoot) {
+    /**
+     * What the snippet step left: the VM's configuration, whether the user-data still has to go in, and the
+     * snippets written (to remove once the first boot reported done).
+     */
+    record Step(VmConfig config, boolean afterFirstBoot, Optional<CloudInitSnippets.Written> snippets) {
     }
 
     private final CloudInitSnippets snippets;
@@ -48,19 +52,27 @@ final class VmUserData {
             CloudInitSnippets.Written w = snippets.write(r.target().connection(), r.target().node(),
                     s.storages(r.target().node()), vm, r.name(), of(r), hostKeys);
             VmConfig after = s.writeConfig(vm, new ConfigChange.Settings(Map.of("cicustom",
-                    Optional.of("user=" + w.volume()))), cfg.version());
+                    Optional.of(w.cicustom()))), cfg.version());
             note = "Cloud-init: the template's user-data was written over the SSH host link (" + w.host() + ") to "
-                    + w.path() + " and set as cicustom user=" + w.volume() + "; the network comes from ipconfig0";
+                    + w.path() + " (root-only, 0600) and set as cicustom " + w.cicustom() + "; the network comes from"
+                    + " ipconfig0. It holds the password's hash and the template's secrets: GPUForge removes it once"
+                    + " the VM's first boot reported done, and with the VM";
             progress.line(note);
             notes.add(note);
-            return new Step(after, false);
+            w.shared().ifPresent(why -> {
+                String warn = "Cloud-init: " + why + "; the user-data with its secrets lies there until GPUForge"
+                        + " removes it after the first boot";
+                progress.line(warn);
+                notes.add(warn);
+            });
+            return new Step(after, false, Optional.of(w));
         } catch (CloudInitSnippets.NotWritten e) {
             note = "Cloud-init: Proxmox VE's own fields (ciuser, sshkeys, ipconfig0) for the first boot; the"
                     + " template's user-data could not be written as a snippet (" + e.getMessage() + "), so it goes"
                     + " to the guest's cloud-init over the guest agent after the first boot";
             progress.line(note);
             notes.add(note);
-            return new Step(cfg, true);
+            return new Step(cfg, true, Optional.empty());
         }
     }
 
@@ -73,18 +85,13 @@ final class VmUserData {
     /** Waits for the guest agent of the started VM and runs the template's user-data in it; the notes say how. */
     FirstBootProvisioning.Outcome afterBoot(Request r, ConnectionSession s, VmRef vm, List<String> notes,
                                             TaskListener progress, BooleanSupplier cancelled) throws InterruptedException {
-        FirstBootProvisioning.Outcome o = firstBoot.run(s, vm, of(r), secrets(r), later(r, vm), progress, cancelled);
+        FirstBootProvisioning.Outcome o = firstBoot.run(s, vm, of(r), VmSecrets.of(r), later(r, vm), progress,
+                cancelled);
         notes.add(o.ok() ? "Cloud-init: the template's user-data was provisioned over the guest agent after the first"
                 + " boot (" + FirstBootProvisioning.USER_DATA_FILE + " in VM " + vm.id() + "; cloud-init single ran "
                 + String.join(", ", o.modulesRun()) + ")" : "Cloud-init over the guest agent after the first boot did"
                 + " not finish: " + o.message());
         return o;
-    }
-
-    private static List<String> secrets(Request r) {
-        List<String> out = new ArrayList<>();
-        r.cloudInit().flatMap(CloudInit::password).ifPresent(out::add);
-        return out;
     }
 
     /** The command that runs the template's setup in the VM later, with the request's values. */
@@ -99,12 +106,27 @@ final class VmUserData {
             if (!ci.sshKeys().isEmpty()) {
                 cmd.append(" --ssh-key FILE");
             }
-            if (ci.password().isPresent()) {
+            if (ci.passwordHash().isPresent()) {
                 cmd.append(" --password-stdin");
             }
         }
-        r.variables().keySet().stream().sorted().forEach(k -> cmd.append(" --var ").append(k).append("=…"));
-        return cmd.append(' ').append(vm.id()).toString();
+        List<String> secret = new ArrayList<>();
+        for (VmTemplate.Variable v : r.template().variables()) {
+            if (v.secret()) {
+                secret.add(v.name());
+            } else if (r.variables().containsKey(v.name())) {
+                cmd.append(" --var ").append(v.name()).append('=').append(quoted(r.variables().get(v.name())));
+            }
+        }
+        if (!secret.isEmpty()) { // never on a command line: ps and the shell's history would show them
+            cmd.append(" --var-file FILE");
+        }
+        cmd.append(' ').append(vm.id());
+        if (!secret.isEmpty()) {
+            cmd.append("   (FILE: yours alone, chmod 600, with a line NAME=VALUE for ").append(String.join(", ", secret))
+                    .append(')');
+        }
+        return cmd.toString();
     }
 
     private static String quoted(String s) {

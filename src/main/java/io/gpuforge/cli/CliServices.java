@@ -35,9 +35,13 @@ public final class CliServices {
         return stdin;
     }
 
+    /** The longest line {@link #readLine} takes (a password, a key, a token: far less). */
+    public static final int MAX_LINE_BYTES = 64 * 1024;
+
     /**
      * One line of standard input, read byte by byte so nothing after it is swallowed by a buffer
-     * (a password line may be followed by a confirmation). Null at end of input.
+     * (a password line may be followed by a confirmation). Null at end of input; a line longer than
+     * {@value #MAX_LINE_BYTES} bytes is refused.
      */
     public String readLine() throws IOException {
         ByteArrayOutputStream line = new ByteArrayOutputStream();
@@ -45,6 +49,9 @@ public final class CliServices {
         while ((b = stdin.read()) >= 0 && b != '\n') {
             if (b != '\r') {
                 line.write(b);
+            }
+            if (line.size() > MAX_LINE_BYTES) {
+                throw new IOException("a line of standard input is longer than " + MAX_LINE_BYTES + " bytes");
             }
         }
         return b < 0 && line.size() == 0 ? null : line.toString(StandardCharsets.UTF_8);

@@ -25,9 +25,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * window's services.
  */
 @Command(name = "vm", mixinStandardHelpOptions = true, description = "VM templates and VMs: templates, create, list,"
-        + " start, shutdown, reboot, stop, delete, clone, template, config, console, provision.",
+        + " start, shutdown, reboot, stop, delete, clone, template, config, console, provision, remove-snippet.",
         subcommands = {VmCommand.Templates.class, VmCreateCommand.class, VmProvisionCommand.class,
-                       VmLifecycleCommands.ListVms.class,
+                       VmSnippetCommand.class, VmLifecycleCommands.ListVms.class,
                        VmLifecycleCommands.Start.class, VmLifecycleCommands.Shutdown.class,
                        VmLifecycleCommands.Stop.class, VmLifecycleCommands.Delete.class, VmCopyCommands.Reboot.class,
                        VmCopyCommands.Clone.class, VmCopyCommands.Template.class, VmCopyCommands.Config.class,

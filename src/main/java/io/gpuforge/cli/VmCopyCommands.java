@@ -63,7 +63,7 @@ final class VmCopyCommands {
         }
 
         @Override
-        TaskOutcome run(ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
+        TaskOutcome run(AppContext ctx, ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
             return s.cloneVm(new CloneRequest(r, name, Optional.ofNullable(targetNode), !linked,
                     Optional.ofNullable(storage)), line -> { }, () -> false);
         }
@@ -82,7 +82,7 @@ final class VmCopyCommands {
         }
 
         @Override
-        TaskOutcome run(ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
+        TaskOutcome run(AppContext ctx, ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
             return s.convertToTemplate(r, line -> { }, () -> false);
         }
     }

@@ -2,6 +2,8 @@ package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.FirstBootProvisioning;
+import io.gpuforge.app.PasswordHash;
+import io.gpuforge.app.SnippetCleanup;
 import io.gpuforge.app.TemplateService;
 import io.gpuforge.app.VmProvisioning;
 import io.gpuforge.domain.BackendException;
@@ -71,8 +73,12 @@ final class VmCreateCommand implements Callable<Integer> {
     String gateway;
     @Option(names = "--dns", paramLabel = "IP", description = "DNS server (repeat).")
     List<String> dns = new ArrayList<>();
-    @Option(names = "--var", paramLabel = "NAME=VALUE", description = "A value the template asks for (K8S_TOKEN=…).")
+    @Option(names = "--var", paramLabel = "NAME=VALUE", description = "A value the template asks for (SLURM_CONTROLLER=…);"
+            + " NAME=@- reads it from the next line of stdin, NAME=@FILE from a file: use those for secrets.")
     Map<String, String> vars = new LinkedHashMap<>();
+    @Option(names = "--var-file", paramLabel = "FILE", description = "Values the template asks for, one NAME=VALUE a"
+            + " line (# comments): the way to give secrets such as K8S_TOKEN or MUNGE_KEY (repeat).")
+    List<Path> varFiles = new ArrayList<>();
     @Option(names = "--start", description = "Start the VM once it is made.")
     boolean start;
     @Option(names = "--dry-run", description = "Check and show what would be sent; create nothing.")
@@ -132,6 +138,9 @@ final class VmCreateCommand implements Callable<Integer> {
                     services.output().line(line);
                 }
             }, () -> false);
+            // the secrets leave the node once the first boot is done
+            Optional<SnippetCleanup.Outcome> cleaned = res.started() && res.snippet().isPresent()
+                    ? Optional.of(removeSnippet(ctx, res.snippet().get())) : Optional.empty();
             if (json.enabled()) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("ok", res.outcome().ok());
@@ -142,6 +151,16 @@ final class VmCreateCommand implements Callable<Integer> {
                 m.put("log", res.outcome().log());
                 m.put("notes", res.notes());
                 m.put("userData", userData(res));
+                res.snippet().ifPresent(p -> {
+                    Map<String, Object> sn = new LinkedHashMap<>();
+                    sn.put("volume", p.userVolume());
+                    sn.put("removed", false);
+                    cleaned.ifPresent(o -> {
+                        sn.put("removed", o.removed());
+                        sn.put("message", o.message());
+                    });
+                    m.put("snippet", sn);
+                });
                 services.output().json(m);
             } else {
                 res.notes().forEach(n -> services.output().line("note: " + n));
@@ -160,6 +179,18 @@ final class VmCreateCommand implements Callable<Integer> {
             services.output().error("gpuforge vm create: " + e.getMessage());
             return 1;
         }
+    }
+
+    private SnippetCleanup.Outcome removeSnippet(AppContext ctx, SnippetCleanup.Pending p) throws InterruptedException {
+        if (!json.enabled()) {
+            services.output().line("Waiting for the first boot to remove the cloud-init snippet (Ctrl-C leaves it;"
+                    + " later: " + SnippetCleanup.later(p) + ")");
+        }
+        return ctx.provisioning().snippets().afterFirstBoot(p, line -> {
+            if (!json.enabled()) {
+                services.output().line(line);
+            }
+        }, () -> false, (host, type, fingerprint) -> false);
     }
 
     /** How the template's user-data went in: as a snippet, over the guest agent (now or later), or none. */
@@ -204,12 +235,13 @@ final class VmCreateCommand implements Callable<Integer> {
                 Files.readAllLines(k, StandardCharsets.UTF_8).stream().map(String::strip).filter(l -> !l.isEmpty()
                         && !l.startsWith("#")).forEach(keys::add);
             }
-            Optional<String> pw = passwordStdin ? Optional.ofNullable(services.readLine()) : Optional.empty();
+            Optional<String> pw = passwordStdin ? PasswordHash.of(services.readLine()) : Optional.empty();
             CloudInit.Ip address = ip == null ? new CloudInit.Dhcp() : new CloudInit.Static(ip, Optional.ofNullable(gateway));
             ci = Optional.of(new CloudInit(user, pw, keys, address, dns, Optional.empty(), Optional.empty()));
         }
+        Map<String, String> values = TemplateValues.read(t, vars, varFiles, services);
         return new VmProvisioning.Request(where, t, vmName, cores != null ? cores : t.cores(), memory != null ? memory
-                : t.memoryMiB(), disk != null ? disk : t.diskGiB(), st, net, cpu != null ? cpu : t.cpuType(), ci, vars, g,
+                : t.memoryMiB(), disk != null ? disk : t.diskGiB(), st, net, cpu != null ? cpu : t.cpuType(), ci, values, g,
                 start, from);
     }
 }

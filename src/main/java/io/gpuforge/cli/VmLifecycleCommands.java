@@ -2,6 +2,7 @@ package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.app.SnippetCleanup;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.TaskOutcome;
 import io.gpuforge.domain.VmAction;
@@ -73,7 +74,7 @@ final class VmLifecycleCommands {
         VmTargetOptions target = new VmTargetOptions();
         @Mixin
         JsonOption json = new JsonOption();
-        private final CliServices services;
+        final CliServices services;
 
         OnVm(CliServices services) {
             this.services = services;
@@ -81,14 +82,15 @@ final class VmLifecycleCommands {
 
         abstract String verb();
 
-        abstract TaskOutcome run(ConnectionSession s, VmRef ref) throws BackendException, InterruptedException;
+        abstract TaskOutcome run(AppContext ctx, ConnectionSession s, VmRef ref)
+                throws BackendException, InterruptedException;
 
         @Override
         public Integer call() throws Exception {
             try (AppContext ctx = VmCommand.context(services)) {
                 ConnectionSession s = ctx.sessions().of(target.connection(ctx));
                 VmRef ref = VmTargetOptions.find(s, vm, target.node);
-                TaskOutcome out = run(s, ref);
+                TaskOutcome out = run(ctx, s, ref);
                 if (json.enabled()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("vm", ref.node() + "/" + ref.id());
@@ -124,7 +126,7 @@ final class VmLifecycleCommands {
             return verb;
         }
 
-        TaskOutcome run(ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
+        TaskOutcome run(AppContext ctx, ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
             return s.vmAction(r, action, line -> { }, () -> false);
         }
     }
@@ -133,6 +135,21 @@ final class VmLifecycleCommands {
     static final class Start extends ActionOnVm {
         Start(CliServices s) {
             super(s, "start", VmAction.START);
+        }
+
+        /**
+         * Starts the VM; where GPUForge's user-data snippet (the template's secrets) is still on the node, says how
+         * to remove it once the first boot is done (waiting for it here could take an hour).
+         */
+        @Override
+        TaskOutcome run(AppContext ctx, ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
+            TaskOutcome out = super.run(ctx, s, r);
+            if (out.ok()) {
+                ctx.provisioning().snippets().pending(s.connection(), r).ifPresent(p -> services.output().error(
+                        "note: the cloud-init snippet " + p.userVolume() + " with the template's secrets is still on "
+                        + r.node() + "; remove it once the first boot is done: " + SnippetCleanup.later(p)));
+            }
+            return out;
         }
     }
 
@@ -160,8 +177,13 @@ final class VmLifecycleCommands {
             return "delete";
         }
 
-        TaskOutcome run(ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
-            return s.deleteVm(r, line -> { }, () -> false);
+        /** The VM, then the cloud-init snippets GPUForge wrote for it (they hold the template's secrets). */
+        TaskOutcome run(AppContext ctx, ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
+            return ctx.provisioning().snippets().deleteVm(s.connection(), r, line -> {
+                if (!json.enabled()) {
+                    super.services.output().line(line);
+                }
+            }, () -> false, (host, type, fingerprint) -> false);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.gpuforge.cli;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.ConnectionSession;
 import io.gpuforge.app.FirstBootProvisioning;
+import io.gpuforge.app.PasswordHash;
 import io.gpuforge.app.TemplateService;
 import io.gpuforge.app.VmProvisioning;
 import io.gpuforge.domain.BackendException;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code gpuforge vm provision VM --template NAME (--pve URL | --connection NAME) [--node N] [--user U] [--ssh-key FILE]…
- * [--password-stdin] [--var NAME=VALUE]… [--json]}: the template's cloud-init user-data run in a Proxmox VE VM over
+ * [--password-stdin] [--var NAME=VALUE|NAME=@-|NAME=@FILE]… [--var-file FILE]… [--json]}: the template's cloud-init user-data run in a Proxmox VE VM over
  * its guest agent, for a VM made where no snippet could be written (started first when it is stopped).
  */
 @Command(name = "provision", mixinStandardHelpOptions = true, description = "Run a template's cloud-init setup in a"
@@ -52,8 +53,12 @@ final class VmProvisionCommand implements Callable<Integer> {
     String user;
     @Option(names = "--password-stdin", description = "Read the user's password from the first line of stdin.")
     boolean passwordStdin;
-    @Option(names = "--var", paramLabel = "NAME=VALUE", description = "A value the template asks for (K8S_TOKEN=…).")
+    @Option(names = "--var", paramLabel = "NAME=VALUE", description = "A value the template asks for (SLURM_CONTROLLER=…);"
+            + " NAME=@- reads it from the next line of stdin, NAME=@FILE from a file: use those for secrets.")
     Map<String, String> vars = new LinkedHashMap<>();
+    @Option(names = "--var-file", paramLabel = "FILE", description = "Values the template asks for, one NAME=VALUE a"
+            + " line (# comments): the way to give secrets such as K8S_TOKEN or MUNGE_KEY (repeat).")
+    List<Path> varFiles = new ArrayList<>();
     @Mixin
     JsonOption json = new JsonOption();
 
@@ -72,8 +77,11 @@ final class VmProvisionCommand implements Callable<Integer> {
             ConnectionSession session = ctx.sessions().of(c);
             VmRef ref = VmTargetOptions.find(session, vm, target.node);
             String host = name != null ? name : session.inventory().vm(ref).map(VmInfo::name).orElse(ref.id());
-            VmProvisioning.Request r = new VmProvisioning.Request(new VmProvisioning.Target(c, ref.node()), t, host, t.cores(), t.memoryMiB(), t.diskGiB(), "", "", t.cpuType(),
-                    Optional.of(cloudInit()), vars, Optional.empty(), true);
+            CloudInit ci = cloudInit();
+            Map<String, String> values = TemplateValues.read(t, vars, varFiles, services);
+            VmProvisioning.Request r = new VmProvisioning.Request(new VmProvisioning.Target(c, ref.node()), t, host,
+                    t.cores(), t.memoryMiB(), t.diskGiB(), "", "", t.cpuType(), Optional.of(ci), values, Optional.empty(),
+                    true);
             List<String> log = new ArrayList<>();
             FirstBootProvisioning.Outcome o = ctx.provisioning().provision(r, ref, line -> {
                 log.add(line);
@@ -108,7 +116,7 @@ final class VmProvisionCommand implements Callable<Integer> {
             Files.readAllLines(k, StandardCharsets.UTF_8).stream().map(String::strip).filter(l -> !l.isEmpty()
                     && !l.startsWith("#")).forEach(keys::add);
         }
-        Optional<String> pw = passwordStdin ? Optional.ofNullable(services.readLine()) : Optional.empty();
+        Optional<String> pw = passwordStdin ? PasswordHash.of(services.readLine()) : Optional.empty();
         return new CloudInit(user, pw, keys, new CloudInit.Dhcp(), List.of(), Optional.empty(), Optional.empty());
     }
 }

@@ -70,6 +70,12 @@ public final class SimCluster {
         final Set<String> dirs = new TreeSet<>(List.of("/", "/etc", "/root", "/tmp", "/var", "/var/lib", "/var/tmp"));
         /** the cloud-init modules run in the guest through the agent, in order */
         final List<String> cloudInitRuns = new ArrayList<>();
+        /** how often the cloud-init drive was written again through {@code PUT …/cloudinit} */
+        int cloudInitDrives;
+        /** every file the agent wrote, as last written, also once removed again (what the guest was given) */
+        final Map<String, byte[]> written = new TreeMap<>();
+        /** the modes {@code chmod} gave the guest's directories ({@code mkdir -m} too); 0755 when not set */
+        final Map<String, String> modes = new TreeMap<>();
 
         Vm(int vmid, String node) {
             this.vmid = vmid;
@@ -235,6 +241,34 @@ public final class SimCluster {
     public synchronized Optional<byte[]> guestFile(int vmid, String path) {
         Vm vm = vms.get(vmid);
         return vm == null ? Optional.empty() : Optional.ofNullable(vm.files.get(path)).map(byte[]::clone);
+    }
+
+    /** The last content the agent wrote to {@code path} in a VM's guest, also when the file was removed since. */
+    public synchronized Optional<byte[]> guestFileWritten(int vmid, String path) {
+        Vm vm = vms.get(vmid);
+        return vm == null ? Optional.empty() : Optional.ofNullable(vm.written.get(path)).map(byte[]::clone);
+    }
+
+    /** How often a VM's cloud-init drive was written again through the API ({@code PUT …/cloudinit}). */
+    public synchronized int cloudInitDrivesWritten(int vmid) {
+        Vm vm = vms.get(vmid);
+        return vm == null ? 0 : vm.cloudInitDrives;
+    }
+
+    /** The mode of a directory in a VM's guest ({@code 0755} unless mkdir -m or chmod set another). */
+    public synchronized Optional<String> guestDirMode(int vmid, String dir) {
+        Vm vm = vms.get(vmid);
+        return vm == null || !vm.dirs.contains(dir) ? Optional.empty()
+                : Optional.of(vm.modes.getOrDefault(dir, "0755"));
+    }
+
+    /** Makes a directory in a VM's guest as an earlier run or the image left it (tests). */
+    public synchronized void guestDir(int vmid, String dir, String mode) {
+        Vm vm = vms.get(vmid);
+        for (String d = dir; !d.isEmpty(); d = d.substring(0, d.lastIndexOf('/'))) {
+            vm.dirs.add(d);
+        }
+        vm.modes.put(dir, mode);
     }
 
     /** The cloud-init modules run in a VM's guest through the agent, in order. */

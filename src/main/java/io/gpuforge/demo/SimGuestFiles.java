@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * A simulated guest's files, as its QEMU guest agent sees them: {@code agent/file-write} stores a file (base64 with
  * {@code encode=0}, else the text as it came, as PVE encodes it for QEMU) into a directory that must exist, like
- * {@code guest-file-open} does; the guest runs {@code mkdir [-p] [-m MODE] DIR}, {@code cat FILE} and
+ * {@code guest-file-open} does; the guest runs {@code mkdir [-p] [-m MODE] DIR}, {@code chmod MODE DIR},
+ * {@code rm [-f] FILE}, {@code cat FILE}, {@code cloud-init status [--wait]} (done) and
  * {@code cloud-init [--file FILE] single --name MODULE [--frequency F]}, which records the module as run (exit 0)
  * unless a test made it fail ({@link SimCluster#failCloudInitModule}).
  */
@@ -25,7 +26,7 @@ final class SimGuestFiles {
     }
 
     static boolean handles(String program) {
-        return List.of("mkdir", "cat", "cloud-init").contains(program);
+        return List.of("mkdir", "chmod", "rm", "cat", "cloud-init").contains(program);
     }
 
     static Answer write(SimCluster.Vm vm, String file, String content, String encode) {
@@ -47,6 +48,7 @@ final class SimGuestFiles {
             return Answer.fail(500, "Agent error: failed to open file '" + file + "': No such file or directory");
         }
         vm.files.put(file, bytes);
+        vm.written.put(file, bytes.clone());
         return Answer.ok(null);
     }
 
@@ -55,6 +57,10 @@ final class SimGuestFiles {
         switch (argv.get(0)) {
             case "mkdir":
                 return mkdir(vm, args, now);
+            case "chmod":
+                return chmod(vm, args, now);
+            case "rm":
+                return rm(vm, args, now);
             case "cat": {
                 StringBuilder out = new StringBuilder();
                 for (String f : args) {
@@ -72,14 +78,40 @@ final class SimGuestFiles {
         }
     }
 
+    private static SimCluster.Process chmod(SimCluster.Vm vm, List<String> args, long now) {
+        if (args.size() != 2 || !args.get(0).matches("0?[0-7]{3}")) {
+            return new SimCluster.Process(now, 0, 1, "", "chmod: the simulated guest takes 'chmod MODE PATH' only\n");
+        }
+        String path = args.get(1).replaceAll("/+$", "");
+        if (!vm.dirs.contains(path) && !vm.files.containsKey(path)) {
+            return new SimCluster.Process(now, 0, 1, "", "chmod: cannot access '" + args.get(1)
+                    + "': No such file or directory\n");
+        }
+        vm.modes.put(path, args.get(0).length() == 3 ? "0" + args.get(0) : args.get(0));
+        return new SimCluster.Process(now, 0, 0, "", "");
+    }
+
+    private static SimCluster.Process rm(SimCluster.Vm vm, List<String> args, long now) {
+        boolean force = false;
+        for (String a : args) {
+            if (a.equals("-f")) {
+                force = true;
+            } else if (vm.files.remove(a) == null && !force) {
+                return new SimCluster.Process(now, 0, 1, "", "rm: cannot remove '" + a + "': No such file or directory\n");
+            }
+        }
+        return new SimCluster.Process(now, 0, 0, "", "");
+    }
+
     private static SimCluster.Process mkdir(SimCluster.Vm vm, List<String> args, long now) {
         boolean parents = false;
+        String mode = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("-p")) {
                 parents = true;
-            } else if (a.equals("-m")) {
-                i++;
+            } else if (a.equals("-m") && i + 1 < args.size()) {
+                mode = args.get(++i);
             } else if (!a.startsWith("/")) {
                 return new SimCluster.Process(now, 0, 1, "", "mkdir: cannot create directory '" + a
                         + "': the simulated guest knows absolute paths only\n");
@@ -89,8 +121,12 @@ final class SimGuestFiles {
                     return new SimCluster.Process(now, 0, 1, "", "mkdir: cannot create directory '" + a
                             + "': No such file or directory\n");
                 }
+                boolean existed = vm.dirs.contains(dir);
                 for (String d = dir; !d.isEmpty(); d = d.substring(0, d.lastIndexOf('/'))) {
                     vm.dirs.add(d);
+                }
+                if (mode != null && !existed) { // as mkdir(1): -m applies to a directory it makes, not to one there
+                    vm.modes.put(dir, mode);
                 }
             }
         }
@@ -98,6 +134,9 @@ final class SimGuestFiles {
     }
 
     private static SimCluster.Process cloudInit(SimCluster c, SimCluster.Vm vm, List<String> args, long now) {
+        if (!args.isEmpty() && args.get(0).equals("status")) { // the first boot's own run is over once the agent runs
+            return new SimCluster.Process(now, args.contains("--wait") ? MODULE_MILLIS : 0, 0, "status: done\n", "");
+        }
         String file = null;
         String module = null;
         boolean single = false;

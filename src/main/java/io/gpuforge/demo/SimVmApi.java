@@ -62,6 +62,9 @@ final class SimVmApi {
                 return update(vm, p, who);
             case "POST /nodes/{node}/qemu/{vmid}/clone":
                 return clone(vm, p, who);
+            case "PUT /nodes/{node}/qemu/{vmid}/cloudinit":
+                vm.cloudInitDrives++; // PVE writes the drive from the configuration at once (a sync call: null)
+                return Answer.ok(null);
             case "PUT /nodes/{node}/qemu/{vmid}/resize":
                 return resize(vm, p, who);
             case "POST /nodes/{node}/qemu/{vmid}/template":

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The cloud-init documents of a new VM: the user-data (the host name, the user with password and/or SSH keys,
- * then the template's cloud-config), the NoCloud meta-data and the network-config (version 2: DHCP or the static
- * address). Values are written as JSON strings, which YAML reads as they are, so a key or password cannot break
+ * The cloud-init documents of a new VM: the user-data (the host name, the user with the password's SHA-512 crypt
+ * hash ({@code passwd:}, never the password) and/or SSH keys, then the template's cloud-config), the NoCloud
+ * meta-data and the network-config (version 2: DHCP or the static address). Values are written as JSON strings, which YAML reads as they are, so a key or password cannot break
  * the document.
  */
 public final class CloudConfigs {
@@ -24,12 +24,12 @@ public final class CloudConfigs {
         y.append("    groups: [sudo]\n");
         y.append("    shell: /bin/bash\n");
         y.append("    sudo: ").append(q("ALL=(ALL) NOPASSWD:ALL")).append('\n');
-        y.append("    lock_passwd: ").append(ci.password().isEmpty()).append('\n');
-        ci.password().ifPresent(p -> y.append("    plain_text_passwd: ").append(q(p)).append('\n'));
+        y.append("    lock_passwd: ").append(ci.passwordHash().isEmpty()).append('\n');
+        ci.passwordHash().ifPresent(p -> y.append("    passwd: ").append(q(p)).append('\n'));
         if (!ci.sshKeys().isEmpty()) {
             y.append("    ssh_authorized_keys: ").append(list(ci.sshKeys())).append('\n');
         }
-        y.append("ssh_pwauth: ").append(ci.password().isPresent()).append('\n');
+        y.append("ssh_pwauth: ").append(ci.passwordHash().isPresent()).append('\n');
         ci.userData().ifPresent(body -> {
             String rest = body.startsWith("#cloud-config") ? body.substring(body.indexOf('\n') + 1) : body;
             y.append(rest.endsWith("\n") ? rest : rest + "\n");

@@ -19,19 +19,19 @@ import java.util.regex.Pattern;
  *
  * @param id       stable key: letters, digits and '-' ({@code ubuntu-cuda}); a user template's is made from its name
  * @param userData cloud-config text ({@code #cloud-config} first); GPUForge adds the host name, user, password and
- *                 keys, so the template must not set {@code users}, {@code chpasswd}, {@code hostname}…
+ *                 keys, so the template must not set {@code users}, {@code chpasswd}, {@code hostname}… (which keys
+ *                 it sets is read from the parsed YAML where templates come in: {@code app/CloudConfigYaml})
  */
 public record VmTemplate(String id, String name, String description, boolean builtIn, Os os, int cores,
                          int memoryMiB, int diskGiB, boolean uefi, boolean tpm, String cpuType, String osType, int gpus,
                          boolean agent, Optional<CloudImage> image, Optional<String> userData, List<String> isos,
                          List<Variable> variables) {
 
-    /** Keys of the user-data that GPUForge writes itself from the wizard's values. */
+    /** Keys of the user-data that GPUForge writes itself from the wizard's values (lower case). */
     public static final Set<String> RESERVED_KEYS = Set.of("users", "user", "chpasswd", "password", "hostname", "fqdn",
             "ssh_pwauth", "ssh_authorized_keys");
     private static final Pattern REFERENCE = Pattern.compile("\\$\\{([A-Z][A-Z0-9_]*)}");
     private static final Pattern VALUE = Pattern.compile("[A-Za-z0-9._:/@+=,-]{1,4096}");
-    private static final Pattern TOP_KEY = Pattern.compile("^([A-Za-z_][A-Za-z0-9_-]*)\\s*:", Pattern.MULTILINE);
     private static final List<String> OS_TYPES = List.of("l26", "l24", "win11", "win10", "win8", "win7", "w2k8",
             "wvista", "other");
 
@@ -77,11 +77,6 @@ public record VmTemplate(String id, String name, String description, boolean bui
         if (userData.isPresent()) {
             String u = userData.get();
             require(u.startsWith("#cloud-config\n"), "userData", "cloud-config text whose first line is #cloud-config");
-            Matcher top = TOP_KEY.matcher(u);
-            while (top.find()) {
-                require(!RESERVED_KEYS.contains(top.group(1).toLowerCase(Locale.ROOT)), "userData", "'" + top.group(1)
-                        + "' is set by GPUForge from the wizard's values: leave it out of the template");
-            }
             Matcher ref = REFERENCE.matcher(u);
             while (ref.find()) {
                 require(declared.contains(ref.group(1)), "userData", "${" + ref.group(1) + "} is not a declared variable");

@@ -131,6 +131,15 @@ public interface Hypervisor extends AutoCloseable {
     }
 
     /**
+     * Writes the VM's cloud-init drive again from its configuration now, rather than at its next start (Proxmox
+     * VE's {@code PUT …/cloudinit}): after a snippet with secrets was removed, so the drive holds them no longer;
+     * {@link Capability#CREATE_VM}.
+     */
+    default void regenerateCloudInit(VmRef vm) throws BackendException {
+        throw BackendException.unsupported(kind(), Capability.CREATE_VM);
+    }
+
+    /**
      * Tells {@code listener} about changes as they happen (libvirt events; Proxmox polls the cluster's resources
      * and tasks and reports what differs). The listener runs on a backend thread: hop to your own. Close the
      * subscription to stop.

@@ -10,12 +10,16 @@ import io.gpuforge.domain.CloudConfigs;
 import io.gpuforge.domain.CloudInit;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostLink;
+import io.gpuforge.domain.TaskRecord;
+import io.gpuforge.domain.VmAction;
+import io.gpuforge.domain.VmRef;
 import io.gpuforge.domain.VmTemplate;
 import io.gpuforge.testing.SysrootSshServer;
 import io.gpuforge.testing.TestContexts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,15 +82,23 @@ class CloudInitSnippetsTest {
         VmProvisioning.Request r = request(demo, "snip-01");
         VmProvisioning.Choices c = ctx.provisioning().choices(r.target());
         assertThat(c.noSnippet()).isEmpty();
-        assertThat(VmProvisioning.preview(r, c)).contains("user-data as a snippet", "cicustom=user=local:snippets/");
+        assertThat(VmProvisioning.preview(r, c)).contains("user-data as a snippet", "root-only (0600)", "cicustom=user=local:snippets/");
         List<String> progress = new ArrayList<>();
         VmProvisioning.Result res = ctx.provisioning().create(r, progress::add, () -> false);
         assertThat(res.outcome().ok()).as(String.join("\n", progress)).isTrue();
         String id = res.vm().orElseThrow().id();
         String file = "gpuforge-" + id + "-snip-01-user.yaml";
-        assertThat(res.config().orElseThrow().settings()).containsEntry("cicustom", "user=local:snippets/" + file);
+        String meta = "gpuforge-" + id + "-snip-01-meta.yaml";
+        assertThat(res.config().orElseThrow().settings()).containsEntry("cicustom",
+                "user=local:snippets/" + file + ",meta=local:snippets/" + meta);
         Path written = ctx.demoLab().host("pve-4090").orElseThrow().root().resolve("var/lib/vz/snippets/" + file);
         assertThat(written).exists();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(written)))
+                .as("root-only: pveproxy's www-data and other accounts on the node cannot read it").isEqualTo("rw-------");
+        Path metaFile = written.resolveSibling(meta);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(metaFile))).isEqualTo("rw-------");
+        assertThat(Files.readString(metaFile)).as("its own instance-id, so removing the user-data later does not"
+                + " make cloud-init run the first boot again").startsWith("instance-id: gpuforge-" + id + "-");
         assertThat(Files.readAllBytes(written)).isEqualTo(expectedUserData(r).getBytes(StandardCharsets.UTF_8));
         assertThat(Files.readString(written)).contains("nvidia-container-toolkit", KEY);
         assertThat(res.notes()).anyMatch(n -> n.contains("written over the SSH host link")
@@ -135,8 +147,70 @@ class CloudInitSnippetsTest {
             Path written = root.resolve("srv/pve-local/snippets/" + file);
             assertThat(written).as(String.join("\n", progress)).exists();
             assertThat(Files.readAllBytes(written)).isEqualTo(expectedUserData(r).getBytes(StandardCharsets.UTF_8));
-            assertThat(res.config().orElseThrow().settings()).containsEntry("cicustom", "user=local:snippets/" + file);
-            assertThat(res.notes()).anyMatch(n -> n.contains("ssh:root@127.0.0.1:" + server.port()));
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(written))).isEqualTo("rw-------");
+            String meta = file.replace("-user.yaml", "-meta.yaml");
+            assertThat(res.config().orElseThrow().settings()).containsEntry("cicustom",
+                    "user=local:snippets/" + file + ",meta=local:snippets/" + meta);
+            assertThat(res.notes()).anyMatch(n -> n.contains("ssh:root@127.0.0.1:" + server.port()))
+                    .noneMatch(n -> n.contains("readable by whoever mounts it"));
+
+            // the first boot reports done: the user-data snippet goes, the meta-data (instance-id) stays
+            VmRef vm = res.vm().orElseThrow();
+            ctx.sessions().of(c).vmAction(vm, VmAction.START, l -> { }, () -> false);
+            int drives = sim.cluster().cloudInitDrivesWritten(Integer.parseInt(vm.id()));
+            Optional<SnippetCleanup.Pending> pending = ctx.provisioning().snippets().pending(c, vm);
+            assertThat(pending).as("cicustom names the user-data snippet").isPresent();
+            SnippetCleanup.Outcome cleaned = ctx.provisioning().snippets().afterFirstBoot(pending.get(), progress::add,
+                    () -> false, (h, t, f) -> true);
+            assertThat(cleaned.removed()).as(cleaned.message()).isTrue();
+            assertThat(written).as("removed once the first boot is done").doesNotExist();
+            assertThat(written.resolveSibling(meta)).exists();
+            assertThat(ctx.sessions().of(c).readConfig(vm).settings()).containsEntry("cicustom",
+                    "meta=local:snippets/" + meta);
+            assertThat(sim.cluster().cloudInitDrivesWritten(Integer.parseInt(vm.id())))
+                    .as("the cloud-init drive is written again without the secrets").isGreaterThan(drives);
+            assertThat(ctx.taskLog().recent(20)).anyMatch(t -> t.action().equals(SnippetCleanup.ACTION)
+                    && t.status() == TaskRecord.Status.OK);
+
+            // deleting the VM takes its meta-data snippet with it
+            List<String> lines = new ArrayList<>();
+            ctx.sessions().of(c).vmAction(vm, VmAction.STOP, l -> { }, () -> false);
+            assertThat(ctx.provisioning().snippets().deleteVm(c, vm, lines::add, () -> false, (h, t, f) -> true).ok())
+                    .as(String.join("\n", lines)).isTrue();
+            assertThat(written.resolveSibling(meta)).as(String.join("\n", lines)).doesNotExist();
+        }
+    }
+
+    @Test
+    void deletingAVmRemovesItsSnippetsAndASharedStorageIsNamedInTheNotes() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("host"));
+        Files.createDirectories(root.resolve("etc/pve"));
+        Files.writeString(root.resolve("etc/pve/storage.cfg"), "dir: local\n\tpath /mnt/pve/snippets-nfs\n"
+                + "\tcontent iso,vztmpl,backup,import,snippets\n\tshared 1\n\nzfspool: local-zfs\n\tpool rpool/data\n"
+                + "\tcontent images,rootdir\n");
+        try (SysrootSshServer server = new SysrootSshServer(root, dir.resolve("host-key.ser"))) {
+            ConnectionInfo c = simulator();
+            ConnectionInfo ssh = ctx.connections().addSsh("pve-4090 shell", "root@127.0.0.1:" + server.port(),
+                    Optional.of(SysrootSshServer.PASSWORD.toCharArray()));
+            ctx.hostLinks().link(c, "pve-4090", new HostLink.SavedSsh(ssh.id()));
+            VmProvisioning.Request r = request(c, "shared-01");
+            List<String> progress = new ArrayList<>();
+            VmProvisioning.Result res = ctx.provisioning().create(r, progress::add, () -> false, (h, t, f) -> true);
+            assertThat(res.outcome().ok()).as(String.join("\n", progress)).isTrue();
+            assertThat(res.notes()).as("a storage several nodes mount").anyMatch(n -> n.contains("readable by whoever"
+                    + " mounts it"));
+            Path snippets = root.resolve("mnt/pve/snippets-nfs/snippets");
+            String prefix = "gpuforge-" + res.vm().orElseThrow().id() + "-shared-01-";
+            assertThat(snippets.resolve(prefix + "user.yaml")).exists();
+            Path other = Files.writeString(snippets.resolve("someone-elses.yaml"), "#cloud-config\n");
+
+            List<String> lines = new ArrayList<>();
+            assertThat(ctx.provisioning().snippets().deleteVm(c, res.vm().get(), lines::add, () -> false,
+                    (h, t, f) -> true).ok()).isTrue();
+            assertThat(snippets.resolve(prefix + "user.yaml")).as(String.join("\n", lines)).doesNotExist();
+            assertThat(snippets.resolve(prefix + "meta.yaml")).doesNotExist();
+            assertThat(other).as("only GPUForge's own snippets are removed").exists();
+            assertThat(lines).anyMatch(l -> l.startsWith("Removed the cloud-init snippets of VM"));
         }
     }
 }

@@ -65,7 +65,7 @@ class FirstBootProvisioningTest {
 
     private VmProvisioning.Request request(String name, boolean start) throws Exception {
         VmTemplate t = ctx.templates().find("ubuntu-cuda").orElseThrow();
-        CloudInit ci = new CloudInit("ada", Optional.of(PASSWORD), List.of(KEY), new CloudInit.Dhcp(), List.of(),
+        CloudInit ci = new CloudInit("ada", PasswordHash.of(PASSWORD), List.of(KEY), new CloudInit.Dhcp(), List.of(),
                 Optional.empty(), Optional.empty());
         return new VmProvisioning.Request(new VmProvisioning.Target(lab, "pve-4090"), t, name, 4, 8192, 40, "local-zfs",
                 "vmbr0", "host", Optional.of(ci), Map.of(), Optional.empty(), start);
@@ -99,8 +99,11 @@ class FirstBootProvisioningTest {
         assertThat(res.outcome().ok()).as(String.join("\n", progress)).isTrue();
         assertThat(res.userDataWay()).isEqualTo(UserDataWay.GUEST_AGENT);
         assertThat(res.firstBoot()).hasValueSatisfying(o -> assertThat(o.ok()).as(o.message()).isTrue());
-        assertThat(sim.cluster().guestFile(vmid(res), FirstBootProvisioning.USER_DATA_FILE))
+        assertThat(sim.cluster().guestFileWritten(vmid(res), FirstBootProvisioning.USER_DATA_FILE))
                 .hasValueSatisfying(b -> assertThat(b).isEqualTo(expectedUserData(r)));
+        assertThat(sim.cluster().guestFile(vmid(res), FirstBootProvisioning.USER_DATA_FILE))
+                .as("the guest's copy of the user-data (password hash, secrets) is removed after the run").isEmpty();
+        assertThat(sim.cluster().guestDirMode(vmid(res), FirstBootProvisioning.USER_DATA_DIR)).hasValue("0700");
         assertThat(sim.cluster().cloudInitRuns(vmid(res))).containsExactlyElementsOf(CUDA_MODULES);
         assertThat(res.notes()).anyMatch(n -> n.contains("over the guest agent after the first boot")
                 && n.contains("package_update_upgrade_install"));
@@ -134,6 +137,8 @@ class FirstBootProvisioningTest {
         assertThat(sim.cluster().cloudInitRuns(vmid(res))).as("nothing runs after the failed module")
                 .containsExactlyElementsOf(CUDA_MODULES.subList(0, 6));
         assertThat(ctx.sessions().of(lab).inventory().vm(res.vm().get())).as("the VM is not deleted").isPresent();
+        assertThat(sim.cluster().guestFile(vmid(res), FirstBootProvisioning.USER_DATA_FILE))
+                .as("removed also when a module fails").isEmpty();
         TaskRecord entry = createEntry("agent-02");
         assertThat(entry.status()).isEqualTo(TaskRecord.Status.FAILED);
         assertThat(entry.log()).anyMatch(l -> l.contains("package_update_upgrade_install failed"));
@@ -184,9 +189,42 @@ class FirstBootProvisioningTest {
         List<String> progress = new ArrayList<>();
         FirstBootProvisioning.Outcome o = ctx.provisioning().provision(r, res.vm().get(), progress::add, () -> false);
         assertThat(o.ok()).as(String.join("\n", progress)).isTrue();
-        assertThat(sim.cluster().guestFile(vmid(res), FirstBootProvisioning.USER_DATA_FILE))
+        assertThat(sim.cluster().guestFileWritten(vmid(res), FirstBootProvisioning.USER_DATA_FILE))
                 .hasValueSatisfying(b -> assertThat(b).isEqualTo(expectedUserData(r)));
+        assertThat(sim.cluster().guestFile(vmid(res), FirstBootProvisioning.USER_DATA_FILE)).isEmpty();
         assertThat(sim.cluster().cloudInitRuns(vmid(res))).containsExactlyElementsOf(CUDA_MODULES);
+    }
+
+    @Test
+    void aSecretVariableNeverReachesALineAndAnOpenGuestDirectoryIsTightened() throws Exception {
+        String munge = "c2VjcmV0LWtleS1mb3ItbXVuZ2UtMTIzNDU2Nzg5MA==";
+        VmTemplate slurm = ctx.templates().find("slurm-gpu-worker").orElseThrow();
+        CloudInit ci = new CloudInit("ada", PasswordHash.of(PASSWORD), List.of(KEY), new CloudInit.Dhcp(), List.of(),
+                Optional.empty(), Optional.empty());
+        VmProvisioning.Request r = new VmProvisioning.Request(new VmProvisioning.Target(lab, "pve-4090"), slurm,
+                "slurm-01", 4, 8192, 40, "local-zfs", "vmbr0", "host", Optional.of(ci),
+                Map.of("SLURM_CONTROLLER", "slurmctl.lab", "MUNGE_KEY", munge), Optional.empty(), false);
+        List<String> progress = new CopyOnWriteArrayList<>();
+        VmProvisioning.Result res = ctx.provisioning().create(r, progress::add, () -> false);
+        assertThat(res.vm()).isPresent();
+        // a guest image that ships /var/lib/gpuforge world-readable: mkdir -p -m 0700 alone would leave it so
+        sim.cluster().guestDir(vmid(res), FirstBootProvisioning.USER_DATA_DIR, "0755");
+        sim.cluster().failCloudInitModule("scripts_user", "munge: key " + munge + " rejected");
+        FirstBootProvisioning.Outcome o = ctx.provisioning().provision(r, res.vm().get(), progress::add, () -> false);
+
+        assertThat(o.ok()).isFalse();
+        assertThat(sim.cluster().guestDirMode(vmid(res), FirstBootProvisioning.USER_DATA_DIR)).hasValue("0700");
+        assertThat(new String(sim.cluster().guestFileWritten(vmid(res), FirstBootProvisioning.USER_DATA_FILE)
+                .orElseThrow(), StandardCharsets.UTF_8)).as("the guest got the key").contains(munge);
+        assertThat(sim.cluster().guestFile(vmid(res), FirstBootProvisioning.USER_DATA_FILE)).isEmpty();
+        String hash = ci.passwordHash().orElseThrow();
+        assertThat(progress).as("progress").isNotEmpty().noneMatch(l -> l.contains(munge) || l.contains(hash))
+                .anyMatch(l -> l.contains("********"));
+        assertThat(o.message()).doesNotContain(munge).contains("********");
+        for (TaskRecord t : ctx.taskLog().recent(50)) {
+            assertThat(t.log()).as("task log").noneMatch(l -> l.contains(munge) || l.contains(hash));
+            assertThat(t.description() + t.statusText()).doesNotContain(munge);
+        }
     }
 
     /** The Python that runs {@code command} (its #! line): the one that has cloud-init's modules. */
@@ -203,7 +241,7 @@ class FirstBootProvisioningTest {
         Tools.require("cloud-init", "cloud-init");
         VmProvisioning.Request r = request("agent-05", true);
         VmProvisioning.Result res = ctx.provisioning().create(r, l -> { }, () -> false);
-        byte[] written = sim.cluster().guestFile(vmid(res), FirstBootProvisioning.USER_DATA_FILE).orElseThrow();
+        byte[] written = sim.cluster().guestFileWritten(vmid(res), FirstBootProvisioning.USER_DATA_FILE).orElseThrow();
         Path file = Files.write(dir.resolve("user-data.yaml"), written);
         Process schema = new ProcessBuilder("cloud-init", "schema", "-c", file.toString()).redirectErrorStream(true)
                 .start();

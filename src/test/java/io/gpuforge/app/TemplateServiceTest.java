@@ -91,12 +91,47 @@ class TemplateServiceTest {
                 continue;
             }
             assertThat(schema(t.userData().get())).as(t.name() + " as shipped").isZero();
-            CloudInit ci = new CloudInit("ada", Optional.of("pa\"ss: #word"), List.of("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5"
+            CloudInit ci = new CloudInit("ada", PasswordHash.of("pa\"ss: #word"), List.of("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5"
                     + "AAAAIGq8 ada@lab"), new CloudInit.Static("192.0.2.10/24", Optional.of("192.0.2.1")),
                     List.of("192.0.2.53"), Optional.of("lab"), t.renderUserData(values));
             String written = CloudConfigs.userData("cuda-01", ci);
             assertThat(schema(written)).as(t.name() + " as GPUForge writes it:\n" + written).isZero();
+            assertThat(written).as("the password goes as its hash only").doesNotContain("pa\\\"ss", "plain_text_passwd")
+                    .contains("passwd: \"" + ci.passwordHash().orElseThrow() + "\"");
         }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void noBuiltInTemplatePutsASecretVariableOnAGuestCommandLine() throws Exception {
+        Map<String, String> values = Map.of("K8S_API", "10.0.0.2:6443", "K8S_TOKEN", "abcdef.0123456789abcdef",
+                "K8S_CA_HASH", "sha256:" + "ab".repeat(32), "SLURM_CONTROLLER", "slurmctl.lab", "MUNGE_KEY",
+                "c2VjcmV0LWtleS1mb3ItbXVuZ2U=");
+        int secretsSeen = 0;
+        for (VmTemplate t : templates.builtIn()) {
+            Optional<String> rendered = t.renderUserData(values);
+            if (rendered.isEmpty()) {
+                continue;
+            }
+            Map<String, Object> doc = new org.yaml.snakeyaml.Yaml().load(rendered.get());
+            for (VmTemplate.Variable v : t.variables()) {
+                if (!v.secret()) {
+                    continue;
+                }
+                String secret = values.get(v.name());
+                secretsSeen++;
+                for (String commands : List.of("runcmd", "bootcmd")) {
+                    assertThat(String.valueOf(doc.getOrDefault(commands, List.of())))
+                            .as(t.name() + ": " + v.name() + " on a command line the guest's ps shows").doesNotContain(secret);
+                }
+                List<Map<String, Object>> files = (List<Map<String, Object>>) doc.get("write_files");
+                assertThat(files).as(t.name() + ": " + v.name() + " goes in a root- or owner-only file")
+                        .filteredOn(f -> String.valueOf(f.get("content")).contains(secret))
+                        .isNotEmpty()
+                        .allSatisfy(f -> assertThat(String.valueOf(f.get("permissions"))).isIn("0400", "0600"));
+            }
+        }
+        assertThat(secretsSeen).as("the K8S token and the MUNGE key").isEqualTo(2);
     }
 
     private int schema(String text) throws Exception {
@@ -157,7 +192,7 @@ class TemplateServiceTest {
         assertThatThrownBy(() -> templates.importJson(good.replace("\"cores\" : 16", "\"cores\" : 0")))
                 .hasMessage("templates[0].cores: 1 to 512, got 0");
         assertThatThrownBy(() -> templates.importJson(good.replace("#cloud-config\\n", "#cloud-config\\nusers: []\\n")))
-                .hasMessageContaining("templates[0].userData: 'users' is set by GPUForge");
+                .hasMessageContaining("The template 'Mine' sets 'users' in its user-data: GPUForge sets it");
         // nothing of a refused file was imported
         assertThat(templates.all()).hasSize(5);
 
@@ -171,6 +206,33 @@ class TemplateServiceTest {
         assertThat(TemplateJson.readOne(TemplateJson.one(old), false)).isEqualTo(old);
         assertThatThrownBy(() -> templates.importJson(v1.replace("\"uefi\"}", "\"efi\"}")))
                 .hasMessage("templates[0].firmware: \"uefi\" or \"bios\", got \"efi\"");
+    }
+
+    @Test
+    void aSharedTemplateThatRedefinesGpuforgesKeysInAnyYamlSpellingIsRefusedNamingTheKey() throws Exception {
+        String good = templates.export(List.of("inference-node")).replace("Headless inference node", "Shared");
+        // what cloud-init reads as the key 'users', 'hostname', 'chpasswd'… however the text spells it
+        Map<String, String> spellings = Map.of(
+                "\\\"users\\\": [{name: eve, sudo: ALL}]\\n", "users",
+                "'hostname': evil\\n", "hostname",
+                "? ssh_authorized_keys\\n: [ssh-ed25519 AAAA eve]\\n", "ssh_authorized_keys",
+                "base: &b {chpasswd: {expire: false}}\\n<<: *b\\n", "chpasswd",
+                "\\\"pass\\\\u0077ord\\\": x\\n", "password");
+        for (Map.Entry<String, String> e : spellings.entrySet()) {
+            String file = good.replace("#cloud-config\\n", "#cloud-config\\n" + e.getKey());
+            assertThatThrownBy(() -> templates.importJson(file)).as(e.getKey())
+                    .isInstanceOf(TemplateService.Failure.class)
+                    .hasMessageContaining("sets '" + e.getValue() + "' in its user-data");
+        }
+        // a key given twice is refused too: cloud-init would keep the last one
+        assertThatThrownBy(() -> templates.importJson(good.replace("#cloud-config\\n",
+                "#cloud-config\\nruncmd: [[true]]\\n"))).hasMessageContaining("the key 'runcmd' is given twice");
+        assertThat(templates.all()).as("nothing was imported").hasSize(5);
+        // the same in the editor's save
+        VmTemplate t = templates.builtIn().get(1).copy("edited", "Edited");
+        VmTemplate bad = new VmTemplate(t.id(), t.name(), "", false, t.os(), 4, 4096, 20, true, false, "host", "l26", 0,
+                true, t.image(), Optional.of("#cloud-config\n\"hostname\": evil\n"), List.of(), List.of());
+        assertThatThrownBy(() -> templates.save(bad)).hasMessageContaining("sets 'hostname'");
     }
 
     @Test

@@ -80,7 +80,8 @@ class VmCliTest {
         assertThat(cfg.get("hostpci0").asText()).startsWith("mapping=");
         assertThat(r.get("notes").toString()).contains("the template's user-data was written over the SSH host link")
                 .contains("/var/lib/vz/snippets/gpuforge-");
-        assertThat(cfg.get("cicustom").asText()).startsWith("user=local:snippets/gpuforge-").endsWith("-cuda-01-user.yaml");
+        assertThat(cfg.get("cicustom").asText())
+                .matches("user=local:snippets/gpuforge-[0-9]+-cuda-01-user\\.yaml,meta=local:snippets/gpuforge-[0-9]+-cuda-01-meta\\.yaml");
         assertThat(r.get("log").toString()).contains("[1/3] download").contains("[3/3] grow scsi0");
         assertThat(r.get("userData").get("way").asText()).as("the Demo lab's node has its host").isEqualTo("snippet");
     }

@@ -348,6 +348,12 @@ public final class ProxmoxHypervisor implements Hypervisor {
     }
 
     @Override
+    public void regenerateCloudInit(VmRef vm) throws BackendException {
+        int vmid = vmid(vm);
+        session.call(() -> client.put("/nodes/" + vm.node() + "/qemu/" + vmid + "/cloudinit", Map.of()));
+    }
+
+    @Override
     public Subscription watch(Consumer<ChangeEvent> listener) throws BackendException {
         if (session.closed()) {
             throw new BackendException(BackendException.Kind.FAILED, "The connection to " + server + " was closed");

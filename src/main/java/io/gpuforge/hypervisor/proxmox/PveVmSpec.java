@@ -127,7 +127,7 @@ public final class PveVmSpec {
     public static void cloudInit(Map<String, String> p, CloudInit ci, String storage) {
         p.put("ide2", storage + ":cloudinit");
         p.put("ciuser", ci.user());
-        ci.password().ifPresent(pw -> p.put("cipassword", pw));
+        ci.passwordHash().ifPresent(pw -> p.put("cipassword", pw));
         if (!ci.sshKeys().isEmpty()) {
             p.put("sshkeys", PveValues.sshKeys(String.join("\n", ci.sshKeys())));
         }

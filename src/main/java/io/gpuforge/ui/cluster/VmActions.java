@@ -1,15 +1,18 @@
 package io.gpuforge.ui.cluster;
 
 import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.app.SnippetCleanup;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.CloneRequest;
 import io.gpuforge.domain.TaskOutcome;
 import io.gpuforge.domain.VmAction;
 import io.gpuforge.domain.VmInfo;
 import io.gpuforge.domain.VmState;
+import io.gpuforge.ui.common.FxHostKeyPrompt;
 import io.gpuforge.ui.common.UiContext;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import javafx.application.Platform;
 import javafx.stage.Window;
 
 /**
@@ -90,7 +93,8 @@ public final class VmActions {
                 break;
             case DELETE:
                 dialogs.confirmByName(vm, () -> task(vm, ui.i18n().get("console.task.delete", id),
-                        () -> session().deleteVm(vm.ref(), line -> { }, () -> false)));
+                        () -> ui.app().provisioning().snippets().deleteVm(session().connection(), vm.ref(), line -> { },
+                                () -> false, new FxHostKeyPrompt(ui.dialogs(), ui.i18n()))));
                 break;
             default:
                 console(vm);
@@ -105,8 +109,24 @@ public final class VmActions {
     }
 
     private void power(VmInfo vm, VmAction a) {
-        task(vm, ui.i18n().get(powerKey(a), vm.ref().id(), vm.ref().node()),
-                () -> session().vmAction(vm.ref(), a, line -> { }, () -> false));
+        task(vm, ui.i18n().get(powerKey(a), vm.ref().id(), vm.ref().node()), () -> {
+            TaskOutcome out = session().vmAction(vm.ref(), a, line -> { }, () -> false);
+            if (out.ok() && a == VmAction.START && session().can(Capability.GUEST_FILE_WRITE)) {
+                ui.app().provisioning().snippets().pending(session().connection(), vm.ref())
+                        .ifPresent(p -> Platform.runLater(() -> removeSnippetAfterFirstBoot(p)));
+            }
+            return out;
+        });
+    }
+
+    /**
+     * A new VM's first start: where GPUForge left the template's user-data as a snippet, it is removed once the
+     * first boot reported done, in a task of its own.
+     */
+    private void removeSnippetAfterFirstBoot(SnippetCleanup.Pending p) {
+        ui.tasks().supply(ui.i18n().get("vmcreate.task.snippet", p.vm().id()), () -> ui.app().provisioning()
+                .snippets().afterFirstBoot(p, line -> { }, () -> false, new FxHostKeyPrompt(ui.dialogs(),
+                        ui.i18n()))).start();
     }
 
     private static String powerKey(VmAction a) {

@@ -1,5 +1,6 @@
 package io.gpuforge.ui.vmcreate;
 
+import io.gpuforge.app.SnippetCleanup;
 import io.gpuforge.app.VmProvisioning;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.NodeState;
@@ -72,8 +73,11 @@ public final class CreateVmWizard {
     final ObservableList<String> nodes = FXCollections.observableArrayList();
     final ObservableList<VmTemplate> templates = FXCollections.observableArrayList();
     private final WizardPages pages;
-    private final AtomicBoolean cancelCreate = new AtomicBoolean();
+    /** The cancel flag of the operation running now (a create, a setup): a new one for each, so one cancel stops one. */
+    private volatile AtomicBoolean cancel = new AtomicBoolean();
     private Optional<VmRef> created = Optional.empty();
+    /** The name the created VM was given (the name field may have changed since). */
+    private String createdName = "";
 
     private CreateVmWizard(UiContext ui, Window owner, Preselection pre) {
         this.ui = ui;
@@ -103,7 +107,7 @@ public final class CreateVmWizard {
         Scene scene = new Scene(root, 900, 640);
         ui.theme().style(scene);
         stage.setScene(scene);
-        stage.setOnHidden(e -> cancelCreate.set(true));
+        stage.setOnHidden(e -> cancel.set(true));
         model.connection.addListener((o, a, c) -> connectionChosen(c));
         model.node.addListener((o, a, n) -> loadChoices());
         load(pre);
@@ -288,13 +292,17 @@ public final class CreateVmWizard {
         VmProvisioning.Request request = model.request();
         page.set(CreateVmWizardModel.Page.CREATE);
         pages.createStarted();
-        cancelCreate.set(false);
+        AtomicBoolean cancelled = newOperation();
         busy.set(true);
         BackgroundTasks.Cancellable handle = ui.tasks().supply(ui.i18n().get("vmcreate.task", request.name()),
                 () -> ui.app().provisioning().create(request, line -> Platform.runLater(() -> pages.log(line)),
-                        cancelCreate::get, new FxHostKeyPrompt(ui.dialogs(), ui.i18n()))).onSuccess(r -> {
+                        cancelled::get, new FxHostKeyPrompt(ui.dialogs(), ui.i18n()))).onSuccess(r -> {
                             created = r.vm();
+                            createdName = request.name();
                             pages.createFinished(r);
+                            if (r.started()) {
+                                r.snippet().ifPresent(this::removeSnippetAfterFirstBoot);
+                            }
                         }).onError(e -> {
                             if (e instanceof SpecRefusedException) {
                                 model.refused(((SpecRefusedException) e).fields());
@@ -305,10 +313,27 @@ public final class CreateVmWizard {
                             }
                         }).andFinally(() -> busy.set(false)).start();
         pages.onCancel(() -> {
-            cancelCreate.set(true);
+            cancel.set(true);
             pages.log(ui.i18n().get("vmcreate.progress.cancelling"));
         });
         stage.setUserData(handle);
+    }
+
+    /** A fresh cancel flag for the operation that starts now. */
+    private AtomicBoolean newOperation() {
+        AtomicBoolean flag = new AtomicBoolean();
+        cancel = flag;
+        return flag;
+    }
+
+    /**
+     * Removes the template's user-data snippet (it holds the secrets) once the VM's first boot reported done: a task
+     * of its own in the background, which closing the wizard does not stop (quitting GPUForge does; the snippet then
+     * stays and the task log says how to remove it).
+     */
+    private void removeSnippetAfterFirstBoot(SnippetCleanup.Pending p) {
+        ui.tasks().supply(ui.i18n().get("vmcreate.task.snippet", p.vm().id()), () -> ui.app().provisioning().snippets()
+                .afterFirstBoot(p, line -> { }, () -> false, new FxHostKeyPrompt(ui.dialogs(), ui.i18n()))).start();
     }
 
     /**
@@ -322,9 +347,10 @@ public final class CreateVmWizard {
         }
         VmProvisioning.Request request = model.request();
         pages.setupStarted(vm.get().id());
+        AtomicBoolean cancelled = newOperation();
         busy.set(true);
         ui.tasks().supply(ui.i18n().get("vmcreate.task.provision", request.name()), () -> ui.app().provisioning()
-                .provision(request, vm.get(), line -> Platform.runLater(() -> pages.log(line)), cancelCreate::get))
+                .provision(request, vm.get(), line -> Platform.runLater(() -> pages.log(line)), cancelled::get))
                 .onSuccess(pages::setupFinished)
                 .onError(e -> pages.setupFailed(e.getMessage() == null ? e.toString() : e.getMessage()))
                 .andFinally(() -> busy.set(false)).start();
@@ -337,9 +363,9 @@ public final class CreateVmWizard {
         if (vm.isEmpty() || t.isEmpty()) {
             return;
         }
-        String name = model.name.get().strip();
+        String name = createdName;
         ui.tasks().supply("vmcreate-console", () -> {
-            ui.app().provisioning().openConsole(t.get(), vm.get(), name);
+            ui.app().consoles().open(t.get().connection(), vm.get(), name);
             return true;
         }).onError(e -> ui.dialogs().showError("vmcreate.console.failed", e.getMessage(), e)).start();
     }

@@ -1,5 +1,6 @@
 package io.gpuforge.ui.vmcreate;
 
+import io.gpuforge.app.PasswordHash;
 import io.gpuforge.app.VmProvisioning;
 import io.gpuforge.domain.CloudInit;
 import io.gpuforge.domain.ConnectionInfo;
@@ -62,6 +63,8 @@ public final class CreateVmWizardModel {
     final StringProperty network = new SimpleStringProperty("");
     final StringProperty user = new SimpleStringProperty("gpuforge");
     final StringProperty password = new SimpleStringProperty("");
+    private String hashedPassword = "";
+    private Optional<String> hash = Optional.empty();
     final StringProperty sshKeys = new SimpleStringProperty("");
     final BooleanProperty staticIp = new SimpleBooleanProperty(false);
     final StringProperty ip = new SimpleStringProperty("");
@@ -125,6 +128,19 @@ public final class CreateVmWizardModel {
                 : Optional.of(new VmProvisioning.Target(connection.get(), node.get()));
     }
 
+    /**
+     * The password's SHA-512 crypt hash, made once per password typed (with its own salt): only the hash goes into
+     * the request, so the password itself reaches no snippet, seed, API call or log.
+     */
+    private Optional<String> passwordHash() {
+        String typed = password.get();
+        if (!typed.equals(hashedPassword)) {
+            hash = PasswordHash.of(typed);
+            hashedPassword = typed;
+        }
+        return hash;
+    }
+
     /** The request as chosen so far (a template and a target are needed). */
     VmProvisioning.Request request() {
         VmTemplate t = template.get();
@@ -134,7 +150,7 @@ public final class CreateVmWizardModel {
                     Optional.of(gateway.get().strip()).filter(g -> !g.isEmpty())) : new CloudInit.Dhcp();
             List<String> keys = sshKeys.get().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
             List<String> servers = List.of(dns.get().strip().split("[ ,]+")).stream().filter(s -> !s.isEmpty()).toList();
-            ci = Optional.of(new CloudInit(user.get(), Optional.of(password.get()).filter(p -> !p.isEmpty()), keys, address,
+            ci = Optional.of(new CloudInit(user.get(), passwordHash(), keys, address,
                     servers, Optional.empty(), Optional.empty()));
         }
         String cpu = cpuType.get().matches("[A-Za-z0-9][A-Za-z0-9_.+-]*") ? cpuType.get() : "host";

@@ -52,8 +52,12 @@ class PveVmCreateTest {
         sim.close();
     }
 
+    /** "s3cret pw" as SHA-512 crypt (openssl passwd -6 -salt saltsaltsaltsalt): PVE stores such a hash as it is. */
+    private static final String HASH = "$6$saltsaltsaltsalt$6c59Hf9/IneTzpBbB5v6AHJ91NFk9ociroOy3W.3AbWTOVi6Rvsev"
+            + "MIwftbe.6cJnmL5pInF1LnCat1v2KbDn0";
+
     private static VmSpec cuda(String name, String cpu, CloudInit.Ip ip) {
-        CloudInit ci = new CloudInit("ada", Optional.of("s3cret pw"), List.of(KEY), ip, List.of("192.0.2.53"),
+        CloudInit ci = new CloudInit("ada", Optional.of(HASH), List.of(KEY), ip, List.of("192.0.2.53"),
                 Optional.of("lab.example"), Optional.empty());
         return new VmSpec(name, 8, 32768, Optional.empty(), "vmbr1", Optional.empty(), List.of(), true, true,
                 new VmOptions(Optional.of("local-zfs"), OptionalInt.of(200), Optional.of(NOBLE), Optional.of(ci), cpu, false,
@@ -75,7 +79,7 @@ class PveVmCreateTest {
         assertThat(cfg.settings()).containsEntry("scsi0", "local-zfs:vm-" + vm.id() + "-disk-1,iothread=1,discard=on,size=200G")
                 .containsEntry("cpu", "host").containsEntry("machine", "q35").containsEntry("bios", "ovmf")
                 .containsEntry("scsihw", "virtio-scsi-single").containsEntry("net0", "virtio,bridge=vmbr1")
-                .containsEntry("ciuser", "ada").containsEntry("ipconfig0", "ip=192.0.2.10/24,gw=192.0.2.1")
+                .containsEntry("ciuser", "ada").containsEntry("cipassword", HASH).containsEntry("ipconfig0", "ip=192.0.2.10/24,gw=192.0.2.1")
                 .containsEntry("nameserver", "192.0.2.53").containsEntry("searchdomain", "lab.example")
                 .containsEntry("agent", "enabled=1").containsEntry("ide2", "local-zfs:vm-" + vm.id()
                         + "-cloudinit,media=cdrom");
