@@ -3,8 +3,11 @@ package io.gpuforge.app;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Per-user directories, resolved the platform's way.
@@ -86,9 +89,28 @@ public record AppPaths(Path configDir, Path dataDir, Path logDir) {
         return dataDir.resolve("secrets.vault");
     }
 
+    /**
+     * Creates the directories, and makes them and everything in them readable by the user only
+     * ({@link FilePrivacy#tighten}): what an earlier version or another umask left open is closed at every start.
+     */
     public void createAll() throws IOException {
         Files.createDirectories(configDir);
         Files.createDirectories(dataDir);
         Files.createDirectories(logDir);
+        for (Path own : ownDirs()) {
+            FilePrivacy.tighten(own);
+        }
+    }
+
+    /**
+     * GPUForge's own directories: settings, data and logs, and on Linux the {@code gpuforge} directory of the XDG
+     * state home that holds the logs.
+     */
+    public List<Path> ownDirs() {
+        Set<Path> out = new LinkedHashSet<>(List.of(configDir, dataDir));
+        Path parent = logDir.getParent();
+        out.add(parent != null && parent.getFileName() != null
+                && parent.getFileName().toString().equalsIgnoreCase("gpuforge") ? parent : logDir);
+        return List.copyOf(out);
     }
 }

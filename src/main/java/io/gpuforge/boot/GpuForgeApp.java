@@ -2,6 +2,7 @@ package io.gpuforge.boot;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.AppPaths;
+import io.gpuforge.app.FilePrivacy;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.application.Application;
 import javafx.application.Platform;
@@ -47,8 +48,12 @@ public final class GpuForgeApp extends Application {
             early = EarlyStart.begin(AppPaths.resolve());
         }
         AppPaths paths = early.paths();
-        start = new WindowStart(clock, early.settings(), early.i18n(), early.osPrefersDark(), (osDark, uncaught) ->
-                AppContext.create(paths, AppContext.Options.production(), uncaught, osDark), paths.logDir());
+        start = new WindowStart(clock, early.settings(), early.i18n(), early.osPrefersDark(), (osDark, uncaught) -> {
+            // after the first frame, off the FX thread (JNA's first load): files made from now on are the user's
+            // alone; what the log made before is tightened by createAll
+            FilePrivacy.ownerOnlyFromNowOn();
+            return AppContext.create(paths, AppContext.Options.production(), uncaught, osDark);
+        }, paths.logDir());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.gpuforge.boot;
 
 import io.gpuforge.app.AppPaths;
+import io.gpuforge.app.FilePrivacy;
 import io.gpuforge.cli.GpuForgeCli;
 import java.util.Optional;
 import org.slf4j.LoggerFactory;
@@ -23,6 +24,8 @@ public final class Launcher {
         // Before the first logger is created: logback.xml reads the log directory from this property.
         System.setProperty("gpuforge.logdir", paths.logDir().toString());
         if (args.length > 0) {
+            // before the first file (a log, the database): whatever this process creates is the user's alone
+            FilePrivacy.ownerOnlyFromNowOn();
             System.exit(GpuForgeCli.run(args, paths));
         }
         // The window: logging sets itself up (its configuration file, the log file) once the first frame is on the

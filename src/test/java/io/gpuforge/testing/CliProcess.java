@@ -21,19 +21,45 @@ public final class CliProcess {
 
     private final Path home;
     private final Path appHome;
+    private final String umask;
+    private final List<String> jvmOptions;
 
     /** @param home the user's home directory ({@code user.home}, {@code HOME}); GPUForge's files under appHome */
     public CliProcess(Path home, Path appHome) {
+        this(home, appHome, null, List.of());
+    }
+
+    private CliProcess(Path home, Path appHome, String umask, List<String> jvmOptions) {
         this.home = home;
         this.appHome = appHome;
+        this.umask = umask;
+        this.jvmOptions = jvmOptions;
+    }
+
+    /** The same, started from a shell with this umask ({@code 022}: the usual one, group and others may read). */
+    public CliProcess withUmask(String mask) {
+        return new CliProcess(home, appHome, mask, jvmOptions);
+    }
+
+    /**
+     * The same with the log file of the shipped {@code logback.xml} (the tests' own configuration logs to the
+     * console only).
+     */
+    public CliProcess withTheShippedLog() {
+        return new CliProcess(home, appHome, umask, List.of("-Dlogback.configurationFile=logback.xml"));
     }
 
     public Result run(Map<String, String> environment, String stdin, String... args)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
+        if (umask != null) {
+            cmd.addAll(List.of("/bin/sh", "-c", "umask " + umask + " && exec \"$@\"", "sh"));
+        }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Duser.home=" + home,
-                "-Dgpuforge.home=" + appHome, "-cp", System.getProperty("java.class.path"), "io.gpuforge.boot.Launcher"));
+                "-Dgpuforge.home=" + appHome));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.gpuforge.boot.Launcher"));
         cmd.addAll(List.of(args));
         Files.createDirectories(home);
         Path out = Files.createTempFile(home, "cli-", ".out");
