@@ -164,8 +164,9 @@ public final class HostAccess {
     }
 
     /**
-     * How a saved SSH host is logged in to: its destination (an alias of {@code ~/.ssh/config} works too) and its
-     * password from the secret store; beyond that the agent, the config's and the default keys. The one place that
+     * How a saved SSH host is logged in to: its destination (an alias of {@code ~/.ssh/config} works too), its
+     * password from the secret store and the key file chosen for it; beyond that the agent, the config's and the
+     * default keys. The one place that
      * maps a saved host's login choices.
      */
     SshLogin loginFor(ConnectionInfo c) throws HostException {
@@ -182,7 +183,9 @@ public final class HostAccess {
             }
         }
         String user = c.username() == null || c.username().isBlank() ? "" : c.username() + "@";
-        return SshLogin.of(user + c.address()).withPassword(password);
+        // the key file the user chose for this host (its passphrase: remembered, else asked)
+        return SshLogin.of(user + c.address()).withPassword(password)
+                .withIdentity(c.options().identityFile().map(Path::of), Optional.empty());
     }
 
     /** Where a saved host's remembered key passphrase is kept in the secret store. */

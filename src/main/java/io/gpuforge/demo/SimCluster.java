@@ -243,6 +243,16 @@ public final class SimCluster {
         return vm == null ? Optional.empty() : Optional.ofNullable(vm.files.get(path)).map(byte[]::clone);
     }
 
+    /** Every file a VM's guest holds now (written through the agent and not removed), by path. */
+    public synchronized Map<String, byte[]> guestFiles(int vmid) {
+        Vm vm = vms.get(vmid);
+        Map<String, byte[]> out = new TreeMap<>();
+        if (vm != null) {
+            vm.files.forEach((path, bytes) -> out.put(path, bytes.clone()));
+        }
+        return out;
+    }
+
     /** The last content the agent wrote to {@code path} in a VM's guest, also when the file was removed since. */
     public synchronized Optional<byte[]> guestFileWritten(int vmid, String path) {
         Vm vm = vms.get(vmid);

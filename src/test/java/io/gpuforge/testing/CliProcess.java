@@ -23,22 +23,29 @@ public final class CliProcess {
     private final Path appHome;
     private final String umask;
     private final List<String> jvmOptions;
+    private final List<String> wrapper;
 
     /** @param home the user's home directory ({@code user.home}, {@code HOME}); GPUForge's files under appHome */
     public CliProcess(Path home, Path appHome) {
-        this(home, appHome, null, List.of());
+        this(home, appHome, null, List.of(), List.of());
     }
 
-    private CliProcess(Path home, Path appHome, String umask, List<String> jvmOptions) {
+    private CliProcess(Path home, Path appHome, String umask, List<String> jvmOptions, List<String> wrapper) {
         this.home = home;
         this.appHome = appHome;
         this.umask = umask;
         this.jvmOptions = jvmOptions;
+        this.wrapper = wrapper;
     }
 
     /** The same, started from a shell with this umask ({@code 022}: the usual one, group and others may read). */
     public CliProcess withUmask(String mask) {
-        return new CliProcess(home, appHome, mask, jvmOptions);
+        return new CliProcess(home, appHome, mask, jvmOptions, wrapper);
+    }
+
+    /** The same, started by {@code command} (which runs the rest of its arguments): {@code strace -f -o FILE}. */
+    public CliProcess wrappedIn(String... command) {
+        return new CliProcess(home, appHome, umask, jvmOptions, List.of(command));
     }
 
     /**
@@ -46,7 +53,7 @@ public final class CliProcess {
      * console only).
      */
     public CliProcess withTheShippedLog() {
-        return new CliProcess(home, appHome, umask, List.of("-Dlogback.configurationFile=logback.xml"));
+        return new CliProcess(home, appHome, umask, List.of("-Dlogback.configurationFile=logback.xml"), wrapper);
     }
 
     public Result run(Map<String, String> environment, String stdin, String... args)
@@ -55,6 +62,7 @@ public final class CliProcess {
         if (umask != null) {
             cmd.addAll(List.of("/bin/sh", "-c", "umask " + umask + " && exec \"$@\"", "sh"));
         }
+        cmd.addAll(wrapper);
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Duser.home=" + home,
                 "-Dgpuforge.home=" + appHome));
