@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,7 @@ public final class Sessions implements AutoCloseable {
     private final SessionLink.Reconnect reconnect;
     private final TaskLog taskLog;
     private final Map<Long, ConnectionSession> open = new ConcurrentHashMap<>();
+    private final AtomicLong spotIds = new AtomicLong();
     private final List<BiConsumer<ConnectionInfo, ConnectionState>> stateListeners = new CopyOnWriteArrayList<>();
 
     public Sessions(HypervisorFactory factory, Executor closer) {
@@ -100,7 +102,11 @@ public final class Sessions implements AutoCloseable {
      * A session with a hypervisor named on the spot (the CLI's --pve / --libvirt): not shared, closed by the caller.
      */
     public ConnectionSession adhoc(AdhocHypervisor a) {
-        return new ConnectionSession(a.asConnection(), new HypervisorFactory() {
+        return adhoc(a, a.asConnection());
+    }
+
+    private ConnectionSession adhoc(AdhocHypervisor a, ConnectionInfo as) {
+        return new ConnectionSession(as, new HypervisorFactory() {
             @Override
             public Hypervisor open(ConnectionInfo connection) throws BackendException {
                 return factory.open(a);
@@ -121,6 +127,18 @@ public final class Sessions implements AutoCloseable {
                 // the shared factory is closed with the Sessions
             }
         }, closer);
+    }
+
+    /**
+     * A hypervisor named on the spot (the CLI's {@code --pve URL} with a token, {@code --libvirt URI}) as a connection
+     * of this session only: {@link #of} gives its session, so every service (VM creation, the snippet's removal, the
+     * console) works with it as with a saved one. Nothing is saved; its secret stays in memory, closed with the rest.
+     */
+    public ConnectionInfo onTheSpot(AdhocHypervisor a) {
+        ConnectionInfo c = a.asConnection().withId(-spotIds.incrementAndGet());
+        ConnectionSession s = adhoc(a, c);
+        open.put(c.id(), s);
+        return c;
     }
 
     /** Whether connections of this kind have a hypervisor behind them. */

@@ -1,6 +1,5 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.AdhocHypervisor;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.ConnectionSession;
 import io.gpuforge.app.TelemetryService;
@@ -18,7 +17,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -39,32 +37,21 @@ final class GpuTargetOptions {
         @Option(names = "--exporter", paramLabel = "URL", description = "A DCGM exporter or nvidia_gpu_exporter"
                 + " (http://host:9400/metrics).")
         String exporter;
-
-        @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (qemu:///system, qemu+ssh://…).")
-        String libvirt;
-
-        @Option(names = "--connection", paramLabel = "NAME", description = "A saved connection, by name (\"Demo lab\").")
-        String connection;
     }
 
     @ArgGroup(exclusive = true)
     Which which = new Which();
 
     /**
-     * {@code --pve URL} (with {@code --fingerprint}, {@code --user}, {@code --pve-password-stdin}): a saved Proxmox VE
-     * connection at that URL, or one named on the spot with an API token from {@code GPUFORGE_PVE_TOKEN} or a
-     * password login, as {@code gpuforge inventory --pve} does.
+     * A hypervisor ({@code --connection NAME | --pve URL | --libvirt URI}, as every command spells it): its nodes'
+     * GPUs, or with {@code --vm} those passed through to one VM ({@code --node}: its node, found when left out).
      */
     @Mixin
-    PveOptions pve = new PveOptions();
+    HypervisorTarget hypervisor = new HypervisorTarget();
 
     @Option(names = "--vm", paramLabel = "ID|NAME", description = "With --pve/--libvirt/--connection: read the GPUs"
             + " passed through to this VM, inside it (guest agent).")
     String vm;
-
-    @Option(names = "--node", paramLabel = "NODE", description = "With --vm: the VM's node (found from the inventory"
-            + " when left out).")
-    String node;
 
     @Option(names = "--known-hosts", paramLabel = "FILE", description = "OpenSSH known_hosts file (default ~/.ssh/known_hosts).")
     Path knownHosts;
@@ -111,58 +98,41 @@ final class GpuTargetOptions {
 
     /** The target or the session the options name; a usage error (IllegalArgumentException) when they make no sense. */
     Named named(CliServices services, AppContext ctx) throws IOException {
-        Optional<AdhocHypervisor> adhoc = adhoc(services, ctx);
-        if (adhoc.isEmpty()) {
+        if (!hypervisor.present()) {
             return new Named(target(services, ctx), null, Optional.empty());
         }
-        ConnectionSession s = ctx.sessions().adhoc(adhoc.get());
-        try {
-            Optional<VmRef> ref = vm == null ? Optional.empty()
-                    : Optional.of(new VmRef(node != null ? node : nodeOf(s, vm), vm));
-            return new Named(null, s, ref);
-        } catch (RuntimeException e) {
-            s.close();
-            throw e;
+        ConnectionInfo c = hypervisorConnection(services, ctx);
+        if (c.id() > 0) {
+            return new Named(target(c, ctx), null, Optional.empty());
         }
+        ConnectionSession s = ctx.sessions().of(c);
+        Optional<VmRef> ref = vm == null ? Optional.empty()
+                : Optional.of(new VmRef(hypervisor.node != null ? hypervisor.node : nodeOf(s, vm), vm));
+        return new Named(null, s, ref);
     }
 
-    /**
-     * A hypervisor named on the spot: {@code --pve URL} with credentials given (or no saved connection there), or
-     * {@code --libvirt URI} that is not a saved connection.
-     */
-    private Optional<AdhocHypervisor> adhoc(CliServices services, AppContext ctx) throws IOException {
-        if (pve.present()) {
-            if (which.local || which.ssh != null || which.sysroot != null || which.exporter != null
-                    || which.libvirt != null || which.connection != null) {
-                throw new IllegalArgumentException("--pve cannot be combined with --local, --ssh, --sysroot, --exporter,"
-                        + " --libvirt or --connection");
-            }
-            boolean credentials = pve.user != null || System.getenv("GPUFORGE_PVE_TOKEN") != null;
-            if (!credentials && savedAt(ctx, ConnectionInfo.Kind.PROXMOX, pve.url).isPresent()) {
-                return Optional.empty();
-            }
-            return Optional.of(pve.hypervisor(services));
+    /** The hypervisor's connection, alone: with one, no host option goes. */
+    private ConnectionInfo hypervisorConnection(CliServices services, AppContext ctx) throws IOException {
+        Which w = which;
+        if (w.local || w.ssh != null || w.sysroot != null || w.exporter != null) {
+            throw new IllegalArgumentException("--connection, --pve and --libvirt cannot be combined with --local, --ssh,"
+                    + " --sysroot or --exporter");
         }
-        if (which.libvirt != null && savedAt(ctx, ConnectionInfo.Kind.LIBVIRT, which.libvirt).isEmpty()) {
-            return Optional.of(AdhocHypervisor.libvirt(which.libvirt));
-        }
-        return Optional.empty();
+        return hypervisor.connection(services, ctx);
     }
 
-    private static Optional<ConnectionInfo> savedAt(AppContext ctx, ConnectionInfo.Kind kind, String address) {
-        try {
-            return ctx.connections().all().stream().filter(x -> x.kind() == kind && x.address().equals(address))
-                    .findFirst();
-        } catch (Exception e) {
-            throw new IllegalArgumentException("cannot read the saved connections: " + e.getMessage());
+    private GpuTarget target(ConnectionInfo c, AppContext ctx) {
+        if (vm == null) {
+            return new GpuTarget.Connection(c);
         }
+        return new GpuTarget.Guest(c, new VmRef(hypervisor.node != null ? hypervisor.node
+                : nodeOf(ctx.sessions().of(c), vm), vm));
     }
 
     /** Whether the user named where (a command that changes a host must not fall back to this computer). */
     boolean named() {
         Which w = which;
-        return w.local || w.ssh != null || w.sysroot != null || w.exporter != null || w.libvirt != null
-                || w.connection != null || pve.present();
+        return w.local || w.ssh != null || w.sysroot != null || w.exporter != null || hypervisor.present();
     }
 
     /** A target on a host or a saved connection (power limits, and what is not named on the spot). */
@@ -185,43 +155,18 @@ final class GpuTargetOptions {
                 throw new IllegalArgumentException("--exporter needs a URL such as http://gpu1:9400/metrics: " + e.getMessage());
             }
         }
-        Optional<ConnectionInfo> c = Optional.empty();
-        if (w.connection != null) {
-            c = saved(ctx, x -> x.name().equals(w.connection), "no saved connection named '" + w.connection + "'");
-        } else if (pve.present()) {
-            c = saved(ctx, x -> x.kind() == ConnectionInfo.Kind.PROXMOX && x.address().equals(pve.url),
-                    "no saved Proxmox VE connection at " + pve.url + ": power limits are set on a host (--local,"
-                            + " --ssh USER@HOST)");
-        } else if (w.libvirt != null) {
-            c = saved(ctx, x -> x.kind() == ConnectionInfo.Kind.LIBVIRT && x.address().equals(w.libvirt),
-                    "--libvirt " + w.libvirt + " is not a saved connection: power limits are set on a host (--local,"
-                            + " --ssh USER@HOST)");
-        }
-        if (c.isPresent()) {
-            if (vm == null) {
-                return new GpuTarget.Connection(c.get());
+        if (hypervisor.present()) {
+            ConnectionInfo c = hypervisorConnection(services, ctx);
+            if (c.id() <= 0) {
+                throw new IllegalArgumentException(hypervisor.describe() + " is not a saved connection: power limits"
+                        + " are set on a host (--local, --ssh USER@HOST) or through a saved connection's host link");
             }
-            return new GpuTarget.Guest(c.get(), new VmRef(node != null ? node : nodeOf(ctx, c.get(), vm), vm));
+            return target(c, ctx);
         }
         if (vm != null) {
             throw new IllegalArgumentException("--vm needs --pve, --libvirt or --connection");
         }
         return new GpuTarget.Local();
-    }
-
-    private static Optional<ConnectionInfo> saved(AppContext ctx, Predicate<ConnectionInfo> p,
-                                                  String missing) {
-        List<ConnectionInfo> all;
-        try {
-            all = ctx.connections().all();
-        } catch (Exception e) {
-            throw new IllegalArgumentException("cannot read the saved connections: " + e.getMessage());
-        }
-        return Optional.of(all.stream().filter(p).findFirst().orElseThrow(() -> new IllegalArgumentException(missing)));
-    }
-
-    private static String nodeOf(AppContext ctx, ConnectionInfo c, String vm) {
-        return nodeOf(ctx.sessions().of(c), vm);
     }
 
     private static String nodeOf(ConnectionSession s, String vm) {

@@ -1,5 +1,6 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.app.AppContext;
 import io.gpuforge.app.ConnectionSession;
 import io.gpuforge.app.HostTarget;
 import io.gpuforge.domain.BackendException;
@@ -22,9 +23,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code gpuforge inventory}: hosts, VMs and GPUs of a connection. This build knows "This computer". */
+/**
+ * {@code gpuforge inventory}: the hosts, VMs and GPUs of a hypervisor ({@link HypervisorTarget}: a saved connection,
+ * {@code --pve}, {@code --libvirt}), or this computer's (or a sysroot's) summary.
+ */
 @Command(name = "inventory", mixinStandardHelpOptions = true,
-        description = "Show the hosts, VMs and GPUs of a connection (this build: the local computer).")
+        description = "Show the nodes, VMs and GPUs of a hypervisor (--connection, --pve, --libvirt), or this"
+                + " computer's summary (--local, the default, or --sysroot).")
 final class InventoryCommand implements Callable<Integer> {
 
     static final class Source {
@@ -33,20 +38,13 @@ final class InventoryCommand implements Callable<Integer> {
 
         @Option(names = "--sysroot", paramLabel = "DIR", description = "A directory that mirrors a host's /.")
         Path sysroot;
-
-
-        @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (qemu:///system, qemu+ssh://…).")
-        String libvirt;
     }
 
     @ArgGroup(exclusive = true)
     Source source = new Source();
 
     @Mixin
-    PveOptions pve = new PveOptions();
-
-    @Option(names = "--node", paramLabel = "NODE", description = "With --pve: only this node, its VMs and GPUs.")
-    String node;
+    HypervisorTarget hypervisor = new HypervisorTarget();
 
     @Mixin
     JsonOption json = new JsonOption();
@@ -59,17 +57,17 @@ final class InventoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (pve.present()) {
-            try (ConnectionSession session = pve.session(services)) {
-                return hypervisor(session, "pve:" + pve.url, Optional.ofNullable(node));
+        if (hypervisor.present()) {
+            if (source.local || source.sysroot != null) {
+                services.output().error("gpuforge inventory: --local and --sysroot do not go with a hypervisor");
+                return 2;
+            }
+            try (AppContext ctx = GpuCommand.context(services)) {
+                ConnectionSession session = hypervisor.session(services, ctx);
+                return hypervisor(session, hypervisor.describe(), Optional.ofNullable(hypervisor.node));
             } catch (IllegalArgumentException e) {
                 services.output().error("gpuforge inventory: " + e.getMessage());
                 return 2;
-            }
-        }
-        if (source.libvirt != null) {
-            try (ConnectionSession session = HypervisorSource.session(services, source.libvirt)) {
-                return hypervisor(session, "libvirt:" + source.libvirt, Optional.empty());
             }
         }
         HostSummary s;

@@ -1,14 +1,17 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.VmProvisioning;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.HostException;
 import io.gpuforge.domain.IommuGroup;
+import io.gpuforge.domain.NodePci;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;
 import java.io.IOException;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -23,14 +26,9 @@ final class IommuCommand implements Callable<Integer> {
     @Mixin
     HostSource source = new HostSource();
 
+    /** A hypervisor's node instead of a host: its devices and groups as the hypervisor reports them. */
     @Mixin
-    PveOptions pve = new PveOptions();
-
-    @Option(names = "--node", paramLabel = "NODE", description = "With --pve: the node whose devices to list.")
-    String node;
-
-    @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt connection (qemu:///system, qemu+ssh://…).")
-    String libvirt;
+    HypervisorTarget hypervisor = new HypervisorTarget();
 
     @Option(names = "--verbose", description = "With --listing: also show the lines skipped as not part of the listing.")
     boolean verbose;
@@ -46,14 +44,9 @@ final class IommuCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (pve.present() && node == null) {
-            services.output().error("gpuforge iommu: --pve needs --node NODE");
-            return 2;
-        }
         LoadedHost loaded;
         try {
-            loaded = pve.present() ? pve() : libvirt != null ? HypervisorSource.load(services, libvirt)
-                    : LoadedHost.of(source.read(services));
+            loaded = hypervisor.present() ? hypervisor() : LoadedHost.of(source.read(services));
         } catch (HostException | BackendException | IllegalArgumentException e) {
             services.output().error("gpuforge iommu: " + e.getMessage());
             return 1;
@@ -84,9 +77,13 @@ final class IommuCommand implements Callable<Integer> {
         return 0;
     }
 
-    private LoadedHost pve() throws BackendException, IOException {
-        try (ConnectionSession s = pve.session(services)) {
-            return HypervisorSource.pve(s, pve.url, node);
+    private LoadedHost hypervisor() throws BackendException, IOException {
+        try (AppContext ctx = GpuCommand.context(services)) {
+            VmProvisioning.Target t = hypervisor.target(services, ctx);
+            NodePci pci = ctx.sessions().of(t.connection()).nodePci(t.node());
+            String where = hypervisor.libvirt != null ? "libvirt:" + hypervisor.libvirt
+                    : hypervisor.describe() + "/" + t.node();
+            return new LoadedHost(where, pci.iommu(), pci.inventory(), Optional.empty());
         }
     }
 

@@ -93,7 +93,7 @@ final class VmCopyCommands {
         @Parameters(index = "0", paramLabel = "VM", description = "The VM's id or name.")
         String vm;
         @Mixin
-        VmTargetOptions target = new VmTargetOptions();
+        HypervisorTarget target = new HypervisorTarget();
         @Mixin
         JsonOption json = new JsonOption();
         private final CliServices services;
@@ -105,8 +105,8 @@ final class VmCopyCommands {
         @Override
         public Integer call() throws Exception {
             try (AppContext ctx = VmCommand.context(services)) {
-                ConnectionSession s = ctx.sessions().of(target.connection(ctx));
-                VmRef ref = VmTargetOptions.find(s, vm, target.node);
+                ConnectionSession s = ctx.sessions().of(target.connection(services, ctx));
+                VmRef ref = HypervisorTarget.find(s, vm, target.node);
                 VmConfig cfg = s.readConfig(ref);
                 if (json.enabled()) {
                     Map<String, Object> m = new LinkedHashMap<>();
@@ -140,7 +140,7 @@ final class VmCopyCommands {
         @Option(names = "--print", description = "Print the URL or the command instead of starting it.")
         boolean print;
         @Mixin
-        VmTargetOptions target = new VmTargetOptions();
+        HypervisorTarget target = new HypervisorTarget();
         @Mixin
         JsonOption json = new JsonOption();
         private final CliServices services;
@@ -152,9 +152,9 @@ final class VmCopyCommands {
         @Override
         public Integer call() throws Exception {
             try (AppContext ctx = VmCommand.context(services)) {
-                ConnectionInfo c = target.connection(ctx);
+                ConnectionInfo c = target.connection(services, ctx);
                 ConnectionSession s = ctx.sessions().of(c);
-                VmRef ref = VmTargetOptions.find(s, vm, target.node);
+                VmRef ref = HypervisorTarget.find(s, vm, target.node);
                 String name = s.inventory().vm(ref).map(VmInfo::name).orElse(ref.id());
                 ConsoleLauncher.Launch l = print ? ctx.consoles().plan(c, ref, name) : ctx.consoles().open(c, ref, name);
                 if (json.enabled()) {

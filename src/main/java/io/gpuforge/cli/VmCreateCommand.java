@@ -44,7 +44,7 @@ final class VmCreateCommand implements Callable<Integer> {
     @Option(names = "--linked", description = "With --clone: a linked clone (its disks stay on the template's storage).")
     boolean linked;
     @Mixin
-    VmTargetOptions target = new VmTargetOptions();
+    HypervisorTarget target = new HypervisorTarget();
     @Option(names = "--name", paramLabel = "NAME", description = "VM name (default: the template's id and a number).")
     String name;
     @Option(names = "--cores", paramLabel = "C")
@@ -101,7 +101,7 @@ final class VmCreateCommand implements Callable<Integer> {
             if (linked && clone == null) {
                 throw new IllegalArgumentException("--linked goes with --clone VMID");
             }
-            VmProvisioning.Target where = target.target(ctx);
+            VmProvisioning.Target where = target.target(services, ctx);
             VmProvisioning.Choices c = ctx.provisioning().choices(where);
             Optional<VmProvisioning.Clone> from = Optional.empty();
             VmTemplate t;

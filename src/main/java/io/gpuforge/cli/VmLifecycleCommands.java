@@ -25,7 +25,7 @@ final class VmLifecycleCommands {
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List the VMs (and templates) of a connection.")
     static final class ListVms implements Callable<Integer> {
         @Mixin
-        VmTargetOptions target = new VmTargetOptions();
+        HypervisorTarget target = new HypervisorTarget();
         @Mixin
         JsonOption json = new JsonOption();
         private final CliServices services;
@@ -37,7 +37,7 @@ final class VmLifecycleCommands {
         @Override
         public Integer call() throws Exception {
             try (AppContext ctx = VmCommand.context(services)) {
-                var vms = ctx.sessions().of(target.connection(ctx)).inventory().vms().stream()
+                var vms = ctx.sessions().of(target.connection(services, ctx)).inventory().vms().stream()
                         .filter(v -> target.node == null || v.ref().node().equals(target.node)).toList();
                 if (json.enabled()) {
                     services.output().json(Map.of("vms", vms.stream().map(ListVms::json).toList()));
@@ -71,7 +71,7 @@ final class VmLifecycleCommands {
         @Parameters(index = "0", paramLabel = "VM", description = "The VM's id or name.")
         String vm;
         @Mixin
-        VmTargetOptions target = new VmTargetOptions();
+        HypervisorTarget target = new HypervisorTarget();
         @Mixin
         JsonOption json = new JsonOption();
         final CliServices services;
@@ -88,8 +88,8 @@ final class VmLifecycleCommands {
         @Override
         public Integer call() throws Exception {
             try (AppContext ctx = VmCommand.context(services)) {
-                ConnectionSession s = ctx.sessions().of(target.connection(ctx));
-                VmRef ref = VmTargetOptions.find(s, vm, target.node);
+                ConnectionSession s = ctx.sessions().of(target.connection(services, ctx));
+                VmRef ref = HypervisorTarget.find(s, vm, target.node);
                 TaskOutcome out = run(ctx, s, ref);
                 if (json.enabled()) {
                     Map<String, Object> m = new LinkedHashMap<>();

@@ -14,9 +14,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * Which VM, on which hypervisor, a GPU goes to or comes from: {@code --device BDF --vm ID|NAME} with
- * {@code --pve URL --node N} (API token from GPUFORGE_PVE_TOKEN), {@code --libvirt URI} or {@code --connection NAME}
- * (a saved connection, the Demo lab included; {@code --node} optional there).
+ * Which VM, on which hypervisor, a GPU goes to or comes from: {@code --device BDF --vm ID|NAME} on the hypervisor
+ * {@link HypervisorTarget} names ({@code --connection NAME | --pve URL | --libvirt URI}, {@code --node} optional).
  */
 final class VmOptions {
 
@@ -27,17 +26,9 @@ final class VmOptions {
             + " or its name.")
     String vm;
 
+    /** The VM's hypervisor: {@code --connection NAME | --pve URL | --libvirt URI}, {@code --node}. */
     @Mixin
-    PveOptions pve = new PveOptions();
-
-    @Option(names = "--node", paramLabel = "NODE", description = "The VM's node (needed with --pve).")
-    String node;
-
-    @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt host (qemu:///system, qemu+ssh://…).")
-    String libvirt;
-
-    @Option(names = "--connection", paramLabel = "NAME", description = "A saved connection, by name (\"Demo lab\").")
-    String connection;
+    HypervisorTarget hypervisor = new HypervisorTarget();
 
     /** An open hypervisor session and what it is, closed (and the context with it) when done. */
     static final class Opened implements AutoCloseable {
@@ -68,45 +59,33 @@ final class VmOptions {
 
     /** The hypervisor the options name; exactly one of --pve, --libvirt, --connection (usage error otherwise). */
     Opened open(CliServices services) throws IOException {
-        int named = (pve.present() ? 1 : 0) + (libvirt != null ? 1 : 0) + (connection != null ? 1 : 0);
-        if (named != 1) {
-            throw new IllegalArgumentException("name the VM's hypervisor with exactly one of --pve URL --node NODE,"
-                    + " --libvirt URI or --connection NAME");
-        }
-        if (pve.present()) {
-            if (node == null) {
-                throw new IllegalArgumentException("--pve needs --node NODE: the node the VM runs on");
-            }
-            return new Opened(pve.session(services), Optional.empty(), Optional.empty(), "pve:" + pve.url);
-        }
-        if (libvirt != null) {
-            return new Opened(HypervisorSource.session(services, libvirt), Optional.empty(), Optional.empty(),
-                    "libvirt:" + libvirt);
+        if (!hypervisor.present()) {
+            throw new IllegalArgumentException("name the VM's hypervisor with exactly one of --connection NAME,"
+                    + " --pve URL or --libvirt URI");
         }
         AppContext ctx = GpuCommand.context(services);
         try {
-            ConnectionInfo c = ConnectionCommand.named(ctx, connection);
+            ConnectionInfo c = hypervisor.connection(services, ctx);
             if (!ctx.sessions().isHypervisor(c.kind())) {
                 throw new IllegalArgumentException(c.name() + " is an SSH host, not a hypervisor with VMs");
             }
-            return new Opened(ctx.sessions().of(c), Optional.of(ctx), Optional.of(c), c.name());
-        } catch (RuntimeException e) {
+            // a connection named on the spot has no saved host links
+            return new Opened(ctx.sessions().of(c), Optional.of(ctx), c.id() > 0 ? Optional.of(c) : Optional.empty(),
+                    hypervisor.connection != null ? c.name() : hypervisor.describe());
+        } catch (IOException | RuntimeException e) {
             ctx.close();
             throw e;
-        } catch (Exception e) {
-            ctx.close();
-            throw new IOException("cannot read the saved connections: " + e.getMessage(), e);
         }
     }
 
     /** The VM by id or name (on --node when given; a libvirt host's one node otherwise). */
     VmRef vm(ConnectionSession s) throws BackendException {
         List<VmInfo> vms = s.inventory().vms();
-        List<VmInfo> matching = vms.stream().filter(v -> !v.template() && (node == null || v.ref().node().equals(node))
+        List<VmInfo> matching = vms.stream().filter(v -> !v.template() && (hypervisor.node == null || v.ref().node().equals(hypervisor.node))
                 && (v.ref().id().equals(vm) || v.name().equals(vm))).toList();
         if (matching.isEmpty()) {
             throw new BackendException(BackendException.Kind.NOT_FOUND, "no VM '" + vm + "'"
-                    + (node == null ? "" : " on " + node) + " on " + s.connection().name());
+                    + (hypervisor.node == null ? "" : " on " + hypervisor.node) + " on " + s.connection().name());
         }
         if (matching.size() > 1) {
             throw new BackendException(BackendException.Kind.INVALID, "'" + vm + "' names " + matching.size()

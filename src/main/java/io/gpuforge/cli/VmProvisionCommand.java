@@ -43,7 +43,7 @@ final class VmProvisionCommand implements Callable<Integer> {
             + " from (id or name).")
     String template;
     @Mixin
-    VmTargetOptions target = new VmTargetOptions();
+    HypervisorTarget target = new HypervisorTarget();
     @Option(names = "--name", paramLabel = "HOST", description = "The host name (default: the VM's name).")
     String name;
     @Option(names = "--ssh-key", paramLabel = "FILE", description = "SSH public key file for the user (repeat).")
@@ -73,9 +73,9 @@ final class VmProvisionCommand implements Callable<Integer> {
         try (AppContext ctx = VmCommand.context(services)) {
             VmTemplate t = ctx.templates().find(template).orElseThrow(() -> new IllegalArgumentException("no template '"
                     + template + "': gpuforge vm templates lists them"));
-            ConnectionInfo c = target.connection(ctx);
+            ConnectionInfo c = target.connection(services, ctx);
             ConnectionSession session = ctx.sessions().of(c);
-            VmRef ref = VmTargetOptions.find(session, vm, target.node);
+            VmRef ref = HypervisorTarget.find(session, vm, target.node);
             String host = name != null ? name : session.inventory().vm(ref).map(VmInfo::name).orElse(ref.id());
             CloudInit ci = cloudInit();
             Map<String, String> values = TemplateValues.read(t, vars, varFiles, services);

@@ -31,7 +31,7 @@ final class VmSnippetCommand implements Callable<Integer> {
     @Option(names = "--now", description = "Remove it now, without waiting for the first boot.")
     boolean now;
     @Mixin
-    VmTargetOptions target = new VmTargetOptions();
+    HypervisorTarget target = new HypervisorTarget();
     @Mixin
     JsonOption json = new JsonOption();
     private final CliServices services;
@@ -43,9 +43,9 @@ final class VmSnippetCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try (AppContext ctx = VmCommand.context(services)) {
-            ConnectionInfo c = target.connection(ctx);
+            ConnectionInfo c = target.connection(services, ctx);
             ConnectionSession s = ctx.sessions().of(c);
-            VmRef ref = VmTargetOptions.find(s, vm, target.node);
+            VmRef ref = HypervisorTarget.find(s, vm, target.node);
             Optional<SnippetCleanup.Pending> p = ctx.provisioning().snippets().pending(c, ref);
             Optional<SnippetCleanup.Outcome> o = Optional.empty();
             if (p.isPresent()) {

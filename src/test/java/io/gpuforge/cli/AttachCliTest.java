@@ -45,7 +45,7 @@ class AttachCliTest {
 
     private static String[] pve(PveSimulator sim, String... rest) {
         List<String> a = new ArrayList<>(List.of(rest));
-        a.addAll(List.of("--pve", sim.url(), "--fingerprint", sim.certificateFingerprint(), "--user", "root@pam",
+        a.addAll(List.of("--pve", sim.url(), "--fingerprint", sim.certificateFingerprint(), "--pve-user", "root@pam",
                 "--pve-password-stdin"));
         return a.toArray(new String[0]);
     }
@@ -122,8 +122,10 @@ class AttachCliTest {
         assertThat(run("", "passthrough", "--connection", "Demo lab", "--vm", "train-01", "--device", "0000:07:00.0",
                 "--yes")).isEqualTo(1);
         assertThat(err.toString()).contains("stopped at check").contains("0000:07:00.0");
+        // a cluster named on the spot without its credentials: a usage error naming what to give
         assertThat(run("", "passthrough", "--pve", "https://pve.example:8006", "--vm", "101", "--device", "0000:02:00.0"))
                 .isEqualTo(2);
-        assertThat(err.toString()).contains("--node");
+        assertThat(err.toString()).contains("no saved Proxmox VE connection at https://pve.example:8006")
+                .contains("GPUFORGE_PVE_TOKEN", "--token-stdin");
     }
 }

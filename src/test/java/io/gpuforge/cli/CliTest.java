@@ -71,7 +71,7 @@ class CliTest {
     void proxmoxInventoryWithPasswordFromStdin() throws Exception {
         try (PveSimulator sim = new PveSimulator(SimCluster.demo())) {
             int code = GpuForgeCli.run(new String[] {"inventory", "--pve", sim.url(), "--fingerprint",
-                sim.certificateFingerprint(), "--user", "root@pam", "--pve-password-stdin", "--node", "pve-4090", "--json"},
+                sim.certificateFingerprint(), "--pve-user", "root@pam", "--pve-password-stdin", "--node", "pve-4090", "--json"},
                     AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
                     new ByteArrayInputStream((PveSimulator.PASSWORD + "\n").getBytes()));
             assertThat(code).as(err.toString()).isZero();
@@ -82,7 +82,7 @@ class CliTest {
             assertThat(doc.get("gpus").get(0).get("path").asText()).isEqualTo("0000:01:00");
             out.getBuffer().setLength(0);
             code = GpuForgeCli.run(new String[] {"iommu", "--pve", sim.url(), "--fingerprint", sim.certificateFingerprint(),
-                "--user", "root@pam", "--pve-password-stdin", "--node", "pve-3090", "--json"}, AppPaths.underHome(home),
+                "--pve-user", "root@pam", "--pve-password-stdin", "--node", "pve-3090", "--json"}, AppPaths.underHome(home),
                     new CliOutput(new PrintWriter(out), new PrintWriter(err)),
                     new ByteArrayInputStream((PveSimulator.PASSWORD + "\n").getBytes()));
             assertThat(code).as(err.toString()).isZero();

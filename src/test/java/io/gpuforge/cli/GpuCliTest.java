@@ -131,7 +131,7 @@ class GpuCliTest {
     @Test
     void aProxmoxClusterNamedOnTheSpotIsReadThroughTheGuestAgentOfItsRunningVms() throws Exception {
         try (PveSimulator sim = new PveSimulator(SimCluster.demo())) {
-            String[] pve = {"--pve", sim.url(), "--fingerprint", sim.certificateFingerprint(), "--user", "root@pam",
+            String[] pve = {"--pve", sim.url(), "--fingerprint", sim.certificateFingerprint(), "--pve-user", "root@pam",
                 "--pve-password-stdin"};
             String[] watch = Stream.concat(Stream.of("gpu", "watch"), Stream.concat(Arrays.stream(pve),
                     Stream.of("--vm", "101", "--interval", "0.2", "--json", "--count", "2"))).toArray(String[]::new);

@@ -38,7 +38,7 @@ class SecretsCommandLineScanTest {
                 "signal=none", "-o", trace.toString());
         try (PveSimulator sim = new PveSimulator(SimCluster.demo())) {
             CliProcess.Result login = traced.run(Map.of(), PveSimulator.PASSWORD + "\n", "inventory", "--pve",
-                    sim.url(), "--fingerprint", sim.certificateFingerprint(), "--user", "root@pam",
+                    sim.url(), "--fingerprint", sim.certificateFingerprint(), "--pve-user", "root@pam",
                     "--pve-password-stdin", "--json");
             assertThat(login.exit()).as(login.err()).isZero();
             String loginTrace = Files.readString(trace);
