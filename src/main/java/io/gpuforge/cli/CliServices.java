@@ -6,6 +6,8 @@ import io.gpuforge.app.StandaloneServices;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Map;
+import java.util.Optional;
 import java.nio.charset.StandardCharsets;
 
 /** What the commands need: paths, output, and the services shared with the GUI. */
@@ -14,12 +16,24 @@ public final class CliServices {
     private final AppPaths paths;
     private final CliOutput output;
     private final InputStream stdin;
+    private final Map<String, String> environment;
     private StandaloneServices standalone;
 
     public CliServices(AppPaths paths, CliOutput output, InputStream stdin) {
+        this(paths, output, stdin, System.getenv());
+    }
+
+    /** @param environment the variables the command reads ({@code GPUFORGE_PVE_TOKEN}, {@code GPUFORGE_VAULT_PASSPHRASE}) */
+    public CliServices(AppPaths paths, CliOutput output, InputStream stdin, Map<String, String> environment) {
         this.paths = paths;
         this.output = output;
         this.stdin = stdin;
+        this.environment = Map.copyOf(environment);
+    }
+
+    /** An environment variable the command reads; empty when it is not set. */
+    public Optional<String> env(String name) {
+        return Optional.ofNullable(environment.get(name)).filter(v -> !v.isEmpty());
     }
 
     public AppPaths paths() {

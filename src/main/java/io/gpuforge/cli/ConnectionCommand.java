@@ -76,12 +76,16 @@ final class ConnectionCommand implements Runnable {
     }
 
     @Command(name = "add", mixinStandardHelpOptions = true, description = {"Save a connection.",
-            "A Proxmox VE cluster is added in the window (File → Add connection): its API token goes to the secret"
-                    + " store there, and its certificate is shown to accept."})
+            "A Proxmox VE cluster (--pve URL) is logged in to first, as the window's form does: its API token"
+                    + " (--token-stdin or GPUFORGE_PVE_TOKEN) or password (--pve-user USER@REALM --pve-password-stdin)"
+                    + " goes to the secret store, and a certificate the system does not trust is refused with its"
+                    + " fingerprint, to pin with --fingerprint once you checked it is the cluster's."})
     static final class Add implements Callable<Integer> {
         static final class Kind {
             @Option(names = "--demo", description = "The Demo lab (a simulated Proxmox VE cluster).")
             boolean demo;
+            @Option(names = "--pve", paramLabel = "URL", description = "A Proxmox VE cluster (https://host:8006).")
+            String pve;
             @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt host (qemu:///system, qemu+ssh://…).")
             String libvirt;
             @Option(names = "--ssh", paramLabel = "USER@HOST[:PORT]", description = "An SSH host (agent, keys).")
@@ -95,6 +99,8 @@ final class ConnectionCommand implements Runnable {
         @Option(names = "--sudo", description = "SSH: run host commands through sudo -n.")
         boolean sudo;
         @Mixin
+        PveLogin login = new PveLogin();
+        @Mixin
         JsonOption json = new JsonOption();
         private final CliServices services;
 
@@ -104,9 +110,20 @@ final class ConnectionCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            if (login.given() && kind.pve == null) {
+                services.output().error("gpuforge connection add: --fingerprint, --token-stdin, --pve-user and"
+                        + " --pve-password-stdin go with --pve URL");
+                return 2;
+            }
             try (AppContext ctx = GpuCommand.context(services)) {
                 ConnectionInfo c;
-                if (kind.demo) {
+                if (kind.pve != null) {
+                    Optional<ConnectionInfo> saved = ProxmoxAdd.add(ctx, services, name, kind.pve, login);
+                    if (saved.isEmpty()) {
+                        return 1;
+                    }
+                    c = saved.get();
+                } else if (kind.demo) {
                     c = ctx.connections().addDemo(name);
                 } else if (kind.libvirt != null) {
                     c = ctx.connections().addLibvirt(name, kind.libvirt);
@@ -122,7 +139,7 @@ final class ConnectionCommand implements Runnable {
                 return 0;
             } catch (IllegalArgumentException e) {
                 services.output().error("gpuforge connection add: " + e.getMessage());
-                return 1;
+                return kind.pve != null ? 2 : 1;
             }
         }
     }

@@ -39,8 +39,16 @@ final class GpuCommand implements Runnable {
     /** The application context the gpu commands share (its database holds the history). */
     static AppContext context(CliServices services) throws IOException {
         try {
-            return AppContext.create(services.paths(), AppContext.Options.cli(),
+            AppContext ctx = AppContext.create(services.paths(), AppContext.Options.cli(),
                     (t, e) -> services.output().error("gpuforge: " + e));
+            try {
+                CliVault.unlockFromEnvironment(ctx, services);
+            } catch (Exception e) {
+                ctx.close();
+                throw new IOException("GPUForge's vault could not be unlocked with " + CliVault.PASSPHRASE_VARIABLE
+                        + ": " + e.getMessage(), e);
+            }
+            return ctx;
         } catch (Exception e) {
             throw new IOException("cannot open GPUForge's data in " + services.paths().dataDir() + ": " + e.getMessage(), e);
         }

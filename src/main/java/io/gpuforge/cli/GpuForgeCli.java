@@ -2,6 +2,7 @@ package io.gpuforge.cli;
 
 import io.gpuforge.app.AppPaths;
 import java.io.InputStream;
+import java.util.Map;
 import picocli.CommandLine;
 
 /** Builds and runs the {@code gpuforge} command line. */
@@ -19,7 +20,13 @@ public final class GpuForgeCli {
     }
 
     public static int run(String[] args, AppPaths paths, CliOutput output, InputStream stdin) {
-        CliServices services = new CliServices(paths, output, stdin);
+        return run(args, paths, output, stdin, System.getenv());
+    }
+
+    /** With the environment the command reads (tests give their own). */
+    public static int run(String[] args, AppPaths paths, CliOutput output, InputStream stdin,
+                          Map<String, String> environment) {
+        CliServices services = new CliServices(paths, output, stdin, environment);
         try {
             return commandLine(services).execute(args);
         } finally {

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -25,33 +26,20 @@ import picocli.CommandLine.Option;
  */
 final class HypervisorTarget {
 
-    static final String TOKEN_VARIABLE = "GPUFORGE_PVE_TOKEN";
-
     @Option(names = "--connection", paramLabel = "NAME", description = "A saved connection, by name (\"Demo lab\").")
     String connection;
 
     @Option(names = "--pve", paramLabel = "URL", description = "A Proxmox VE cluster (https://host:8006): a saved"
-            + " connection at that URL, or on the spot with an API token (" + TOKEN_VARIABLE + " or --token-stdin) or"
-            + " --pve-user.")
+            + " connection at that URL, or on the spot with an API token (" + PveLogin.TOKEN_VARIABLE
+            + " or --token-stdin) or --pve-user.")
     String pve;
 
     @Option(names = "--libvirt", paramLabel = "URI", description = "A libvirt host (qemu:///system, qemu+ssh://…).")
     String libvirt;
 
-    @Option(names = "--fingerprint", paramLabel = "SHA256", description = "With --pve: pin the cluster's certificate"
-            + " (AA:BB:… as Proxmox VE shows it).")
-    String fingerprint;
-
-    @Option(names = "--token-stdin", description = "With --pve: read the API token (USER@REALM!ID=SECRET) from the first"
-            + " line of stdin.")
-    boolean tokenStdin;
-
-    @Option(names = "--pve-user", paramLabel = "USER@REALM", description = "With --pve: log in as this user with a"
-            + " password (--pve-password-stdin) instead of an API token.")
-    String user;
-
-    @Option(names = "--pve-password-stdin", description = "With --pve-user: read the password from the first line of stdin.")
-    boolean passwordStdin;
+    /** With {@code --pve}: the certificate's pin and the credentials. */
+    @Mixin
+    PveLogin login = new PveLogin();
 
     @Option(names = "--node", paramLabel = "NODE", description = "The Proxmox VE node (a libvirt host is its own node;"
             + " a cluster of one node needs none).")
@@ -74,7 +62,7 @@ final class HypervisorTarget {
             throw new IllegalArgumentException("name the hypervisor with exactly one of --connection NAME, --pve URL"
                     + " or --libvirt URI");
         }
-        if ((fingerprint != null || tokenStdin || user != null || passwordStdin) && pve == null) {
+        if (login.given() && pve == null) {
             throw new IllegalArgumentException("--fingerprint, --token-stdin, --pve-user and --pve-password-stdin go with"
                     + " --pve URL");
         }
@@ -86,39 +74,15 @@ final class HypervisorTarget {
             return saved(ctx, c -> c.kind() == ConnectionInfo.Kind.LIBVIRT && c.address().equals(libvirt))
                     .orElseGet(() -> ctx.sessions().onTheSpot(AdhocHypervisor.libvirt(libvirt)));
         }
-        if (!pve.matches("(?i)https://[^/\\s]+(/.*)?")) {
-            throw new IllegalArgumentException("--pve needs the cluster's https URL, such as https://pve1:8006, not '"
-                    + pve + "'");
-        }
-        boolean credentials = user != null || tokenStdin || System.getenv(TOKEN_VARIABLE) != null;
-        if (!credentials) {
+        PveLogin.checkUrl(pve);
+        if (!login.credentials(services)) {
             return saved(ctx, c -> c.kind() == ConnectionInfo.Kind.PROXMOX && c.address().equals(pve))
                     .orElseThrow(() -> new IllegalArgumentException("no saved Proxmox VE connection at " + pve
-                            + ": give an API token (" + TOKEN_VARIABLE + "=USER@REALM!ID=SECRET, or --token-stdin),"
+                            + ": give an API token (" + PveLogin.TOKEN_VARIABLE + "=USER@REALM!ID=SECRET, or"
+                            + " --token-stdin),"
                             + " or --pve-user USER@REALM --pve-password-stdin"));
         }
-        return ctx.sessions().onTheSpot(onTheSpot(services));
-    }
-
-    /** The credentials given for {@code --pve}: a password login, else an API token from stdin or the environment. */
-    private AdhocHypervisor onTheSpot(CliServices services) throws IOException {
-        Optional<String> pin = Optional.ofNullable(fingerprint);
-        if (user != null) {
-            if (!passwordStdin) {
-                throw new IllegalArgumentException("--pve-user needs --pve-password-stdin (the password on stdin)");
-            }
-            String line = services.readLine();
-            return new AdhocHypervisor(ConnectionInfo.Kind.PROXMOX, pve, user, Optional.of(line == null ? new char[0]
-                    : line.toCharArray()), true, pin);
-        }
-        String token = tokenStdin ? services.readLine() : System.getenv(TOKEN_VARIABLE);
-        int eq = token == null ? -1 : token.indexOf('=');
-        if (eq < 0 || !token.substring(0, eq).contains("!")) {
-            throw new IllegalArgumentException((tokenStdin ? "--token-stdin" : TOKEN_VARIABLE) + " needs an API token"
-                    + " as USER@REALM!ID=SECRET");
-        }
-        return new AdhocHypervisor(ConnectionInfo.Kind.PROXMOX, pve, token.substring(0, eq).strip(),
-                Optional.of(token.substring(eq + 1).strip().toCharArray()), false, pin);
+        return ctx.sessions().onTheSpot(login.login(services, pve));
     }
 
     /** The session of the hypervisor the options name. */

@@ -1,0 +1,123 @@
+package io.gpuforge.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpuforge.app.AppPaths;
+import io.gpuforge.demo.PveSimulator;
+import io.gpuforge.demo.SimCluster;
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A Proxmox VE cluster scripted from a bare shell with the CLI alone, against the simulator: {@code connection add}
+ * with the token on stdin (an untrusted certificate refused with its fingerprint first, then pinned), {@code
+ * connection test}, {@code inventory --connection}, {@code vm create} by the saved connection and again on the spot,
+ * {@code vm list --json}, {@code vm stop}; a password login saved too, an account with a second factor refused.
+ */
+class ConnectionAddPveCliTest {
+
+    private static final String VAULT = "vault passphrase of the test";
+    @TempDir
+    Path home;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private PveSimulator sim;
+    private String token;
+
+    @BeforeEach
+    void start() throws Exception {
+        sim = new PveSimulator(SimCluster.demo());
+        token = sim.token();
+    }
+
+    @AfterEach
+    void stop() {
+        sim.close();
+    }
+
+    private int run(Map<String, String> env, String stdin, String... args) {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        return GpuForgeCli.run(args, AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), env);
+    }
+
+    private int run(String stdin, String... args) {
+        return run(Map.of(CliVault.PASSPHRASE_VARIABLE, VAULT), stdin, args);
+    }
+
+    @Test
+    void aClusterIsSavedWithItsTokenOnStdinAndUsedByNameAndOnTheSpot() throws Exception {
+        // the certificate is not trusted by the system: refused, with the fingerprint to check and pin
+        assertThat(run(token + "\n", "connection", "add", "lab", "--pve", sim.url(), "--token-stdin")).isEqualTo(1);
+        assertThat(err.toString()).contains("its SHA-256 fingerprint is " + sim.certificateFingerprint(),
+                "--fingerprint " + sim.certificateFingerprint());
+        assertThat(run("", "connection", "list")).isZero();
+        assertThat(out.toString()).as("nothing saved").doesNotContain("lab");
+
+        assertThat(run(token + "\n", "connection", "add", "lab", "--pve", sim.url(), "--fingerprint",
+                sim.certificateFingerprint(), "--token-stdin")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("saved lab (proxmox " + sim.url() + ")");
+        assertThat(run("", "connection", "list", "--json")).isZero();
+        JsonNode saved = new ObjectMapper().readTree(out.toString()).get("connections").get(0);
+        assertThat(saved.get("secret").asBoolean()).as("the token is in the secret store").isTrue();
+        assertThat(saved.get("fingerprint").asText()).isEqualTo(sim.certificateFingerprint());
+        String secret = token.substring(token.indexOf('=') + 1);
+        assertThat(new String(Files.readAllBytes(home.resolve("data/gpuforge.db")), StandardCharsets.ISO_8859_1))
+                .as("the token's secret is not in SQLite").doesNotContain(secret);
+
+        assertThat(run("", "connection", "test", "lab")).as(err.toString()).isZero();
+        assertThat(run("", "inventory", "--connection", "lab", "--json")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("train-01");
+
+        assertThat(run("a VM password\n", "vm", "create", "--connection", "lab", "--node", "pve-3090", "--template",
+                "ubuntu-cuda", "--name", "saved-01", "--password-stdin", "--start")).as(err.toString()).isZero();
+        assertThat(run(token + "\na VM password\n", "vm", "create", "--pve", sim.url(), "--fingerprint",
+                sim.certificateFingerprint(), "--token-stdin", "--node", "pve-3090", "--template", "ubuntu-cuda",
+                "--name", "spot-01", "--password-stdin")).as(err.toString()).isZero();
+        assertThat(run("", "vm", "list", "--connection", "lab", "--json")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("\"saved-01\"", "\"spot-01\"");
+        assertThat(run("", "vm", "stop", "saved-01", "--connection", "lab")).as(err.toString()).isZero();
+        assertThat(out.toString()).startsWith("stop pve-3090/");
+    }
+
+    @Test
+    void aPasswordLoginIsSavedAndASecondFactorOrAWrongTokenIsRefused() {
+        String pin = sim.certificateFingerprint();
+        assertThat(run(PveSimulator.PASSWORD + "\n", "connection", "add", "root", "--pve", sim.url(), "--fingerprint",
+                pin, "--pve-user", "root@pam", "--pve-password-stdin")).as(err.toString()).isZero();
+        assertThat(run("", "connection", "test", "root")).as(err.toString()).isZero();
+
+        assertThat(run(PveSimulator.PASSWORD + "\n", "connection", "add", "ops", "--pve", sim.url(), "--fingerprint",
+                pin, "--pve-user", PveSimulator.TFA_USER, "--pve-password-stdin")).isEqualTo(1);
+        assertThat(err.toString()).contains("has a second factor", "--token-stdin");
+
+        String wrong = token.substring(0, token.indexOf('=') + 1) + "not-the-secret";
+        assertThat(run(wrong + "\n", "connection", "add", "bad", "--pve", sim.url(), "--fingerprint", pin,
+                "--token-stdin")).isEqualTo(1);
+        assertThat(err.toString()).startsWith("gpuforge connection add: ").doesNotContain("not-the-secret");
+        assertThat(run("", "connection", "list")).isZero();
+        assertThat(out.toString()).contains("root").doesNotContain("ops").doesNotContain("bad");
+    }
+
+    @Test
+    void withoutAKeyringOrAVaultPassphraseNothingIsSaved() {
+        assertThat(run(Map.of(), token + "\n", "connection", "add", "lab", "--pve", sim.url(), "--fingerprint",
+                sim.certificateFingerprint(), "--token-stdin")).as("a usage error: say how to reach the vault")
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("set " + CliVault.PASSPHRASE_VARIABLE);
+        assertThat(run("", "connection", "add", "lab", "--pve", "pve1:8006", "--token-stdin")).isEqualTo(2);
+        assertThat(err.toString()).contains("--pve needs the cluster's https URL");
+    }
+}
