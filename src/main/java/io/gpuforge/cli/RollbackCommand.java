@@ -20,7 +20,10 @@ import picocli.CommandLine.Option;
  * and says where the last apply stands (after a cut connection: how its detached commit ended).
  */
 @Command(name = "rollback", mixinStandardHelpOptions = true,
-        description = "Undo the last apply (or an interrupted one): files restored byte for byte.")
+        description = "Undo the last apply (or an interrupted one): files restored byte for byte.",
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:ok (--status: applied, untouched or rolled back)", "1:error (--status: interrupted)",
+                        "2:usage", "3:--status: the apply is still running"})
 final class RollbackCommand implements Callable<Integer> {
 
     @Mixin
