@@ -66,8 +66,7 @@ public final class SnippetCleanup {
     /** The command that removes the snippet later. */
     public static String later(Pending p) {
         return "gpuforge vm remove-snippet " + p.vm().id() + " --node " + p.vm().node() + " "
-                + (p.connection().kind() == ConnectionInfo.Kind.PROXMOX ? "--pve " + p.connection().address()
-                : "--connection '" + p.connection().name().replace("'", "'\\''") + "'");
+                + CommandHints.target(p.connection());
     }
 
     /** The snippet of a VM, read from its {@code cicustom}; empty when none of GPUForge's user-data is set there. */

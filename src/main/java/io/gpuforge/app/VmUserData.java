@@ -98,7 +98,7 @@ final class VmUserData {
     static String later(Request r, VmRef vm) {
         ConnectionInfo c = r.target().connection();
         StringBuilder cmd = new StringBuilder("gpuforge vm provision ");
-        cmd.append(c.kind() == ConnectionInfo.Kind.PROXMOX ? "--pve " + c.address() : "--connection " + quoted(c.name()));
+        cmd.append(CommandHints.target(c));
         cmd.append(" --node ").append(vm.node()).append(" --template ").append(quoted(r.template().id()));
         if (r.cloneOf().isEmpty() && r.cloudInit().isPresent()) {
             CloudInit ci = r.cloudInit().get();
@@ -130,6 +130,6 @@ final class VmUserData {
     }
 
     private static String quoted(String s) {
-        return s.matches("[A-Za-z0-9._:/@=+-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
+        return CommandHints.quoted(s);
     }
 }

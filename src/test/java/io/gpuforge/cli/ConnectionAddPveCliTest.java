@@ -86,6 +86,9 @@ class ConnectionAddPveCliTest {
         assertThat(run(token + "\na VM password\n", "vm", "create", "--pve", sim.url(), "--fingerprint",
                 sim.certificateFingerprint(), "--token-stdin", "--node", "pve-3090", "--template", "ubuntu-cuda",
                 "--name", "spot-01", "--password-stdin")).as(err.toString()).isZero();
+        assertThat(out.toString()).as("the setup's hint names the cluster as it was named, its token from stdin")
+                .contains("gpuforge vm provision --pve " + sim.url() + " --fingerprint " + sim.certificateFingerprint()
+                        + " --token-stdin --node pve-3090");
         assertThat(run("", "vm", "list", "--connection", "lab", "--json")).as(err.toString()).isZero();
         assertThat(out.toString()).contains("\"saved-01\"", "\"spot-01\"");
         assertThat(run("", "vm", "stop", "saved-01", "--connection", "lab")).as(err.toString()).isZero();
