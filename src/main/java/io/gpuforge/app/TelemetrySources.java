@@ -116,7 +116,7 @@ final class TelemetrySources {
     static SshLogin login(GpuTarget.Ssh t) {
         return new SshLogin(t.userAtHost(), t.password(), t.identity(),
                 Optional.ofNullable(System.getenv("GPUFORGE_SSH_KEY_PASSPHRASE")).map(String::toCharArray),
-                t.knownHosts(), t.acceptNewHostKey());
+                t.knownHosts(), t.acceptNewHostKey()).withSshConfig(t.sshConfig()).withAgent(t.agent());
     }
 
     static GuestAgentSource guest(ConnectionSession s, VmRef ref) {

@@ -28,10 +28,12 @@ final class GpuTargetOptions {
         @Option(names = "--local", description = "This computer (the default): NVML, else nvidia-smi; amdgpu hwmon.")
         boolean local;
 
-        @Option(names = "--ssh", paramLabel = "USER@HOST[:PORT]", description = "A host over SSH.")
+        @Option(names = "--ssh", paramLabel = "[USER@]HOST[:PORT]", description = "A host over SSH; HOST may be a Host"
+                + " alias of ~/.ssh/config. Logs in like ssh: the SSH agent, the config's or the default keys, a password.")
         String ssh;
 
-        @Option(names = "--sysroot", paramLabel = "DIR", description = "A directory that mirrors a host's / (hwmon).")
+        @Option(names = "--sysroot", paramLabel = "DIR", description = "A directory that mirrors a host's / with its"
+                + " /sys/class/hwmon (a snapshot of gpuforge snapshot holds no readings).")
         Path sysroot;
 
         @Option(names = "--exporter", paramLabel = "URL", description = "A DCGM exporter or nvidia_gpu_exporter"
@@ -53,18 +55,9 @@ final class GpuTargetOptions {
             + " passed through to this VM, inside it (guest agent).")
     String vm;
 
-    @Option(names = "--known-hosts", paramLabel = "FILE", description = "OpenSSH known_hosts file (default ~/.ssh/known_hosts).")
-    Path knownHosts;
-
-    @Option(names = "--accept-new-host-key",
-            description = "Accept and remember a host key never seen before; a changed key is still refused.")
-    boolean acceptNew;
-
-    @Option(names = "--identity", paramLabel = "FILE", description = "Private key file (passphrase from GPUFORGE_SSH_KEY_PASSPHRASE).")
-    Path identity;
-
-    @Option(names = "--password-stdin", description = "Read the SSH password from the first line of stdin.")
-    boolean passwordStdin;
+    /** How {@code --ssh} logs in, as in every command that takes it. */
+    @Mixin
+    SshOptions login = new SshOptions();
 
     /** What the options name: a target the telemetry service opens, or a hypervisor session named on the spot. */
     static final class Named implements AutoCloseable {
@@ -139,10 +132,9 @@ final class GpuTargetOptions {
     GpuTarget target(CliServices services, AppContext ctx) throws IOException {
         Which w = which;
         if (w.ssh != null) {
-            Optional<char[]> password = passwordStdin ? Optional.ofNullable(services.readLine()).map(String::toCharArray)
-                    : Optional.empty();
-            Path kh = knownHosts != null ? knownHosts : Path.of(System.getProperty("user.home"), ".ssh", "known_hosts");
-            return new GpuTarget.Ssh(w.ssh, Optional.ofNullable(identity), password, Optional.of(kh), acceptNew);
+            return new GpuTarget.Ssh(w.ssh, Optional.ofNullable(login.identity), login.password(services),
+                    Optional.ofNullable(login.knownHosts), login.acceptNew, Optional.ofNullable(login.sshConfig),
+                    !login.noAgent);
         }
         if (w.sysroot != null) {
             return new GpuTarget.Sysroot(w.sysroot);

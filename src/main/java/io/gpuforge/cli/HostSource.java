@@ -3,7 +3,6 @@ package io.gpuforge.cli;
 import io.gpuforge.app.HostReading;
 import io.gpuforge.app.HostTarget;
 import io.gpuforge.app.LoginPrompt;
-import io.gpuforge.app.SshLogin;
 import io.gpuforge.domain.HostException;
 import java.io.Console;
 import java.io.IOException;
@@ -11,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Where host facts come from: {@code --local | --ssh | --sysroot | --listing} (plus the SSH options). */
@@ -37,30 +37,12 @@ final class HostSource {
     @ArgGroup(exclusive = true)
     Which which = new Which();
 
-    @Option(names = "--known-hosts", paramLabel = "FILE", description = "Check host keys against this known_hosts file"
-            + " only (default: ~/.ssh/known_hosts and GPUForge's own).")
-    Path knownHosts;
-
-    @Option(names = "--accept-new-host-key",
-            description = "Accept and remember a host key never seen before; a changed key is still refused.")
-    boolean acceptNew;
-
-    @Option(names = "--identity", paramLabel = "FILE", description = "Private key file (passphrase from "
-            + PASSPHRASE_VARIABLE + ", else asked on the terminal).")
-    Path identity;
-
-    @Option(names = "--password-stdin", description = "Read the SSH password from the first line of stdin.")
-    boolean passwordStdin;
-
-    @Option(names = "--ssh-config", paramLabel = "FILE", description = "Read this OpenSSH client config instead of"
-            + " ~/.ssh/config (Host, HostName, User, Port, IdentityFile, ProxyJump); /dev/null for none.")
-    Path sshConfig;
-
-    @Option(names = "--no-agent", description = "Do not ask the SSH agent (SSH_AUTH_SOCK) for keys.")
-    boolean noAgent;
+    /** How {@code --ssh} logs in. */
+    @Mixin
+    SshOptions login = new SshOptions();
 
     /** Where the passphrase of an encrypted key comes from when nobody can be asked. */
-    static final String PASSPHRASE_VARIABLE = "GPUFORGE_SSH_KEY_PASSPHRASE";
+    static final String PASSPHRASE_VARIABLE = SshOptions.PASSPHRASE_VARIABLE;
 
     /**
      * The host a command that changes things (apply, rollback) works on. This computer only with an explicit
@@ -90,15 +72,7 @@ final class HostSource {
             return new HostTarget.Listing(which.listing, data);
         }
         if (which.ssh != null) {
-            Optional<char[]> password = Optional.empty();
-            if (passwordStdin) {
-                password = Optional.ofNullable(services.readLine()).map(String::toCharArray);
-            }
-            Optional<char[]> passphrase = Optional.ofNullable(System.getenv(PASSPHRASE_VARIABLE))
-                    .filter(p -> !p.isEmpty()).map(String::toCharArray);
-            return new HostTarget.Ssh(new SshLogin(which.ssh, password, Optional.ofNullable(identity), passphrase,
-                    Optional.ofNullable(knownHosts), acceptNew, Optional.ofNullable(sshConfig), !noAgent,
-                    new TerminalLoginPrompt(System.console(), passwordStdin)));
+            return new HostTarget.Ssh(login.login(which.ssh, services));
         }
         if (which.sysroot != null) {
             return Files.isRegularFile(which.sysroot) ? new HostTarget.Snapshot(which.sysroot)

@@ -11,6 +11,7 @@ import io.gpuforge.domain.HostSummary;
 import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.VmInfo;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +37,8 @@ final class InventoryCommand implements Callable<Integer> {
         @Option(names = "--local", description = "This computer (the default).")
         boolean local;
 
-        @Option(names = "--sysroot", paramLabel = "DIR", description = "A directory that mirrors a host's /.")
+        @Option(names = "--sysroot", paramLabel = "DIR|FILE.tar.gz",
+                description = "A directory that mirrors a host's /, or a snapshot made by gpuforge snapshot.")
         Path sysroot;
     }
 
@@ -73,6 +75,7 @@ final class InventoryCommand implements Callable<Integer> {
         HostSummary s;
         try {
             s = services.standalone().hosts().summary(source.sysroot == null ? new HostTarget.ThisComputer()
+                    : Files.isRegularFile(source.sysroot) ? new HostTarget.Snapshot(source.sysroot)
                     : new HostTarget.Sysroot(source.sysroot));
         } catch (HostException e) {
             services.output().error("gpuforge inventory: " + e.getMessage());

@@ -19,14 +19,26 @@ public sealed interface GpuTarget {
         }
     }
 
-    /** A host over SSH: one nvidia-smi stream, plus amdgpu hwmon. */
+    /**
+     * A host over SSH: one nvidia-smi stream, plus amdgpu hwmon.
+     *
+     * @param sshConfig another OpenSSH client config than {@code ~/.ssh/config}
+     * @param agent     whether the SSH agent is asked for keys
+     */
     record Ssh(String userAtHost, Optional<Path> identity, Optional<char[]> password, Optional<Path> knownHosts,
-               boolean acceptNewHostKey) implements GpuTarget {
+               boolean acceptNewHostKey, Optional<Path> sshConfig, boolean agent) implements GpuTarget {
         public Ssh {
             Objects.requireNonNull(userAtHost);
             Objects.requireNonNull(identity);
             Objects.requireNonNull(password);
             Objects.requireNonNull(knownHosts);
+            Objects.requireNonNull(sshConfig);
+        }
+
+        /** With the user's own SSH config and agent. */
+        public Ssh(String userAtHost, Optional<Path> identity, Optional<char[]> password, Optional<Path> knownHosts,
+                   boolean acceptNewHostKey) {
+            this(userAtHost, identity, password, knownHosts, acceptNewHostKey, Optional.empty(), true);
         }
 
         @Override

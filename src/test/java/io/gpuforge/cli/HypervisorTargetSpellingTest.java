@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 /**
@@ -75,6 +76,32 @@ class HypervisorTargetSpellingTest {
                 new StringWriter()), new PrintWriter(new StringWriter())), new ByteArrayInputStream(new byte[0]));
         assertThatCode(() -> cli.parseArgs(args.toArray(String[]::new))).as(String.join(" ", args))
                 .doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"iommu", "snapshot", "check", "plan", "apply", "rollback", "verify", "passthrough",
+                            "gpu list", "gpu watch", "gpu power-limit"})
+    void everyCommandThatTakesSshLogsInWithTheSameOptions(String command) {
+        CommandLine sub = cli();
+        for (String word : command.split(" ")) {
+            sub = sub.getSubcommands().get(word);
+        }
+        assertThat(sub.getCommandSpec().optionsMap().keySet()).as(command).contains("--ssh", "--known-hosts",
+                "--accept-new-host-key", "--identity", "--password-stdin", "--ssh-config", "--no-agent");
+        String sysroot = sub.getCommandSpec().findOption("--sysroot").paramLabel();
+        assertThat(sysroot).as(command + " --sysroot").isEqualTo(command.startsWith("gpu") ? "DIR" : "DIR|FILE.tar.gz");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"inventory", "iommu", "check"})
+    void aSnapshotIsASysrootWhereverFactsAreRead(String command) {
+        assertThat(cli().getSubcommands().get(command).getCommandSpec().findOption("--sysroot").paramLabel())
+                .isEqualTo("DIR|FILE.tar.gz");
+    }
+
+    private static CommandLine cli() {
+        return GpuForgeCli.commandLine(AppPaths.underHome(home), new CliOutput(new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter())), new ByteArrayInputStream(new byte[0]));
     }
 
     static Stream<Arguments> commands() {

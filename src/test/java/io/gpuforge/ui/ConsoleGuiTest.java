@@ -74,6 +74,8 @@ class ConsoleGuiTest {
         TreeItem<NavItem> lab = connection(robot).orElseThrow();
         // the nodes' PCI devices are read once after the inventory: then every GPU is listed with its model
         waitUntil(() -> labels(child(lab, "pve-4090"::equals)).size() == 3);
+        // each node's devices come in their own read: wait for pve-3090's too (under load they came after 4090's)
+        waitUntil(() -> labels(child(lab, "pve-3090"::equals)).stream().anyMatch(l -> l.contains("RTX 3090")));
         return lab;
     }
 
