@@ -9,11 +9,10 @@ import io.gpuforge.domain.HostException;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SshKeys;
 import io.gpuforge.testing.SysrootSshServer;
+import io.gpuforge.testing.WindowAnswers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -29,42 +28,6 @@ class HostAccessLoginTest {
     @TempDir
     Path dir;
 
-    /** Answers like a user at the window would, and notes what was asked. */
-    private static final class Answers implements LoginPrompt {
-        final List<String> asked = new ArrayList<>();
-        private final String passphrase;
-        private final boolean remember;
-
-        Answers(String passphrase, boolean remember) {
-            this.passphrase = passphrase;
-            this.remember = remember;
-        }
-
-        @Override
-        public Optional<char[]> askPassphrase(Path keyFile, boolean again) {
-            asked.add("passphrase " + keyFile + (again ? " again" : ""));
-            return Optional.of(passphrase.toCharArray());
-        }
-
-        @Override
-        public Optional<char[]> askPassword(String userAtHost, boolean again) {
-            asked.add("password " + userAtHost);
-            return Optional.empty();
-        }
-
-        @Override
-        public boolean rememberPassphrase(Path keyFile) {
-            asked.add("remember " + keyFile);
-            return remember;
-        }
-
-        @Override
-        public boolean trust(String host, String keyType, String fingerprint) {
-            asked.add("trust " + host);
-            return true;
-        }
-    }
-
     @Test
     void theWindowIsAskedForThePassphraseOnceAndItIsRemembered() throws Exception {
         Path ssh = Files.createDirectories(dir.resolve("home/.ssh"));
@@ -78,14 +41,14 @@ class HostAccessLoginTest {
                             KnownHostsFile.OPENSSH), Optional.of(ssh), Map.of());
             ConnectionInfo lab = f.service.addSsh("lab", "root@127.0.0.1:" + server.port(), Optional.empty());
 
-            Answers first = new Answers("right phrase", true);
+            WindowAnswers first = new WindowAnswers("right phrase", true);
             try (HostAccess.Opened o = access.open(new HostTarget.Saved(lab), first)) {
                 assertThat(o.shell().run("true", new byte[0], Duration.ofSeconds(30)).exitCode()).isZero();
             }
             assertThat(first.asked).containsExactly("trust 127.0.0.1", "passphrase " + key, "remember " + key);
             assertThat(f.vault.get(HostAccess.passphraseRef(lab)).map(String::new)).contains("right phrase");
 
-            Answers second = new Answers("not asked", false);
+            WindowAnswers second = new WindowAnswers("not asked", false);
             try (HostAccess.Opened o = access.open(new HostTarget.Saved(lab), second)) {
                 assertThat(o.shell().run("true", new byte[0], Duration.ofSeconds(30)).exitCode()).isZero();
             }
@@ -104,7 +67,7 @@ class HostAccessLoginTest {
             HostAccess access = new HostAccess(Optional.empty(), new SecretsService(Optional.empty(), f.vault),
                     f.service, null, () -> new KnownHosts(dir.resolve("known_hosts")), Optional.of(ssh), Map.of());
             ConnectionInfo lab = f.service.addSsh("lab", "root@127.0.0.1:" + server.port(), Optional.empty());
-            Answers wrong = new Answers("wrong phrase", true);
+            WindowAnswers wrong = new WindowAnswers("wrong phrase", true);
             assertThatThrownBy(() -> access.open(new HostTarget.Saved(lab), wrong))
                     .isInstanceOf(HostException.class)
                     .hasMessageContaining("the key " + key + " could not be decrypted: wrong passphrase")

@@ -22,6 +22,7 @@ import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SecretScan;
 import io.gpuforge.testing.SshKeys;
 import io.gpuforge.testing.SysrootSshServer;
+import io.gpuforge.testing.WindowAnswers;
 import io.gpuforge.testing.TestContexts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -104,10 +105,11 @@ class SecretsScanTest {
                         Optional.empty());
                 ConnectionInfo host = ctx.connections().addSsh("gpu host", "root@127.0.0.1:" + server.port(),
                         Optional.empty(), withKey);
-                assertThat(ctx.hosts().probe(host, new Answers(KEY_PASSPHRASE, true)).source()).contains("127.0.0.1");
+                assertThat(ctx.hosts().probe(host, new WindowAnswers(KEY_PASSPHRASE, true)).source())
+                        .contains("127.0.0.1");
                 ConnectionInfo other = ctx.connections().addSsh("gpu host again", "root@127.0.0.1:" + server.port(),
                         Optional.empty(), withKey);
-                assertThatThrownBy(() -> ctx.hosts().probe(other, new Answers(WRONG_PASSPHRASE, true)))
+                assertThatThrownBy(() -> ctx.hosts().probe(other, new WindowAnswers(WRONG_PASSPHRASE, true)))
                         .isInstanceOf(HostException.class)
                         .satisfies(e -> shown.add(String.valueOf(e.getMessage())));
             }
@@ -189,36 +191,6 @@ class SecretsScanTest {
                 Optional.empty(), true);
     }
 
-    /** Answers a login as a user at the window would: the passphrase, remembered, and the host key trusted. */
-    private static final class Answers implements LoginPrompt {
-        private final String passphrase;
-        private final boolean remember;
-
-        Answers(String passphrase, boolean remember) {
-            this.passphrase = passphrase;
-            this.remember = remember;
-        }
-
-        @Override
-        public Optional<char[]> askPassphrase(Path keyFile, boolean again) {
-            return Optional.of(passphrase.toCharArray());
-        }
-
-        @Override
-        public Optional<char[]> askPassword(String userAtHost, boolean again) {
-            return Optional.empty();
-        }
-
-        @Override
-        public boolean rememberPassphrase(Path keyFile) {
-            return remember;
-        }
-
-        @Override
-        public boolean trust(String host, String keyType, String fingerprint) {
-            return true;
-        }
-    }
 
     /** GPUForge's log at DEBUG into a file, with the shipped pattern, while the scenario runs. */
     private static final class DebugLog implements AutoCloseable {
