@@ -50,19 +50,26 @@ final class ApplyCommand implements Callable<Integer> {
      */
     static final class Progress implements ApplyProgress {
         private final CliOutput o;
+        private final boolean shown;
 
-        Progress(CliOutput o) {
+        /** @param shown whether the steps and their output are printed (not with --quiet); a failure always is */
+        Progress(CliOutput o, boolean shown) {
             this.o = o;
+            this.shown = shown;
         }
 
         @Override
         public void started(Step step) {
-            o.error(step.describe());
+            if (shown) {
+                o.error(step.describe());
+            }
         }
 
         @Override
         public void output(Step step, String line, boolean stderr) {
-            o.error("  | " + line);
+            if (shown) {
+                o.error("  | " + line);
+            }
         }
 
         @Override
@@ -81,8 +88,8 @@ final class ApplyCommand implements Callable<Integer> {
             HostTarget host = source.changeTarget(services);
             target = host;
             PciAddress device = PciAddress.parse(plan.device);
-            Optional<PassthroughService.Applied> done = services.standalone().passthrough().apply(host, device,
-                    plan.options(), p -> confirm(o, p, host), new Progress(o), HostSource::refuseUnknownKey);
+            Optional<PassthroughService.Applied> done = source.passthrough(services).apply(host, device,
+                    plan.options(), p -> confirm(o, p, host), new Progress(o, !json.quiet), HostSource::refuseUnknownKey);
             if (done.isEmpty()) {
                 o.error("gpuforge apply: not applied.");
                 return 1;
@@ -133,7 +140,7 @@ final class ApplyCommand implements Callable<Integer> {
                 return askLater(o, "interrupted");
             }
             try {
-                PassthroughService.ApplyStatus s = services.standalone().passthrough().applyStatus(target,
+                PassthroughService.ApplyStatus s = source.passthrough(services).applyStatus(target,
                         HostSource::refuseUnknownKey);
                 if (s.kind() != PassthroughService.ApplyStatus.Kind.RUNNING) {
                     o.error("gpuforge apply: reached the host again; the commit has ended:");
@@ -141,7 +148,7 @@ final class ApplyCommand implements Callable<Integer> {
                     return s.kind() == PassthroughService.ApplyStatus.Kind.APPLIED ? 0 : Math.max(code, 1);
                 }
                 last = "the commit is still running";
-            } catch (HostException e) {
+            } catch (HostException | IOException e) {
                 last = e.getMessage();
             }
         }

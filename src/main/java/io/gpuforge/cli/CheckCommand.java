@@ -75,7 +75,7 @@ final class CheckCommand implements Callable<Integer> {
             services.output().error("gpuforge check: " + e.getMessage());
             return 2;
         }
-        PassthroughService passthrough = services.standalone().passthrough();
+        PassthroughService passthrough = source.passthrough(services);
         ReadinessReport r = passthrough.check(reading, dev, overrides.overrides());
         List<Check> host = passthrough.check(reading, Optional.empty(), overrides.overrides()).checks();
         List<GpuVerdict> gpus = passthrough.verdicts(reading, overrides.overrides());

@@ -1,6 +1,7 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.AppPaths;
+import io.gpuforge.app.AppContext;
 import io.gpuforge.app.KnownHosts;
 import io.gpuforge.app.StandaloneServices;
 import java.io.ByteArrayOutputStream;
@@ -18,6 +19,7 @@ public final class CliServices {
     private final InputStream stdin;
     private final Map<String, String> environment;
     private StandaloneServices standalone;
+    private AppContext context;
 
     public CliServices(AppPaths paths, CliOutput output, InputStream stdin) {
         this(paths, output, stdin, System.getenv());
@@ -79,10 +81,24 @@ public final class CliServices {
         return standalone;
     }
 
-    /** Releases what the commands opened (hypervisor sessions). */
+    /**
+     * The application context (saved connections, the secret store, the window's known host keys), opened once for
+     * the run on first use and closed with it: for what a command names by its saved name ({@code --host NAME}).
+     */
+    AppContext context() throws IOException {
+        if (context == null) {
+            context = GpuCommand.context(this);
+        }
+        return context;
+    }
+
+    /** Releases what the commands opened (hypervisor sessions, the context). */
     void close() {
         if (standalone != null) {
             standalone.close();
+        }
+        if (context != null) {
+            context.close();
         }
     }
 }

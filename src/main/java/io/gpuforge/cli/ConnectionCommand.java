@@ -149,6 +149,8 @@ final class ConnectionCommand implements Runnable {
     static final class Remove implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
+        @Mixin
+        JsonOption json = new JsonOption();
         private final CliServices services;
 
         Remove(CliServices services) {
@@ -160,7 +162,11 @@ final class ConnectionCommand implements Runnable {
             try (AppContext ctx = GpuCommand.context(services)) {
                 ConnectionInfo c = named(ctx, name);
                 ctx.connections().remove(c.id());
-                services.output().line("removed " + c.name());
+                if (json.enabled()) {
+                    services.output().json(Map.of("removed", c.name()));
+                } else {
+                    services.output().line("removed " + c.name());
+                }
                 return 0;
             } catch (IllegalArgumentException e) {
                 services.output().error("gpuforge connection remove: " + e.getMessage());

@@ -28,8 +28,9 @@ final class GpuWatchCommand implements Callable<Integer> {
     @Option(names = "--csv", description = "CSV with a header line.")
     boolean csv;
 
-    @Option(names = "--json", description = "One JSON object per line.")
-    boolean json;
+    /** --json: one JSON object per line; --quiet: no "Reading through …" line. */
+    @Mixin
+    JsonOption output = new JsonOption();
 
     @Option(names = "--count", paramLabel = "N", description = "Stop after N samples (default: until stopped).")
     long count = Long.MAX_VALUE;
@@ -45,6 +46,7 @@ final class GpuWatchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        boolean json = output.enabled();
         if (csv && json) {
             services.output().error("gpuforge gpu watch: choose --csv or --json, not both");
             return 2;
@@ -89,8 +91,10 @@ final class GpuWatchCommand implements Callable<Integer> {
                                     + st.retryAt().map(t -> " (trying again at " + t + ")").orElse(""));
                         }
                     })) {
-                out.error("Reading through " + w.sources().stream().map(x -> x.kind().label() + " (" + x.description()
-                        + ")").toList());
+                if (!output.quiet) {
+                    out.error("Reading through " + w.sources().stream().map(x -> x.kind().label() + " ("
+                            + x.description() + ")").toList());
+                }
                 if (duration > 0) {
                     done.await(Math.round(duration * 1000), TimeUnit.MILLISECONDS);
                 } else {

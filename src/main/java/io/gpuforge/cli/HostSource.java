@@ -1,8 +1,11 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.HostReading;
+import io.gpuforge.app.HostService;
 import io.gpuforge.app.HostTarget;
 import io.gpuforge.app.LoginPrompt;
+import io.gpuforge.app.PassthroughService;
+import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostException;
 import java.io.Console;
 import java.io.IOException;
@@ -24,6 +27,11 @@ final class HostSource {
         @Option(names = "--ssh", paramLabel = "[USER@]HOST[:PORT]", description = "A host over SSH; HOST may be a Host"
                 + " alias of ~/.ssh/config. Logs in like ssh: the SSH agent, the config's or the default keys, a password.")
         String ssh;
+
+        @Option(names = "--host", paramLabel = "NAME", description = "A saved SSH host, by name (gpuforge connection"
+                + " add NAME --ssh USER@HOST, or the window's): its login, its remembered passphrase and the host keys"
+                + " the window accepted.")
+        String host;
 
         @Option(names = "--sysroot", paramLabel = "DIR|FILE.tar.gz",
                 description = "A directory that mirrors a host's /, or a snapshot made by gpuforge snapshot.")
@@ -57,9 +65,10 @@ final class HostSource {
         if (which.sysroot != null && !Files.isDirectory(which.sysroot)) {
             throw new IllegalArgumentException("--sysroot for changes must be a directory: " + which.sysroot);
         }
-        if (which.ssh == null && which.sysroot == null && !which.local) {
+        if (which.ssh == null && which.host == null && which.sysroot == null && !which.local) {
             throw new IllegalArgumentException("this command changes a host, so say which one: --local for this"
-                    + " computer, --ssh USER@HOST for a host over SSH, or --sysroot DIR for a copy of a host's /");
+                    + " computer, --ssh USER@HOST or --host NAME for a host over SSH, or --sysroot DIR for a copy of a"
+                    + " host's /");
         }
         return target(services);
     }
@@ -74,6 +83,9 @@ final class HostSource {
         if (which.ssh != null) {
             return new HostTarget.Ssh(login.login(which.ssh, services));
         }
+        if (which.host != null) {
+            return new HostTarget.Saved(savedHost(services));
+        }
         if (which.sysroot != null) {
             return Files.isRegularFile(which.sysroot) ? new HostTarget.Snapshot(which.sysroot)
                     : new HostTarget.Sysroot(which.sysroot);
@@ -83,7 +95,33 @@ final class HostSource {
 
     /** What the options name, read (for a listing: what it shows). */
     HostReading read(CliServices services) throws HostException, IOException {
-        return services.standalone().hosts().read(target(services), HostSource::refuseUnknownKey);
+        return hosts(services).read(target(services), HostSource::refuseUnknownKey);
+    }
+
+    /** The host services for the target: the application's for a saved host, else those without anything saved. */
+    HostService hosts(CliServices services) throws IOException {
+        return which.host != null ? services.context().hosts() : services.standalone().hosts();
+    }
+
+    /** The passthrough service for the target, as {@link #hosts}. */
+    PassthroughService passthrough(CliServices services) throws IOException {
+        return which.host != null ? services.context().passthrough() : services.standalone().passthrough();
+    }
+
+    private ConnectionInfo savedHost(CliServices services) throws IOException {
+        ConnectionInfo c;
+        try {
+            c = ConnectionCommand.named(services.context(), which.host);
+        } catch (IOException | IllegalArgumentException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("cannot read the saved connections: " + e.getMessage(), e);
+        }
+        if (c.kind() != ConnectionInfo.Kind.SSH) {
+            throw new IllegalArgumentException(which.host + " is a " + c.kind().db() + " connection, not an SSH host"
+                    + " (--connection names a hypervisor)");
+        }
+        return c;
     }
 
     /** The CLI never asks about a host key: {@code --accept-new-host-key} accepts one, otherwise it is refused. */

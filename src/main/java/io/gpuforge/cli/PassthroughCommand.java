@@ -72,12 +72,16 @@ final class PassthroughCommand implements Callable<Integer> {
                     p -> confirm(o, p, where), new PassthroughChain.Listener() {
                         @Override
                         public void step(PassthroughChain.Step step, String detail) {
-                            o.error("== " + step.name().toLowerCase(Locale.ROOT) + ": " + detail);
+                            if (!json.quiet) {
+                                o.error("== " + step.name().toLowerCase(Locale.ROOT) + ": " + detail);
+                            }
                         }
 
                         @Override
                         public void line(String text) {
-                            o.error("  " + text);
+                            if (!json.quiet) {
+                                o.error("  " + text);
+                            }
                         }
                     }, () -> false, HostSource::refuseUnknownKey);
             if (json.enabled()) {
@@ -120,15 +124,16 @@ final class PassthroughCommand implements Callable<Integer> {
         }
     }
 
-    /** The host: what --ssh/--local/--sysroot name, else for a saved connection its node's linked host. */
+    /** The host: what --ssh/--host/--local/--sysroot name, else for a saved connection its node's linked host. */
     private HostTarget hostOf(VmOptions.Opened h, VmRef vm) throws IOException {
-        boolean named = host.which.local || host.which.ssh != null || host.which.sysroot != null;
+        boolean named = host.which.local || host.which.ssh != null || host.which.host != null
+                || host.which.sysroot != null;
         if (!named && h.saved.isPresent()) {
             return new HostTarget.Linked(h.saved.get(), vm.node());
         }
         if (!named) {
             throw new IllegalArgumentException("name the VM's host, where the passthrough is set up: --ssh USER@HOST,"
-                    + " --local for this computer, or --sysroot DIR (with --connection the node's linked host is used)");
+                    + " --host NAME, --local for this computer, or --sysroot DIR (with --connection the node's linked host is used)");
         }
         return host.changeTarget(services);
     }

@@ -53,7 +53,7 @@ final class RollbackCommand implements Callable<Integer> {
                 if (id != null) {
                     throw new IllegalArgumentException("--status tells about the last apply; leave out --id");
                 }
-                return print(services.output(), services.standalone().passthrough().applyStatus(
+                return print(services.output(), source.passthrough(services).applyStatus(
                         source.changeTarget(services), HostSource::refuseUnknownKey), json.enabled());
             } catch (HostException e) {
                 services.output().error("gpuforge rollback --status: " + e.getMessage());
@@ -64,8 +64,8 @@ final class RollbackCommand implements Callable<Integer> {
             }
         }
         try {
-            ApplyOutcome r = services.standalone().passthrough().rollback(source.changeTarget(services),
-                    Optional.ofNullable(id), new ApplyCommand.Progress(services.output()), HostSource::refuseUnknownKey);
+            ApplyOutcome r = source.passthrough(services).rollback(source.changeTarget(services),
+                    Optional.ofNullable(id), new ApplyCommand.Progress(services.output(), !json.quiet), HostSource::refuseUnknownKey);
             ApplyCommand.report(services.output(), r, json.enabled(), false);
             return 0;
         } catch (HostChangeException e) {

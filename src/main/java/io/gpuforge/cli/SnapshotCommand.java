@@ -33,12 +33,12 @@ final class SnapshotCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (source.which.listing != null || source.which.sysroot != null) {
-            services.output().error("gpuforge snapshot: take it from --local or --ssh USER@HOST");
+            services.output().error("gpuforge snapshot: take it from --local, --ssh USER@HOST or --host NAME");
             return 2;
         }
         String from;
         try {
-            from = services.standalone().hosts().snapshot(source.target(services), output, HostSource::refuseUnknownKey);
+            from = source.hosts(services).snapshot(source.target(services), output, HostSource::refuseUnknownKey);
         } catch (HostException e) {
             services.output().error("gpuforge snapshot: " + e.getMessage());
             return 1;

@@ -33,7 +33,7 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PassthroughService.VerifyReport report;
         try {
-            report = services.standalone().passthrough().verify(source.target(services), HostSource::refuseUnknownKey);
+            report = source.passthrough(services).verify(source.target(services), HostSource::refuseUnknownKey);
         } catch (HostException e) {
             services.output().error("gpuforge verify: " + e.getMessage());
             return 1;

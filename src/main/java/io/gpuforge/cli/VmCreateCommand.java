@@ -134,7 +134,7 @@ final class VmCreateCommand implements Callable<Integer> {
                 return 0;
             }
             VmProvisioning.Result res = ctx.provisioning().create(r, line -> {
-                if (!json.enabled()) {
+                if (json.progress()) {
                     services.output().line(line);
                 }
             }, () -> false);
@@ -182,12 +182,12 @@ final class VmCreateCommand implements Callable<Integer> {
     }
 
     private SnippetCleanup.Outcome removeSnippet(AppContext ctx, SnippetCleanup.Pending p) throws InterruptedException {
-        if (!json.enabled()) {
+        if (json.progress()) {
             services.output().line("Waiting for the first boot to remove the cloud-init snippet (Ctrl-C leaves it;"
                     + " later: " + SnippetCleanup.later(p) + ")");
         }
         return ctx.provisioning().snippets().afterFirstBoot(p, line -> {
-            if (!json.enabled()) {
+            if (json.progress()) {
                 services.output().line(line);
             }
         }, () -> false, (host, type, fingerprint) -> false);

@@ -180,7 +180,7 @@ final class VmLifecycleCommands {
         /** The VM, then the cloud-init snippets GPUForge wrote for it (they hold the template's secrets). */
         TaskOutcome run(AppContext ctx, ConnectionSession s, VmRef r) throws BackendException, InterruptedException {
             return ctx.provisioning().snippets().deleteVm(s.connection(), r, line -> {
-                if (!json.enabled()) {
+                if (json.progress()) {
                     super.services.output().line(line);
                 }
             }, () -> false, (host, type, fingerprint) -> false);

@@ -85,7 +85,7 @@ final class VmProvisionCommand implements Callable<Integer> {
             List<String> log = new ArrayList<>();
             FirstBootProvisioning.Outcome o = ctx.provisioning().provision(r, ref, line -> {
                 log.add(line);
-                if (!json.enabled()) {
+                if (json.progress()) {
                     services.output().line(line);
                 }
             }, () -> false);

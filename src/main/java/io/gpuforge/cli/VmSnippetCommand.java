@@ -73,7 +73,7 @@ final class VmSnippetCommand implements Callable<Integer> {
     }
 
     private void line(String text) {
-        if (!json.enabled()) {
+        if (json.progress()) {
             services.output().line(text);
         }
     }

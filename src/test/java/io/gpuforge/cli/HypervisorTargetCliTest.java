@@ -89,10 +89,34 @@ class HypervisorTargetCliTest {
     }
 
     @Test
+    void theTokenMayComeFromTheEnvironmentAsInventoryAlwaysTookIt() {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        int code = GpuForgeCli.run(new String[] {"vm", "list", "--pve", sim.url(), "--fingerprint",
+                sim.certificateFingerprint(), "--json"}, AppPaths.underHome(home), new CliOutput(new PrintWriter(out),
+                new PrintWriter(err)), new ByteArrayInputStream(new byte[0]), java.util.Map.of("GPUFORGE_PVE_TOKEN",
+                sim.token()));
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("\"train-01\"");
+    }
+
+    @Test
     void theDemoLabIsInventoriedByItsSavedName() {
         assertThat(run("", "connection", "add", "Demo lab", "--demo")).isZero();
         assertThat(run("", "inventory", "--connection", "Demo lab", "--json")).as(err.toString()).isZero();
         assertThat(out.toString()).contains("train-01");
+    }
+
+    @Test
+    void quietLeavesTheResultAndItsNotes() {
+        assertThat(run("", "connection", "add", "Demo lab", "--demo")).isZero();
+        assertThat(run("pw\n", "vm", "create", "--connection", "Demo lab", "--node", "pve-3090", "--template",
+                "ubuntu-cuda", "--name", "loud", "--password-stdin")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("TASK OK", "created loud");
+        assertThat(run("pw\n", "vm", "create", "--connection", "Demo lab", "--node", "pve-3090", "--template",
+                "ubuntu-cuda", "--name", "hush", "--password-stdin", "--quiet")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("created hush", "note: Cloud-init").doesNotContain("TASK OK")
+                .doesNotContain("progress");
     }
 
     @Test

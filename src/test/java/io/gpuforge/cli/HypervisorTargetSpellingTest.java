@@ -99,6 +99,24 @@ class HypervisorTargetSpellingTest {
                 .isEqualTo("DIR|FILE.tar.gz");
     }
 
+    @org.junit.jupiter.api.Test
+    void everyCommandHasTheSameOutputSwitches() {
+        List<String> lacking = new ArrayList<>();
+        walk(cli(), lacking);
+        assertThat(lacking).as("commands without --json and --quiet").isEmpty();
+    }
+
+    private static void walk(CommandLine c, List<String> lacking) {
+        if (c.getSubcommands().isEmpty()) {
+            if (!c.getCommandName().equals("help")
+                    && !c.getCommandSpec().optionsMap().keySet().containsAll(List.of("--json", "--quiet"))) {
+                lacking.add(c.getCommandSpec().qualifiedName());
+            }
+            return;
+        }
+        c.getSubcommands().values().stream().distinct().forEach(sub -> walk(sub, lacking));
+    }
+
     private static CommandLine cli() {
         return GpuForgeCli.commandLine(AppPaths.underHome(home), new CliOutput(new PrintWriter(new StringWriter()),
                 new PrintWriter(new StringWriter())), new ByteArrayInputStream(new byte[0]));

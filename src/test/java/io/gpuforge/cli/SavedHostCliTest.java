@@ -1,0 +1,65 @@
+package io.gpuforge.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.AppPaths;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.testing.HostTrees;
+import io.gpuforge.testing.SysrootSshServer;
+import io.gpuforge.testing.TestContexts;
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An SSH host saved once (in the window, with its password in the vault and its host key accepted there) is named
+ * by its name in the host commands, {@code --host NAME}, as hypervisors are with {@code --connection NAME}: the CLI
+ * logs in with what was saved. Real sshd-core server, real vault and SQLite.
+ */
+class SavedHostCliTest {
+
+    private static final String VAULT = "vault passphrase of the test";
+    @TempDir
+    Path dir;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        return GpuForgeCli.run(args, AppPaths.underHome(dir.resolve("home")), new CliOutput(new PrintWriter(out),
+                new PrintWriter(err)), new ByteArrayInputStream(new byte[0]), Map.of(CliVault.PASSPHRASE_VARIABLE, VAULT));
+    }
+
+    @Test
+    void aSavedSshHostIsNamedByItsNameAndLoggedInToWithWhatWasSaved() throws Exception {
+        try (SysrootSshServer server = new SysrootSshServer(HostTrees.bootVga(dir.resolve("root")),
+                dir.resolve("host-key.ser"))) {
+            try (AppContext ctx = TestContexts.create(dir.resolve("home"), dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
+                    LanguageChoice.ENGLISH)) {
+                ctx.secrets().createVault(VAULT.toCharArray());
+                ConnectionInfo c = ctx.connections().addSsh("gpu host", "root@127.0.0.1:" + server.port(),
+                        Optional.of(SysrootSshServer.PASSWORD.toCharArray()));
+                ctx.connections().addDemo("Demo lab");
+                assertThat(ctx.hosts().probe(c, (h, t, f) -> true).source()).as("the window accepted its key")
+                        .contains("127.0.0.1");
+            }
+            assertThat(run("iommu", "--host", "gpu host", "--json")).as(err.toString()).isZero();
+            assertThat(out.toString()).contains("\"groups\"", "0000:01:00.0");
+            assertThat(server.logins()).contains("root password");
+
+            assertThat(run("iommu", "--host", "Demo lab")).isEqualTo(1);
+            assertThat(err.toString()).contains("Demo lab is a demo connection, not an SSH host");
+            assertThat(run("iommu", "--host", "nowhere")).isEqualTo(1);
+            assertThat(err.toString()).contains("no saved connection named 'nowhere'");
+        }
+    }
+}
