@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.tasks.TaskLog;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.CloudInit;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.tasks;
 
-import io.gpuforge.app.TaskLog;
+import io.gpuforge.app.tasks.TaskLog;
 import io.gpuforge.domain.TaskRecord;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.I18n;

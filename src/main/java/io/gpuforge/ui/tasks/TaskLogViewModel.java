@@ -1,7 +1,7 @@
 package io.gpuforge.ui.tasks;
 
-import io.gpuforge.app.TaskLog;
-import io.gpuforge.app.TaskLogExport;
+import io.gpuforge.app.tasks.TaskLog;
+import io.gpuforge.app.tasks.TaskLogExport;
 import io.gpuforge.domain.TaskRecord;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.I18n;

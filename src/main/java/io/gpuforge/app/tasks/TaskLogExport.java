@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.tasks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
