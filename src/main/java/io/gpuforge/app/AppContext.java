@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.session.Sessions;
 import io.gpuforge.app.tasks.TaskLog;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.settings.SettingsDefaults;

@@ -1,5 +1,7 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.session.AdhocHypervisor;
+import io.gpuforge.app.session.HypervisorFactory;
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
 import io.gpuforge.demo.SimHost;

@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.GuestExecResult;
 import io.gpuforge.domain.Redaction;

@@ -1,5 +1,7 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.session.ConnectionSession;
+import io.gpuforge.app.session.Sessions;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.HostException;

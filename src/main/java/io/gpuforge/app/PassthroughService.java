@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.session.Sessions;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.domain.ApplyOutcome;

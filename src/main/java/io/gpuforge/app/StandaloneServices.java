@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.session.Sessions;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;

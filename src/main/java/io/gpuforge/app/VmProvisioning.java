@@ -1,5 +1,7 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.session.ConnectionSession;
+import io.gpuforge.app.session.Sessions;
 import io.gpuforge.app.tasks.TaskLog;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
@@ -292,7 +294,7 @@ public final class VmProvisioning {
             }, secrets);
             return masked(result.get(0), secrets);
         } catch (BackendException e) {
-            throw VmSecrets.masked(e, secrets);
+            throw secrets.apply(e);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.gpuforge.app;
 
 import io.gpuforge.app.VmProvisioning.Request;
-import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.CloudInit;
 import io.gpuforge.domain.Redaction;
 import io.gpuforge.domain.VmTemplate;
@@ -27,22 +26,5 @@ final class VmSecrets {
             }
         }
         return Redaction.of(out);
-    }
-
-    /**
-     * {@code e}, or where its message (or a cause's) shows a secret a copy with the message masked, its stack kept,
-     * and no cause: the cause's text would show it again in the log.
-     */
-    static BackendException masked(BackendException e, Redaction secrets) {
-        boolean reveals = false;
-        for (Throwable t = e; t != null && !reveals; t = t.getCause()) {
-            reveals = secrets.reveals(t.getMessage()) || secrets.reveals(t.toString());
-        }
-        if (!reveals) {
-            return e;
-        }
-        BackendException copy = new BackendException(e.kind(), secrets.apply(e.getMessage()));
-        copy.setStackTrace(e.getStackTrace());
-        return copy;
     }
 }

@@ -1,8 +1,8 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.AdhocHypervisor;
+import io.gpuforge.app.session.AdhocHypervisor;
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.VmProvisioning;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ConnectionInfo;

@@ -5,7 +5,7 @@ import io.gpuforge.app.HostService;
 import io.gpuforge.app.HostTarget;
 import io.gpuforge.app.PassthroughChain;
 import io.gpuforge.app.PassthroughService;
-import io.gpuforge.app.Sessions;
+import io.gpuforge.app.session.Sessions;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.domain.PlanOptions;

@@ -1,6 +1,6 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.AdhocHypervisor;
+import io.gpuforge.app.session.AdhocHypervisor;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.ConnectionTester;
 import io.gpuforge.domain.ConnectionInfo;

@@ -1,6 +1,6 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.AdhocHypervisor;
+import io.gpuforge.app.session.AdhocHypervisor;
 import io.gpuforge.domain.ConnectionInfo;
 import java.io.IOException;
 import java.util.Optional;

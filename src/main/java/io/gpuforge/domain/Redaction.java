@@ -82,6 +82,23 @@ public final class Redaction {
                 o.created());
     }
 
+    /**
+     * {@code e}, or where its message (or a cause's) shows a value a copy with the message masked, its stack kept,
+     * and no cause: the cause's text would show it again in the log.
+     */
+    public BackendException apply(BackendException e) {
+        boolean reveals = false;
+        for (Throwable t = e; t != null && !reveals; t = t.getCause()) {
+            reveals = reveals(t.getMessage()) || reveals(t.toString());
+        }
+        if (!reveals) {
+            return e;
+        }
+        BackendException copy = new BackendException(e.kind(), apply(e.getMessage()));
+        copy.setStackTrace(e.getStackTrace());
+        return copy;
+    }
+
     @Override
     public String toString() {
         return "Redaction[" + values.size() + " value(s)]";

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.cluster;
 
-import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.GpuAssignments;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ChangeEvent;

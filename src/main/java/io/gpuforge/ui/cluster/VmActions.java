@@ -1,6 +1,6 @@
 package io.gpuforge.ui.cluster;
 
-import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.SnippetCleanup;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.CloneRequest;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.app.ConnectionSession;
+import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.GpuAssignments;
 import io.gpuforge.app.HostKeyPrompt;
 import io.gpuforge.app.HostReading;

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.session;
 
 import io.gpuforge.domain.ConnectionInfo;
 import java.util.Arrays;

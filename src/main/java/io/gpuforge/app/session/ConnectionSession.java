@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.session;
 
 import io.gpuforge.app.tasks.TaskLog;
 import io.gpuforge.domain.BackendException;
@@ -255,7 +255,7 @@ public final class ConnectionSession implements AutoCloseable {
             try {
                 return secrets.apply(call.run(secrets.wrap(progress)));
             } catch (BackendException e) {
-                throw VmSecrets.masked(e, secrets);
+                throw secrets.apply(e);
             }
         }
         TaskLog.Running entry = taskLog.begin(connection, action, target, description);
@@ -268,7 +268,7 @@ public final class ConnectionSession implements AutoCloseable {
             entry.finish(out);
             return out;
         } catch (BackendException e) {
-            BackendException shown = VmSecrets.masked(e, secrets);
+            BackendException shown = secrets.apply(e);
             entry.failed(shown);
             throw shown;
         } catch (InterruptedException e) {

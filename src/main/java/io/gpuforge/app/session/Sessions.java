@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.session;
 
 import io.gpuforge.app.tasks.TaskLog;
 import io.gpuforge.domain.BackendException;

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
