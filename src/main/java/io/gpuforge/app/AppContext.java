@@ -1,5 +1,8 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.connections.ConnectionsService;
+import io.gpuforge.app.connections.HostLinks;
+import io.gpuforge.app.connections.SecretsService;
 import io.gpuforge.app.session.Sessions;
 import io.gpuforge.app.tasks.TaskLog;
 import com.fasterxml.jackson.databind.ObjectMapper;

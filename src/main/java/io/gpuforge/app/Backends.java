@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.connections.SecretsService;
 import io.gpuforge.app.session.AdhocHypervisor;
 import io.gpuforge.app.session.HypervisorFactory;
 import io.gpuforge.demo.PveSimulator;

@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.connections.HostLinks;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostException;
 import io.gpuforge.domain.StorageInfo;

@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.connections.ConnectionsService;
 import io.gpuforge.app.settings.SettingsStore;
 import io.gpuforge.store.StoreException;
 import java.util.Objects;

@@ -1,5 +1,8 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.connections.ConnectionsService;
+import io.gpuforge.app.connections.HostLinks;
+import io.gpuforge.app.connections.SecretsService;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostException;
 import io.gpuforge.domain.HostLink;

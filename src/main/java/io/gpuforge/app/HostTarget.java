@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.connections.HostLinks;
 import io.gpuforge.domain.ConnectionInfo;
 import java.nio.file.Path;
 import java.util.Objects;

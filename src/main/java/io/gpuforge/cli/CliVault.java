@@ -1,7 +1,7 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.SecretsService;
+import io.gpuforge.app.connections.SecretsService;
 import java.io.Console;
 import java.util.Arrays;
 import java.util.Optional;

@@ -3,6 +3,7 @@ package io.gpuforge.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.app.connections.ConnectionDraft;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.ConnectionOptions;
 import io.gpuforge.store.ConnectionRepository;

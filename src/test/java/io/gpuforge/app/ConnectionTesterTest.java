@@ -2,6 +2,7 @@ package io.gpuforge.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.app.connections.SecretsService;
 import io.gpuforge.app.ConnectionTester.Field;
 import io.gpuforge.app.ConnectionTester.ProxmoxLogin;
 import io.gpuforge.app.ConnectionTester.Report;

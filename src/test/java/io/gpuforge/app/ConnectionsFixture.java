@@ -2,6 +2,8 @@ package io.gpuforge.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.app.connections.ConnectionsService;
+import io.gpuforge.app.connections.SecretsService;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.Database;

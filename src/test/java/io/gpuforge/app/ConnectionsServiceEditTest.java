@@ -6,6 +6,8 @@ import static io.gpuforge.app.ConnectionsFixture.URL_B;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.app.connections.ConnectionDraft;
+import io.gpuforge.app.connections.ConnectionsService;
 import io.gpuforge.app.FailingSecretStore.Op;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.store.ConnectionRepository;

@@ -2,7 +2,7 @@ package io.gpuforge.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.app.SecretsService;
+import io.gpuforge.app.connections.SecretsService;
 import io.gpuforge.app.settings.KnownHostsFile;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.ui.common.I18n;

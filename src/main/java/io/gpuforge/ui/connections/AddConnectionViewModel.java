@@ -1,9 +1,9 @@
 package io.gpuforge.ui.connections;
 
-import io.gpuforge.app.ConnectionDraft;
+import io.gpuforge.app.connections.ConnectionDraft;
 import io.gpuforge.app.ConnectionTester;
 import io.gpuforge.app.ConnectionTester.Field;
-import io.gpuforge.app.ConnectionsService;
+import io.gpuforge.app.connections.ConnectionsService;
 import io.gpuforge.app.HostKeyPrompt;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.ConnectionOptions;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.preferences;
 
-import io.gpuforge.app.SecretsService;
+import io.gpuforge.app.connections.SecretsService;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.SettingsStore;
 import io.gpuforge.app.settings.KnownHostsFile;

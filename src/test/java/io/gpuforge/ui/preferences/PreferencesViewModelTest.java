@@ -2,7 +2,7 @@ package io.gpuforge.ui.preferences;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.app.SecretsService;
+import io.gpuforge.app.connections.SecretsService;
 import io.gpuforge.app.settings.KnownHostsFile;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.SettingsStore;

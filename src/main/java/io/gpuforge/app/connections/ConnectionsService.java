@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.connections;
 
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.ConnectionOptions;
