@@ -1,5 +1,9 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.OsFamily;
+import io.gpuforge.app.host.HostAccess;
+import io.gpuforge.app.host.HostService;
+import io.gpuforge.app.host.KnownHosts;
 import io.gpuforge.app.connections.ConnectionsService;
 import io.gpuforge.app.connections.HostLinks;
 import io.gpuforge.app.connections.SecretsService;

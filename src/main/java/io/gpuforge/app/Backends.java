@@ -1,5 +1,7 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.HostAccess;
+import io.gpuforge.app.host.SimulatedHosts;
 import io.gpuforge.app.connections.SecretsService;
 import io.gpuforge.app.session.AdhocHypervisor;
 import io.gpuforge.app.session.HypervisorFactory;

@@ -1,5 +1,9 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.HostAccess;
+import io.gpuforge.app.host.HostKeyPrompt;
+import io.gpuforge.app.host.HostScripts;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.connections.HostLinks;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostException;

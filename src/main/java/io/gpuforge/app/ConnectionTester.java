@@ -1,5 +1,7 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.HostKeyPrompt;
+import io.gpuforge.app.host.KeyFiles;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.ConnectionInfo;

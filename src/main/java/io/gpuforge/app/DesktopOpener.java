@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.OsFamily;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

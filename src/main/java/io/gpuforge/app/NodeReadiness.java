@@ -1,5 +1,7 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.HostKeyPrompt;
+import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.connections.ConnectionsService;
 import io.gpuforge.app.connections.HostLinks;
 import io.gpuforge.app.session.Sessions;

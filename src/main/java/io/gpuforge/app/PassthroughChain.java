@@ -1,5 +1,9 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.HostKeyPrompt;
+import io.gpuforge.app.host.HostReboot;
+import io.gpuforge.app.host.HostService;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.session.Sessions;
 import io.gpuforge.domain.ApplyProgress;

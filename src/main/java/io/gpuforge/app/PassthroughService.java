@@ -1,5 +1,11 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.HostAccess;
+import io.gpuforge.app.host.HostKeyPrompt;
+import io.gpuforge.app.host.HostReading;
+import io.gpuforge.app.host.HostReboot;
+import io.gpuforge.app.host.HostService;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.session.Sessions;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,9 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.HostAccess;
+import io.gpuforge.app.host.HostKeyPrompt;
+import io.gpuforge.app.host.HostScripts;
+import io.gpuforge.app.host.HostTarget;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.domain.ApplyOutcome;
 import io.gpuforge.domain.ApplyProgress;

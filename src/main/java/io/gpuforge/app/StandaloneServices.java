@@ -1,5 +1,8 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.HostAccess;
+import io.gpuforge.app.host.HostService;
+import io.gpuforge.app.host.KnownHosts;
 import io.gpuforge.app.session.Sessions;
 import java.time.Clock;
 import java.util.Optional;

@@ -1,5 +1,8 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.HostAccess;
+import io.gpuforge.app.host.HostKeyPrompt;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostException;
 import io.gpuforge.host.HostShell;

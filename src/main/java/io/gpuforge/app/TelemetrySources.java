@@ -1,5 +1,8 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.HostAccess;
+import io.gpuforge.app.host.HostTarget;
+import io.gpuforge.app.host.SshLogin;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.session.Sessions;
 import io.gpuforge.domain.BackendException;

@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.LoginPrompt;
 import java.util.Optional;
 
 /**

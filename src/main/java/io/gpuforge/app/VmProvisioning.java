@@ -1,5 +1,7 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.host.HostAccess;
+import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.session.Sessions;
 import io.gpuforge.app.tasks.TaskLog;

@@ -1,6 +1,6 @@
 package io.gpuforge.boot;
 
-import io.gpuforge.app.OsFamily;
+import io.gpuforge.app.host.OsFamily;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.PassthroughService;
 import io.gpuforge.domain.ApplyOutcome;
 import io.gpuforge.domain.ApplyProgress;

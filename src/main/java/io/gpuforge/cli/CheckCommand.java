@@ -1,7 +1,7 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.CheckMessages;
-import io.gpuforge.app.HostReading;
+import io.gpuforge.app.host.HostReading;
 import io.gpuforge.app.PassthroughService;
 import io.gpuforge.domain.Check;
 import io.gpuforge.domain.GpuVerdict;

@@ -2,7 +2,7 @@ package io.gpuforge.cli;
 
 import io.gpuforge.app.AppPaths;
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.KnownHosts;
+import io.gpuforge.app.host.KnownHosts;
 import io.gpuforge.app.StandaloneServices;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -76,7 +76,7 @@ public final class CliServices {
     /** The host and hypervisor services for what the command names on the spot; made on first use. */
     public StandaloneServices standalone() {
         if (standalone == null) {
-            standalone = new StandaloneServices(KnownHosts.openSsh());
+            standalone = new StandaloneServices(KnownHosts.openSsh(AppPaths.resolve().configDir()));
         }
         return standalone;
     }

@@ -1,9 +1,9 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.HostReading;
-import io.gpuforge.app.HostService;
-import io.gpuforge.app.HostTarget;
-import io.gpuforge.app.LoginPrompt;
+import io.gpuforge.app.host.HostReading;
+import io.gpuforge.app.host.HostService;
+import io.gpuforge.app.host.HostTarget;
+import io.gpuforge.app.host.LoginPrompt;
 import io.gpuforge.app.PassthroughService;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostException;

@@ -2,7 +2,7 @@ package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
-import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.GpuInfo;

@@ -1,6 +1,6 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.HostReading;
+import io.gpuforge.app.host.HostReading;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.IommuState;
 import io.gpuforge.domain.ListingReport;

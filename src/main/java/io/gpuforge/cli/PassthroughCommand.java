@@ -1,8 +1,8 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.HostService;
-import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.host.HostService;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.PassthroughChain;
 import io.gpuforge.app.PassthroughService;
 import io.gpuforge.app.session.Sessions;

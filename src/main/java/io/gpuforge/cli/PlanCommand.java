@@ -1,6 +1,6 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.HostReading;
+import io.gpuforge.app.host.HostReading;
 import io.gpuforge.domain.HostException;
 import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.domain.PciAddress;

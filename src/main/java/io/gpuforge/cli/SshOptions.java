@@ -1,6 +1,6 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.SshLogin;
+import io.gpuforge.app.host.SshLogin;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -2,6 +2,7 @@ package io.gpuforge.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.app.host.OsFamily;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

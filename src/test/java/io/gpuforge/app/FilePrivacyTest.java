@@ -2,6 +2,7 @@ package io.gpuforge.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.app.host.OsFamily;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;

@@ -3,6 +3,10 @@ package io.gpuforge.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.app.host.HostAccess;
+import io.gpuforge.app.host.HostTarget;
+import io.gpuforge.app.host.KnownHosts;
+import io.gpuforge.app.host.LoginPrompt;
 import io.gpuforge.app.connections.SecretsService;
 import io.gpuforge.app.settings.KnownHostsFile;
 import io.gpuforge.domain.ConnectionInfo;

@@ -3,6 +3,7 @@ package io.gpuforge.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.app.host.KeyFiles;
 import io.gpuforge.testing.Tools;
 import java.io.IOException;
 import java.nio.file.Files;

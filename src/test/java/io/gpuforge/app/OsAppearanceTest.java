@@ -2,6 +2,7 @@ package io.gpuforge.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.app.host.OsFamily;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -2,6 +2,7 @@ package io.gpuforge.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.app.host.SshLogin;
 import io.gpuforge.domain.GpuTarget;
 import java.nio.file.Path;
 import java.util.Optional;

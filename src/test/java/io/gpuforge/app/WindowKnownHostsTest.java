@@ -3,6 +3,7 @@ package io.gpuforge.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.settings.KnownHostsFile;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostException;

@@ -2,7 +2,7 @@ package io.gpuforge.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.app.OsFamily;
+import io.gpuforge.app.host.OsFamily;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

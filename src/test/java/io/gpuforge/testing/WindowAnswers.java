@@ -1,6 +1,6 @@
 package io.gpuforge.testing;
 
-import io.gpuforge.app.LoginPrompt;
+import io.gpuforge.app.host.LoginPrompt;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.gpuforge.ui;
 import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.demo.SimHost;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.common;
 
-import io.gpuforge.app.HostKeyPrompt;
+import io.gpuforge.app.host.HostKeyPrompt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import javafx.application.Platform;

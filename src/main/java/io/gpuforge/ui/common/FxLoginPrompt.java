@@ -1,6 +1,6 @@
 package io.gpuforge.ui.common;
 
-import io.gpuforge.app.LoginPrompt;
+import io.gpuforge.app.host.LoginPrompt;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

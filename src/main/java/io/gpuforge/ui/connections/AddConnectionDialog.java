@@ -1,7 +1,7 @@
 package io.gpuforge.ui.connections;
 
 import io.gpuforge.app.ConnectionTester.Field;
-import io.gpuforge.app.KeyFiles;
+import io.gpuforge.app.host.KeyFiles;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.ui.common.I18n;
 import java.io.File;

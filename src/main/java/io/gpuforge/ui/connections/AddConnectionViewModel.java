@@ -4,7 +4,7 @@ import io.gpuforge.app.connections.ConnectionDraft;
 import io.gpuforge.app.ConnectionTester;
 import io.gpuforge.app.ConnectionTester.Field;
 import io.gpuforge.app.connections.ConnectionsService;
-import io.gpuforge.app.HostKeyPrompt;
+import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.ConnectionOptions;
 import io.gpuforge.ui.common.BackgroundTasks;

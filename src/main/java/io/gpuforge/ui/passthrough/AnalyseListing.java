@@ -1,7 +1,7 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.app.HostReading;
-import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.host.HostReading;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.domain.GpuVerdict;
 import io.gpuforge.domain.ListingReport;
 import io.gpuforge.domain.PassthroughOverrides;

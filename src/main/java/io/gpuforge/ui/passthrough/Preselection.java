@@ -1,6 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.PciAddress;
 import java.util.Objects;

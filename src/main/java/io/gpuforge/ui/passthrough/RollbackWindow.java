@@ -1,8 +1,8 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.app.HostKeyPrompt;
-import io.gpuforge.app.HostReboot;
-import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.host.HostKeyPrompt;
+import io.gpuforge.app.host.HostReboot;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.PassthroughService;
 import io.gpuforge.app.PlanHistory;
 import io.gpuforge.domain.ApplyOutcome;

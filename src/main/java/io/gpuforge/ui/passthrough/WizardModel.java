@@ -2,10 +2,10 @@ package io.gpuforge.ui.passthrough;
 
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.GpuAssignments;
-import io.gpuforge.app.HostKeyPrompt;
-import io.gpuforge.app.HostReading;
-import io.gpuforge.app.HostReboot;
-import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.host.HostKeyPrompt;
+import io.gpuforge.app.host.HostReading;
+import io.gpuforge.app.host.HostReboot;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.PassthroughService;
 import io.gpuforge.app.PassthroughStatus;
 import io.gpuforge.domain.ApplyProgress;

@@ -1,7 +1,7 @@
 package io.gpuforge.ui.shell;
 
 import io.gpuforge.app.FirstRun;
-import io.gpuforge.app.HostTarget;
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.FleetGpu;
 import io.gpuforge.domain.GpuInfo;

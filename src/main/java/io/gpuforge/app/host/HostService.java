@@ -1,5 +1,6 @@
-package io.gpuforge.app;
+package io.gpuforge.app.host;
 
+import io.gpuforge.app.host.OsFamily;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostException;
 import io.gpuforge.domain.HostFacts;
@@ -86,7 +87,7 @@ public final class HostService {
     }
 
     /** The facts of an open host (a sysroot is read on this machine). */
-    HostFacts probe(HostAccess.Opened h) throws ProbeException {
+    public HostFacts probe(HostAccess.Opened h) throws ProbeException {
         return h.sysroot().isPresent() ? new HostProbe().probeLocal(h.sysroot().map(Path::of))
                 : new HostProbe().probe(h.shell(), h.sudo());
     }

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.host;
 
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.session.Sessions;
@@ -43,7 +43,7 @@ public final class HostReboot {
     private final HostAccess access;
     private final Sessions sessions;
 
-    HostReboot(HostAccess access, Sessions sessions) {
+    public HostReboot(HostAccess access, Sessions sessions) {
         this.access = access;
         this.sessions = sessions;
     }

@@ -1,5 +1,6 @@
-package io.gpuforge.app;
+package io.gpuforge.app.host;
 
+import io.gpuforge.app.AppPaths;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.settings.KnownHostsFile;
 import io.gpuforge.app.settings.Settings;
@@ -54,11 +55,10 @@ public record KnownHosts(List<Path> read, Path write) {
 
     /**
      * The command line's policy, the same the window uses: {@code ~/.ssh/known_hosts} of the user running it and
-     * GPUForge's own file (in {@link AppPaths#resolve()}'s configuration directory), writing where the user's settings
-     * say.
+     * GPUForge's own file (in its configuration directory {@code config}, {@code AppPaths#configDir}), writing where
+     * the user's settings say.
      */
-    public static KnownHosts openSsh() {
-        Path config = AppPaths.resolve().configDir();
+    public static KnownHosts openSsh(Path config) {
         return of(Optional.of(Path.of(System.getProperty("user.home"), ".ssh", "known_hosts")),
                 config.resolve("known_hosts"), choice(config.resolve("settings.json")));
     }

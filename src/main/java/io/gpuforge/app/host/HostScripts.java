@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.host;
 
 import io.gpuforge.domain.HostException;
 import io.gpuforge.host.HostShell;
@@ -10,7 +10,7 @@ import java.time.Duration;
  * the backups' manifests). Like every script GPUForge sends, each takes the root of the host's files as its only
  * argument ({@code R}, empty on a real host, the directory of a sysroot), never from the host's environment.
  */
-final class HostScripts {
+public final class HostScripts {
 
     static final Duration LIMIT = Duration.ofSeconds(60);
     static final String PRELUDE = "R=\"${1:-}\"\nset -e\n";
@@ -18,12 +18,12 @@ final class HostScripts {
     private HostScripts() {
     }
 
-    static String q(String s) {
+    public static String q(String s) {
         return "'" + s.replace("'", "'\\''") + "'";
     }
 
     /** Runs {@code script} (after the prelude) and returns what it printed; a non-zero exit is an error naming it. */
-    static String run(HostAccess.Opened h, String what, String script) throws HostException {
+    public static String run(HostAccess.Opened h, String what, String script) throws HostException {
         String command = (h.sudo() ? "sudo -n sh -s" : "sh -s") + h.sysroot().map(r -> " -- " + q(r)).orElse("");
         HostShell.Result r = h.shell().run(command, (PRELUDE + script + "\n").getBytes(StandardCharsets.UTF_8), LIMIT);
         if (r.exitCode() != 0) {
@@ -34,7 +34,7 @@ final class HostScripts {
     }
 
     /** The host's boot id: a new one after every boot. */
-    static String bootId(HostAccess.Opened h) throws HostException {
+    public static String bootId(HostAccess.Opened h) throws HostException {
         String id = run(h, "Reading the boot id", "cat \"$R/proc/sys/kernel/random/boot_id\"").strip();
         if (!id.matches("[0-9a-fA-F-]{16,64}")) {
             throw new HostException(h.describe() + " answered '" + id + "' for its boot id (/proc/sys/kernel/random/boot_id)");

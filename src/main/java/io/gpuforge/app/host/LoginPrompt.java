@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.host;
 
 import java.nio.file.Path;
 import java.util.Optional;

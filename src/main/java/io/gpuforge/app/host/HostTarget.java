@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.host;
 
 import io.gpuforge.app.connections.HostLinks;
 import io.gpuforge.domain.ConnectionInfo;

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.host;
 
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostException;
@@ -10,7 +10,7 @@ import java.util.Optional;
  * {@link HostAccess} asks here first for a node's host, so the host-level work of a Demo lab node (probe, plan,
  * apply, reboot, verify) runs on its simulated host. Blocking.
  */
-interface SimulatedHosts {
+public interface SimulatedHosts {
 
     /** None: every node's host is a real one. */
     SimulatedHosts NONE = new SimulatedHosts() {

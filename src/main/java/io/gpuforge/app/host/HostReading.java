@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.host;
 
 import io.gpuforge.domain.Coverage;
 import io.gpuforge.domain.HostFacts;

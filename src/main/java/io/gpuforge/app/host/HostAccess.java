@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.host;
 
 import io.gpuforge.app.connections.ConnectionsService;
 import io.gpuforge.app.connections.HostLinks;
@@ -67,7 +67,7 @@ public final class HostAccess {
     }
 
     /** With the hosts of nodes that are simulated (the Demo lab's), asked first for a node's host. */
-    HostAccess(Optional<Path> localRoot, SecretsService secrets, ConnectionsService connections, HostLinks links,
+    public HostAccess(Optional<Path> localRoot, SecretsService secrets, ConnectionsService connections, HostLinks links,
                Supplier<KnownHosts> knownHosts, Optional<Path> sshDir, Map<String, String> environment,
                SimulatedHosts simulated) {
         this.simulated = simulated;
@@ -81,7 +81,7 @@ public final class HostAccess {
     }
 
     /** An open shell and what it stands for: the sysroot under which files live (empty for a real host). */
-    record Opened(HostShell shell, Optional<String> sysroot, boolean sudo, String describe) implements AutoCloseable {
+    public record Opened(HostShell shell, Optional<String> sysroot, boolean sudo, String describe) implements AutoCloseable {
         @Override
         public void close() {
             shell.close();
@@ -97,7 +97,7 @@ public final class HostAccess {
      * Opens a shell on the target; unknown host keys go to {@code prompt}, changed ones are refused. When
      * {@code prompt} is a {@link LoginPrompt} it is also asked for missing passphrases and passwords.
      */
-    Opened open(HostTarget target, HostKeyPrompt prompt) throws HostException {
+    public Opened open(HostTarget target, HostKeyPrompt prompt) throws HostException {
         if (target instanceof HostTarget.ThisComputer) {
             return localRoot.map(r -> new Opened(new LocalShell(), Optional.of(r.toAbsolutePath().toString()), false,
                     "sysroot:" + r)).orElseGet(() -> new Opened(new LocalShell(), Optional.empty(), false, "local"));
@@ -138,7 +138,7 @@ public final class HostAccess {
     }
 
     /** What a node's link points at, as a target; a clear error when the node has none. */
-    HostTarget resolve(ConnectionInfo c, String node) throws HostException {
+    public HostTarget resolve(ConnectionInfo c, String node) throws HostException {
         if (links == null) {
             throw new HostException("Host links are not available here");
         }
@@ -192,7 +192,7 @@ public final class HostAccess {
     }
 
     /** Where a saved host's remembered key passphrase is kept in the secret store. */
-    static String passphraseRef(ConnectionInfo c) {
+    public static String passphraseRef(ConnectionInfo c) {
         return "connection:" + c.id() + ":key-passphrase";
     }
 

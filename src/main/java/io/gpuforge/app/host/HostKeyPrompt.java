@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.host;
 
 /** Asks the user whether to trust an SSH host key seen for the first time (fingerprint shown). */
 @FunctionalInterface
