@@ -1,5 +1,11 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.monitor.AlertService;
+import io.gpuforge.app.monitor.CostService;
+import io.gpuforge.app.monitor.EventLog;
+import io.gpuforge.app.monitor.GpuFleet;
+import io.gpuforge.app.monitor.TelemetryService;
+import io.gpuforge.app.monitor.TelemetrySources;
 import io.gpuforge.app.host.OsFamily;
 import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.HostService;

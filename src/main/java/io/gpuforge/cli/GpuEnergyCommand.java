@@ -2,7 +2,7 @@ package io.gpuforge.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.TelemetryService;
+import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.domain.EnergyReport;
 import io.gpuforge.domain.Tariff;
 import java.io.IOException;

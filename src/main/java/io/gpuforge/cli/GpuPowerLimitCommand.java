@@ -1,7 +1,7 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.TelemetryService;
+import io.gpuforge.app.monitor.TelemetryService;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -2,7 +2,7 @@ package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
-import io.gpuforge.app.TelemetryService;
+import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.GpuSample;

@@ -3,7 +3,7 @@ package io.gpuforge.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.TelemetryService;
+import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.domain.GpuSample;
 import io.gpuforge.domain.SourceStatus;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package io.gpuforge.telemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.TelemetryService;
+import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.ConnectionInfo;

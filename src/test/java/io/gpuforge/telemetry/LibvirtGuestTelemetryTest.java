@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.TelemetryService;
+import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.ConnectionInfo;

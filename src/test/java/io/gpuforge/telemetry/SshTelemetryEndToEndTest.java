@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.AppPaths;
-import io.gpuforge.app.TelemetryService;
+import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.cli.CliOutput;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.app.AlertService;
+import io.gpuforge.app.monitor.AlertService;
 import io.gpuforge.domain.AlertEvent;
 import io.gpuforge.domain.AlertRule;
 import io.gpuforge.domain.FleetGpu;

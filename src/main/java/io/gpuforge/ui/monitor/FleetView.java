@@ -1,6 +1,6 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.app.GpuFleet;
+import io.gpuforge.app.monitor.GpuFleet;
 import io.gpuforge.domain.FleetGpu;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.UiContext;

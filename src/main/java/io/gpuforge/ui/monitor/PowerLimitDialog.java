@@ -1,7 +1,7 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.app.GpuFleet;
-import io.gpuforge.app.TelemetryService;
+import io.gpuforge.app.monitor.GpuFleet;
+import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.domain.FleetGpu;
 import io.gpuforge.domain.GpuMetric;
 import io.gpuforge.domain.GpuSample;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.app.GpuFleet;
+import io.gpuforge.app.monitor.GpuFleet;
 import io.gpuforge.domain.SourceStatus;
 import io.gpuforge.ui.common.I18n;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.shell;
 
-import io.gpuforge.app.EventLog;
+import io.gpuforge.app.monitor.EventLog;
 import io.gpuforge.domain.AppEvent;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.I18n;

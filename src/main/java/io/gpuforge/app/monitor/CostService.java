@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.monitor;
 
 import io.gpuforge.domain.CostProfile;
 import io.gpuforge.domain.CostReport;

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.monitor;
 
 import io.gpuforge.app.connections.ConnectionsService;
 import io.gpuforge.app.session.Sessions;

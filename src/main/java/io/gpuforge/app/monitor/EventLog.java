@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.monitor;
 
 import io.gpuforge.domain.AppEvent;
 import io.gpuforge.store.EventRepository;

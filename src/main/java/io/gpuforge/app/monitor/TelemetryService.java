@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.monitor;
 
 import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.KnownHosts;
@@ -113,7 +113,7 @@ public final class TelemetryService implements AutoCloseable {
         this(db, sessions, hosts, clock, TelemetrySources.Tools.system(), TelemetryStore.Retention.defaults());
     }
 
-    TelemetryService(Database db, Sessions sessions, HostAccess hosts, Clock clock, TelemetrySources.Tools tools,
+    public TelemetryService(Database db, Sessions sessions, HostAccess hosts, Clock clock, TelemetrySources.Tools tools,
                      TelemetryStore.Retention retention) {
         this.clock = clock;
         this.sampler = new Sampler(threads, clock);

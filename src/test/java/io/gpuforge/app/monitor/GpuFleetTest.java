@@ -1,8 +1,9 @@
-package io.gpuforge.app;
+package io.gpuforge.app.monitor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.app.AppContext;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.AlertEvent;

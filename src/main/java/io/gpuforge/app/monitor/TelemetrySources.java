@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.monitor;
 
 import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.HostTarget;
@@ -39,11 +39,11 @@ import org.slf4j.LoggerFactory;
  * guest agent; a hypervisor connection's GPUs (inside its running VMs, and on its nodes' linked hosts; the Demo
  * lab's simulated). What they hold (an SSH session) closes with them.
  */
-final class TelemetrySources {
+public final class TelemetrySources {
 
     /** Where to find NVML and nvidia-smi on this computer (tests point them at stubs). */
-    record Tools(Optional<String> nvmlLibrary, String nvidiaSmi) {
-        static Tools system() {
+    public record Tools(Optional<String> nvmlLibrary, String nvidiaSmi) {
+        public static Tools system() {
             return new Tools(Optional.ofNullable(System.getProperty("gpuforge.nvml")),
                     System.getProperty("gpuforge.nvidia-smi", "nvidia-smi"));
         }
