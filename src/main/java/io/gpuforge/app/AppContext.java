@@ -1,5 +1,7 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.vmcreate.TemplateService;
+import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.app.monitor.AlertService;
 import io.gpuforge.app.monitor.CostService;
 import io.gpuforge.app.monitor.EventLog;

@@ -3,7 +3,7 @@ package io.gpuforge.cli;
 import io.gpuforge.app.session.AdhocHypervisor;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
-import io.gpuforge.app.VmProvisioning;
+import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.NodeInfo;

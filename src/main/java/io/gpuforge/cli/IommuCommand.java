@@ -1,7 +1,7 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.VmProvisioning;
+import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.GpuPlacement;
 import io.gpuforge.domain.HostException;

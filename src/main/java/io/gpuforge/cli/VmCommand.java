@@ -1,7 +1,7 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.TemplateService;
+import io.gpuforge.app.vmcreate.TemplateService;
 import io.gpuforge.domain.TemplateFormatException;
 import io.gpuforge.domain.VmTemplate;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
-import io.gpuforge.app.SnippetCleanup;
+import io.gpuforge.app.vmcreate.SnippetCleanup;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.TaskOutcome;
 import io.gpuforge.domain.VmAction;

@@ -2,10 +2,10 @@ package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
-import io.gpuforge.app.FirstBootProvisioning;
-import io.gpuforge.app.PasswordHash;
-import io.gpuforge.app.TemplateService;
-import io.gpuforge.app.VmProvisioning;
+import io.gpuforge.app.vmcreate.FirstBootProvisioning;
+import io.gpuforge.app.vmcreate.PasswordHash;
+import io.gpuforge.app.vmcreate.TemplateService;
+import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.CloudInit;
 import io.gpuforge.domain.ConnectionInfo;

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 /**
  * A VM's first-boot settings: the user, a password (as its SHA-512 crypt hash) and/or SSH public keys, the network
  * (DHCP or a static address), and the user-data the template adds (packages, commands). The password itself never
- * gets here: the window and the CLI hash it where it is typed ({@code app/PasswordHash}), and the hash is what goes
+ * gets here: the window and the CLI hash it where it is typed ({@code app/vmcreate/PasswordHash}), and the hash is what goes
  * to cloud-init ({@code passwd:}) and Proxmox VE ({@code cipassword}). {@link #toString()} never shows the hash.
  *
  * @param passwordHash {@code $6$salt$…}; anything else is refused (a plain password must not pass for a hash)

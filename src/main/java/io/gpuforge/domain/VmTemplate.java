@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * @param id       stable key: letters, digits and '-' ({@code ubuntu-cuda}); a user template's is made from its name
  * @param userData cloud-config text ({@code #cloud-config} first); GPUForge adds the host name, user, password and
  *                 keys, so the template must not set {@code users}, {@code chpasswd}, {@code hostname}… (which keys
- *                 it sets is read from the parsed YAML where templates come in: {@code app/CloudConfigYaml})
+ *                 it sets is read from the parsed YAML where templates come in: {@code app/vmcreate/CloudConfigYaml})
  */
 public record VmTemplate(String id, String name, String description, boolean builtIn, Os os, int cores,
                          int memoryMiB, int diskGiB, boolean uefi, boolean tpm, String cpuType, String osType, int gpus,

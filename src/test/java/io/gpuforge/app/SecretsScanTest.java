@@ -3,6 +3,9 @@ package io.gpuforge.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.app.vmcreate.PasswordHash;
+import io.gpuforge.app.vmcreate.SnippetCleanup;
+import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.app.tasks.TaskLogExport;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;

@@ -1,7 +1,7 @@
 package io.gpuforge.ui.cluster;
 
 import io.gpuforge.app.session.ConnectionSession;
-import io.gpuforge.app.SnippetCleanup;
+import io.gpuforge.app.vmcreate.SnippetCleanup;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.CloneRequest;
 import io.gpuforge.domain.TaskOutcome;

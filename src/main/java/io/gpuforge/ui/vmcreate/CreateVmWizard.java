@@ -1,7 +1,7 @@
 package io.gpuforge.ui.vmcreate;
 
-import io.gpuforge.app.SnippetCleanup;
-import io.gpuforge.app.VmProvisioning;
+import io.gpuforge.app.vmcreate.SnippetCleanup;
+import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.NodeState;
 import io.gpuforge.domain.SpecRefusedException;

@@ -1,7 +1,7 @@
 package io.gpuforge.ui.vmcreate;
 
-import io.gpuforge.app.PasswordHash;
-import io.gpuforge.app.VmProvisioning;
+import io.gpuforge.app.vmcreate.PasswordHash;
+import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.domain.CloudInit;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;

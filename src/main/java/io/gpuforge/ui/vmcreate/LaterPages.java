@@ -1,8 +1,8 @@
 package io.gpuforge.ui.vmcreate;
 
-import io.gpuforge.app.FirstBootProvisioning;
+import io.gpuforge.app.vmcreate.FirstBootProvisioning;
 import io.gpuforge.app.host.HostTarget;
-import io.gpuforge.app.VmProvisioning;
+import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.GpuVerdict;
 import io.gpuforge.domain.PassthroughOverrides;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.vmcreate;
 
-import io.gpuforge.app.VmProvisioning;
+import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.domain.VmField;
 import io.gpuforge.domain.VmInfo;
 import io.gpuforge.domain.VmTemplate;

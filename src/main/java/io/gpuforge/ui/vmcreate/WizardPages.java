@@ -1,7 +1,7 @@
 package io.gpuforge.ui.vmcreate;
 
-import io.gpuforge.app.FirstBootProvisioning;
-import io.gpuforge.app.VmProvisioning;
+import io.gpuforge.app.vmcreate.FirstBootProvisioning;
+import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.NetworkInfo;

@@ -3,7 +3,7 @@ package io.gpuforge.hypervisor.libvirt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import io.gpuforge.app.TemplateService;
+import io.gpuforge.app.vmcreate.TemplateService;
 import io.gpuforge.domain.CloudImage;
 import io.gpuforge.domain.CloudInit;
 import io.gpuforge.domain.TaskListener;

@@ -2,8 +2,8 @@ package io.gpuforge.ui.vmcreate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.app.TemplateService;
-import io.gpuforge.app.VmProvisioning;
+import io.gpuforge.app.vmcreate.TemplateService;
+import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.NetworkInfo;
 import io.gpuforge.domain.NodeStatus;

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.vmcreate;
 
 import io.gpuforge.domain.ConnectionInfo;
 

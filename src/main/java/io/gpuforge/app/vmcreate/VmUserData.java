@@ -1,8 +1,8 @@
-package io.gpuforge.app;
+package io.gpuforge.app.vmcreate;
 
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.session.ConnectionSession;
-import io.gpuforge.app.VmProvisioning.Request;
+import io.gpuforge.app.vmcreate.VmProvisioning.Request;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.CloudConfigs;
 import io.gpuforge.domain.CloudInit;

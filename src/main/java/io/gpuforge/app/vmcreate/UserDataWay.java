@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.vmcreate;
 
 /** How a template's user-data reached a new VM ({@link VmProvisioning.Result}); {@code --json} says {@link #json()}. */
 public enum UserDataWay {

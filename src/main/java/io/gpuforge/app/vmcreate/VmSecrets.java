@@ -1,6 +1,6 @@
-package io.gpuforge.app;
+package io.gpuforge.app.vmcreate;
 
-import io.gpuforge.app.VmProvisioning.Request;
+import io.gpuforge.app.vmcreate.VmProvisioning.Request;
 import io.gpuforge.domain.CloudInit;
 import io.gpuforge.domain.Redaction;
 import io.gpuforge.domain.VmTemplate;

@@ -1,8 +1,8 @@
-package io.gpuforge.app;
+package io.gpuforge.app.vmcreate;
 
-import io.gpuforge.app.VmProvisioning.Choices;
-import io.gpuforge.app.VmProvisioning.Problem;
-import io.gpuforge.app.VmProvisioning.Request;
+import io.gpuforge.app.vmcreate.VmProvisioning.Choices;
+import io.gpuforge.app.vmcreate.VmProvisioning.Problem;
+import io.gpuforge.app.vmcreate.VmProvisioning.Request;
 import io.gpuforge.domain.CloudInit;
 import io.gpuforge.domain.StorageInfo;
 import io.gpuforge.domain.VmField;
