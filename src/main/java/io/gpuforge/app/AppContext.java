@@ -1,5 +1,7 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.passthrough.NodeReadiness;
+import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.vmcreate.TemplateService;
 import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.app.monitor.AlertService;

@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.passthrough.GpuAssignments;
 import io.gpuforge.app.session.Sessions;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ConnectionInfo;

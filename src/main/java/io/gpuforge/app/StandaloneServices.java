@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.host.KnownHosts;

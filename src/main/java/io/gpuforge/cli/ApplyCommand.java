@@ -1,7 +1,7 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.host.HostTarget;
-import io.gpuforge.app.PassthroughService;
+import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.domain.ApplyOutcome;
 import io.gpuforge.domain.ApplyProgress;
 import io.gpuforge.domain.HostChangeException;

@@ -1,6 +1,6 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.GpuAssignments;
+import io.gpuforge.app.passthrough.GpuAssignments;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.GpuAttachResult;
 import io.gpuforge.domain.VmRef;

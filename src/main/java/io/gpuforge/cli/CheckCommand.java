@@ -1,8 +1,8 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.CheckMessages;
+import io.gpuforge.app.passthrough.CheckMessages;
 import io.gpuforge.app.host.HostReading;
-import io.gpuforge.app.PassthroughService;
+import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.domain.Check;
 import io.gpuforge.domain.GpuVerdict;
 import io.gpuforge.domain.HostException;

@@ -4,7 +4,7 @@ import io.gpuforge.app.host.HostReading;
 import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.host.LoginPrompt;
-import io.gpuforge.app.PassthroughService;
+import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.HostException;
 import java.io.Console;

@@ -1,6 +1,6 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.PassthroughService;
+import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.domain.ApplyOutcome;
 import io.gpuforge.domain.HostChangeException;
 import io.gpuforge.domain.HostException;

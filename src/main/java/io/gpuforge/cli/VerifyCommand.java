@@ -1,6 +1,6 @@
 package io.gpuforge.cli;
 
-import io.gpuforge.app.PassthroughService;
+import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.domain.HostException;
 import io.gpuforge.domain.VerifyItem;
 import java.io.IOException;

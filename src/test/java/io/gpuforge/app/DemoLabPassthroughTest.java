@@ -3,6 +3,10 @@ package io.gpuforge.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.app.passthrough.PassthroughChain;
+import io.gpuforge.app.passthrough.PassthroughService;
+import io.gpuforge.app.passthrough.PassthroughStatus;
+import io.gpuforge.app.passthrough.PlanHistory;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;

@@ -3,7 +3,7 @@ package io.gpuforge.passthrough;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.domain.ListingReport;
-import io.gpuforge.app.CheckMessages;
+import io.gpuforge.app.passthrough.CheckMessages;
 import io.gpuforge.domain.Verdict;
 import io.gpuforge.domain.ReadinessReport;
 import io.gpuforge.domain.PassthroughOverrides;

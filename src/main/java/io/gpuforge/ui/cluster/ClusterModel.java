@@ -1,7 +1,7 @@
 package io.gpuforge.ui.cluster;
 
 import io.gpuforge.app.session.ConnectionSession;
-import io.gpuforge.app.GpuAssignments;
+import io.gpuforge.app.passthrough.GpuAssignments;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ChangeEvent;
 import io.gpuforge.domain.ClusterInventory;

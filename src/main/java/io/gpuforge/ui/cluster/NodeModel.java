@@ -1,6 +1,6 @@
 package io.gpuforge.ui.cluster;
 
-import io.gpuforge.app.NodeReadiness;
+import io.gpuforge.app.passthrough.NodeReadiness;
 import io.gpuforge.domain.ChangeEvent;
 import io.gpuforge.domain.HostFacts;
 import io.gpuforge.domain.NodeHistory;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.cluster;
 
-import io.gpuforge.app.NodeReadiness;
+import io.gpuforge.app.passthrough.NodeReadiness;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.ui.common.Disposable;

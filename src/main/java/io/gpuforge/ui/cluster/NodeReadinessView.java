@@ -1,7 +1,7 @@
 package io.gpuforge.ui.cluster;
 
-import io.gpuforge.app.CheckMessages;
-import io.gpuforge.app.NodeReadiness;
+import io.gpuforge.app.passthrough.CheckMessages;
+import io.gpuforge.app.passthrough.NodeReadiness;
 import io.gpuforge.domain.Check;
 import io.gpuforge.domain.GpuVerdict;
 import io.gpuforge.domain.Verdict;

@@ -1,8 +1,8 @@
 package io.gpuforge.ui.iommu;
 
-import io.gpuforge.app.CheckMessages;
-import io.gpuforge.app.ListingText;
-import io.gpuforge.app.PassthroughService;
+import io.gpuforge.app.passthrough.CheckMessages;
+import io.gpuforge.app.passthrough.ListingText;
+import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.domain.Check;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.Coverage;

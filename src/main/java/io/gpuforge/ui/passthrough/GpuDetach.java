@@ -1,6 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.app.GpuAssignments;
+import io.gpuforge.app.passthrough.GpuAssignments;
 import io.gpuforge.app.PciMappings;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.GpuAttachResult;

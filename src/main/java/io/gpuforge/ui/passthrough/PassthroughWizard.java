@@ -1,6 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.app.PassthroughStatus;
+import io.gpuforge.app.passthrough.PassthroughStatus;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;

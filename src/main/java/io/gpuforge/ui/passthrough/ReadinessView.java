@@ -1,6 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.app.CheckMessages;
+import io.gpuforge.app.passthrough.CheckMessages;
 import io.gpuforge.domain.Check;
 import io.gpuforge.domain.ReadinessReport;
 import io.gpuforge.ui.common.I18n;

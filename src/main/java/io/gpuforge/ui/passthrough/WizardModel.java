@@ -1,13 +1,13 @@
 package io.gpuforge.ui.passthrough;
 
 import io.gpuforge.app.session.ConnectionSession;
-import io.gpuforge.app.GpuAssignments;
+import io.gpuforge.app.passthrough.GpuAssignments;
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.host.HostReading;
 import io.gpuforge.app.host.HostReboot;
 import io.gpuforge.app.host.HostTarget;
-import io.gpuforge.app.PassthroughService;
-import io.gpuforge.app.PassthroughStatus;
+import io.gpuforge.app.passthrough.PassthroughService;
+import io.gpuforge.app.passthrough.PassthroughStatus;
 import io.gpuforge.domain.ApplyProgress;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Check;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.app.PassthroughStatus;
+import io.gpuforge.app.passthrough.PassthroughStatus;
 import io.gpuforge.domain.GpuVerdict;
 import io.gpuforge.domain.PassthroughPlan;
 import io.gpuforge.domain.VerifyItem;

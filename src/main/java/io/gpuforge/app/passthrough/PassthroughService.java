@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.passthrough;
 
 import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.HostKeyPrompt;

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.passthrough;
 
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.BackendException;

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.passthrough;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

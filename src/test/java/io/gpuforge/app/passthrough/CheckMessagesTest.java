@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.passthrough;
 
 import io.gpuforge.domain.Check;
 import java.text.MessageFormat;
