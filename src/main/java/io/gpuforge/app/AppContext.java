@@ -1,5 +1,11 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.backends.Backends;
+import io.gpuforge.app.backends.ConnectionTester;
+import io.gpuforge.app.backends.DemoLab;
+import io.gpuforge.app.backends.LibvirtBackends;
+import io.gpuforge.app.backends.PciMappings;
+import io.gpuforge.app.backends.UserPromptRelay;
 import io.gpuforge.app.passthrough.NodeReadiness;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.vmcreate.TemplateService;

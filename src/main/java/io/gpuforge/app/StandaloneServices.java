@@ -1,5 +1,7 @@
 package io.gpuforge.app;
 
+import io.gpuforge.app.backends.Backends;
+import io.gpuforge.app.backends.LibvirtBackends;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.HostService;

@@ -1,7 +1,7 @@
 package io.gpuforge.cli;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.ConnectionTester;
+import io.gpuforge.app.backends.ConnectionTester;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.ConnectionOptions;
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package io.gpuforge.cli;
 
 import io.gpuforge.app.session.AdhocHypervisor;
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.ConnectionTester;
+import io.gpuforge.app.backends.ConnectionTester;
 import io.gpuforge.domain.ConnectionInfo;
 import java.util.Arrays;
 import java.util.Optional;

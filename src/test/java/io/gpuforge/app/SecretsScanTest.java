@@ -3,6 +3,7 @@ package io.gpuforge.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.app.backends.ConnectionTester;
 import io.gpuforge.app.vmcreate.PasswordHash;
 import io.gpuforge.app.vmcreate.SnippetCleanup;
 import io.gpuforge.app.vmcreate.VmProvisioning;

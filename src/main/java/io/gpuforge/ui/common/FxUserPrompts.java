@@ -1,6 +1,6 @@
 package io.gpuforge.ui.common;
 
-import io.gpuforge.app.UserPrompts;
+import io.gpuforge.app.backends.UserPrompts;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

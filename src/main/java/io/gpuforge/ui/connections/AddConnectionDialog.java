@@ -1,6 +1,6 @@
 package io.gpuforge.ui.connections;
 
-import io.gpuforge.app.ConnectionTester.Field;
+import io.gpuforge.app.backends.ConnectionTester.Field;
 import io.gpuforge.app.host.KeyFiles;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.ui.common.I18n;

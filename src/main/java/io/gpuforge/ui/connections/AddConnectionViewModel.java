@@ -1,8 +1,8 @@
 package io.gpuforge.ui.connections;
 
 import io.gpuforge.app.connections.ConnectionDraft;
-import io.gpuforge.app.ConnectionTester;
-import io.gpuforge.app.ConnectionTester.Field;
+import io.gpuforge.app.backends.ConnectionTester;
+import io.gpuforge.app.backends.ConnectionTester.Field;
 import io.gpuforge.app.connections.ConnectionsService;
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.domain.ConnectionInfo;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.connections;
 
-import io.gpuforge.app.ConnectionTester.Field;
+import io.gpuforge.app.backends.ConnectionTester.Field;
 import io.gpuforge.domain.ConnectionInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.gpuforge.ui.connections;
 
-import io.gpuforge.app.ConnectionTester;
-import io.gpuforge.app.PrivilegeCheck;
+import io.gpuforge.app.backends.ConnectionTester;
+import io.gpuforge.app.backends.PrivilegeCheck;
 import io.gpuforge.ui.common.I18n;
 import java.util.ArrayList;
 import java.util.List;

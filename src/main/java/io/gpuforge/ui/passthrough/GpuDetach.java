@@ -1,7 +1,7 @@
 package io.gpuforge.ui.passthrough;
 
 import io.gpuforge.app.passthrough.GpuAssignments;
-import io.gpuforge.app.PciMappings;
+import io.gpuforge.app.backends.PciMappings;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.GpuAttachResult;
 import io.gpuforge.domain.PciAddress;

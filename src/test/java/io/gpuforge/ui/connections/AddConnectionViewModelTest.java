@@ -3,7 +3,7 @@ package io.gpuforge.ui.connections;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.ConnectionTester.Field;
+import io.gpuforge.app.backends.ConnectionTester.Field;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.demo.PveSimulator;

@@ -1,11 +1,11 @@
-package io.gpuforge.app;
+package io.gpuforge.app.backends;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.connections.SecretsService;
-import io.gpuforge.app.ConnectionTester.Field;
-import io.gpuforge.app.ConnectionTester.ProxmoxLogin;
-import io.gpuforge.app.ConnectionTester.Report;
+import io.gpuforge.app.backends.ConnectionTester.Field;
+import io.gpuforge.app.backends.ConnectionTester.ProxmoxLogin;
+import io.gpuforge.app.backends.ConnectionTester.Report;
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
 import io.gpuforge.domain.ConnectionOptions;

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.backends;
 
 import java.util.Objects;
 import java.util.Optional;

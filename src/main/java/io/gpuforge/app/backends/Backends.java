@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.backends;
 
 import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.SimulatedHosts;
@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * HTTPS on first use, reached through the same client), libvirt. The Demo lab's nodes have simulated hosts
  * ({@link SimHosts}) for their host-level work. Blocking: background threads only.
  */
-final class Backends implements HypervisorFactory, SimulatedHosts {
+public final class Backends implements HypervisorFactory, SimulatedHosts {
 
     private static final Logger LOG = LoggerFactory.getLogger(Backends.class);
     private final SecretsService secrets;
@@ -47,12 +47,12 @@ final class Backends implements HypervisorFactory, SimulatedHosts {
     private PveSimulator demo;
     private SimHosts demoHosts;
 
-    Backends(SecretsService secrets, LibvirtBackends libvirt) {
+    public Backends(SecretsService secrets, LibvirtBackends libvirt) {
         this(secrets, libvirt, UserPrompts.none());
     }
 
     /** @param prompts asked for a one-time code when a password login needs a second factor */
-    Backends(SecretsService secrets, LibvirtBackends libvirt, UserPrompts prompts) {
+    public Backends(SecretsService secrets, LibvirtBackends libvirt, UserPrompts prompts) {
         this.secrets = secrets;
         this.libvirt = libvirt;
         this.prompts = prompts;
@@ -244,7 +244,7 @@ final class Backends implements HypervisorFactory, SimulatedHosts {
     }
 
     /** The Demo lab if it runs (for tests and the simulated hosts behind it). */
-    synchronized Optional<PveSimulator> demoIfRunning() {
+    public synchronized Optional<PveSimulator> demoIfRunning() {
         return Optional.ofNullable(demo);
     }
 

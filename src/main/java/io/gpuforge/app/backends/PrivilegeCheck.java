@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.backends;
 
 import io.gpuforge.hypervisor.proxmox.PveApi;
 import java.util.ArrayList;

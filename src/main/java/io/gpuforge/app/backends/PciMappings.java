@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.backends;
 
 import io.gpuforge.app.passthrough.GpuAssignments;
 import io.gpuforge.app.session.Sessions;
@@ -16,7 +16,7 @@ public final class PciMappings {
     private final Sessions sessions;
     private final GpuAssignments assignments = new GpuAssignments();
 
-    PciMappings(Backends backends, Sessions sessions) {
+    public PciMappings(Backends backends, Sessions sessions) {
         this.backends = backends;
         this.sessions = sessions;
     }

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.backends;
 
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.host.KeyFiles;
@@ -89,7 +89,7 @@ public final class ConnectionTester {
     }
 
     /** @param knownHosts where host keys are read and new ones written, as the settings say now */
-    ConnectionTester(Backends backends, LibvirtBackends libvirt, Supplier<Path> knownHosts) {
+    public ConnectionTester(Backends backends, LibvirtBackends libvirt, Supplier<Path> knownHosts) {
         this.backends = backends;
         this.libvirt = libvirt;
         this.knownHosts = knownHosts;

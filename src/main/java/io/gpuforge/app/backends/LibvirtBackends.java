@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.backends;
 
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
@@ -7,7 +7,7 @@ import io.gpuforge.hypervisor.libvirt.LibvirtHypervisor;
 import java.util.Set;
 
 /** libvirt connections ({@code qemu:///system}, {@code qemu+ssh://…}) behind the seam. */
-final class LibvirtBackends {
+public final class LibvirtBackends {
 
     /** Before connecting: what a QEMU host can do (a connected session asks its backend, which knows the driver). */
     Set<Capability> capabilities() {

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.backends;
 
 import io.gpuforge.demo.SimHost;
 import io.gpuforge.domain.HostException;
@@ -13,7 +13,7 @@ public final class DemoLab {
 
     private final Backends backends;
 
-    DemoLab(Backends backends) {
+    public DemoLab(Backends backends) {
         this.backends = backends;
     }
 
