@@ -95,7 +95,7 @@ final class GpuTargetOptions {
             return new Named(target(services, ctx), null, Optional.empty());
         }
         ConnectionInfo c = hypervisorConnection(services, ctx);
-        if (c.id() > 0) {
+        if (c.saved()) {
             return new Named(target(c, ctx), null, Optional.empty());
         }
         ConnectionSession s = ctx.sessions().of(c);
@@ -149,7 +149,7 @@ final class GpuTargetOptions {
         }
         if (hypervisor.present()) {
             ConnectionInfo c = hypervisorConnection(services, ctx);
-            if (c.id() <= 0) {
+            if (!c.saved()) {
                 throw new IllegalArgumentException(hypervisor.describe() + " is not a saved connection: power limits"
                         + " are set on a host (--local, --ssh USER@HOST) or through a saved connection's host link");
             }

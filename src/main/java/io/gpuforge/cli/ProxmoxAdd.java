@@ -4,7 +4,6 @@ import io.gpuforge.app.session.AdhocHypervisor;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.backends.ConnectionTester;
 import io.gpuforge.domain.ConnectionInfo;
-import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -54,8 +53,7 @@ final class ProxmoxAdd {
             r.missing().forEach(m -> services.output().error("note: " + a.user() + " lacks " + m));
             return Optional.of(c);
         } finally {
-            Arrays.fill(secret, '\0');
-            a.wipe();
+            a.wipe(); // the secret's array too
         }
     }
 }

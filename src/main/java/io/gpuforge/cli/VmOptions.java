@@ -70,8 +70,8 @@ final class VmOptions {
                 throw new IllegalArgumentException(c.name() + " is an SSH host, not a hypervisor with VMs");
             }
             // a connection named on the spot has no saved host links
-            return new Opened(ctx.sessions().of(c), Optional.of(ctx), c.id() > 0 ? Optional.of(c) : Optional.empty(),
-                    hypervisor.connection != null ? c.name() : hypervisor.describe());
+            return new Opened(ctx.sessions().of(c), Optional.of(ctx), c.saved() ? Optional.of(c) : Optional.empty(),
+                    hypervisor.describe());
         } catch (IOException | RuntimeException e) {
             ctx.close();
             throw e;

@@ -49,6 +49,14 @@ public record ConnectionInfo(long id, String name, Kind kind, String address, St
         this(id, name, kind, address, username, secretRef, tlsFingerprint, ConnectionOptions.none());
     }
 
+    /**
+     * Whether it is a saved connection (a row of the connections table, id 1 and up); a hypervisor the CLI names on
+     * the spot for one run is not, and has no saved secret, host links or pin of its own.
+     */
+    public boolean saved() {
+        return id > 0;
+    }
+
     public ConnectionInfo withId(long newId) {
         return new ConnectionInfo(newId, name, kind, address, username, secretRef, tlsFingerprint, options);
     }

@@ -21,6 +21,8 @@ import java.util.stream.Stream;
 public final class SecretScan {
 
     private final Map<String, Pattern> secrets = new LinkedHashMap<>();
+    /** The same patterns over bytes read as ISO-8859-1 (one char a byte), made once. */
+    private final Map<String, Pattern> inBytes = new LinkedHashMap<>();
     private final List<String> found = new ArrayList<>();
     private int files;
     private long bytes;
@@ -28,7 +30,10 @@ public final class SecretScan {
     /** A secret to search for, with the name a finding gives it. */
     public SecretScan secret(String name, String value) {
         String q = Pattern.quote(value);
-        secrets.put(name, Pattern.compile(value.matches("[0-9]+") ? "(?<![0-9])" + q + "(?![0-9])" : q));
+        Pattern p = Pattern.compile(value.matches("[0-9]+") ? "(?<![0-9])" + q + "(?![0-9])" : q);
+        secrets.put(name, p);
+        inBytes.put(name, Pattern.compile(new String(p.pattern().getBytes(StandardCharsets.UTF_8),
+                StandardCharsets.ISO_8859_1)));
         return this;
     }
 
@@ -49,9 +54,7 @@ public final class SecretScan {
         bytes += content.length;
         // ISO-8859-1 maps each byte to one char, so the search is over the bytes themselves
         String text = new String(content, StandardCharsets.ISO_8859_1);
-        secrets.forEach((name, p) -> {
-            Pattern latin = Pattern.compile(new String(p.pattern().getBytes(StandardCharsets.UTF_8),
-                    StandardCharsets.ISO_8859_1));
+        inBytes.forEach((name, latin) -> {
             if (latin.matcher(text).find()) {
                 found.add(name + " in " + where);
             }

@@ -16,7 +16,7 @@ final class CommandHints {
         if (c.kind() != ConnectionInfo.Kind.PROXMOX) {
             return "--connection " + quoted(c.name());
         }
-        if (c.id() > 0) {
+        if (c.saved()) {
             return "--pve " + c.address();
         }
         return "--pve " + c.address() + c.tlsFingerprint().map(f -> " --fingerprint " + f).orElse("") + " --token-stdin";

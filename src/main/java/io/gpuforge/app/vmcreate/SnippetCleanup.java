@@ -75,8 +75,7 @@ public final class SnippetCleanup {
 
     /** The snippet of a VM, read from its {@code cicustom}; empty when none of GPUForge's user-data is set there. */
     public Optional<Pending> pending(ConnectionInfo c, VmRef vm) throws BackendException {
-        String cicustom = sessions.of(c).readConfig(vm).settings().getOrDefault("cicustom", "");
-        List<String> ours = CloudInitSnippets.ours(cicustom);
+        List<String> ours = ours(c, sessions.of(c), vm);
         Optional<String> user = ours.stream().filter(v -> v.endsWith("-user.yaml")).findFirst();
         Optional<String> meta = ours.stream().filter(v -> v.endsWith("-meta.yaml")).findFirst();
         return user.map(u -> new Pending(c, vm, u, meta.orElse(u.replaceAll("-user\\.yaml$", "-meta.yaml"))));
@@ -107,8 +106,7 @@ public final class SnippetCleanup {
     public TaskOutcome deleteVm(ConnectionInfo c, VmRef vm, TaskListener progress, BooleanSupplier cancelled,
                                 HostKeyPrompt hostKeys) throws BackendException, InterruptedException {
         ConnectionSession s = sessions.of(c);
-        List<String> ours = c.kind() == ConnectionInfo.Kind.PROXMOX || c.kind() == ConnectionInfo.Kind.DEMO
-                ? CloudInitSnippets.ours(s.readConfig(vm).settings().getOrDefault("cicustom", "")) : List.of();
+        List<String> ours = ours(c, s, vm);
         TaskOutcome out = s.deleteVm(vm, progress, cancelled);
         if (out.ok() && !ours.isEmpty()) {
             try {
@@ -122,6 +120,17 @@ public final class SnippetCleanup {
             }
         }
         return out;
+    }
+
+    /**
+     * The snippets of GPUForge's a VM's {@code cicustom} names: none on a libvirt host, which has no snippets
+     * (its configuration is not read for them).
+     */
+    private static List<String> ours(ConnectionInfo c, ConnectionSession s, VmRef vm) throws BackendException {
+        if (c.kind() != ConnectionInfo.Kind.PROXMOX && c.kind() != ConnectionInfo.Kind.DEMO) {
+            return List.of();
+        }
+        return CloudInitSnippets.ours(s.readConfig(vm).settings().getOrDefault("cicustom", ""));
     }
 
     /** Removes the snippet now, whether or not the first boot is done ({@code gpuforge vm remove-snippet --now}). */

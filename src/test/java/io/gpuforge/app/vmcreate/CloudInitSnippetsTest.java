@@ -73,6 +73,23 @@ class CloudInitSnippetsTest {
                 token.substring(token.indexOf('=') + 1).toCharArray(), Optional.of(sim.certificateFingerprint()));
     }
 
+    /** A node's tree whose /etc/pve/storage.cfg is {@code storageCfg}. */
+    private Path nodeWithStorages(String storageCfg) throws Exception {
+        Path root = Files.createDirectories(dir.resolve("host"));
+        Files.createDirectories(root.resolve("etc/pve"));
+        Files.writeString(root.resolve("etc/pve/storage.cfg"), storageCfg);
+        return root;
+    }
+
+    /** The simulator, its node pve-4090 linked to a saved SSH host on {@code server} (root, by password). */
+    private ConnectionInfo simulatorLinkedTo(SysrootSshServer server) throws Exception {
+        ConnectionInfo c = simulator();
+        ConnectionInfo ssh = ctx.connections().addSsh("pve-4090 shell", "root@127.0.0.1:" + server.port(),
+                Optional.of(SysrootSshServer.PASSWORD.toCharArray()));
+        ctx.hostLinks().link(c, "pve-4090", new HostLink.SavedSsh(ssh.id()));
+        return c;
+    }
+
     private static String expectedUserData(VmProvisioning.Request r) {
         return CloudConfigs.userData(r.name(), VmProvisioning.spec(r).options().cloudInit().orElseThrow());
     }
@@ -129,16 +146,11 @@ class CloudInitSnippetsTest {
 
     @Test
     void overARealSshServerTheSnippetsBytesArriveInTheStoragesSnippetsDirectory() throws Exception {
-        Path root = Files.createDirectories(dir.resolve("host"));
-        Files.createDirectories(root.resolve("etc/pve"));
-        Files.writeString(root.resolve("etc/pve/storage.cfg"), "dir: local\n\tpath /srv/pve-local\n"
+        Path root = nodeWithStorages("dir: local\n\tpath /srv/pve-local\n"
                 + "\tcontent iso,vztmpl,backup,import,snippets\n\nzfspool: local-zfs\n\tpool rpool/data\n"
                 + "\tcontent images,rootdir\n");
         try (SysrootSshServer server = new SysrootSshServer(root, dir.resolve("host-key.ser"))) {
-            ConnectionInfo c = simulator();
-            ConnectionInfo ssh = ctx.connections().addSsh("pve-4090 shell", "root@127.0.0.1:" + server.port(),
-                    Optional.of(SysrootSshServer.PASSWORD.toCharArray()));
-            ctx.hostLinks().link(c, "pve-4090", new HostLink.SavedSsh(ssh.id()));
+            ConnectionInfo c = simulatorLinkedTo(server);
             VmProvisioning.Request r = request(c, "ssh-01");
             assertThat(ctx.provisioning().choices(r.target()).noSnippet()).isEmpty();
             List<String> progress = new ArrayList<>();
@@ -184,16 +196,11 @@ class CloudInitSnippetsTest {
 
     @Test
     void deletingAVmRemovesItsSnippetsAndASharedStorageIsNamedInTheNotes() throws Exception {
-        Path root = Files.createDirectories(dir.resolve("host"));
-        Files.createDirectories(root.resolve("etc/pve"));
-        Files.writeString(root.resolve("etc/pve/storage.cfg"), "dir: local\n\tpath /mnt/pve/snippets-nfs\n"
+        Path root = nodeWithStorages("dir: local\n\tpath /mnt/pve/snippets-nfs\n"
                 + "\tcontent iso,vztmpl,backup,import,snippets\n\tshared 1\n\nzfspool: local-zfs\n\tpool rpool/data\n"
                 + "\tcontent images,rootdir\n");
         try (SysrootSshServer server = new SysrootSshServer(root, dir.resolve("host-key.ser"))) {
-            ConnectionInfo c = simulator();
-            ConnectionInfo ssh = ctx.connections().addSsh("pve-4090 shell", "root@127.0.0.1:" + server.port(),
-                    Optional.of(SysrootSshServer.PASSWORD.toCharArray()));
-            ctx.hostLinks().link(c, "pve-4090", new HostLink.SavedSsh(ssh.id()));
+            ConnectionInfo c = simulatorLinkedTo(server);
             VmProvisioning.Request r = request(c, "shared-01");
             List<String> progress = new ArrayList<>();
             VmProvisioning.Result res = ctx.provisioning().create(r, progress::add, () -> false, (h, t, f) -> true);
