@@ -9,8 +9,10 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyStore;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -22,9 +24,15 @@ public final class ScriptedHttpsServer implements AutoCloseable {
      * One scripted answer. {@code delayMillis} before answering; {@code reset} closes without an answer;
      * {@code repeated}, when there, is the body instead of {@code body}.
      */
-    public record Reply(int status, String body, long delayMillis, boolean reset, Optional<Repeated> repeated) {
+    public record Reply(int status, String body, long delayMillis, boolean reset, Optional<Repeated> repeated,
+                        Map<String, String> headers) {
         public Reply(int status, String body, long delayMillis, boolean reset) {
-            this(status, body, delayMillis, reset, Optional.empty());
+            this(status, body, delayMillis, reset, Optional.empty(), Map.of());
+        }
+
+        /** A {@code status} answer whose {@code Location} header names {@code location}. */
+        public static Reply redirect(int status, String location) {
+            return new Reply(status, "", 0, false, Optional.empty(), Map.of("Location", location));
         }
 
         public static Reply of(int status, String body) {
@@ -36,7 +44,7 @@ public final class ScriptedHttpsServer implements AutoCloseable {
          * away) and {@code tail}, written as it goes, never held whole; {@code chunked}: without a length.
          */
         public static Reply repeated(int status, String head, String item, long count, String tail, boolean chunked) {
-            return new Reply(status, "", 0, false, Optional.of(new Repeated(head, item, count, tail, chunked)));
+            return new Reply(status, "", 0, false, Optional.of(new Repeated(head, item, count, tail, chunked)), Map.of());
         }
     }
 
@@ -45,6 +53,7 @@ public final class ScriptedHttpsServer implements AutoCloseable {
     }
 
     private final HttpsServer server;
+    private final AtomicInteger requests = new AtomicInteger();
 
     public ScriptedHttpsServer(Function<String, Reply> script) throws Exception {
         KeyStore ks = KeyStore.getInstance("PKCS12");
@@ -57,7 +66,10 @@ public final class ScriptedHttpsServer implements AutoCloseable {
         ssl.init(kmf.getKeyManagers(), null, null);
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(ssl));
-        server.createContext("/", ex -> answer(ex, script.apply(ex.getRequestURI().getPath())));
+        server.createContext("/", ex -> {
+            requests.incrementAndGet();
+            answer(ex, script.apply(ex.getRequestURI().getPath()));
+        });
         server.setExecutor(Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "scripted-https");
             t.setDaemon(true);
@@ -84,6 +96,7 @@ public final class ScriptedHttpsServer implements AutoCloseable {
             return;
         }
         byte[] bytes = r.body().getBytes(StandardCharsets.UTF_8);
+        r.headers().forEach((k, v) -> ex.getResponseHeaders().set(k, v));
         ex.sendResponseHeaders(r.status(), bytes.length == 0 ? -1 : bytes.length);
         if (bytes.length > 0) {
             ex.getResponseBody().write(bytes);
@@ -108,6 +121,11 @@ public final class ScriptedHttpsServer implements AutoCloseable {
         } finally {
             ex.close();
         }
+    }
+
+    /** Requests answered so far. */
+    public int requests() {
+        return requests.get();
     }
 
     public String url() {

@@ -85,6 +85,9 @@ public final class PveClient {
             OkHttpClient.Builder b = new OkHttpClient.Builder()
                     .connectTimeout(Duration.ofSeconds(10)).readTimeout(readTimeout)
                     .callTimeout(readTimeout.multipliedBy(2))
+                    // PVE never answers its API with a redirect; following one (https to http above all) would
+                    // hand the login, the ticket and the CSRF token to whatever the Location names
+                    .followRedirects(false).followSslRedirects(false)
                     .sslSocketFactory(trust.sslContext().getSocketFactory(), trust);
             if (pinnedFingerprint.isPresent()) {
                 // a pinned certificate stands for the host: it was accepted for this server by its fingerprint
@@ -180,6 +183,9 @@ public final class PveClient {
         }
         requests.incrementAndGet();
         try (Response resp = http.newCall(r.build()).execute()) {
+            if (resp.code() >= 300 && resp.code() <= 399) {
+                throw redirected(method, path, resp);
+            }
             String text = body(resp, method, path);
             // PVE's reason is the status line; behind proxies that rewrite it (and the simulator, whose HTTP
             // server cannot set one) it is also in X-PVE-Message
@@ -196,6 +202,15 @@ public final class PveClient {
             throw new PveApiException(PveApiException.Kind.NETWORK, 0, method + " " + path + " failed: " + ex.getMessage(),
                     Map.of(), ex);
         }
+    }
+
+    private PveApiException redirected(String method, String path, Response resp) {
+        String location = resp.header("Location");
+        return new PveApiException(PveApiException.Kind.PROTOCOL, resp.code(), "The server answered " + method + " "
+                + path + " with a redirect (" + resp.code() + ") to " + (location == null ? "no location"
+                : "'" + snippet(location) + "'") + ". Proxmox VE never redirects its API, so GPUForge did not follow"
+                + " it and sent nothing there: check that " + base.host() + ":" + base.port() + " is the Proxmox VE"
+                + " server itself and not a proxy or another service", Map.of(), null);
     }
 
     /**
