@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -95,9 +96,14 @@ final class KnownHostsVerifier extends KnownHostsServerKeyVerifier {
         return List.of(name(session, remote));
     }
 
+    /**
+     * Lowercased, as OpenSSH looks names up: a hashed entry matches only the exact bytes hashed, so {@code PVE1.lab}
+     * must find the key remembered for {@code pve1.lab} (and meet another key as changed, not unknown).
+     */
     private SshdSocketAddress name(ClientSession session, SocketAddress remote) {
-        return names.apply(session).orElseGet(() -> SshdSocketAddress.toSshdSocketAddress(
+        SshdSocketAddress a = names.apply(session).orElseGet(() -> SshdSocketAddress.toSshdSocketAddress(
                 session.getConnectAddress() != null ? session.getConnectAddress() : remote));
+        return new SshdSocketAddress(a.getHostName().toLowerCase(Locale.ROOT), a.getPort());
     }
 
     @Override
