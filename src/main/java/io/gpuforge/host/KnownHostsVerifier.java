@@ -37,8 +37,17 @@ final class KnownHostsVerifier extends KnownHostsServerKeyVerifier {
     private static final Logger LOG = LoggerFactory.getLogger(KnownHostsVerifier.class);
 
     /** Why the last verification failed, for the error message. */
-    record Refusal(boolean changed, String host, String expectedFingerprint, String actualFingerprint,
+    enum Reason { UNKNOWN, CHANGED, REVOKED }
+
+    /**
+     * Why the last verification failed, for the error message: the file is the one holding the old key (changed)
+     * or the {@code @revoked} line (revoked).
+     */
+    record Refusal(Reason reason, String host, String expectedFingerprint, String actualFingerprint,
                    Optional<Path> file) {
+        boolean changed() {
+            return reason == Reason.CHANGED;
+        }
     }
 
     private final List<Path> files;
@@ -110,7 +119,7 @@ final class KnownHostsVerifier extends KnownHostsServerKeyVerifier {
     protected boolean acceptUnknownHostKey(ClientSession session, SocketAddress remote, PublicKey key) {
         String host = name(session, remote).getHostName();
         if (!policy.acceptNewKey(host, KeyUtils.getKeyType(key), fingerprint(key))) {
-            refusal = new Refusal(false, host, null, fingerprint(key), Optional.empty());
+            refusal = new Refusal(Reason.UNKNOWN, host, null, fingerprint(key), Optional.empty());
             return false;
         }
         Path file = getPath();
@@ -148,15 +157,29 @@ final class KnownHostsVerifier extends KnownHostsServerKeyVerifier {
         synchronized (origin) {
             file = origin.get(entry);
         }
-        refusal = new Refusal(true, name(session, remote).getHostName(), fingerprint(expected), fingerprint(actual),
+        refusal = new Refusal(Reason.CHANGED, name(session, remote).getHostName(), fingerprint(expected), fingerprint(actual),
                 Optional.ofNullable(file));
         return false;
     }
 
+    /** A key an administrator marked {@code @revoked}: refused, and nothing for the user to remove. */
     @Override
     protected void handleRevokedKey(ClientSession session, SocketAddress remote, PublicKey key) {
-        refusal = new Refusal(true, name(session, remote).getHostName(), "a key marked @revoked", fingerprint(key),
-                Optional.empty());
+        Optional<Path> file;
+        synchronized (origin) {
+            file = origin.entrySet().stream().filter(e -> "revoked".equalsIgnoreCase(e.getKey().getMarker())
+                    && holds(e.getKey(), key)).map(Map.Entry::getValue).findFirst();
+        }
+        refusal = new Refusal(Reason.REVOKED, name(session, remote).getHostName(), null, fingerprint(key), file);
+    }
+
+    private static boolean holds(KnownHostEntry entry, PublicKey key) {
+        try {
+            return entry.getKeyEntry() != null
+                    && KeyUtils.compareKeys(entry.getKeyEntry().resolvePublicKey(null, null, null), key);
+        } catch (IOException | GeneralSecurityException | RuntimeException e) {
+            return false;
+        }
     }
 
     Refusal refusal() {

@@ -148,6 +148,13 @@ final class SshConnector {
     private static ProbeException failure(String who, Exception e, KnownHostsVerifier verifier,
                                           SshLoginAttempt attempt, SshShell.Credentials credentials) {
         KnownHostsVerifier.Refusal r = verifier.refusal();
+        if (r != null && r.reason() == KnownHostsVerifier.Reason.REVOKED) {
+            return new ProbeException("The host key of " + r.host() + " (" + r.actualFingerprint() + ") was revoked by"
+                    + " an administrator: it is marked @revoked in "
+                    + r.file().map(Path::toString).orElse("a known_hosts file") + ", so GPUForge refuses to connect."
+                    + " There is nothing to remove: the revocation stands, and the host's administrator has to give it"
+                    + " a new key (or tell you why it presents a revoked one).", e);
+        }
         if (r != null && r.changed()) {
             return new ProbeException("The host key of " + r.host() + " has CHANGED: known_hosts has "
                     + r.expectedFingerprint() + ", the server now offers " + r.actualFingerprint()
