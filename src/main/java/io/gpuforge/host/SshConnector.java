@@ -205,6 +205,8 @@ final class SshConnector {
                         + (prompts.canAsk() ? "" : " (" + prompts.passphraseHint(p.key()) + ")");
             case MISSING:
                 return "the key file " + p.key() + " does not exist";
+            case UNPROTECTED:
+                return p.detail();
             default:
                 return "the key file " + p.key() + " could not be read: " + p.detail();
         }

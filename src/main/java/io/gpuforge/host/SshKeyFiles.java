@@ -9,6 +9,7 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.sshd.common.NamedResource;
 import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
@@ -18,7 +19,7 @@ import org.apache.sshd.common.util.security.SecurityUtils;
 /**
  * The private key files of a login, read one by one only when sshd gets to them (after the agent's keys), so a
  * passphrase is asked for only when needed. A file that cannot be used (missing, encrypted without a passphrase,
- * wrong passphrase) is skipped and told to the {@link SshLoginAttempt}, so the other keys and methods still get
+ * wrong passphrase, readable by others as OpenSSH refuses it) is skipped and told to the {@link SshLoginAttempt}, so the other keys and methods still get
  * their turn and the failure can name it.
  */
 final class SshKeyFiles implements KeyIdentityProvider {
@@ -65,6 +66,11 @@ final class SshKeyFiles implements KeyIdentityProvider {
             if (named) {
                 attempt.missing(file);
             }
+            return;
+        }
+        Optional<String> unprotected = KeyFilePermissions.problem(file);
+        if (unprotected.isPresent()) {
+            attempt.unprotected(file, unprotected.get());
             return;
         }
         try (InputStream in = Files.newInputStream(file)) {

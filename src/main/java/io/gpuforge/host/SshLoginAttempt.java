@@ -29,7 +29,7 @@ final class SshLoginAttempt implements FilePasswordProvider, UserInteraction, Ss
     static final int ASKS = 3;
 
     /** What went wrong with a key file. */
-    enum KeyTrouble { NO_PASSPHRASE, WRONG_PASSPHRASE, MISSING, UNREADABLE }
+    enum KeyTrouble { NO_PASSPHRASE, WRONG_PASSPHRASE, MISSING, UNREADABLE, UNPROTECTED }
 
     record KeyProblem(Path key, KeyTrouble trouble, String detail) {
     }
@@ -136,6 +136,11 @@ final class SshLoginAttempt implements FilePasswordProvider, UserInteraction, Ss
     /** A key file named by the login or the config is not there. */
     void missing(Path key) {
         problems.add(new KeyProblem(key, KeyTrouble.MISSING, "there is no such file"));
+    }
+
+    /** A key file others can read: not used, as OpenSSH does not ({@code why} says so, with the fix). */
+    void unprotected(Path key, String why) {
+        problems.add(new KeyProblem(key, KeyTrouble.UNPROTECTED, why));
     }
 
     /** A key file could not be used; why is told apart from what was tried with its passphrase. */

@@ -9,6 +9,7 @@ import io.gpuforge.testing.Tools;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyPair;
 import java.security.PublicKey;
 import java.time.Duration;
@@ -44,6 +45,7 @@ class SshKeyAuthTest {
         try (OutputStream out = Files.newOutputStream(key)) {
             OpenSSHKeyPairResourceWriter.INSTANCE.writePrivateKey(kp, "test", ctx, out);
         }
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
         assertThat(Files.readString(key)).contains("BEGIN OPENSSH PRIVATE KEY");
         try (SysrootSshServer server = new SysrootSshServer(HostTrees.bootVga(dir.resolve("root")), dir.resolve("hk"),
                 kp.getPublic())) {

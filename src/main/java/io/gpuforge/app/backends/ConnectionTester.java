@@ -6,6 +6,7 @@ import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.ConnectionOptions;
+import io.gpuforge.host.KeyFilePermissions;
 import io.gpuforge.host.ProbeException;
 import io.gpuforge.host.SshShell;
 import io.gpuforge.host.SshTarget;
@@ -188,6 +189,11 @@ public final class ConnectionTester {
             }
             Optional<Path> identity = options.identityFile().map(Path::of);
             if (identity.isPresent()) {
+                Optional<String> unprotected = KeyFilePermissions.problem(identity.get());
+                if (unprotected.isPresent()) {
+                    String why = unprotected.get();
+                    return Report.failed(Field.IDENTITY_FILE, Character.toUpperCase(why.charAt(0)) + why.substring(1));
+                }
                 try {
                     if (KeyFiles.encrypted(identity.get()) && passphrase.filter(p -> p.length > 0).isEmpty()) {
                         return Report.failed(Field.PASSPHRASE, "The key file " + identity.get() + " is encrypted:"

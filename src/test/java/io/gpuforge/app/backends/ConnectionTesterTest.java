@@ -11,10 +11,12 @@ import io.gpuforge.demo.SimCluster;
 import io.gpuforge.domain.ConnectionOptions;
 import io.gpuforge.store.secret.VaultSecretStore;
 import io.gpuforge.testing.HostTrees;
+import io.gpuforge.testing.SshKeys;
 import io.gpuforge.testing.SysrootSshServer;
 import io.gpuforge.testing.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.PublicKey;
 import java.util.Optional;
 import org.apache.sshd.common.config.keys.PublicKeyEntry;
@@ -192,6 +194,21 @@ class ConnectionTesterTest {
             Report ok = tester.ssh("root@127.0.0.1:" + server.port(), Optional.empty(), withKey,
                     Optional.of("pass phrase".toCharArray()), (h, t, f) -> true);
             assertThat(ok.ok()).as(ok.message()).isTrue();
+        }
+    }
+
+    @Test
+    void aKeyFileOthersCanReadIsReportedOnTheKeyFieldWithTheFix() throws Exception {
+        Path key = SshKeys.ed25519(dir.resolve("keys/id_ed25519"), "");
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
+        try (SysrootSshServer server = new SysrootSshServer(HostTrees.intelGrub(Files.createDirectories(dir.resolve("r"))),
+                dir.resolve("hk"), SshKeys.publicKey(key))) {
+            Report r = tester.ssh("root@127.0.0.1:" + server.port(), Optional.empty(),
+                    ConnectionOptions.ssh(false, Optional.of(key.toString()), false), Optional.empty(), (h, t, f) -> true);
+            assertThat(r.ok()).isFalse();
+            assertThat(r.field()).contains(Field.IDENTITY_FILE);
+            assertThat(r.message()).contains("accessible by others", "chmod 600 " + key);
+            assertThat(server.logins()).isEmpty();
         }
     }
 }
