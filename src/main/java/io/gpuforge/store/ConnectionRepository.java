@@ -134,6 +134,20 @@ public final class ConnectionRepository {
         return db.with(conn -> find(conn, id));
     }
 
+    /**
+     * The highest id a connection was ever given, removed ones included (ids are never reused: AUTOINCREMENT);
+     * 0 when none was ever saved. What was kept under a removed connection's id can be found with it.
+     */
+    public long highestIdEverUsed() throws StoreException {
+        return db.with(conn -> {
+            try (PreparedStatement ps = conn.prepareStatement(
+                    "SELECT seq FROM sqlite_sequence WHERE name = 'connection'");
+                 ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0L;
+            }
+        });
+    }
+
     /** Whether a connection other than {@code exceptId} has this name (names are unique). */
     public boolean nameTaken(String name, long exceptId) throws StoreException {
         return db.with(conn -> {

@@ -51,7 +51,9 @@ class HostAccessLoginTest {
                 assertThat(o.shell().run("true", new byte[0], Duration.ofSeconds(30)).exitCode()).isZero();
             }
             assertThat(first.asked).containsExactly("trust 127.0.0.1", "passphrase " + key, "remember " + key);
-            assertThat(f.vault.get(HostAccess.passphraseRef(lab)).map(String::new)).contains("right phrase");
+            String ref = f.service.find(lab.id()).orElseThrow().options().passphraseRef().orElseThrow(
+                    () -> new AssertionError("the remembered passphrase is recorded on its connection"));
+            assertThat(f.vault.get(ref).map(String::new)).contains("right phrase");
 
             WindowAnswers second = new WindowAnswers("not asked", false);
             try (HostAccess.Opened o = access.open(new HostTarget.Saved(lab), second)) {
@@ -59,6 +61,10 @@ class HostAccessLoginTest {
             }
             assertThat(second.asked).as("the host key and the passphrase are both remembered").isEmpty();
             assertThat(server.logins()).containsExactly("root publickey", "root publickey");
+
+            f.service.remove(lab.id());
+            assertThat(f.vault.get(ref)).as("the passphrase goes with its connection").isEmpty();
+            assertThat(f.vault.get("connection:" + lab.id() + ":key-passphrase")).isEmpty();
         }
     }
 
@@ -80,7 +86,9 @@ class HostAccessLoginTest {
             assertThat(wrong.asked).as("asked three times, then for a password, as ssh does").containsExactly(
                     "trust 127.0.0.1", "passphrase " + key, "passphrase " + key + " again",
                     "passphrase " + key + " again", "password root@127.0.0.1:" + server.port());
-            assertThat(f.vault.get(HostAccess.passphraseRef(lab))).as("nothing wrong is remembered").isEmpty();
+            assertThat(f.service.find(lab.id()).orElseThrow().options().passphraseRef()).as("nothing wrong is remembered")
+                    .isEmpty();
+            assertThat(f.vault.get("connection:" + lab.id() + ":passphrase")).isEmpty();
         }
     }
 }

@@ -28,10 +28,12 @@ public final class ConnectionsService {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionsService.class);
     private final ConnectionRepository repository;
     private final SecretsService secrets;
+    private final KeyPassphraseMigration migration;
 
     public ConnectionsService(ConnectionRepository repository, SecretsService secrets) {
         this.repository = repository;
         this.secrets = secrets;
+        this.migration = new KeyPassphraseMigration(repository, secrets, this::keep);
     }
 
     public List<ConnectionInfo> all() throws StoreException {
@@ -207,41 +209,53 @@ public final class ConnectionsService {
 
     /**
      * Keeps the passphrase of an SSH connection's key file in the secret store (the user ticked "remember" when
-     * asked for it), under {@code connection:<id>:passphrase}; a passphrase kept before is replaced.
+     * asked for it), under {@code connection:<id>:passphrase}, recorded on the connection so that it goes with it
+     * when the connection is removed; a passphrase kept before is replaced.
      */
     public ConnectionInfo keepPassphrase(long id, char[] passphrase) throws StoreException, SecretStoreException {
         try {
+            migration.runOnce();
             ConnectionInfo c = repository.find(id).orElseThrow(() -> new IllegalArgumentException(
                     "No saved connection has id " + id + " (was it removed in another window?)"));
-            if (c.kind() != ConnectionInfo.Kind.SSH) {
-                throw new IllegalArgumentException("Only an SSH host keeps a key passphrase, not the " + c.kind().db()
-                        + " connection '" + c.name() + "'");
-            }
-            if (passphrase.length == 0) {
-                throw new IllegalArgumentException("An empty passphrase is not kept");
-            }
-            if (!store().isUnlocked()) {
-                throw new SecretStoreException("Key passphrases are kept in the encrypted vault: set it up or unlock it"
-                        + " in Preferences first");
-            }
-            String ref = "connection:" + id + ":passphrase";
-            SecretChange change = new SecretChange(store());
-            try {
-                return repository.update(c.withOptions(c.options().withPassphraseRef(Optional.of(ref))),
-                        (rowId, ownRef) -> {
-                            change.readExtra(c.options().passphraseRef());
-                            change.put(ref, passphrase);
-                            return Optional.empty();
-                        });
-            } catch (StoreException | SecretStoreException | RuntimeException e) {
-                change.undo(c.name(), e);
-                throw e;
-            } finally {
-                change.wipe();
-            }
+            return keep(c, passphrase);
         } finally {
             wipe(passphrase);
         }
+    }
+
+    /** {@link #keepPassphrase} for a connection read already; the caller wipes the array. */
+    private ConnectionInfo keep(ConnectionInfo c, char[] passphrase) throws StoreException, SecretStoreException {
+        if (c.kind() != ConnectionInfo.Kind.SSH) {
+            throw new IllegalArgumentException("Only an SSH host keeps a key passphrase, not the " + c.kind().db()
+                    + " connection '" + c.name() + "'");
+        }
+        if (passphrase.length == 0) {
+            throw new IllegalArgumentException("An empty passphrase is not kept");
+        }
+        if (!store().isUnlocked()) {
+            throw new SecretStoreException("Key passphrases are kept in the encrypted vault: set it up or unlock it"
+                    + " in Preferences first");
+        }
+        String ref = passphraseRef(c.id());
+        SecretChange change = new SecretChange(store());
+        try {
+            return repository.update(c.withOptions(c.options().withPassphraseRef(Optional.of(ref))),
+                    (rowId, ownRef) -> {
+                        change.readExtra(c.options().passphraseRef());
+                        change.put(ref, passphrase);
+                        return Optional.empty();
+                    });
+        } catch (StoreException | SecretStoreException | RuntimeException e) {
+            change.undo(c.name(), e);
+            throw e;
+        } finally {
+            change.wipe();
+        }
+    }
+
+    /** The one name a connection's key passphrase is kept under. */
+    static String passphraseRef(long id) {
+        return "connection:" + id + ":passphrase";
     }
 
     /** The key passphrase kept for an SSH connection, if one is. The caller wipes the array. */
@@ -250,6 +264,16 @@ public final class ConnectionsService {
             return Optional.empty();
         }
         return store().get(c.options().passphraseRef().get());
+    }
+
+    /**
+     * The key passphrase kept for the saved connection {@code id} as it is now (read again: it may have been
+     * remembered since the caller read it). The caller wipes the array.
+     */
+    public Optional<char[]> passphrase(long id) throws StoreException, SecretStoreException {
+        migration.runOnce();
+        Optional<ConnectionInfo> c = repository.find(id);
+        return c.isEmpty() ? Optional.empty() : passphrase(c.get());
     }
 
     /**
@@ -272,6 +296,7 @@ public final class ConnectionsService {
 
     /** Removes a saved connection and its secret, both or neither; nothing happens if it is gone already. */
     public void remove(long id) throws StoreException, SecretStoreException {
+        migration.runOnce();
         Optional<ConnectionInfo> found = repository.find(id);
         if (found.isEmpty()) {
             return;

@@ -191,11 +191,6 @@ public final class HostAccess {
                 .withIdentity(c.options().identityFile().map(Path::of), Optional.empty());
     }
 
-    /** Where a saved host's remembered key passphrase is kept in the secret store. */
-    public static String passphraseRef(ConnectionInfo c) {
-        return "connection:" + c.id() + ":key-passphrase";
-    }
-
     /** The SSH setup a login uses: the user's (or none in tests), with the login's own choices on top. */
     SshSetup setup(SshLogin login) throws HostException {
         KnownHosts kh = login.knownHosts().map(KnownHosts::new).orElseGet(knownHosts);
@@ -229,12 +224,12 @@ public final class HostAccess {
     }
 
     private Optional<char[]> rememberedPassphrase(ConnectionInfo c) {
-        if (secrets == null) {
+        if (connections == null) {
             return Optional.empty();
         }
         try {
-            return secrets.store().get(passphraseRef(c));
-        } catch (SecretStoreException e) {
+            return connections.passphrase(c.id());
+        } catch (StoreException | SecretStoreException e) {
             LOG.info("The remembered key passphrase of {} could not be read ({}); it will be asked", c.name(),
                     e.getMessage());
             return Optional.empty();
@@ -244,14 +239,15 @@ public final class HostAccess {
     /** After a login with a typed passphrase: keep it for this saved host when the user says so. */
     private void offerToRemember(ConnectionInfo c, LoginPrompts prompts, LoginPrompt asker) {
         Optional<char[]> typed = prompts.typed();
-        if (typed.isEmpty() || secrets == null) {
+        if (typed.isEmpty() || connections == null) {
             return;
         }
         try {
             if (asker.rememberPassphrase(prompts.typedFor().orElseThrow())) {
-                secrets.store().put(passphraseRef(c), typed.get());
+                // recorded on the connection under its one name, so removing the connection removes it
+                connections.keepPassphrase(c.id(), typed.get().clone());
             }
-        } catch (SecretStoreException e) {
+        } catch (StoreException | SecretStoreException | IllegalArgumentException e) {
             LOG.warn("The key passphrase of {} could not be kept in the secret store: {}", c.name(), e.getMessage());
         } finally {
             Arrays.fill(typed.get(), '\0');
