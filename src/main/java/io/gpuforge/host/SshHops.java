@@ -15,16 +15,19 @@ import org.apache.sshd.client.config.hosts.ConfigFileHostEntryResolver;
 import org.apache.sshd.client.config.hosts.HostConfigEntry;
 import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
 import org.apache.sshd.client.future.ConnectFuture;
+import org.apache.sshd.client.future.DefaultConnectFuture;
 import org.apache.sshd.client.session.ClientSession;
 import org.apache.sshd.common.AttributeRepository;
+import org.apache.sshd.common.io.IoConnector;
 import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
 import org.apache.sshd.common.session.SessionContext;
 
 /**
  * An sshd client that resolves every host, the one logged in to and each {@code ProxyJump} hop on the way, through
  * the user's OpenSSH config (sshd's {@link ConfigFileHostEntryResolver}; sshd makes the jumps), and remembers for
- * each connection which host it stands for. A hop reached through a jump host is connected to a forwarded local
- * port; its host key is still checked, and its keys chosen, under its own name ({@link #hop}).
+ * each connection which host it stands for. A hop reached through a jump host runs over a channel of the jump
+ * host's session ({@link JumpConnector}), no local port; its host key is checked, and its keys chosen, under its own
+ * name ({@link #hop}).
  */
 final class SshHops extends SshClient {
 
@@ -100,6 +103,69 @@ final class SshHops extends SshClient {
         }
         SocketAddress a = ((ClientSession) session).getConnectAddress();
         return a == null ? Optional.empty() : Optional.ofNullable(connected.get(a));
+    }
+
+    /** Sockets as sshd makes them, and jumps over channels of the jump host's session ({@link JumpConnector}). */
+    @Override
+    protected IoConnector createConnector() {
+        return new JumpConnector(super.createConnector(), getSessionFactory());
+    }
+
+    /**
+     * A host behind {@code ProxyJump}: the jump host is connected to (through its own jumps) and logged in to, then
+     * the host is reached over a {@code direct-tcpip} channel of that session, as OpenSSH's {@code -W} does: no port
+     * listens on this machine. The jump session closes with the host's. {@code jumps} is in the config's order,
+     * visited first to last as OpenSSH does ({@code ProxyJump a,b}: a, then b through a, then the host through b;
+     * sshd's own walk takes the first as the one nearest the host).
+     */
+    @Override
+    protected ConnectFuture doConnect(HostConfigEntry hostConfig, List<HostConfigEntry> jumps, AttributeRepository context,
+                                      SocketAddress localAddress) throws IOException {
+        if (jumps == null || jumps.isEmpty()) {
+            return super.doConnect(hostConfig, jumps, context, localAddress);
+        }
+        HostConfigEntry jump = jumps.remove(jumps.size() - 1);
+        ConnectFuture toJump = doConnect(jump, jumps, context, null);
+        DefaultConnectFuture result = new DefaultConnectFuture(hostConfig.getHostName() + ":" + hostConfig.getPort(),
+                null);
+        toJump.addListener(f -> {
+            if (!f.isConnected()) {
+                result.setException(f.getException() != null ? f.getException()
+                        : new IOException("The jump host " + jump.getHostName() + " could not be reached"));
+                return;
+            }
+            ClientSession via = f.getClientSession();
+            try {
+                via.auth().addListener(auth -> {
+                    if (!auth.isSuccess()) {
+                        via.close(true);
+                        result.setException(auth.getException());
+                        return;
+                    }
+                    try {
+                        ConnectFuture target = doConnect(hostConfig.getUsername(), new JumpAddress(via,
+                                hostConfig.getHostName(), hostConfig.getPort()), context, localAddress,
+                                preloadClientIdentities(List.of()), hostConfig);
+                        target.addListener(t -> {
+                            if (t.isConnected()) {
+                                t.getClientSession().addCloseFutureListener(c -> via.close(true));
+                                result.setSession(t.getClientSession());
+                            } else {
+                                via.close(true);
+                                result.setException(t.getException());
+                            }
+                        });
+                    } catch (IOException | RuntimeException e) {
+                        via.close(true);
+                        result.setException(e);
+                    }
+                });
+            } catch (IOException | RuntimeException e) {
+                via.close(true);
+                result.setException(e);
+            }
+        });
+        return result;
     }
 
     /** Notes which host each connection stands for before it is opened, so the key exchange already knows. */
