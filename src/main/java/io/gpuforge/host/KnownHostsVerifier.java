@@ -20,6 +20,7 @@ import org.apache.sshd.client.config.hosts.KnownHostEntry;
 import org.apache.sshd.client.keyverifier.KnownHostsServerKeyVerifier;
 import org.apache.sshd.client.keyverifier.RejectAllServerKeyVerifier;
 import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.SshConstants;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.util.net.SshdSocketAddress;
 import org.slf4j.Logger;
@@ -37,7 +38,9 @@ final class KnownHostsVerifier extends KnownHostsServerKeyVerifier {
     private static final Logger LOG = LoggerFactory.getLogger(KnownHostsVerifier.class);
 
     /** Why the last verification failed, for the error message. */
-    enum Reason { UNKNOWN, CHANGED, REVOKED }
+    enum Reason { UNKNOWN, STRICT, CHANGED, REVOKED }
+
+    private static final Path DEV_NULL = Path.of("/dev/null");
 
     /**
      * Why the last verification failed, for the error message: the file is the one holding the old key (changed)
@@ -50,28 +53,23 @@ final class KnownHostsVerifier extends KnownHostsServerKeyVerifier {
         }
     }
 
-    private final List<Path> files;
+    private final Function<ClientSession, HostKeyTrust> trust;
     private final HostKeyPolicy policy;
     private final Function<ClientSession, Optional<SshdSocketAddress>> names;
     private final Map<KnownHostEntry, Path> origin = new IdentityHashMap<>();
     private volatile Refusal refusal;
 
     /**
-     * @param files    every known_hosts file to check against
-     * @param write    where newly accepted keys go
+     * @param trust    for a session's host: the files checked and written, its alias, its StrictHostKeyChecking
+     * @param fallback the file sshd is told about (every write goes to the host's own {@link HostKeyTrust#write})
      * @param names    the name a session's host is known by, when it is not the address connected to
      */
-    KnownHostsVerifier(List<Path> files, Path write, HostKeyPolicy policy,
+    KnownHostsVerifier(Function<ClientSession, HostKeyTrust> trust, Path fallback, HostKeyPolicy policy,
                        Function<ClientSession, Optional<SshdSocketAddress>> names) {
-        super(RejectAllServerKeyVerifier.INSTANCE, write);
-        this.files = List.copyOf(files);
+        super(RejectAllServerKeyVerifier.INSTANCE, fallback);
+        this.trust = trust;
         this.policy = policy;
         this.names = names;
-    }
-
-    /** One file, the host named as connected to (no jump hosts). */
-    KnownHostsVerifier(Path knownHosts, HostKeyPolicy policy) {
-        this(List.of(knownHosts), knownHosts, policy, s -> Optional.empty());
     }
 
     static String fingerprint(PublicKey key) {
@@ -81,7 +79,7 @@ final class KnownHostsVerifier extends KnownHostsServerKeyVerifier {
     @Override
     public boolean verifyServerKey(ClientSession session, SocketAddress remote, PublicKey key) {
         List<HostEntryPair> known = new ArrayList<>();
-        for (Path f : files) {
+        for (Path f : trust.apply(session).read()) {
             if (!Files.isRegularFile(f)) {
                 continue;
             }
@@ -110,6 +108,11 @@ final class KnownHostsVerifier extends KnownHostsServerKeyVerifier {
      * must find the key remembered for {@code pve1.lab} (and meet another key as changed, not unknown).
      */
     private SshdSocketAddress name(ClientSession session, SocketAddress remote) {
+        Optional<String> alias = trust.apply(session).alias();
+        if (alias.isPresent()) {
+            // HostKeyAlias: the key is known under the alias alone, as OpenSSH looks it up and writes it
+            return new SshdSocketAddress(alias.get(), SshConstants.DEFAULT_PORT);
+        }
         SshdSocketAddress a = names.apply(session).orElseGet(() -> SshdSocketAddress.toSshdSocketAddress(
                 session.getConnectAddress() != null ? session.getConnectAddress() : remote));
         return new SshdSocketAddress(a.getHostName().toLowerCase(Locale.ROOT), a.getPort());
@@ -118,11 +121,18 @@ final class KnownHostsVerifier extends KnownHostsServerKeyVerifier {
     @Override
     protected boolean acceptUnknownHostKey(ClientSession session, SocketAddress remote, PublicKey key) {
         String host = name(session, remote).getHostName();
-        if (!policy.acceptNewKey(host, KeyUtils.getKeyType(key), fingerprint(key))) {
-            refusal = new Refusal(Reason.UNKNOWN, host, null, fingerprint(key), Optional.empty());
+        HostKeyTrust t = trust.apply(session);
+        boolean accepted = t.strict() == HostKeyTrust.Strict.ACCEPT_NEW || t.strict() == HostKeyTrust.Strict.ASK
+                && policy.acceptNewKey(host, KeyUtils.getKeyType(key), fingerprint(key));
+        if (!accepted) {
+            refusal = new Refusal(t.strict() == HostKeyTrust.Strict.YES ? Reason.STRICT : Reason.UNKNOWN, host, null,
+                    fingerprint(key), Optional.empty());
             return false;
         }
-        Path file = getPath();
+        Path file = t.write();
+        if (file.equals(DEV_NULL)) {
+            return true;
+        }
         try {
             privateDirectories(file.toAbsolutePath().getParent());
             updateKnownHostsFile(session, remote, key, file, List.of());

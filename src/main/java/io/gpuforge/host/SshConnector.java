@@ -52,8 +52,10 @@ final class SshConnector {
                     + " read for " + destination + ": " + SshShell.describe(e), e);
         }
         Hop target = client.hopOf(entry);
-        KnownHostsVerifier verifier = new KnownHostsVerifier(setup.knownHosts(), setup.newHostKeys(),
-                (host, type, fp) -> attempt.asking(() -> policy.acceptNewKey(host, type, fp)),
+        KnownHostsVerifier verifier = new KnownHostsVerifier(s -> {
+                    Hop h = hop(client, s, target);
+                    return HostKeyTrust.of(setup, h.target(), h.hostKeys());
+                }, setup.newHostKeys(), (host, type, fp) -> attempt.asking(() -> policy.acceptNewKey(host, type, fp)),
                 s -> client.hop(s).map(h -> new SshdSocketAddress(h.target().host(), h.target().port())));
         client.setServerKeyVerifier(verifier);
         client.setKeyIdentityProvider(new SshKeyFiles(s -> keyFiles(client.hop(s).orElse(target), target, credentials,
@@ -80,7 +82,7 @@ final class SshConnector {
             throw e;
         } catch (IOException | RuntimeException e) {
             SshShell.closeQuietly(session, client);
-            throw failure(who, e, verifier, attempt, credentials);
+            throw failure(who, e, verifier, attempt, credentials, setup);
         }
     }
 
@@ -146,7 +148,8 @@ final class SshConnector {
     }
 
     private static ProbeException failure(String who, Exception e, KnownHostsVerifier verifier,
-                                          SshLoginAttempt attempt, SshShell.Credentials credentials) {
+                                          SshLoginAttempt attempt, SshShell.Credentials credentials,
+                                          SshSetup setup) {
         KnownHostsVerifier.Refusal r = verifier.refusal();
         if (r != null && r.reason() == KnownHostsVerifier.Reason.REVOKED) {
             return new ProbeException("The host key of " + r.host() + " (" + r.actualFingerprint() + ") was revoked by"
@@ -161,6 +164,12 @@ final class SshConnector {
                     + ". This can be a reinstalled host or someone in between; GPUForge refuses to connect."
                     + " If the change is expected, remove the old key from "
                     + r.file().map(Path::toString).orElse("the known_hosts file") + ".", e);
+        }
+        if (r != null && r.reason() == KnownHostsVerifier.Reason.STRICT) {
+            return new ProbeException("The host key of " + r.host() + " is not known (" + r.actualFingerprint()
+                    + ") and StrictHostKeyChecking is yes in " + setup.config().map(Path::toString)
+                    .orElse("the SSH config") + ", so GPUForge does not ask: add the host's key to known_hosts"
+                    + " (check it on the host: ssh-keygen -lf /etc/ssh/ssh_host_*_key.pub) or change that setting.", e);
         }
         if (r != null) {
             return new ProbeException("The host key of " + r.host() + " is not known (" + r.actualFingerprint()

@@ -33,7 +33,7 @@ final class SshHops extends SshClient {
 
     /** One host of a login: where it is, as whom, with which key files from the config. */
     record Hop(SshTarget target, List<Path> identities, boolean identitiesOnly, Optional<String> identityAgent,
-               Optional<String> proxyJump) {
+               Optional<String> proxyJump, HostKeyTrust.Config hostKeys) {
         Hop {
             identities = List.copyOf(identities);
         }
@@ -77,7 +77,9 @@ final class SshHops extends SshClient {
         List<Path> ids = e.getIdentities().stream().map(Path::of).toList();
         Hop hop = new Hop(new SshTarget(e.getUsername(), e.getHostName(), e.getPort()), ids, e.isIdentitiesOnly(),
                 Optional.ofNullable(e.getProperty(HostConfigEntry.IDENTITY_AGENT)).filter(s -> !s.isBlank()),
-                Optional.ofNullable(e.getProxyJump()).filter(s -> !s.isBlank() && !"none".equalsIgnoreCase(s)));
+                Optional.ofNullable(e.getProxyJump()).filter(s -> !s.isBlank() && !"none".equalsIgnoreCase(s)),
+                new HostKeyTrust.Config(property(e, "HostKeyAlias"), property(e, "UserKnownHostsFile"),
+                        property(e, "GlobalKnownHostsFile"), property(e, "StrictHostKeyChecking")));
         e.setIdentities(List.of());
         e.setIdentitiesOnly(false);
         resolved.put(e, hop);
@@ -93,7 +95,11 @@ final class SshHops extends SshClient {
     Hop hopOf(HostConfigEntry entry) {
         Hop h = resolved.get(entry);
         return h != null ? h : new Hop(new SshTarget(entry.getUsername(), entry.getHostName(), entry.getPort()),
-                List.of(), false, Optional.empty(), Optional.empty());
+                List.of(), false, Optional.empty(), Optional.empty(), HostKeyTrust.Config.NONE);
+    }
+
+    private static Optional<String> property(HostConfigEntry e, String name) {
+        return Optional.ofNullable(e.getProperty(name)).filter(v -> !v.isBlank());
     }
 
     /** The host a session stands for (also when it runs over a port forwarded by a jump host). */

@@ -196,6 +196,10 @@ public final class HostAccess {
         KnownHosts kh = login.knownHosts().map(KnownHosts::new).orElseGet(knownHosts);
         SshSetup s = sshDir.map(d -> SshSetup.openSsh(d, environment, kh.read(), kh.write()))
                 .orElseGet(() -> SshSetup.bare(environment, kh.read(), kh.write()));
+        if (login.knownHosts().isPresent()) {
+            // --known-hosts FILE: that file only, whatever the config's UserKnownHostsFile or the system's say
+            s = s.withKnownHosts(login.knownHosts().get());
+        }
         if (login.sshConfig().isPresent()) {
             Path config = login.sshConfig().get();
             if (!Files.exists(config)) {
