@@ -4,6 +4,8 @@ import io.gpuforge.app.AppPaths;
 import java.io.InputStream;
 import java.util.Map;
 import picocli.CommandLine;
+import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.CliServices;
 
 /** Builds and runs the {@code gpuforge} command line. */
 public final class GpuForgeCli {
@@ -44,7 +46,10 @@ public final class GpuForgeCli {
             @Override
             public <K> K create(Class<K> cls) throws Exception {
                 try {
-                    return cls.getDeclaredConstructor(CliServices.class).newInstance(services);
+                    // each command sits in its feature package and keeps its constructor to itself
+                    java.lang.reflect.Constructor<K> c = cls.getDeclaredConstructor(CliServices.class);
+                    c.setAccessible(true);
+                    return c.newInstance(services);
                 } catch (NoSuchMethodException e) {
                     return CommandLine.defaultFactory().create(cls);
                 }

@@ -1,6 +1,21 @@
 package io.gpuforge.cli;
 
 import picocli.CommandLine.Command;
+import io.gpuforge.cli.host.InventoryCommand;
+import io.gpuforge.cli.host.IommuCommand;
+import io.gpuforge.cli.host.SnapshotCommand;
+import io.gpuforge.cli.passthrough.ApplyCommand;
+import io.gpuforge.cli.passthrough.AttachCommand;
+import io.gpuforge.cli.passthrough.CheckCommand;
+import io.gpuforge.cli.passthrough.DetachCommand;
+import io.gpuforge.cli.passthrough.PassthroughCommand;
+import io.gpuforge.cli.passthrough.PlanCommand;
+import io.gpuforge.cli.passthrough.RollbackCommand;
+import io.gpuforge.cli.passthrough.VerifyCommand;
+import io.gpuforge.cli.gpu.GpuCommand;
+import io.gpuforge.cli.vm.VmCommand;
+import io.gpuforge.cli.connections.ConnectionCommand;
+import io.gpuforge.cli.connections.LinkCommand;
 
 /** {@code gpuforge}: the same features as the desktop app, for scripts. */
 @Command(name = "gpuforge", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,

@@ -60,7 +60,7 @@ class ArchitectureTest {
 
     @Test
     void onlyTheCliOutputWriterPrints() {
-        noClasses().that().doNotHaveFullyQualifiedName("io.gpuforge.cli.CliOutput")
+        noClasses().that().doNotHaveFullyQualifiedName("io.gpuforge.cli.common.CliOutput")
                 .should().accessField(System.class, "out")
                 .orShould().accessField(System.class, "err")
                 .check(classes);

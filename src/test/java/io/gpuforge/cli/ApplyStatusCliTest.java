@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.cli.common.CliOutput;
 
 /**
  * 'gpuforge rollback --status' after an apply whose SSH connection was cut while its commit ran on the host: it says

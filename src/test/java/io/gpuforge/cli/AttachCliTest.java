@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.cli.common.CliOutput;
 
 /**
  * {@code gpuforge attach}, {@code detach} and {@code passthrough} against the Proxmox simulator: through the PCI

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.gpuforge.cli.common.CliOutput;
 
 /** {@code gpuforge check} without {@code --device}: "which of my GPUs can I pass through?". */
 class CheckCommandTest {

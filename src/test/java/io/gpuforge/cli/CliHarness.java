@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import io.gpuforge.cli.common.CliOutput;
 
 /** The {@code gpuforge} command run in process over a home of the test's own: its output and errors as text. */
 final class CliHarness {

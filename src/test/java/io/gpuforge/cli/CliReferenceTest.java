@@ -19,6 +19,7 @@ import picocli.CommandLine.Model.ArgGroupSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
+import io.gpuforge.cli.common.CliOutput;
 
 /**
  * {@code docs/cli.md}, the table of every command with its options and exit codes, is made from picocli's model of

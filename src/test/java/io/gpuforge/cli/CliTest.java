@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.cli.common.CliOutput;
 
 class CliTest {
 

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.CliVault;
 
 /**
  * A Proxmox VE cluster scripted from a bare shell with the CLI alone, against the simulator: {@code connection add}

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.cli.common.CliOutput;
 
 /** gpuforge gpu list|watch|power-limit|energy, end to end through the app's TelemetryService. */
 class GpuCliTest {

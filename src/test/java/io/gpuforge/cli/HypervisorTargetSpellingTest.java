@@ -1,5 +1,6 @@
 package io.gpuforge.cli;
 
+import io.gpuforge.cli.common.CliOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 

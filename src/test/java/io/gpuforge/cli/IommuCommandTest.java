@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.gpuforge.cli.common.CliOutput;
 
 /** {@code gpuforge iommu --json}: the contract other tools read, for listings, sysroots and SSH. */
 class IommuCommandTest {

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.cli.common.CliOutput;
 
 /** gpuforge link: a saved connection's node gets the host that does its host-level work, and keeps it. */
 class LinkCommandTest {

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import io.gpuforge.cli.common.CliOutput;
 
 /** check / plan / apply / verify / rollback as a user runs them. */
 class PassthroughCliTest {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
+import io.gpuforge.cli.common.CliOutput;
 
 /**
  * Every {@code gpuforge} command line the READMEs show in their code blocks parses as the code declares the commands:

@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.CliVault;
 
 /**
  * An SSH host saved once (in the window, with its password in the vault and its host key accepted there) is named

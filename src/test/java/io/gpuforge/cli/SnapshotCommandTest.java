@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.cli.common.CliOutput;
 
 /** {@code gpuforge snapshot --ssh … -o x.tar.gz} and reading it back with {@code --sysroot x.tar.gz}. */
 class SnapshotCommandTest {

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.cli.common.CliOutput;
 
 /**
  * Text a host controls (file contents in diffs, device names, error messages) cannot drive the admin's

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.cli.common.CliOutput;
 
 /** gpuforge vm templates|create|list|start|stop|delete, in process, on the Demo lab (a simulated Proxmox VE). */
 class VmCliTest {

@@ -21,6 +21,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.cli.common.CliOutput;
 
 /**
  * A template's secret variable given to {@code gpuforge vm create} from standard input or a file, on the Demo lab:

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppPaths;
-import io.gpuforge.cli.CliOutput;
+import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.GpuForgeCli;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

@@ -9,7 +9,7 @@ import io.gpuforge.app.AppPaths;
 import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
-import io.gpuforge.cli.CliOutput;
+import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.GpuForgeCli;
 import io.gpuforge.domain.ConnectionInfo;
 import io.gpuforge.domain.GpuSample;

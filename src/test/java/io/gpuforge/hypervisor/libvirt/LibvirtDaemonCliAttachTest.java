@@ -3,7 +3,7 @@ package io.gpuforge.hypervisor.libvirt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.AppPaths;
-import io.gpuforge.cli.CliOutput;
+import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.GpuForgeCli;
 import io.gpuforge.domain.PciAddress;
 import io.gpuforge.domain.PciDevice;

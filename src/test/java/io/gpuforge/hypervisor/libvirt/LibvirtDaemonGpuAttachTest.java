@@ -41,6 +41,9 @@ class LibvirtDaemonGpuAttachTest {
         if (h != null) {
             h.close();
         }
+        if (defined.isEmpty()) {
+            return; // skipped (no libvirtd) or nothing defined: nothing to connect to for
+        }
         try (LibvirtConnection c = LibvirtConnection.open(LibvirtDaemon.URI)) {
             for (String name : defined) {
                 if (c.domains().stream().anyMatch(v -> v.name().equals(name))) {

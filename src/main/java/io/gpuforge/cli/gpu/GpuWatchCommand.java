@@ -1,0 +1,122 @@
+package io.gpuforge.cli.gpu;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.monitor.TelemetryService;
+import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.SourceStatus;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.JsonOption;
+
+/** {@code gpuforge gpu watch}: one line per GPU per sample, as they arrive. */
+@Command(name = "watch", mixinStandardHelpOptions = true, description = "Print one line per GPU per sample as they"
+        + " arrive (text, --csv or --json lines); Ctrl-C stops.")
+final class GpuWatchCommand implements Callable<Integer> {
+
+    @Mixin
+    GpuTargetOptions target = new GpuTargetOptions();
+
+    @Option(names = "--interval", paramLabel = "S", description = "Seconds between samples, 0.2 to 10 (default 1).")
+    double interval = 1;
+
+    @Option(names = "--csv", description = "CSV with a header line.")
+    boolean csv;
+
+    /** --json: one JSON object per line; --quiet: no "Reading through …" line. */
+    @Mixin
+    JsonOption output = new JsonOption();
+
+    @Option(names = "--count", paramLabel = "N", description = "Stop after N samples (default: until stopped).")
+    long count = Long.MAX_VALUE;
+
+    @Option(names = "--duration", paramLabel = "S", description = "Stop after S seconds (default: until stopped).")
+    double duration = -1;
+
+    private final CliServices services;
+
+    GpuWatchCommand(CliServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        boolean json = output.enabled();
+        if (csv && json) {
+            services.output().error("gpuforge gpu watch: choose --csv or --json, not both");
+            return 2;
+        }
+        CliOutput out = services.output();
+        try (AppContext ctx = services.openContext()) {
+            CountDownLatch done = new CountDownLatch(1);
+            long[] left = {count};
+            Object lock = new Object();
+            GpuTargetOptions.Named named;
+            try {
+                named = target.named(services, ctx);
+            } catch (IllegalArgumentException e) {
+                out.error("gpuforge gpu watch: " + e.getMessage());
+                return 2;
+            }
+            if (csv) {
+                out.line(GpuCommand.csvHeader());
+            }
+            try (named; TelemetryService.Watch w = named.watch(ctx.telemetry(),
+                    Duration.ofMillis(Math.round(interval * 1000)), s -> {
+                        if (s.isGap()) {
+                            return;
+                        }
+                        synchronized (lock) {
+                            if (left[0] <= 0) {
+                                return;
+                            }
+                            if (json) {
+                                out.out().println(jsonLine(out, s));
+                                out.out().flush();
+                            } else {
+                                out.line(csv ? GpuCommand.csv(s) : GpuCommand.text(s));
+                            }
+                            if (--left[0] == 0) {
+                                done.countDown();
+                            }
+                        }
+                    }, st -> {
+                        if (st.state() == SourceStatus.State.FAILING) {
+                            out.error("gpuforge gpu watch: " + st.source().description() + ": " + st.problem().orElse("")
+                                    + st.retryAt().map(t -> " (trying again at " + t + ")").orElse(""));
+                        }
+                    })) {
+                if (!output.quiet) {
+                    out.error("Reading through " + w.sources().stream().map(x -> x.kind().label() + " ("
+                            + x.description() + ")").toList());
+                }
+                if (duration > 0) {
+                    done.await(Math.round(duration * 1000), TimeUnit.MILLISECONDS);
+                } else {
+                    done.await();
+                }
+            } catch (TelemetryService.Failure | IllegalArgumentException e) {
+                out.error("gpuforge gpu watch: " + e.getMessage());
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    private static String jsonLine(CliOutput out, GpuSample s) {
+        try {
+            return out.mapper().copy().disable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(GpuCommand.json(s));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Cannot write a JSON line", e);
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.gpuforge.cli.host;
+
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.session.ConnectionSession;
+import io.gpuforge.app.host.HostTarget;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.HostSummary;
+import io.gpuforge.domain.NodeInfo;
+import io.gpuforge.domain.VmInfo;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.HypervisorTarget;
+import io.gpuforge.cli.common.JsonOption;
+
+/**
+ * {@code gpuforge inventory}: the hosts, VMs and GPUs of a hypervisor ({@link HypervisorTarget}: a saved connection,
+ * {@code --pve}, {@code --libvirt}), or this computer's (or a sysroot's) summary.
+ */
+@Command(name = "inventory", mixinStandardHelpOptions = true,
+        description = "Show the nodes, VMs and GPUs of a hypervisor (--connection, --pve, --libvirt), or this"
+                + " computer's summary (--local, the default, or --sysroot).")
+public final class InventoryCommand implements Callable<Integer> {
+
+    static final class Source {
+        @Option(names = "--local", description = "This computer (the default).")
+        boolean local;
+
+        @Option(names = "--sysroot", paramLabel = "DIR|FILE.tar.gz",
+                description = "A directory that mirrors a host's /, or a snapshot made by gpuforge snapshot.")
+        Path sysroot;
+    }
+
+    @ArgGroup(exclusive = true)
+    Source source = new Source();
+
+    @Mixin
+    HypervisorTarget hypervisor = new HypervisorTarget();
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
+
+    InventoryCommand(CliServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        if (hypervisor.present()) {
+            if (source.local || source.sysroot != null) {
+                services.output().error("gpuforge inventory: --local and --sysroot do not go with a hypervisor");
+                return 2;
+            }
+            try (AppContext ctx = services.openContext()) {
+                ConnectionSession session = hypervisor.session(services, ctx);
+                return hypervisor(session, hypervisor.describe(), Optional.ofNullable(hypervisor.node));
+            } catch (IllegalArgumentException e) {
+                services.output().error("gpuforge inventory: " + e.getMessage());
+                return 2;
+            }
+        }
+        HostSummary s;
+        try {
+            s = services.standalone().hosts().summary(source.sysroot == null ? new HostTarget.ThisComputer()
+                    : Files.isRegularFile(source.sysroot) ? new HostTarget.Snapshot(source.sysroot)
+                    : new HostTarget.Sysroot(source.sysroot));
+        } catch (HostException e) {
+            services.output().error("gpuforge inventory: " + e.getMessage());
+            return 1;
+        }
+        if (json.enabled()) {
+            services.output().json(toJson(s, source.sysroot == null ? "local" : "sysroot:" + source.sysroot));
+        } else {
+            CliOutput o = services.output();
+            o.line("This computer: " + s.hostname());
+            o.line("  OS:      " + s.operatingSystem().orElse("unknown"));
+            o.line("  Kernel:  " + s.kernel().orElse("unknown") + " (" + s.architecture() + ")");
+            o.line("  CPU:     " + s.cpuModel().orElse("unknown")
+                    + (s.logicalCpus() > 0 ? ", " + s.logicalCpus() + " threads" : ""));
+            o.line("  Memory:  " + s.memoryBytes().map(b -> String.format(Locale.ROOT, "%.1f GiB", b / 1073741824.0))
+                    .orElse("unknown"));
+            o.line("  IOMMU:   " + s.iommu().json() + (s.iommuGroups() > 0 ? " (" + s.iommuGroups() + " groups)" : ""));
+        }
+        return 0;
+    }
+
+    /** A hypervisor's inventory, the same shape for Proxmox VE and libvirt; {@code only}: one node of it. */
+    private int hypervisor(ConnectionSession session, String sourceName, Optional<String> only) {
+        ClusterInventory inv;
+        try {
+            inv = session.inventory();
+        } catch (BackendException e) {
+            services.output().error("gpuforge inventory: " + e.getMessage());
+            return e.kind() == BackendException.Kind.INVALID ? 2 : 1;
+        }
+        List<NodeInfo> nodes = inv.nodes().stream().filter(n -> only.map(n.name()::equals).orElse(true)).toList();
+        List<VmInfo> vms = inv.vms().stream().filter(v -> only.map(v.ref().node()::equals).orElse(true)).toList();
+        List<GpuInfo> gpus = inv.gpus().stream().filter(g -> only.map(g.node()::equals).orElse(true)).toList();
+        if (json.enabled()) {
+            services.output().json(InventoryJson.of(sourceName, inv, nodes, vms, gpus));
+            return 0;
+        }
+        CliOutput o = services.output();
+        o.line(inv.name() + " (" + inv.backendVersion() + "): " + nodes.size() + " nodes, " + vms.size() + " VMs, "
+                + gpus.size() + " GPUs");
+        for (VmInfo v : vms) {
+            o.line("  " + v.ref().id() + "  " + v.name() + "  " + v.ref().node() + "  " + v.state().json()
+                    + (v.template() ? " (template)" : "") + "  " + v.vcpus() + " vCPU  " + v.memoryBytes() / 1048576 + " MiB"
+                    + v.details().map(d -> "  " + d.machine().orElse("") + "  " + d.firmware().json()).orElse("")
+                    + (v.hostDevices().isEmpty() ? "" : "  GPU/PCI: " + v.hostDevices()));
+        }
+        for (GpuInfo g : gpus) {
+            o.line("  GPU " + g.mapping().map(m -> m + " ").orElse("") + g.node() + " " + g.address() + " "
+                    + g.ids().orElse("") + " " + g.name() + g.assignedTo().map(v -> " → VM " + v.id()).orElse(""));
+        }
+        return 0;
+    }
+
+    static Map<String, Object> toJson(HostSummary s, String sourceName) {
+        Map<String, Object> node = new LinkedHashMap<>();
+        node.put("name", s.hostname());
+        node.put("os", s.operatingSystem().orElse(null));
+        node.put("kernel", s.kernel().orElse(null));
+        node.put("arch", s.architecture());
+        node.put("cpu", s.cpuModel().orElse(null));
+        node.put("cpu_vendor", s.cpuVendor().orElse(null));
+        node.put("logical_cpus", s.logicalCpus());
+        node.put("memory_bytes", s.memoryBytes().orElse(null));
+        node.put("iommu", s.iommu().json());
+        node.put("iommu_groups", s.iommuGroups());
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("source", sourceName);
+        root.put("nodes", List.of(node));
+        root.put("vms", List.of());
+        root.put("gpus", List.of());
+        return root;
+    }
+}

@@ -1,0 +1,60 @@
+package io.gpuforge.cli.host;
+
+import io.gpuforge.domain.HostException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.HostSource;
+import io.gpuforge.cli.common.JsonOption;
+
+/** {@code gpuforge snapshot}: a host's relevant files as a sysroot archive, for support and for --sysroot. */
+@Command(name = "snapshot", mixinStandardHelpOptions = true,
+        description = "Capture a host's passthrough-relevant files into a .tar.gz that --sysroot reads back.")
+public final class SnapshotCommand implements Callable<Integer> {
+
+    @Mixin
+    HostSource source = new HostSource();
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE.tar.gz", description = "Where to write it.")
+    Path output;
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
+
+    SnapshotCommand(CliServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        if (source.which.listing != null || source.which.sysroot != null) {
+            services.output().error("gpuforge snapshot: take it from --local, --ssh USER@HOST or --host NAME");
+            return 2;
+        }
+        String from;
+        try {
+            from = source.hosts(services).snapshot(source.target(services), output, HostSource::refuseUnknownKey);
+        } catch (HostException e) {
+            services.output().error("gpuforge snapshot: " + e.getMessage());
+            return 1;
+        }
+        if (json.enabled()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("source", from);
+            m.put("snapshot", output.toAbsolutePath().toString());
+            services.output().json(m);
+        } else {
+            services.output().line("Snapshot of " + from + " written to " + output.toAbsolutePath()
+                    + " (read it back with --sysroot " + output + ")");
+        }
+        return 0;
+    }
+}

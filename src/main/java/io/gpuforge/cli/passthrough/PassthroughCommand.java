@@ -1,0 +1,149 @@
+package io.gpuforge.cli.passthrough;
+
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.host.HostService;
+import io.gpuforge.app.host.HostTarget;
+import io.gpuforge.app.passthrough.PassthroughChain;
+import io.gpuforge.app.passthrough.PassthroughService;
+import io.gpuforge.app.session.Sessions;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.VmRef;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.HostSource;
+import io.gpuforge.cli.common.JsonOption;
+
+/**
+ * {@code gpuforge passthrough}: the whole chain for one GPU and one VM: check → apply → reboot → verify → attach,
+ * each step where the host's state needs it, with progress on stderr, stopping with the reason at the first failure.
+ * The host is the node's linked host for {@code --connection} (the Demo lab's simulated host for its nodes), or the
+ * one {@code --ssh}/{@code --local}/{@code --sysroot} names.
+ */
+@Command(name = "passthrough", mixinStandardHelpOptions = true,
+        description = "Pass a GPU through to a VM from start to end: check, apply, reboot, verify, attach.")
+public final class PassthroughCommand implements Callable<Integer> {
+
+    @Mixin
+    VmOptions target = new VmOptions();
+
+    @Mixin
+    HostSource host = new HostSource();
+
+    @Mixin
+    OverrideOptions overrides = new OverrideOptions();
+
+    @Option(names = "--blacklist", description = "Also blacklist the host drivers of the card.")
+    boolean blacklist;
+
+    @Option(names = "--primary", description = "The VM's primary display (x-vga=1 on Proxmox VE).")
+    boolean primary;
+
+    @Option(names = "--yes", description = "Apply (and reboot) without asking.")
+    boolean yes;
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
+
+    PassthroughCommand(CliServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        CliOutput o = services.output();
+        try (VmOptions.Opened h = target.open(services)) {
+            VmRef vm = target.vm(h.session);
+            HostTarget where = hostOf(h, vm);
+            PassthroughService passthrough = h.context.map(AppContext::passthrough).orElse(services.standalone().passthrough());
+            HostService hosts = h.context.map(AppContext::hosts).orElse(services.standalone().hosts());
+            Sessions sessions = h.context.map(AppContext::sessions).orElse(services.standalone().sessions());
+            PassthroughChain.Outcome r = new PassthroughChain(passthrough, hosts, sessions).run(
+                    new PassthroughChain.Request(where, h.session, vm, target.device(), new PlanOptions(overrides.overrides(), blacklist,
+                            Optional.of(vm.id())), primary),
+                    p -> confirm(o, p, where), new PassthroughChain.Listener() {
+                        @Override
+                        public void step(PassthroughChain.Step step, String detail) {
+                            if (!json.quiet) {
+                                o.error("== " + step.name().toLowerCase(Locale.ROOT) + ": " + detail);
+                            }
+                        }
+
+                        @Override
+                        public void line(String text) {
+                            if (!json.quiet) {
+                                o.error("  " + text);
+                            }
+                        }
+                    }, () -> false, HostSource::refuseUnknownKey);
+            if (json.enabled()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("status", "attached");
+                m.put("host", where.describe());
+                m.put("state_before", r.before().stage().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+                m.put("journal", r.applied().map(a -> a.outcome().journalId()).orElse(r.before().journalId().orElse(null)));
+                m.put("rebooted", r.reboot().isPresent());
+                m.put("verified", r.verify().map(PassthroughService.VerifyReport::ok).orElse(null));
+                m.put("vm", vm.id());
+                m.put("node", vm.node());
+                m.put("changes", r.attached().changes());
+                o.json(m);
+            } else {
+                o.line("GPU " + target.device + " passed through to VM " + vm.id() + " on " + vm.node() + ":");
+                r.attached().changes().forEach(c -> o.line("  " + c));
+            }
+            return 0;
+        } catch (PassthroughChain.Stopped e) {
+            o.error("gpuforge passthrough: stopped at " + e.step().name().toLowerCase(Locale.ROOT) + ": " + e.getMessage());
+            if (json.enabled()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("status", "stopped");
+                m.put("step", e.step().name().toLowerCase(Locale.ROOT));
+                m.put("error", e.getMessage());
+                o.json(m);
+            }
+            return 1;
+        } catch (BackendException e) {
+            o.error("gpuforge passthrough: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            o.error("gpuforge passthrough: interrupted");
+            return 1;
+        } catch (IllegalArgumentException e) {
+            o.error("gpuforge passthrough: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    /** The host: what --ssh/--host/--local/--sysroot name, else for a saved connection its node's linked host. */
+    private HostTarget hostOf(VmOptions.Opened h, VmRef vm) throws IOException {
+        boolean named = host.which.local || host.which.ssh != null || host.which.host != null
+                || host.which.sysroot != null;
+        if (!named && h.saved.isPresent()) {
+            return new HostTarget.Linked(h.saved.get(), vm.node());
+        }
+        if (!named) {
+            throw new IllegalArgumentException("name the VM's host, where the passthrough is set up: --ssh USER@HOST,"
+                    + " --host NAME, --local for this computer, or --sysroot DIR (with --connection the node's linked host is used)");
+        }
+        return host.changeTarget(services);
+    }
+
+    private boolean confirm(CliOutput o, PassthroughPlan p, HostTarget where) {
+        return PlanCommand.confirm(services, p, json.enabled(), yes, "Apply these changes to " + where.describe()
+                + ", reboot it and attach the GPU?");
+    }
+}

@@ -1,0 +1,125 @@
+package io.gpuforge.cli.passthrough;
+
+import io.gpuforge.app.passthrough.PassthroughService;
+import io.gpuforge.domain.ApplyOutcome;
+import io.gpuforge.domain.HostChangeException;
+import io.gpuforge.domain.HostException;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.HostSource;
+import io.gpuforge.cli.common.JsonOption;
+
+/**
+ * {@code gpuforge rollback}: restores every file of the last apply byte for byte and re-runs its refresh commands;
+ * after a rollback that did not finish, running it again finishes the job. With {@code --status} it changes nothing
+ * and says where the last apply stands (after a cut connection: how its detached commit ended).
+ */
+@Command(name = "rollback", mixinStandardHelpOptions = true,
+        description = "Undo the last apply (or an interrupted one): files restored byte for byte.",
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:ok (--status: applied, untouched or rolled back)", "1:error (--status: interrupted)",
+                        "2:usage", "3:--status: the apply is still running"})
+public final class RollbackCommand implements Callable<Integer> {
+
+    @Mixin
+    HostSource source = new HostSource();
+
+    @Option(names = "--id", paramLabel = "ID", description = "The journal or plan id to roll back (default: the last).")
+    String id;
+
+    @Option(names = "--status", description = "Change nothing; say where the last apply stands: fully applied,"
+            + " untouched (restored), still running (its commit on the host), or interrupted (run gpuforge rollback)."
+            + " Exit 0 when applied or untouched, 1 when interrupted, 3 while still running.")
+    boolean status;
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
+
+    RollbackCommand(CliServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        if (status) {
+            try {
+                if (id != null) {
+                    throw new IllegalArgumentException("--status tells about the last apply; leave out --id");
+                }
+                return print(services.output(), source.passthrough(services).applyStatus(
+                        source.changeTarget(services), HostSource::refuseUnknownKey), json.enabled());
+            } catch (HostException e) {
+                services.output().error("gpuforge rollback --status: " + e.getMessage());
+                return 1;
+            } catch (IllegalArgumentException e) {
+                services.output().error("gpuforge rollback --status: " + e.getMessage());
+                return 2;
+            }
+        }
+        try {
+            ApplyOutcome r = source.passthrough(services).rollback(source.changeTarget(services),
+                    Optional.ofNullable(id), new ApplyCommand.Progress(services.output(), !json.quiet), HostSource::refuseUnknownKey);
+            ApplyCommand.report(services.output(), r, json.enabled(), false);
+            return 0;
+        } catch (HostChangeException e) {
+            ApplyCommand.failed(services.output(), "gpuforge rollback: ", e, json.enabled());
+            return 1;
+        } catch (HostException e) {
+            services.output().error("gpuforge rollback: " + e.getMessage());
+            return 1;
+        } catch (IllegalArgumentException e) {
+            services.output().error("gpuforge rollback: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    /** What the end state is called: the words a user reads and scripts match. */
+    static String said(PassthroughService.ApplyStatus.Kind k) {
+        switch (k) {
+            case APPLIED:
+                return "fully applied";
+            case UNTOUCHED:
+                return "untouched (restored)";
+            case RUNNING:
+                return "still running";
+            case INTERRUPTED:
+                return "interrupted: run gpuforge rollback";
+            default:
+                return "no GPUForge apply on this host";
+        }
+    }
+
+    /** Prints where the last apply stands; the exit status: 0 applied or untouched, 1 interrupted, 3 running. */
+    static int print(CliOutput o, PassthroughService.ApplyStatus s, boolean json) {
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("journal", s.journalId().orElse(null));
+            m.put("state", s.kind().name().toLowerCase(Locale.ROOT));
+            m.put("said", said(s.kind()));
+            m.put("message", s.message().orElse(null));
+            o.json(m);
+        } else {
+            o.line(s.journalId().map(i -> i + ": ").orElse("") + said(s.kind()));
+            s.message().ifPresent(o::line);
+        }
+        switch (s.kind()) {
+            case INTERRUPTED:
+                return 1;
+            case RUNNING:
+                return 3;
+            default:
+                return 0;
+        }
+    }
+}

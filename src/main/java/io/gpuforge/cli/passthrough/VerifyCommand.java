@@ -1,0 +1,64 @@
+package io.gpuforge.cli.passthrough;
+
+import io.gpuforge.app.passthrough.PassthroughService;
+import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.VerifyItem;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.HostSource;
+import io.gpuforge.cli.common.JsonOption;
+
+/** {@code gpuforge verify}: after the reboot, compares the running host with what the last apply intended. */
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = "After the reboot: kernel arguments, IOMMU groups, vfio-pci binding, vfio errors.")
+public final class VerifyCommand implements Callable<Integer> {
+
+    @Mixin
+    HostSource source = new HostSource();
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
+
+    VerifyCommand(CliServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PassthroughService.VerifyReport report;
+        try {
+            report = source.passthrough(services).verify(source.target(services), HostSource::refuseUnknownKey);
+        } catch (HostException e) {
+            services.output().error("gpuforge verify: " + e.getMessage());
+            return 1;
+        }
+        List<VerifyItem> items = report.items();
+        boolean ok = report.ok();
+        if (json.enabled()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("journal", report.journalId());
+            m.put("ok", ok);
+            List<Object> list = new ArrayList<>();
+            for (VerifyItem i : items) {
+                list.add(Map.of("id", i.id(), "ok", i.ok(), "detail", i.detail()));
+            }
+            m.put("items", list);
+            services.output().json(m);
+        } else {
+            for (VerifyItem i : items) {
+                services.output().line((i.ok() ? "OK    " : "FAIL  ") + i.id() + ": " + i.detail());
+            }
+            services.output().line(ok ? "The host is set up as planned." : "The host is NOT as planned.");
+        }
+        return ok ? 0 : 1;
+    }
+}

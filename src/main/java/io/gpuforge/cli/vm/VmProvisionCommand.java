@@ -1,0 +1,125 @@
+package io.gpuforge.cli.vm;
+
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.session.ConnectionSession;
+import io.gpuforge.app.vmcreate.FirstBootProvisioning;
+import io.gpuforge.app.vmcreate.PasswordHash;
+import io.gpuforge.app.vmcreate.TemplateService;
+import io.gpuforge.app.vmcreate.VmProvisioning;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.CloudInit;
+import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.VmTemplate;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.HypervisorTarget;
+import io.gpuforge.cli.common.JsonOption;
+
+/**
+ * {@code gpuforge vm provision VM --template NAME (--pve URL | --connection NAME) [--node N] [--user U] [--ssh-key FILE]…
+ * [--password-stdin] [--var NAME=VALUE|NAME=@-|NAME=@FILE]… [--var-file FILE]… [--json]}: the template's cloud-init user-data run in a Proxmox VE VM over
+ * its guest agent, for a VM made where no snippet could be written (started first when it is stopped).
+ */
+@Command(name = "provision", mixinStandardHelpOptions = true, description = "Run a template's cloud-init setup in a"
+        + " Proxmox VE VM over its QEMU guest agent (starting the VM when it is stopped): for a VM whose user-data"
+        + " could not go to the node as a snippet.")
+final class VmProvisionCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "VM", description = "The VM, by id or name.")
+    String vm;
+    @Option(names = "--template", paramLabel = "NAME", required = true, description = "The template the VM was made"
+            + " from (id or name).")
+    String template;
+    @Mixin
+    HypervisorTarget target = new HypervisorTarget();
+    @Option(names = "--name", paramLabel = "HOST", description = "The host name (default: the VM's name).")
+    String name;
+    @Option(names = "--ssh-key", paramLabel = "FILE", description = "SSH public key file for the user (repeat).")
+    List<Path> sshKeys = new ArrayList<>();
+    @Option(names = "--user", paramLabel = "USER", defaultValue = "gpuforge", description = "The VM's user (default:"
+            + " ${DEFAULT-VALUE}).")
+    String user;
+    @Option(names = "--password-stdin", description = "Read the user's password from the first line of stdin.")
+    boolean passwordStdin;
+    @Option(names = "--var", paramLabel = "NAME=VALUE", description = "A value the template asks for (SLURM_CONTROLLER=…);"
+            + " NAME=@- reads it from the next line of stdin, NAME=@FILE from a file: use those for secrets.")
+    Map<String, String> vars = new LinkedHashMap<>();
+    @Option(names = "--var-file", paramLabel = "FILE", description = "Values the template asks for, one NAME=VALUE a"
+            + " line (# comments): the way to give secrets such as K8S_TOKEN or MUNGE_KEY (repeat).")
+    List<Path> varFiles = new ArrayList<>();
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
+
+    VmProvisionCommand(CliServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        try (AppContext ctx = VmCommand.context(services)) {
+            VmTemplate t = ctx.templates().find(template).orElseThrow(() -> new IllegalArgumentException("no template '"
+                    + template + "': gpuforge vm templates lists them"));
+            ConnectionInfo c = target.connection(services, ctx);
+            ConnectionSession session = ctx.sessions().of(c);
+            VmRef ref = HypervisorTarget.find(session, vm, target.node);
+            String host = name != null ? name : session.inventory().vm(ref).map(VmInfo::name).orElse(ref.id());
+            CloudInit ci = cloudInit();
+            Map<String, String> values = TemplateValues.read(t, vars, varFiles, services);
+            VmProvisioning.Request r = new VmProvisioning.Request(new VmProvisioning.Target(c, ref.node()), t, host,
+                    t.cores(), t.memoryMiB(), t.diskGiB(), "", "", t.cpuType(), Optional.of(ci), values, Optional.empty(),
+                    true);
+            List<String> log = new ArrayList<>();
+            FirstBootProvisioning.Outcome o = ctx.provisioning().provision(r, ref, line -> {
+                log.add(line);
+                if (json.progress()) {
+                    services.output().line(line);
+                }
+            }, () -> false);
+            if (json.enabled()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("ok", o.ok());
+                m.put("vm", Map.of("node", ref.node(), "id", ref.id(), "name", host));
+                m.put("way", "guest-agent");
+                m.put("file", FirstBootProvisioning.USER_DATA_FILE);
+                m.put("modules", o.modulesRun());
+                o.failedModule().ifPresent(f -> m.put("failedModule", f));
+                m.put("message", o.message());
+                m.put("log", log);
+                services.output().json(m);
+            } else if (!o.ok()) {
+                services.output().error("gpuforge vm provision: " + o.message());
+            }
+            return o.ok() ? 0 : 1;
+        } catch (BackendException | IllegalArgumentException | TemplateService.Failure | IOException e) {
+            services.output().error("gpuforge vm provision: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private CloudInit cloudInit() throws IOException {
+        List<String> keys = new ArrayList<>();
+        for (Path k : sshKeys) {
+            Files.readAllLines(k, StandardCharsets.UTF_8).stream().map(String::strip).filter(l -> !l.isEmpty()
+                    && !l.startsWith("#")).forEach(keys::add);
+        }
+        Optional<String> pw = passwordStdin ? PasswordHash.of(services.readLine()) : Optional.empty();
+        return new CloudInit(user, pw, keys, new CloudInit.Dhcp(), List.of(), Optional.empty(), Optional.empty());
+    }
+}
