@@ -1,10 +1,10 @@
 package io.gpuforge.demo;
 
-import io.gpuforge.domain.HostException;
-import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PlanBlockedException;
-import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.host.HostException;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.passthrough.PlanBlockedException;
+import io.gpuforge.domain.passthrough.PlanOptions;
 import io.gpuforge.host.HostConfigurator;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.HostShell;

@@ -3,6 +3,8 @@ package io.gpuforge.domain;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmRef;
 
 /**
  * Everything a connection holds, read in one go: what answers ({@code Proxmox VE 8.4.1},

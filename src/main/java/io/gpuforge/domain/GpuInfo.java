@@ -3,6 +3,8 @@ package io.gpuforge.domain;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.vm.VmRef;
 
 /**
  * A GPU of a connection and where it is: its node and PCI address (function 0 of the card), its name and

@@ -6,6 +6,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import io.gpuforge.domain.tasks.TaskListener;
+import io.gpuforge.domain.tasks.TaskOutcome;
 
 /**
  * Values an operation must never show: a VM password's hash, a template's secret variables (a MUNGE key, a

@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import io.gpuforge.domain.vm.VmField;
 
 /**
  * The hypervisor refused a VM to create because of some of its values (Proxmox VE's 400 with an {@code errors}

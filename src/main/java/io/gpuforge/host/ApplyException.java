@@ -1,7 +1,7 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.HostChangeException;
-import io.gpuforge.domain.HostChangeState;
+import io.gpuforge.domain.host.HostChangeException;
+import io.gpuforge.domain.host.HostChangeState;
 
 /**
  * An apply or rollback did not complete; the message says in which state the host was left, and {@link #host()}

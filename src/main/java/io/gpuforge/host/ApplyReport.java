@@ -1,8 +1,8 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.HostChangeState;
-import io.gpuforge.domain.JournalState;
-import io.gpuforge.domain.Check;
+import io.gpuforge.domain.host.HostChangeState;
+import io.gpuforge.domain.host.JournalState;
+import io.gpuforge.domain.passthrough.Check;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,6 +1,6 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.BootSetup;
+import io.gpuforge.domain.host.BootSetup;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

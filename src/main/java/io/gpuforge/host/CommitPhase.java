@@ -1,9 +1,9 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.ApplyOutcome;
-import io.gpuforge.domain.ApplyProgress;
-import io.gpuforge.domain.HostChangeState;
-import io.gpuforge.domain.JournalState;
+import io.gpuforge.domain.passthrough.ApplyOutcome;
+import io.gpuforge.domain.passthrough.ApplyProgress;
+import io.gpuforge.domain.host.HostChangeState;
+import io.gpuforge.domain.host.JournalState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.JournalState;
+import io.gpuforge.domain.host.JournalState;
 import java.util.ArrayList;
 import java.util.List;
 

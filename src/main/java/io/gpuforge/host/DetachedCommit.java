@@ -1,8 +1,8 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.ApplyProgress;
-import io.gpuforge.domain.ApplyProgress.Kind;
-import io.gpuforge.domain.ApplyProgress.Step;
+import io.gpuforge.domain.passthrough.ApplyProgress;
+import io.gpuforge.domain.passthrough.ApplyProgress.Kind;
+import io.gpuforge.domain.passthrough.ApplyProgress.Step;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;

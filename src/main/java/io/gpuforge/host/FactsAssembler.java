@@ -1,11 +1,11 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.BootSetup;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.HostSummary;
-import io.gpuforge.domain.ModprobeConfig;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciInventory;
+import io.gpuforge.domain.host.BootSetup;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.host.HostSummary;
+import io.gpuforge.domain.host.ModprobeConfig;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciInventory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

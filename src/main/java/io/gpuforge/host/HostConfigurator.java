@@ -1,14 +1,14 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.ApplyOutcome;
-import io.gpuforge.domain.HostChangeState;
-import io.gpuforge.domain.JournalState;
-import io.gpuforge.domain.ApplyProgress;
+import io.gpuforge.domain.passthrough.ApplyOutcome;
+import io.gpuforge.domain.host.HostChangeState;
+import io.gpuforge.domain.host.JournalState;
+import io.gpuforge.domain.passthrough.ApplyProgress;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.gpuforge.domain.ApplyProgress.Kind;
-import io.gpuforge.domain.ApplyProgress.Step;
-import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.passthrough.ApplyProgress.Kind;
+import io.gpuforge.domain.passthrough.ApplyProgress.Step;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

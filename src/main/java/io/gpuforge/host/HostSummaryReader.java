@@ -1,7 +1,7 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.HostSummary;
-import io.gpuforge.domain.IommuState;
+import io.gpuforge.domain.host.HostSummary;
+import io.gpuforge.domain.pci.IommuState;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

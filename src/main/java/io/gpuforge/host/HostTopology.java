@@ -1,6 +1,6 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.pci.PciAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

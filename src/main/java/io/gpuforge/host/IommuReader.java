@@ -1,7 +1,7 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.IommuState;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.IommuState;
 import java.util.Optional;
 import java.util.function.Consumer;
 

@@ -1,6 +1,6 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.JournalState;
+import io.gpuforge.domain.host.JournalState;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.passthrough.Planner;
 import java.nio.file.Path;
 import java.util.HashSet;

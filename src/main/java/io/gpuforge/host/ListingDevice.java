@@ -1,7 +1,7 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

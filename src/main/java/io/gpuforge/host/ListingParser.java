@@ -1,7 +1,7 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.ListingReport;
-import io.gpuforge.domain.PciInventory;
+import io.gpuforge.domain.pci.ListingReport;
+import io.gpuforge.domain.pci.PciInventory;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;

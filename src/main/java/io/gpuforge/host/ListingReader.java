@@ -1,9 +1,9 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.ListingReport;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
-import io.gpuforge.domain.PciInventory;
+import io.gpuforge.domain.pci.ListingReport;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
+import io.gpuforge.domain.pci.PciInventory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.ModprobeConfig;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.host.ModprobeConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.host.HostException;
 
 /** Host facts could not be read: unreachable host, refused key, or input that is not what it should be. */
 public class ProbeException extends HostException {

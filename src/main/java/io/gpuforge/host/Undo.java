@@ -1,10 +1,10 @@
 package io.gpuforge.host;
 
-import io.gpuforge.domain.HostChangeState;
-import io.gpuforge.domain.JournalState;
-import io.gpuforge.domain.ApplyProgress;
-import io.gpuforge.domain.ApplyProgress.Kind;
-import io.gpuforge.domain.ApplyProgress.Step;
+import io.gpuforge.domain.host.HostChangeState;
+import io.gpuforge.domain.host.JournalState;
+import io.gpuforge.domain.passthrough.ApplyProgress;
+import io.gpuforge.domain.passthrough.ApplyProgress.Kind;
+import io.gpuforge.domain.passthrough.ApplyProgress.Step;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.gpuforge.hypervisor;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.TaskListener;
-import io.gpuforge.domain.TaskOutcome;
-import io.gpuforge.domain.TaskRef;
+import io.gpuforge.domain.tasks.TaskListener;
+import io.gpuforge.domain.tasks.TaskOutcome;
+import io.gpuforge.domain.tasks.TaskRef;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 

@@ -1,7 +1,7 @@
 package io.gpuforge.passthrough;
 
-import io.gpuforge.domain.BootSetup;
-import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.host.BootSetup;
+import io.gpuforge.domain.host.HostFacts;
 
 /** Where a boot loader keeps the kernel command line, and how a change there takes effect. */
 interface BootLoader {

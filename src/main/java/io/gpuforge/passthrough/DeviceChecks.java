@@ -1,15 +1,15 @@
 package io.gpuforge.passthrough;
 
-import io.gpuforge.domain.PassthroughOverrides;
-import io.gpuforge.domain.Coverage;
-import io.gpuforge.domain.Check;
-import io.gpuforge.domain.GpuPlacement;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.IommuGroup;
-import io.gpuforge.domain.IommuState;
-import io.gpuforge.domain.Isolation;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.passthrough.PassthroughOverrides;
+import io.gpuforge.domain.passthrough.Coverage;
+import io.gpuforge.domain.passthrough.Check;
+import io.gpuforge.domain.pci.GpuPlacement;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.IommuGroup;
+import io.gpuforge.domain.pci.IommuState;
+import io.gpuforge.domain.pci.Isolation;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

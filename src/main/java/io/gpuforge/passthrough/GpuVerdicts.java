@@ -1,14 +1,14 @@
 package io.gpuforge.passthrough;
 
-import io.gpuforge.domain.Verdict;
-import io.gpuforge.domain.ReadinessReport;
-import io.gpuforge.domain.PassthroughOverrides;
-import io.gpuforge.domain.GpuVerdict;
-import io.gpuforge.domain.Coverage;
-import io.gpuforge.domain.Check;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.passthrough.Verdict;
+import io.gpuforge.domain.passthrough.ReadinessReport;
+import io.gpuforge.domain.passthrough.PassthroughOverrides;
+import io.gpuforge.domain.passthrough.GpuVerdict;
+import io.gpuforge.domain.passthrough.Coverage;
+import io.gpuforge.domain.passthrough.Check;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.gpuforge.passthrough;
 
-import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.host.HostFacts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

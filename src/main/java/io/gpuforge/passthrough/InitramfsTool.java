@@ -1,6 +1,6 @@
 package io.gpuforge.passthrough;
 
-import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.host.HostFacts;
 
 /**
  * How a distribution's initramfs generator is told to include modules, and how it rebuilds the images.

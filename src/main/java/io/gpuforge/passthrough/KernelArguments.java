@@ -1,7 +1,7 @@
 package io.gpuforge.passthrough;
 
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.PciDevice;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package io.gpuforge.passthrough;
 
-import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.LibvirtHostdev;
-import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.vm.LibvirtHostdev;
+import io.gpuforge.domain.pci.PciDevice;
 import java.util.List;
 
 /** libvirt: a managed {@code <hostdev>} for every planned function, in a q35 domain with OVMF. */

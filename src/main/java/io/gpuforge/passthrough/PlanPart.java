@@ -1,6 +1,6 @@
 package io.gpuforge.passthrough;
 
-import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,13 +1,13 @@
 package io.gpuforge.passthrough;
 
-import io.gpuforge.domain.PlanBlockedException;
-import io.gpuforge.domain.PlanOptions;
-import io.gpuforge.domain.Verdict;
-import io.gpuforge.domain.ReadinessReport;
-import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.passthrough.PlanBlockedException;
+import io.gpuforge.domain.passthrough.PlanOptions;
+import io.gpuforge.domain.passthrough.Verdict;
+import io.gpuforge.domain.passthrough.ReadinessReport;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,6 +1,6 @@
 package io.gpuforge.passthrough;
 
-import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.host.HostFacts;
 
 /** A boot loader GPUForge does not know: nothing is edited, the user is told what to add. */
 final class UnknownBootLoader implements BootLoader {

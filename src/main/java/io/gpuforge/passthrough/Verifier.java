@@ -1,9 +1,9 @@
 package io.gpuforge.passthrough;
 
-import io.gpuforge.domain.VerifyItem;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.passthrough.VerifyItem;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

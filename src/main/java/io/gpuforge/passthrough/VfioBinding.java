@@ -1,8 +1,8 @@
 package io.gpuforge.passthrough;
 
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;

@@ -1,7 +1,7 @@
 package io.gpuforge.store;
 
-import io.gpuforge.domain.AlertRule;
-import io.gpuforge.domain.GpuId;
+import io.gpuforge.domain.telemetry.AlertRule;
+import io.gpuforge.domain.telemetry.GpuId;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -3,7 +3,7 @@ package io.gpuforge.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.gpuforge.domain.ConnectionOptions;
+import io.gpuforge.domain.connections.ConnectionOptions;
 import java.io.IOException;
 import java.util.Optional;
 import org.slf4j.Logger;

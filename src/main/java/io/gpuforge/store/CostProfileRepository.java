@@ -1,7 +1,7 @@
 package io.gpuforge.store;
 
-import io.gpuforge.domain.CostProfile;
-import io.gpuforge.domain.Tariff;
+import io.gpuforge.domain.telemetry.CostProfile;
+import io.gpuforge.domain.telemetry.Tariff;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

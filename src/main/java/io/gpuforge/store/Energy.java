@@ -1,6 +1,6 @@
 package io.gpuforge.store;
 
-import io.gpuforge.domain.Tariff;
+import io.gpuforge.domain.telemetry.Tariff;
 import java.util.List;
 import java.util.Optional;
 

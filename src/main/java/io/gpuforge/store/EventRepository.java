@@ -1,6 +1,6 @@
 package io.gpuforge.store;
 
-import io.gpuforge.domain.AppEvent;
+import io.gpuforge.domain.tasks.AppEvent;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;

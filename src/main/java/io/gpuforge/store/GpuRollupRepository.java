@@ -1,6 +1,6 @@
 package io.gpuforge.store;
 
-import io.gpuforge.domain.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuMetric;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.sql.Connection;

@@ -1,6 +1,6 @@
 package io.gpuforge.store;
 
-import io.gpuforge.domain.GpuId;
+import io.gpuforge.domain.telemetry.GpuId;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package io.gpuforge.store;
 
-import io.gpuforge.domain.ReducedSeries;
+import io.gpuforge.domain.telemetry.ReducedSeries;
 import java.util.ArrayList;
 import java.util.List;
 

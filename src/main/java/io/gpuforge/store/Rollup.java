@@ -1,6 +1,6 @@
 package io.gpuforge.store;
 
-import io.gpuforge.domain.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuMetric;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

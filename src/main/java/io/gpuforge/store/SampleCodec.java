@@ -1,7 +1,7 @@
 package io.gpuforge.store;
 
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
 import java.util.Arrays;
 import java.util.List;
 

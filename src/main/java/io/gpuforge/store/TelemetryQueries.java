@@ -1,11 +1,11 @@
 package io.gpuforge.store;
 
-import io.gpuforge.domain.EnergyReport;
-import io.gpuforge.domain.GpuId;
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.ReducedSeries;
-import io.gpuforge.domain.SeriesKey;
-import io.gpuforge.domain.Tariff;
+import io.gpuforge.domain.telemetry.EnergyReport;
+import io.gpuforge.domain.telemetry.GpuId;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.ReducedSeries;
+import io.gpuforge.domain.telemetry.SeriesKey;
+import io.gpuforge.domain.telemetry.Tariff;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

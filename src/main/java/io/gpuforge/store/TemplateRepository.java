@@ -1,7 +1,7 @@
 package io.gpuforge.store;
 
-import io.gpuforge.domain.TemplateFormatException;
-import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.domain.vm.TemplateFormatException;
+import io.gpuforge.domain.vm.VmTemplate;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,10 +1,10 @@
 package io.gpuforge.telemetry;
 
-import io.gpuforge.domain.AlertEvent;
-import io.gpuforge.domain.AlertRule;
-import io.gpuforge.domain.GpuId;
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.telemetry.AlertEvent;
+import io.gpuforge.domain.telemetry.AlertRule;
+import io.gpuforge.domain.telemetry.GpuId;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.gpuforge.telemetry;
 
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.SourceInfo;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.SourceInfo;
 import java.util.List;
 
 /**

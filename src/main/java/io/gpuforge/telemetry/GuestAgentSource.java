@@ -1,11 +1,11 @@
 package io.gpuforge.telemetry;
 
-import io.gpuforge.domain.Check;
+import io.gpuforge.domain.passthrough.Check;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.GuestExecResult;
-import io.gpuforge.domain.SourceInfo;
-import io.gpuforge.domain.SourceKind;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.vm.GuestExecResult;
+import io.gpuforge.domain.telemetry.SourceInfo;
+import io.gpuforge.domain.telemetry.SourceKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.gpuforge.telemetry;
 
 import io.gpuforge.host.HostShell;
 import io.gpuforge.host.ProbeException;
-import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

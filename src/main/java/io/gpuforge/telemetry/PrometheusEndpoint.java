@@ -2,8 +2,8 @@ package io.gpuforge.telemetry;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -1,7 +1,7 @@
 package io.gpuforge.telemetry;
 
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.SourceStatus;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.SourceStatus;
 import java.util.List;
 
 /** Where a source's readings go (the store, the latest values, a watching command); called on the pool. */

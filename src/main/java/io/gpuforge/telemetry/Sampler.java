@@ -1,8 +1,8 @@
 package io.gpuforge.telemetry;
 
-import io.gpuforge.domain.GpuId;
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.SourceStatus;
+import io.gpuforge.domain.telemetry.GpuId;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.SourceStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,10 +1,10 @@
 package io.gpuforge.telemetry;
 
-import io.gpuforge.domain.GpuId;
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.SourceInfo;
-import io.gpuforge.domain.SourceKind;
+import io.gpuforge.domain.telemetry.GpuId;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.SourceInfo;
+import io.gpuforge.domain.telemetry.SourceKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

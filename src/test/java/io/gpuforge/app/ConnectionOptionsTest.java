@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuforge.app.connections.ConnectionDraft;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.ConnectionOptions;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionOptions;
 import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.Database;
 import java.nio.file.Path;

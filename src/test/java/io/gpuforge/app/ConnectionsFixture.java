@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.connections.ConnectionsService;
 import io.gpuforge.app.connections.SecretsService;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.StoreException;

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.gpuforge.app.connections.ConnectionDraft;
 import io.gpuforge.app.connections.ConnectionsService;
 import io.gpuforge.app.FailingSecretStore.Op;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.StoreException;
 import io.gpuforge.store.secret.SecretStoreException;

@@ -2,7 +2,7 @@ package io.gpuforge.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.store.ConnectionRepository;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.settings.KnownHostsFile;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.host.HostException;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
 import java.nio.file.Files;

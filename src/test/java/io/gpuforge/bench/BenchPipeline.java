@@ -1,8 +1,8 @@
 package io.gpuforge.bench;
 
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.SourceInfo;
-import io.gpuforge.domain.SourceKind;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.SourceInfo;
+import io.gpuforge.domain.telemetry.SourceKind;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.StoreException;
 import io.gpuforge.store.TelemetryStore;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.host.HostKeyPolicy;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.HostShell;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.gpuforge.domain.PciInventory;
-import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.pci.PciInventory;
+import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.hypervisor.libvirt.LibvirtConnection;
 import java.io.File;
 import java.nio.charset.StandardCharsets;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.gpuforge.domain.GpuId;
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.ReducedSeries;
-import io.gpuforge.domain.SeriesKey;
-import io.gpuforge.domain.SourceKind;
+import io.gpuforge.domain.telemetry.GpuId;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.ReducedSeries;
+import io.gpuforge.domain.telemetry.SeriesKey;
+import io.gpuforge.domain.telemetry.SourceKind;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.TelemetryQueries;
 import io.gpuforge.store.TelemetryStore;

@@ -2,7 +2,7 @@ package io.gpuforge.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.Verdict;
+import io.gpuforge.domain.passthrough.Verdict;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppPaths;

@@ -6,7 +6,7 @@ import io.gpuforge.app.AppContext;
 import io.gpuforge.app.AppPaths;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
 import io.gpuforge.testing.TestContexts;

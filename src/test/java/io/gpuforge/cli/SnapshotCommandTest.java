@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpuforge.app.AppPaths;
-import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.Snapshot;
 import io.gpuforge.testing.HostTrees;

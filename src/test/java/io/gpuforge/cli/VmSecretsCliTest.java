@@ -8,7 +8,7 @@ import io.gpuforge.app.AppContext;
 import io.gpuforge.app.AppPaths;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
-import io.gpuforge.domain.TaskRecord;
+import io.gpuforge.domain.tasks.TaskRecord;
 import io.gpuforge.testing.TestContexts;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;

@@ -7,6 +7,8 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
 import org.xml.sax.InputSource;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.vm.LibvirtHostdev;
 
 /** The {@code <hostdev>} element libvirt is given, as virsh prints one. */
 class LibvirtHostdevTest {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import io.gpuforge.domain.pci.PciAddress;
 
 /** The forms of a PCI address that Proxmox and libvirt take. */
 class PciAddressTest {

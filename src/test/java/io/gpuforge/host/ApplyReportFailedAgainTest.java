@@ -4,10 +4,10 @@ import static io.gpuforge.host.HostConfiguratorTest.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.gpuforge.domain.JournalState;
-import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.host.JournalState;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.passthrough.PlanOptions;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
 import java.nio.file.Path;

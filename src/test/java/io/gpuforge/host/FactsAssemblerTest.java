@@ -2,10 +2,10 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.BootSetup;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.IommuState;
-import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.host.BootSetup;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.IommuState;
+import io.gpuforge.domain.pci.PciAddress;
 import org.junit.jupiter.api.Test;
 
 /** The readers' parts put together into one host's facts. */

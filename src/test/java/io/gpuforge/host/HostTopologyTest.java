@@ -2,7 +2,7 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.pci.PciAddress;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

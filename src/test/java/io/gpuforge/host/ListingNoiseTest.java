@@ -2,8 +2,8 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.ListingReport;
-import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.pci.ListingReport;
+import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.testing.SharedFixtures;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -3,11 +3,11 @@ package io.gpuforge.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gpuforge.domain.ListingReport;
-import io.gpuforge.domain.GpuPlacement;
-import io.gpuforge.domain.Isolation;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.pci.ListingReport;
+import io.gpuforge.domain.pci.GpuPlacement;
+import io.gpuforge.domain.pci.Isolation;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
 import io.gpuforge.testing.SharedFixtures;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

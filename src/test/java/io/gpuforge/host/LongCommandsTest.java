@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.gpuforge.domain.ApplyOutcome;
-import io.gpuforge.domain.JournalState;
-import io.gpuforge.domain.PlanOptions;
-import io.gpuforge.domain.ApplyProgress;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.passthrough.ApplyOutcome;
+import io.gpuforge.domain.host.JournalState;
+import io.gpuforge.domain.passthrough.PlanOptions;
+import io.gpuforge.domain.passthrough.ApplyProgress;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;

@@ -2,8 +2,8 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.ModprobeConfig;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.host.ModprobeConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

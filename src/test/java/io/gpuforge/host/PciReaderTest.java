@@ -2,10 +2,10 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.IommuGroup;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
-import io.gpuforge.domain.PciInventory;
+import io.gpuforge.domain.pci.IommuGroup;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
+import io.gpuforge.domain.pci.PciInventory;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.gpuforge.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.Tools;
 import java.nio.file.Path;

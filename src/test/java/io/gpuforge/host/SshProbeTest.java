@@ -3,7 +3,7 @@ package io.gpuforge.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
 import java.nio.file.Files;

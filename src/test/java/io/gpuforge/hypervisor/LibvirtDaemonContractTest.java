@@ -1,7 +1,7 @@
 package io.gpuforge.hypervisor;
 
-import io.gpuforge.domain.VmRef;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.domain.vm.VmSpec;
 import io.gpuforge.hypervisor.libvirt.LibvirtBackendException;
 import io.gpuforge.hypervisor.libvirt.LibvirtConnection;
 import io.gpuforge.hypervisor.libvirt.LibvirtDaemon;

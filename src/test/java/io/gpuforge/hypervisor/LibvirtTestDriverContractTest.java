@@ -1,7 +1,7 @@
 package io.gpuforge.hypervisor;
 
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.hypervisor.libvirt.LibvirtHypervisor;
 import io.gpuforge.hypervisor.libvirt.TestDriverHost;
 import java.nio.file.Path;

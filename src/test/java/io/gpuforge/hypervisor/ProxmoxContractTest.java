@@ -2,8 +2,8 @@ package io.gpuforge.hypervisor;
 
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.hypervisor.proxmox.ProxmoxHypervisor;
 import io.gpuforge.hypervisor.proxmox.PveContract;
 import java.time.Duration;

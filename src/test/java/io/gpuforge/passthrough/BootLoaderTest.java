@@ -2,8 +2,8 @@ package io.gpuforge.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.host.ProbeText;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,10 +2,10 @@ package io.gpuforge.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.PlanOptions;
-import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.passthrough.PlanOptions;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.host.ProbeText;
 import org.junit.jupiter.api.Test;
 

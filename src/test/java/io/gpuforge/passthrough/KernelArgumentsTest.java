@@ -2,7 +2,7 @@ package io.gpuforge.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.host.ProbeText;
 import java.util.List;
 import org.junit.jupiter.api.Test;

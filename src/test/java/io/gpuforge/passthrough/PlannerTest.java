@@ -3,12 +3,12 @@ package io.gpuforge.passthrough;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gpuforge.domain.PlanOptions;
-import io.gpuforge.domain.PlanBlockedException;
-import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.domain.PassthroughOverrides;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.passthrough.PlanOptions;
+import io.gpuforge.domain.passthrough.PlanBlockedException;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.passthrough.PassthroughOverrides;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.testing.HostTrees;
 import java.nio.file.Files;

@@ -2,16 +2,16 @@ package io.gpuforge.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.ListingReport;
+import io.gpuforge.domain.pci.ListingReport;
 import io.gpuforge.app.passthrough.CheckMessages;
-import io.gpuforge.domain.Verdict;
-import io.gpuforge.domain.ReadinessReport;
-import io.gpuforge.domain.PassthroughOverrides;
-import io.gpuforge.domain.Coverage;
-import io.gpuforge.domain.Check;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciInventory;
+import io.gpuforge.domain.passthrough.Verdict;
+import io.gpuforge.domain.passthrough.ReadinessReport;
+import io.gpuforge.domain.passthrough.PassthroughOverrides;
+import io.gpuforge.domain.passthrough.Coverage;
+import io.gpuforge.domain.passthrough.Check;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciInventory;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.ListingParser;
 import io.gpuforge.hypervisor.libvirt.NodeDeviceXml;

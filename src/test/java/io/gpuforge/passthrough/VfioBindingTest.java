@@ -2,10 +2,10 @@ package io.gpuforge.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
 import io.gpuforge.host.ProbeText;
 import java.util.List;
 import org.junit.jupiter.api.Test;

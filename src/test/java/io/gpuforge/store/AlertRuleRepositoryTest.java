@@ -3,10 +3,10 @@ package io.gpuforge.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gpuforge.domain.AlertRule;
-import io.gpuforge.domain.CostProfile;
-import io.gpuforge.domain.GpuId;
-import io.gpuforge.domain.Tariff;
+import io.gpuforge.domain.telemetry.AlertRule;
+import io.gpuforge.domain.telemetry.CostProfile;
+import io.gpuforge.domain.telemetry.GpuId;
+import io.gpuforge.domain.telemetry.Tariff;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package io.gpuforge.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gpuforge.domain.AppEvent;
+import io.gpuforge.domain.tasks.AppEvent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Statement;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.host.HostShell;
 import io.gpuforge.host.LocalShell;
 import io.gpuforge.testing.SharedFixtures;

@@ -2,7 +2,7 @@ package io.gpuforge.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuMetric;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;

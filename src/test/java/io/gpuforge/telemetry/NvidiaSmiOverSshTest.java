@@ -2,9 +2,9 @@ package io.gpuforge.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.SourceStatus;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.SourceStatus;
 import io.gpuforge.host.HostKeyPolicy;
 import io.gpuforge.host.SshShell;
 import io.gpuforge.host.SshTarget;

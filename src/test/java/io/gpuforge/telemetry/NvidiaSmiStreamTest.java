@@ -3,9 +3,9 @@ package io.gpuforge.telemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.SourceStatus;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.SourceStatus;
 import io.gpuforge.testing.SharedFixtures;
 import java.nio.file.Path;
 import java.time.Clock;

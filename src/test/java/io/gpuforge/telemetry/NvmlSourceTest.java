@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.sun.jna.Function;
 import com.sun.jna.NativeLibrary;
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.testing.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;

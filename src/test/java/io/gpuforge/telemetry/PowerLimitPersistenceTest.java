@@ -2,8 +2,8 @@ package io.gpuforge.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.ApplyOutcome;
-import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.passthrough.ApplyOutcome;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.host.HostConfigurator;
 import io.gpuforge.host.LocalShell;
 import io.gpuforge.testing.HostTrees;

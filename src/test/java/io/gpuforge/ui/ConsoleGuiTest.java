@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
-import io.gpuforge.domain.TaskRecord;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.tasks.TaskRecord;
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.testing.FxRead;
 import io.gpuforge.ui.common.NavItem;
 import java.util.List;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.TaskListener;
-import io.gpuforge.domain.VmAction;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.tasks.TaskListener;
+import io.gpuforge.domain.vm.VmAction;
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.ui.passthrough.GpuDetach;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
-import io.gpuforge.domain.TaskRecord;
+import io.gpuforge.domain.tasks.TaskRecord;
 import io.gpuforge.hypervisor.libvirt.LibvirtCloneTest;
 import io.gpuforge.ui.common.NavItem;
 import java.nio.file.Files;

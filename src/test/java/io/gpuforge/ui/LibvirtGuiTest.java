@@ -3,7 +3,7 @@ package io.gpuforge.ui;
 import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import java.nio.file.Path;

@@ -64,19 +64,19 @@ class LocalizationConsistencyTest {
         for (SecretsService.State s : SecretsService.State.values()) {
             keys.add("prefs.secrets.state." + s.name().toLowerCase(Locale.ROOT).replace('_', '-'));
         }
-        for (io.gpuforge.domain.HostFacts.IommuReason r : io.gpuforge.domain.HostFacts.IommuReason.values()) {
+        for (io.gpuforge.domain.host.HostFacts.IommuReason r : io.gpuforge.domain.host.HostFacts.IommuReason.values()) {
             keys.add("iommu.reason." + r.name().toLowerCase(Locale.ROOT));
         }
-        for (io.gpuforge.domain.Isolation i : io.gpuforge.domain.Isolation.values()) {
+        for (io.gpuforge.domain.pci.Isolation i : io.gpuforge.domain.pci.Isolation.values()) {
             keys.add("iommu.group.gpu." + io.gpuforge.ui.iommu.IommuTable.styleOf(i));
         }
         for (io.gpuforge.ui.connections.AddConnectionViewModel.Kind k : io.gpuforge.ui.connections.AddConnectionViewModel.Kind.values()) {
             keys.add("connection.add.kind." + k.name().toLowerCase(Locale.ROOT));
         }
-        for (io.gpuforge.domain.VmState v : io.gpuforge.domain.VmState.values()) {
+        for (io.gpuforge.domain.vm.VmState v : io.gpuforge.domain.vm.VmState.values()) {
             keys.add("vm.state." + v.json());
         }
-        for (io.gpuforge.domain.ConnectionInfo.Kind k : io.gpuforge.domain.ConnectionInfo.Kind.values()) {
+        for (io.gpuforge.domain.connections.ConnectionInfo.Kind k : io.gpuforge.domain.connections.ConnectionInfo.Kind.values()) {
             keys.add("connection.kind." + k.db());
         }
         // toolbar buttons show the ".short" form of their menu item's key

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import java.util.List;

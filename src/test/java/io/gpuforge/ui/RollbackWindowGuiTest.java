@@ -7,7 +7,7 @@ import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.demo.SimHost;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.ui.passthrough.RollbackWindow;
 import java.nio.file.Files;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.gpuforge.app.backends;
 
 import io.gpuforge.demo.SimHost;
-import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.host.HostException;
 import java.util.Optional;
 
 /**

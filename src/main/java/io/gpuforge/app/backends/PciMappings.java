@@ -3,7 +3,7 @@ package io.gpuforge.app.backends;
 import io.gpuforge.app.passthrough.GpuAssignments;
 import io.gpuforge.app.session.Sessions;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import java.util.List;
 
 /**

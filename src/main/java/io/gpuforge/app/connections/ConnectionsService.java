@@ -1,7 +1,7 @@
 package io.gpuforge.app.connections;
 
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.ConnectionOptions;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionOptions;
 import io.gpuforge.hypervisor.proxmox.PveCredentials;
 import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.StoreException;

@@ -1,7 +1,7 @@
 package io.gpuforge.app.connections;
 
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.HostLink;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.connections.HostLink;
 import io.gpuforge.store.HostLinkRepository;
 import io.gpuforge.store.StoreException;
 import java.net.URI;

@@ -1,6 +1,6 @@
 package io.gpuforge.app.connections;
 
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.StoreException;
 import io.gpuforge.store.secret.SecretStore;

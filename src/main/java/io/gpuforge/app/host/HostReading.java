@@ -1,9 +1,9 @@
 package io.gpuforge.app.host;
 
-import io.gpuforge.domain.Coverage;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.IommuState;
-import io.gpuforge.domain.ListingReport;
+import io.gpuforge.domain.passthrough.Coverage;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.IommuState;
+import io.gpuforge.domain.pci.ListingReport;
 import java.util.Objects;
 import java.util.Optional;
 

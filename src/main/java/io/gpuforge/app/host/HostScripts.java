@@ -1,6 +1,6 @@
 package io.gpuforge.app.host;
 
-import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.host.HostException;
 import io.gpuforge.host.HostShell;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

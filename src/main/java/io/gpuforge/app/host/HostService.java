@@ -1,11 +1,11 @@
 package io.gpuforge.app.host;
 
 import io.gpuforge.app.host.OsFamily;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.HostException;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.HostSummary;
-import io.gpuforge.domain.ListingReport;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.host.HostException;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.host.HostSummary;
+import io.gpuforge.domain.pci.ListingReport;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.HostSummaryReader;
 import io.gpuforge.host.ListingParser;

@@ -1,7 +1,7 @@
 package io.gpuforge.app.host;
 
 import io.gpuforge.app.connections.HostLinks;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import java.nio.file.Path;
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package io.gpuforge.app.host;
 
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.host.HostException;
 import java.time.Duration;
 import java.util.Optional;
 

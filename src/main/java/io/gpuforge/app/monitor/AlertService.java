@@ -1,9 +1,9 @@
 package io.gpuforge.app.monitor;
 
-import io.gpuforge.domain.AlertEvent;
-import io.gpuforge.domain.AlertRule;
-import io.gpuforge.domain.GpuId;
-import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.telemetry.AlertEvent;
+import io.gpuforge.domain.telemetry.AlertRule;
+import io.gpuforge.domain.telemetry.GpuId;
+import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.store.AlertRuleRepository;
 import io.gpuforge.store.StoreException;
 import io.gpuforge.telemetry.AlertEvaluator;

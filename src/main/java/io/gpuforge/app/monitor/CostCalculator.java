@@ -1,8 +1,8 @@
 package io.gpuforge.app.monitor;
 
-import io.gpuforge.domain.CostProfile;
-import io.gpuforge.domain.CostReport;
-import io.gpuforge.domain.EnergyReport;
+import io.gpuforge.domain.telemetry.CostProfile;
+import io.gpuforge.domain.telemetry.CostReport;
+import io.gpuforge.domain.telemetry.EnergyReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.gpuforge.app.monitor;
 
-import io.gpuforge.domain.CostProfile;
-import io.gpuforge.domain.CostReport;
-import io.gpuforge.domain.EnergyReport;
-import io.gpuforge.domain.Tariff;
+import io.gpuforge.domain.telemetry.CostProfile;
+import io.gpuforge.domain.telemetry.CostReport;
+import io.gpuforge.domain.telemetry.EnergyReport;
+import io.gpuforge.domain.telemetry.Tariff;
 import io.gpuforge.store.AtomicFiles;
 import io.gpuforge.store.CostProfileRepository;
 import io.gpuforge.store.StoreException;

@@ -1,6 +1,6 @@
 package io.gpuforge.app.monitor;
 
-import io.gpuforge.domain.AppEvent;
+import io.gpuforge.domain.tasks.AppEvent;
 import io.gpuforge.store.EventRepository;
 import io.gpuforge.store.StoreException;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.gpuforge.app.passthrough;
 
-import io.gpuforge.domain.Check;
+import io.gpuforge.domain.passthrough.Check;
 import java.text.MessageFormat;
 import java.util.Locale;
 import java.util.MissingResourceException;

@@ -1,9 +1,9 @@
 package io.gpuforge.app.passthrough;
 
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.IommuGroup;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.IommuGroup;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;

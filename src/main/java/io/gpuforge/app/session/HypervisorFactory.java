@@ -2,7 +2,7 @@ package io.gpuforge.app.session;
 
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.hypervisor.Hypervisor;
 import java.util.Set;
 

@@ -2,9 +2,9 @@ package io.gpuforge.app.session;
 
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
-import io.gpuforge.domain.ChangeEvent;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.ConnectionState;
+import io.gpuforge.domain.vm.ChangeEvent;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionState;
 import io.gpuforge.hypervisor.Hypervisor;
 import java.time.Duration;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.gpuforge.app.tasks;
 
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.TaskListener;
-import io.gpuforge.domain.TaskOutcome;
-import io.gpuforge.domain.TaskRecord;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.tasks.TaskListener;
+import io.gpuforge.domain.tasks.TaskOutcome;
+import io.gpuforge.domain.tasks.TaskRecord;
 import io.gpuforge.store.StoreException;
 import io.gpuforge.store.TaskLogRepository;
 import java.time.Clock;

@@ -3,7 +3,7 @@ package io.gpuforge.app.tasks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.gpuforge.domain.TaskRecord;
+import io.gpuforge.domain.tasks.TaskRecord;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.gpuforge.app.vmcreate;
 
-import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.domain.vm.VmTemplate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

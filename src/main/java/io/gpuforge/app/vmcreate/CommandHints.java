@@ -1,6 +1,6 @@
 package io.gpuforge.app.vmcreate;
 
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 
 /**
  * How a "run it later" hint names the hypervisor, in the CLI's one spelling: a saved Proxmox VE cluster by its URL, a

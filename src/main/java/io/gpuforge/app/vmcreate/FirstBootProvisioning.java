@@ -2,10 +2,10 @@ package io.gpuforge.app.vmcreate;
 
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.GuestExecResult;
+import io.gpuforge.domain.vm.GuestExecResult;
 import io.gpuforge.domain.Redaction;
-import io.gpuforge.domain.TaskListener;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.tasks.TaskListener;
+import io.gpuforge.domain.vm.VmRef;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

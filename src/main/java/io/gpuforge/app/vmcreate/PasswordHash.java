@@ -1,6 +1,6 @@
 package io.gpuforge.app.vmcreate;
 
-import io.gpuforge.domain.CloudInit;
+import io.gpuforge.domain.vm.CloudInit;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;

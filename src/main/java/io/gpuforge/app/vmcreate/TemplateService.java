@@ -1,11 +1,11 @@
 package io.gpuforge.app.vmcreate;
 
-import io.gpuforge.domain.Firmware;
-import io.gpuforge.domain.TemplateFormatException;
-import io.gpuforge.domain.VmConfig;
-import io.gpuforge.domain.VmDetails;
-import io.gpuforge.domain.VmDisk;
-import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.domain.vm.Firmware;
+import io.gpuforge.domain.vm.TemplateFormatException;
+import io.gpuforge.domain.vm.VmConfig;
+import io.gpuforge.domain.vm.VmDetails;
+import io.gpuforge.domain.vm.VmDisk;
+import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.store.StoreException;
 import io.gpuforge.store.TemplateJson;
 import io.gpuforge.store.TemplateRepository;

@@ -1,12 +1,12 @@
 package io.gpuforge.app.vmcreate;
 
-import io.gpuforge.domain.CloneRequest;
-import io.gpuforge.domain.CloudInit;
-import io.gpuforge.domain.ConfigChange;
-import io.gpuforge.domain.VmConfig;
-import io.gpuforge.domain.VmDisk;
-import io.gpuforge.domain.VmField;
-import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.vm.CloneRequest;
+import io.gpuforge.domain.vm.CloudInit;
+import io.gpuforge.domain.passthrough.ConfigChange;
+import io.gpuforge.domain.vm.VmConfig;
+import io.gpuforge.domain.vm.VmDisk;
+import io.gpuforge.domain.vm.VmField;
+import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.hypervisor.proxmox.PveVmSpec;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.gpuforge.app.vmcreate;
 
 import io.gpuforge.app.vmcreate.VmProvisioning.Request;
-import io.gpuforge.domain.CloudInit;
+import io.gpuforge.domain.vm.CloudInit;
 import io.gpuforge.domain.Redaction;
-import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.domain.vm.VmTemplate;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -4,7 +4,7 @@ import io.gpuforge.app.AppPaths;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.host.KnownHosts;
 import io.gpuforge.app.StandaloneServices;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package io.gpuforge.cli.common;
 
-import io.gpuforge.domain.ListingReport;
+import io.gpuforge.domain.pci.ListingReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

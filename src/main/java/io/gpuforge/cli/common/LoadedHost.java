@@ -1,10 +1,10 @@
 package io.gpuforge.cli.common;
 
 import io.gpuforge.app.host.HostReading;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.IommuState;
-import io.gpuforge.domain.ListingReport;
-import io.gpuforge.domain.PciInventory;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.IommuState;
+import io.gpuforge.domain.pci.ListingReport;
+import io.gpuforge.domain.pci.PciInventory;
 import java.util.Optional;
 
 /**

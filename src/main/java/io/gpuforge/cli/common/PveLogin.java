@@ -1,7 +1,7 @@
 package io.gpuforge.cli.common;
 
 import io.gpuforge.app.session.AdhocHypervisor;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import java.io.IOException;
 import java.util.Optional;
 import picocli.CommandLine.Option;

@@ -2,8 +2,8 @@ package io.gpuforge.cli.connections;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.backends.ConnectionTester;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.ConnectionOptions;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionOptions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;

@@ -1,8 +1,8 @@
 package io.gpuforge.cli.connections;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.HostLink;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.connections.HostLink;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;

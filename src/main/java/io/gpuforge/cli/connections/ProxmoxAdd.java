@@ -3,7 +3,7 @@ package io.gpuforge.cli.connections;
 import io.gpuforge.app.session.AdhocHypervisor;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.backends.ConnectionTester;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import java.util.Optional;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.CliVault;

@@ -1,8 +1,8 @@
 package io.gpuforge.cli.gpu;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

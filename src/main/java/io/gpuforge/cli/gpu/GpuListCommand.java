@@ -2,7 +2,7 @@ package io.gpuforge.cli.gpu;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.TelemetryService;
-import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.telemetry.GpuSample;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.gpuforge.cli.host;
 
-import io.gpuforge.domain.GpuPlacement;
-import io.gpuforge.domain.IommuGroup;
-import io.gpuforge.domain.IommuState;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
-import io.gpuforge.domain.PciInventory;
+import io.gpuforge.domain.pci.GpuPlacement;
+import io.gpuforge.domain.pci.IommuGroup;
+import io.gpuforge.domain.pci.IommuState;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
+import io.gpuforge.domain.pci.PciInventory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

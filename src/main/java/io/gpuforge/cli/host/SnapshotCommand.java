@@ -1,6 +1,6 @@
 package io.gpuforge.cli.host;
 
-import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.host.HostException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

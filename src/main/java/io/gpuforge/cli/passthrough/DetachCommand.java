@@ -2,8 +2,8 @@ package io.gpuforge.cli.passthrough;
 
 import io.gpuforge.app.passthrough.GpuAssignments;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.GpuAttachResult;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.vm.GpuAttachResult;
+import io.gpuforge.domain.vm.VmRef;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

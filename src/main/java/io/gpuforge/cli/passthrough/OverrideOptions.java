@@ -1,6 +1,6 @@
 package io.gpuforge.cli.passthrough;
 
-import io.gpuforge.domain.PassthroughOverrides;
+import io.gpuforge.domain.passthrough.PassthroughOverrides;
 import picocli.CommandLine.Option;
 
 /** The two readiness overrides, the same flags for check, plan and apply. */

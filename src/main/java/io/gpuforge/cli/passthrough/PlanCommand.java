@@ -1,10 +1,10 @@
 package io.gpuforge.cli.passthrough;
 
 import io.gpuforge.app.host.HostReading;
-import io.gpuforge.domain.HostException;
-import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PlanBlockedException;
+import io.gpuforge.domain.host.HostException;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.passthrough.PlanBlockedException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

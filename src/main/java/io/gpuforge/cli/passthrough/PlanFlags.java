@@ -1,6 +1,6 @@
 package io.gpuforge.cli.passthrough;
 
-import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.passthrough.PlanOptions;
 import java.util.Optional;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,9 +1,9 @@
 package io.gpuforge.cli.passthrough;
 
 import io.gpuforge.app.passthrough.PassthroughService;
-import io.gpuforge.domain.ApplyOutcome;
-import io.gpuforge.domain.HostChangeException;
-import io.gpuforge.domain.HostException;
+import io.gpuforge.domain.passthrough.ApplyOutcome;
+import io.gpuforge.domain.host.HostChangeException;
+import io.gpuforge.domain.host.HostException;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;

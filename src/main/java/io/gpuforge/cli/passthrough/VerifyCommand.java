@@ -1,8 +1,8 @@
 package io.gpuforge.cli.passthrough;
 
 import io.gpuforge.app.passthrough.PassthroughService;
-import io.gpuforge.domain.HostException;
-import io.gpuforge.domain.VerifyItem;
+import io.gpuforge.domain.host.HostException;
+import io.gpuforge.domain.passthrough.VerifyItem;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package io.gpuforge.cli.vm;
 
-import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.domain.vm.VmTemplate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -2,8 +2,8 @@ package io.gpuforge.cli.vm;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.vmcreate.TemplateService;
-import io.gpuforge.domain.TemplateFormatException;
-import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.domain.vm.TemplateFormatException;
+import io.gpuforge.domain.vm.VmTemplate;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package io.gpuforge.hypervisor.libvirt;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.ChangeEvent;
-import io.gpuforge.domain.ConnectionState;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.vm.ChangeEvent;
+import io.gpuforge.domain.connections.ConnectionState;
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.hypervisor.Hypervisor;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

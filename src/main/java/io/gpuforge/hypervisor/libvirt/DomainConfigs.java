@@ -1,9 +1,9 @@
 package io.gpuforge.hypervisor.libvirt;
 
 import io.gpuforge.domain.BackendException.Kind;
-import io.gpuforge.domain.ConfigChange;
-import io.gpuforge.domain.VmConfig;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.passthrough.ConfigChange;
+import io.gpuforge.domain.vm.VmConfig;
+import io.gpuforge.domain.vm.VmRef;
 import java.util.Map;
 import java.util.Optional;
 import org.w3c.dom.Element;

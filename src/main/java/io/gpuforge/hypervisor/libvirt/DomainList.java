@@ -1,8 +1,8 @@
 package io.gpuforge.hypervisor.libvirt;
 
-import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmRef;
-import io.gpuforge.domain.VmState;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.domain.vm.VmState;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

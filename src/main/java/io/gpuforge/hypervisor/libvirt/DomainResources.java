@@ -1,8 +1,8 @@
 package io.gpuforge.hypervisor.libvirt;
 
 import io.gpuforge.domain.BackendException.Kind;
-import io.gpuforge.domain.ConfigChange;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.passthrough.ConfigChange;
+import io.gpuforge.domain.vm.VmRef;
 import java.util.Optional;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;

@@ -1,8 +1,8 @@
 package io.gpuforge.hypervisor.libvirt;
 
-import io.gpuforge.domain.LibvirtHostdev;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.vm.LibvirtHostdev;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.vm.VmSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,12 +1,12 @@
 package io.gpuforge.hypervisor.libvirt;
 
 import io.gpuforge.domain.BackendException.Kind;
-import io.gpuforge.domain.GpuAttachRequest;
-import io.gpuforge.domain.GpuAttachResult;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.VmConfig;
-import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.vm.GpuAttachRequest;
+import io.gpuforge.domain.vm.GpuAttachResult;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.vm.VmConfig;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmRef;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

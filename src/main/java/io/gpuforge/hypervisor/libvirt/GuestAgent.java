@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpuforge.domain.BackendException.Kind;
-import io.gpuforge.domain.GuestExecResult;
+import io.gpuforge.domain.vm.GuestExecResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;

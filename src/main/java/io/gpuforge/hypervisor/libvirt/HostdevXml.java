@@ -1,7 +1,7 @@
 package io.gpuforge.hypervisor.libvirt;
 
-import io.gpuforge.domain.LibvirtHostdev;
-import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.vm.LibvirtHostdev;
+import io.gpuforge.domain.pci.PciAddress;
 import java.util.Optional;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;

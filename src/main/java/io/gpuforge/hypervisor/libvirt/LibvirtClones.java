@@ -1,7 +1,7 @@
 package io.gpuforge.hypervisor.libvirt;
 
 import io.gpuforge.domain.BackendException.Kind;
-import io.gpuforge.domain.CloneRequest;
+import io.gpuforge.domain.vm.CloneRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -2,11 +2,11 @@ package io.gpuforge.hypervisor.libvirt;
 
 import com.sun.jna.Pointer;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
-import io.gpuforge.domain.PciInventory;
-import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
+import io.gpuforge.domain.pci.PciInventory;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;

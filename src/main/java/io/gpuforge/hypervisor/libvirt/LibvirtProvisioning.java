@@ -1,13 +1,13 @@
 package io.gpuforge.hypervisor.libvirt;
 
 import io.gpuforge.domain.BackendException.Kind;
-import io.gpuforge.domain.CloudConfigs;
-import io.gpuforge.domain.CloudImage;
-import io.gpuforge.domain.CloudInit;
+import io.gpuforge.domain.vm.CloudConfigs;
+import io.gpuforge.domain.vm.CloudImage;
+import io.gpuforge.domain.vm.CloudInit;
 import io.gpuforge.domain.SpecRefusedException;
-import io.gpuforge.domain.VmField;
-import io.gpuforge.domain.VmOptions;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.vm.VmField;
+import io.gpuforge.domain.vm.VmOptions;
+import io.gpuforge.domain.vm.VmSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -1,9 +1,9 @@
 package io.gpuforge.hypervisor.libvirt;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.NetworkInfo;
-import io.gpuforge.domain.StorageInfo;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.vm.NetworkInfo;
+import io.gpuforge.domain.vm.StorageInfo;
+import io.gpuforge.domain.vm.VmSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.gpuforge.hypervisor.proxmox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.ChangeEvent;
+import io.gpuforge.domain.vm.ChangeEvent;
 import io.gpuforge.hypervisor.Hypervisor;
 import java.time.Duration;
 import java.util.List;

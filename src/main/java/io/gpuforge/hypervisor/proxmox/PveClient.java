@@ -3,7 +3,7 @@ package io.gpuforge.hypervisor.proxmox;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.gpuforge.domain.Check;
+import io.gpuforge.domain.passthrough.Check;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -1,11 +1,11 @@
 package io.gpuforge.hypervisor.proxmox;
 
-import io.gpuforge.domain.Firmware;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.VmDetails;
-import io.gpuforge.domain.VmDisk;
-import io.gpuforge.domain.VmNic;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.vm.Firmware;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.vm.VmDetails;
+import io.gpuforge.domain.vm.VmDisk;
+import io.gpuforge.domain.vm.VmNic;
+import io.gpuforge.domain.vm.VmSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

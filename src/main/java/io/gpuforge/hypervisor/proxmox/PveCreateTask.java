@@ -1,11 +1,11 @@
 package io.gpuforge.hypervisor.proxmox;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.TaskListener;
-import io.gpuforge.domain.TaskOutcome;
-import io.gpuforge.domain.TaskRef;
-import io.gpuforge.domain.VmRef;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.tasks.TaskListener;
+import io.gpuforge.domain.tasks.TaskOutcome;
+import io.gpuforge.domain.tasks.TaskRef;
+import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.domain.vm.VmSpec;
 import io.gpuforge.hypervisor.BackendTask;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.gpuforge.hypervisor.proxmox;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpuforge.domain.ChangeEvent;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.vm.ChangeEvent;
+import io.gpuforge.domain.vm.VmRef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,12 +1,12 @@
 package io.gpuforge.hypervisor.proxmox;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.GpuAttachRequest;
-import io.gpuforge.domain.NodePci;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
-import io.gpuforge.domain.VmDisk;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.vm.GpuAttachRequest;
+import io.gpuforge.domain.pci.NodePci;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
+import io.gpuforge.domain.vm.VmDisk;
+import io.gpuforge.domain.vm.VmRef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

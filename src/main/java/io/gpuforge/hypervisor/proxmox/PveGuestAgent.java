@@ -1,8 +1,8 @@
 package io.gpuforge.hypervisor.proxmox;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.GuestExecResult;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.vm.GuestExecResult;
+import io.gpuforge.domain.vm.VmRef;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

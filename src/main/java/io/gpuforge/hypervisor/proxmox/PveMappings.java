@@ -1,7 +1,7 @@
 package io.gpuforge.hypervisor.proxmox;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.pci.PciAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,10 +1,10 @@
 package io.gpuforge.hypervisor.proxmox;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpuforge.domain.IommuState;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
-import io.gpuforge.domain.PciInventory;
+import io.gpuforge.domain.pci.IommuState;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
+import io.gpuforge.domain.pci.PciInventory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

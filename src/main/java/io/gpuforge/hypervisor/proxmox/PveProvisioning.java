@@ -2,12 +2,12 @@ package io.gpuforge.hypervisor.proxmox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.CloudImage;
-import io.gpuforge.domain.NetworkInfo;
+import io.gpuforge.domain.vm.CloudImage;
+import io.gpuforge.domain.vm.NetworkInfo;
 import io.gpuforge.domain.SpecRefusedException;
-import io.gpuforge.domain.StorageInfo;
-import io.gpuforge.domain.VmField;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.vm.StorageInfo;
+import io.gpuforge.domain.vm.VmField;
+import io.gpuforge.domain.vm.VmSpec;
 import io.gpuforge.hypervisor.BackendTask;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.gpuforge.hypervisor.proxmox;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.ChangeEvent;
-import io.gpuforge.domain.ConnectionState;
+import io.gpuforge.domain.vm.ChangeEvent;
+import io.gpuforge.domain.connections.ConnectionState;
 import io.gpuforge.hypervisor.Hypervisor;
 import java.util.List;
 import java.util.Locale;

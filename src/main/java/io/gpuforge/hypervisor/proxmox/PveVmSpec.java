@@ -1,10 +1,10 @@
 package io.gpuforge.hypervisor.proxmox;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.CloudInit;
-import io.gpuforge.domain.VmField;
-import io.gpuforge.domain.VmOptions;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.vm.CloudInit;
+import io.gpuforge.domain.vm.VmField;
+import io.gpuforge.domain.vm.VmOptions;
+import io.gpuforge.domain.vm.VmSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;

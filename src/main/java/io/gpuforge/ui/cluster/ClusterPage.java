@@ -1,9 +1,9 @@
 package io.gpuforge.ui.cluster;
 
 import io.gpuforge.domain.ClusterInventory;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.NodeInfo;
-import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;

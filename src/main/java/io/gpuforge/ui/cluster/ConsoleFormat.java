@@ -1,9 +1,9 @@
 package io.gpuforge.ui.cluster;
 
 import io.gpuforge.domain.GpuInfo;
-import io.gpuforge.domain.VmDisk;
-import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmNic;
+import io.gpuforge.domain.vm.VmDisk;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmNic;
 import io.gpuforge.ui.common.I18n;
 import java.util.Locale;
 import java.util.OptionalDouble;

@@ -1,11 +1,11 @@
 package io.gpuforge.ui.cluster;
 
-import io.gpuforge.domain.ChangeEvent;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.ConnectionState;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.vm.ChangeEvent;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionState;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.ui.common.NavTarget;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.cluster;
 
-import io.gpuforge.domain.NodeHistory;
+import io.gpuforge.domain.telemetry.NodeHistory;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.ViewScope;

@@ -1,9 +1,9 @@
 package io.gpuforge.ui.cluster;
 
 import io.gpuforge.app.passthrough.NodeReadiness;
-import io.gpuforge.domain.ChangeEvent;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.NodeHistory;
+import io.gpuforge.domain.vm.ChangeEvent;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.telemetry.NodeHistory;
 import io.gpuforge.domain.NodeStatus;
 import io.gpuforge.ui.common.Loadable;
 import java.util.function.Supplier;

@@ -2,7 +2,7 @@ package io.gpuforge.ui.cluster;
 
 import io.gpuforge.app.passthrough.NodeReadiness;
 import io.gpuforge.domain.Capability;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.FxHostKeyPrompt;
 import io.gpuforge.ui.common.I18n;

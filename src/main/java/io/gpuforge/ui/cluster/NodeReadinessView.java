@@ -2,9 +2,9 @@ package io.gpuforge.ui.cluster;
 
 import io.gpuforge.app.passthrough.CheckMessages;
 import io.gpuforge.app.passthrough.NodeReadiness;
-import io.gpuforge.domain.Check;
-import io.gpuforge.domain.GpuVerdict;
-import io.gpuforge.domain.Verdict;
+import io.gpuforge.domain.passthrough.Check;
+import io.gpuforge.domain.passthrough.GpuVerdict;
+import io.gpuforge.domain.passthrough.Verdict;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Loadable;

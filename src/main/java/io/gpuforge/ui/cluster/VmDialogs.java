@@ -1,7 +1,7 @@
 package io.gpuforge.ui.cluster;
 
-import io.gpuforge.domain.CloneRequest;
-import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.vm.CloneRequest;
+import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.ui.common.Confirm;
 import io.gpuforge.ui.common.I18n;
 import java.util.Optional;

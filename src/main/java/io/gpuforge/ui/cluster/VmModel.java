@@ -1,8 +1,8 @@
 package io.gpuforge.ui.cluster;
 
-import io.gpuforge.domain.ChangeEvent;
-import io.gpuforge.domain.VmConfig;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.vm.ChangeEvent;
+import io.gpuforge.domain.vm.VmConfig;
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.ui.common.Loadable;
 
 /**

@@ -1,11 +1,11 @@
 package io.gpuforge.ui.cluster;
 
 import io.gpuforge.domain.ClusterInventory;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.VmConfig;
-import io.gpuforge.domain.VmDetails;
-import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.vm.VmConfig;
+import io.gpuforge.domain.vm.VmDetails;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;

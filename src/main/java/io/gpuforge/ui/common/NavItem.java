@@ -1,6 +1,6 @@
 package io.gpuforge.ui.common;
 
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package io.gpuforge.ui.common;
 
 import io.gpuforge.domain.GpuInfo;
-import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.vm.VmInfo;
 import java.util.Objects;
 import java.util.Optional;
 

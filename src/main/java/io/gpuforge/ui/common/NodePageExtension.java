@@ -1,6 +1,6 @@
 package io.gpuforge.ui.common;
 
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import java.util.List;
 import javafx.scene.control.Tab;
 import javafx.stage.Window;

@@ -1,8 +1,8 @@
 package io.gpuforge.ui.common;
 
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmRef;
 import java.util.List;
 import javafx.beans.value.ObservableValue;
 import javafx.scene.control.Button;

@@ -2,7 +2,7 @@ package io.gpuforge.ui.connections;
 
 import io.gpuforge.app.backends.ConnectionTester.Field;
 import io.gpuforge.app.host.KeyFiles;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.ui.common.I18n;
 import java.io.File;
 import java.util.List;

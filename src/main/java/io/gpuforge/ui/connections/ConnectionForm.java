@@ -1,7 +1,7 @@
 package io.gpuforge.ui.connections;
 
 import io.gpuforge.app.backends.ConnectionTester.Field;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;

@@ -1,7 +1,7 @@
 package io.gpuforge.ui.connections;
 
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.HostLink;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.connections.HostLink;
 import io.gpuforge.ui.common.UiContext;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.host;
 
-import io.gpuforge.domain.HostSummary;
+import io.gpuforge.domain.host.HostSummary;
 import io.gpuforge.ui.common.I18n;
 import java.util.Locale;
 

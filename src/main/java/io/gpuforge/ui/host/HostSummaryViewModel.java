@@ -1,6 +1,6 @@
 package io.gpuforge.ui.host;
 
-import io.gpuforge.domain.HostSummary;
+import io.gpuforge.domain.host.HostSummary;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.Loadable;
 import java.util.function.Supplier;

@@ -1,7 +1,7 @@
 package io.gpuforge.ui.host;
 
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.HostSummary;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.host.HostSummary;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.NavItem;

@@ -1,8 +1,8 @@
 package io.gpuforge.ui.host;
 
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.HostSummary;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.host.HostSummary;
 import io.gpuforge.ui.common.FxLoginPrompt;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.NavItem;

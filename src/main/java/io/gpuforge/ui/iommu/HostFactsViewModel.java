@@ -1,6 +1,6 @@
 package io.gpuforge.ui.iommu;
 
-import io.gpuforge.domain.HostFacts;
+import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.Loadable;
 import java.util.concurrent.Callable;

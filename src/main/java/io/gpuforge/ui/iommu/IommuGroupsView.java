@@ -1,8 +1,8 @@
 package io.gpuforge.ui.iommu;
 
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.Isolation;
-import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.Isolation;
+import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;

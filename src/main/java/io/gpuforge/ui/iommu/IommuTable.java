@@ -1,8 +1,8 @@
 package io.gpuforge.ui.iommu;
 
-import io.gpuforge.domain.Isolation;
-import io.gpuforge.domain.PciDevice;
-import io.gpuforge.domain.Verdict;
+import io.gpuforge.domain.pci.Isolation;
+import io.gpuforge.domain.pci.PciDevice;
+import io.gpuforge.domain.passthrough.Verdict;
 import java.util.List;
 import java.util.Optional;
 

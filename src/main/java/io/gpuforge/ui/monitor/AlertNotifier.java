@@ -1,6 +1,6 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.domain.AlertEvent;
+import io.gpuforge.domain.telemetry.AlertEvent;
 import io.gpuforge.ui.common.UiContext;
 import java.util.function.Consumer;
 import javafx.application.Platform;

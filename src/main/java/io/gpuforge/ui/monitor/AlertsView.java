@@ -1,10 +1,10 @@
 package io.gpuforge.ui.monitor;
 
 import io.gpuforge.app.monitor.AlertService;
-import io.gpuforge.domain.AlertEvent;
-import io.gpuforge.domain.AlertRule;
-import io.gpuforge.domain.FleetGpu;
-import io.gpuforge.domain.GpuId;
+import io.gpuforge.domain.telemetry.AlertEvent;
+import io.gpuforge.domain.telemetry.AlertRule;
+import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.domain.telemetry.GpuId;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.ViewScope;

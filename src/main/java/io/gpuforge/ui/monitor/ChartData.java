@@ -1,11 +1,11 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.domain.FleetGpu;
-import io.gpuforge.domain.GpuId;
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.ReducedSeries;
-import io.gpuforge.domain.SeriesKey;
+import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.domain.telemetry.GpuId;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.ReducedSeries;
+import io.gpuforge.domain.telemetry.SeriesKey;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.domain.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuMetric;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.domain.ReducedSeries;
+import io.gpuforge.domain.telemetry.ReducedSeries;
 import java.util.Arrays;
 import java.util.List;
 

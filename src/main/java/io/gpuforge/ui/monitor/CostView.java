@@ -1,7 +1,7 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.domain.CostProfile;
-import io.gpuforge.domain.CostReport;
+import io.gpuforge.domain.telemetry.CostProfile;
+import io.gpuforge.domain.telemetry.CostReport;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.ViewScope;

@@ -1,8 +1,8 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.domain.CostProfile;
-import io.gpuforge.domain.CostReport;
-import io.gpuforge.domain.Tariff;
+import io.gpuforge.domain.telemetry.CostProfile;
+import io.gpuforge.domain.telemetry.CostReport;
+import io.gpuforge.domain.telemetry.Tariff;
 import io.gpuforge.ui.common.I18n;
 import java.time.DateTimeException;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package io.gpuforge.ui.monitor;
 
 import io.gpuforge.app.monitor.GpuFleet;
-import io.gpuforge.domain.FleetGpu;
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.ui.common.I18n;
 import java.util.List;
 import java.util.Locale;

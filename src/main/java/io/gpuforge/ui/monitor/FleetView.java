@@ -1,7 +1,7 @@
 package io.gpuforge.ui.monitor;
 
 import io.gpuforge.app.monitor.GpuFleet;
-import io.gpuforge.domain.FleetGpu;
+import io.gpuforge.domain.telemetry.FleetGpu;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.ViewScope;

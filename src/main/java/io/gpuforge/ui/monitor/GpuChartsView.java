@@ -1,12 +1,12 @@
 package io.gpuforge.ui.monitor;
 
 import io.gpuforge.app.monitor.GpuFleet;
-import io.gpuforge.domain.FleetGpu;
-import io.gpuforge.domain.GpuId;
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.ReducedSeries;
-import io.gpuforge.domain.SeriesKey;
+import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.domain.telemetry.GpuId;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.ReducedSeries;
+import io.gpuforge.domain.telemetry.SeriesKey;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.UiContext;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.domain.FleetGpu;
+import io.gpuforge.domain.telemetry.FleetGpu;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.UiContext;

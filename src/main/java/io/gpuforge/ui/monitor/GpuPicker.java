@@ -1,7 +1,7 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.domain.FleetGpu;
-import io.gpuforge.domain.GpuId;
+import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.domain.telemetry.GpuId;
 import io.gpuforge.ui.common.UiContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.FleetGpu;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.UiContext;

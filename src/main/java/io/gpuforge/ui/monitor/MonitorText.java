@@ -1,11 +1,11 @@
 package io.gpuforge.ui.monitor;
 
-import io.gpuforge.domain.AlertEvent;
-import io.gpuforge.domain.AlertRule;
-import io.gpuforge.domain.FleetGpu;
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.SourceKind;
-import io.gpuforge.domain.VmState;
+import io.gpuforge.domain.telemetry.AlertEvent;
+import io.gpuforge.domain.telemetry.AlertRule;
+import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.SourceKind;
+import io.gpuforge.domain.vm.VmState;
 import io.gpuforge.ui.common.I18n;
 
 /** The monitor's words for domain values, in the UI's language (keys written out so a test finds them all). */

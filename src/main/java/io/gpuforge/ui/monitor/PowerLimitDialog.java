@@ -2,10 +2,10 @@ package io.gpuforge.ui.monitor;
 
 import io.gpuforge.app.monitor.GpuFleet;
 import io.gpuforge.app.monitor.TelemetryService;
-import io.gpuforge.domain.FleetGpu;
-import io.gpuforge.domain.GpuMetric;
-import io.gpuforge.domain.GpuSample;
-import io.gpuforge.domain.PowerLimit;
+import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.PowerLimit;
 import io.gpuforge.ui.common.UiContext;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.gpuforge.ui.monitor;
 
 import io.gpuforge.app.monitor.GpuFleet;
-import io.gpuforge.domain.SourceStatus;
+import io.gpuforge.domain.telemetry.SourceStatus;
 import io.gpuforge.ui.common.I18n;
 import java.util.List;
 

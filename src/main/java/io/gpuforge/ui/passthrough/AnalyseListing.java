@@ -2,9 +2,9 @@ package io.gpuforge.ui.passthrough;
 
 import io.gpuforge.app.host.HostReading;
 import io.gpuforge.app.host.HostTarget;
-import io.gpuforge.domain.GpuVerdict;
-import io.gpuforge.domain.ListingReport;
-import io.gpuforge.domain.PassthroughOverrides;
+import io.gpuforge.domain.passthrough.GpuVerdict;
+import io.gpuforge.domain.pci.ListingReport;
+import io.gpuforge.domain.passthrough.PassthroughOverrides;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.UiContext;

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
 import java.util.List;
 import javafx.scene.control.Label;
 import javafx.scene.layout.VBox;

@@ -2,10 +2,10 @@ package io.gpuforge.ui.passthrough;
 
 import io.gpuforge.app.passthrough.GpuAssignments;
 import io.gpuforge.app.backends.PciMappings;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.GpuAttachResult;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.vm.GpuAttachResult;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
 import java.util.List;

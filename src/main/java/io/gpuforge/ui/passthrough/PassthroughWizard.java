@@ -1,7 +1,7 @@
 package io.gpuforge.ui.passthrough;
 
 import io.gpuforge.app.passthrough.PassthroughStatus;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
 import java.util.EnumSet;

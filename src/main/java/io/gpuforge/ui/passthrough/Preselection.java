@@ -1,8 +1,8 @@
 package io.gpuforge.ui.passthrough;
 
 import io.gpuforge.app.host.HostTarget;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.pci.PciAddress;
 import java.util.Objects;
 import java.util.Optional;
 

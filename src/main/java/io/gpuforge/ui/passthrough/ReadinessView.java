@@ -1,8 +1,8 @@
 package io.gpuforge.ui.passthrough;
 
 import io.gpuforge.app.passthrough.CheckMessages;
-import io.gpuforge.domain.Check;
-import io.gpuforge.domain.ReadinessReport;
+import io.gpuforge.domain.passthrough.Check;
+import io.gpuforge.domain.passthrough.ReadinessReport;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import java.util.Comparator;

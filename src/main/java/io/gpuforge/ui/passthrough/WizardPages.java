@@ -1,11 +1,11 @@
 package io.gpuforge.ui.passthrough;
 
 import io.gpuforge.app.passthrough.PassthroughStatus;
-import io.gpuforge.domain.GpuVerdict;
-import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.domain.VerifyItem;
-import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmState;
+import io.gpuforge.domain.passthrough.GpuVerdict;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.passthrough.VerifyItem;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmState;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.TextCells;

@@ -1,7 +1,7 @@
 package io.gpuforge.ui.shell;
 
 import io.gpuforge.app.monitor.EventLog;
-import io.gpuforge.domain.AppEvent;
+import io.gpuforge.domain.tasks.AppEvent;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;

@@ -1,8 +1,8 @@
 package io.gpuforge.ui.shell;
 
 import io.gpuforge.domain.ClusterInventory;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.ConnectionState;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionState;
 import io.gpuforge.ui.cluster.ClusterModel;
 import io.gpuforge.ui.cluster.HypervisorPages;
 import java.util.HashMap;

@@ -1,12 +1,12 @@
 package io.gpuforge.ui.shell;
 
 import io.gpuforge.domain.ClusterInventory;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.ConnectionState;
-import io.gpuforge.domain.GpuPlacement;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.HostSummary;
-import io.gpuforge.domain.PciDevice;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionState;
+import io.gpuforge.domain.pci.GpuPlacement;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.host.HostSummary;
+import io.gpuforge.domain.pci.PciDevice;
 import io.gpuforge.ui.cluster.ConsoleFormat;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.NavItem;

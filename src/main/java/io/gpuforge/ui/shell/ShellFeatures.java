@@ -2,10 +2,10 @@ package io.gpuforge.ui.shell;
 
 import io.gpuforge.app.FirstRun;
 import io.gpuforge.app.host.HostTarget;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.FleetGpu;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.telemetry.FleetGpu;
 import io.gpuforge.domain.GpuInfo;
-import io.gpuforge.domain.PciAddress;
+import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.ui.common.Page;

@@ -1,10 +1,10 @@
 package io.gpuforge.ui.shell;
 
 import io.gpuforge.domain.ClusterInventory;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.NodeInfo;
-import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.ui.cluster.ConsoleFormat;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.NavItem;

@@ -1,9 +1,9 @@
 package io.gpuforge.ui.shell;
 
 import io.gpuforge.domain.Capability;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;
-import io.gpuforge.domain.VmInfo;
+import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.ui.cluster.ActionLabels;
 import io.gpuforge.ui.cluster.HypervisorPages;
 import io.gpuforge.ui.cluster.VmActions;

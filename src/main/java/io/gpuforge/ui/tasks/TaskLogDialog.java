@@ -1,6 +1,6 @@
 package io.gpuforge.ui.tasks;
 
-import io.gpuforge.domain.TaskRecord;
+import io.gpuforge.domain.tasks.TaskRecord;
 import io.gpuforge.ui.common.I18n;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;

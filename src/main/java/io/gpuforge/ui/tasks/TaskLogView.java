@@ -1,7 +1,7 @@
 package io.gpuforge.ui.tasks;
 
 import io.gpuforge.app.tasks.TaskLog;
-import io.gpuforge.domain.TaskRecord;
+import io.gpuforge.domain.tasks.TaskRecord;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;

@@ -2,7 +2,7 @@ package io.gpuforge.ui.tasks;
 
 import io.gpuforge.app.tasks.TaskLog;
 import io.gpuforge.app.tasks.TaskLogExport;
-import io.gpuforge.domain.TaskRecord;
+import io.gpuforge.domain.tasks.TaskRecord;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.I18n;
 import java.nio.file.Path;

@@ -2,11 +2,11 @@ package io.gpuforge.ui.vmcreate;
 
 import io.gpuforge.app.vmcreate.SnippetCleanup;
 import io.gpuforge.app.vmcreate.VmProvisioning;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.NodeState;
 import io.gpuforge.domain.SpecRefusedException;
-import io.gpuforge.domain.VmRef;
-import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.FxHostKeyPrompt;
 import io.gpuforge.ui.common.UiContext;

@@ -2,11 +2,11 @@ package io.gpuforge.ui.vmcreate;
 
 import io.gpuforge.app.vmcreate.PasswordHash;
 import io.gpuforge.app.vmcreate.VmProvisioning;
-import io.gpuforge.domain.CloudInit;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.vm.CloudInit;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;
-import io.gpuforge.domain.VmField;
-import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.domain.vm.VmField;
+import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.ui.common.I18n;
 import java.util.ArrayList;
 import java.util.EnumMap;

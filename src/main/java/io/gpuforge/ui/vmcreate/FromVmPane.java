@@ -1,8 +1,8 @@
 package io.gpuforge.ui.vmcreate;
 
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
 import java.util.function.Consumer;

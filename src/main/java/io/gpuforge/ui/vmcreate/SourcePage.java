@@ -1,9 +1,9 @@
 package io.gpuforge.ui.vmcreate;
 
 import io.gpuforge.app.vmcreate.VmProvisioning;
-import io.gpuforge.domain.VmField;
-import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.domain.vm.VmField;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.TextCells;
 import io.gpuforge.ui.common.UiContext;

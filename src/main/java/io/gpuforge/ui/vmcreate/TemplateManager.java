@@ -1,6 +1,6 @@
 package io.gpuforge.ui.vmcreate;
 
-import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.TextCells;
 import io.gpuforge.ui.common.UiContext;

@@ -2,12 +2,12 @@ package io.gpuforge.ui.vmcreate;
 
 import io.gpuforge.app.vmcreate.FirstBootProvisioning;
 import io.gpuforge.app.vmcreate.VmProvisioning;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;
-import io.gpuforge.domain.NetworkInfo;
-import io.gpuforge.domain.StorageInfo;
-import io.gpuforge.domain.VmField;
-import io.gpuforge.domain.VmTemplate;
+import io.gpuforge.domain.vm.NetworkInfo;
+import io.gpuforge.domain.vm.StorageInfo;
+import io.gpuforge.domain.vm.VmField;
+import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
 import java.util.EnumMap;

@@ -8,7 +8,7 @@ import io.gpuforge.app.backends.ConnectionTester.ProxmoxLogin;
 import io.gpuforge.app.backends.ConnectionTester.Report;
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
-import io.gpuforge.domain.ConnectionOptions;
+import io.gpuforge.domain.connections.ConnectionOptions;
 import io.gpuforge.store.secret.VaultSecretStore;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SshKeys;

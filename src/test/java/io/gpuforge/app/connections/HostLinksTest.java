@@ -2,8 +2,8 @@ package io.gpuforge.app.connections;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.HostLink;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.connections.HostLink;
 import io.gpuforge.store.ConnectionRepository;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.HostLinkRepository;

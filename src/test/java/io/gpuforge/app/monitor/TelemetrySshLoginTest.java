@@ -3,7 +3,7 @@ package io.gpuforge.app.monitor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.host.SshLogin;
-import io.gpuforge.domain.GpuTarget;
+import io.gpuforge.domain.telemetry.GpuTarget;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.gpuforge.app.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.Check;
+import io.gpuforge.domain.passthrough.Check;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

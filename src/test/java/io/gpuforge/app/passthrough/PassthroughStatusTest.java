@@ -2,11 +2,11 @@ package io.gpuforge.app.passthrough;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.JournalState;
-import io.gpuforge.domain.PassthroughPlan;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PlanOptions;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.host.JournalState;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.passthrough.PlanOptions;
 import io.gpuforge.host.HostConfigurator;
 import io.gpuforge.host.HostProbe;
 import io.gpuforge.host.LocalShell;

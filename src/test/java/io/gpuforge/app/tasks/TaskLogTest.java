@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.gpuforge.domain.ConnectionInfo;
-import io.gpuforge.domain.TaskOutcome;
-import io.gpuforge.domain.TaskRecord;
-import io.gpuforge.domain.TaskRef;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.tasks.TaskOutcome;
+import io.gpuforge.domain.tasks.TaskRecord;
+import io.gpuforge.domain.tasks.TaskRef;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.TaskLogRepository;
 import java.nio.charset.StandardCharsets;

@@ -2,13 +2,13 @@ package io.gpuforge.hypervisor.libvirt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.PlanOptions;
-import io.gpuforge.domain.HostFacts;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.PciDevice;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.passthrough.PlanOptions;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
+import io.gpuforge.domain.vm.VmSpec;
 import io.gpuforge.host.HostProbe;
-import io.gpuforge.domain.PassthroughPlan;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SharedFixtures;

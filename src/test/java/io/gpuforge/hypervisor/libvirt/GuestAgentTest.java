@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.GuestExecResult;
+import io.gpuforge.domain.vm.GuestExecResult;
 import io.gpuforge.testing.SharedFixtures;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.gpuforge.hypervisor.libvirt;
 
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.vm.VmSpec;
 import java.util.List;
 import java.util.Optional;
 

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.CloneRequest;
-import io.gpuforge.domain.TaskListener;
-import io.gpuforge.domain.TaskOutcome;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.vm.CloneRequest;
+import io.gpuforge.domain.tasks.TaskListener;
+import io.gpuforge.domain.tasks.TaskOutcome;
+import io.gpuforge.domain.vm.VmRef;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

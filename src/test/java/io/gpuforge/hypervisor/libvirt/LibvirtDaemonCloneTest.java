@@ -2,13 +2,13 @@ package io.gpuforge.hypervisor.libvirt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.CloneRequest;
-import io.gpuforge.domain.TaskListener;
-import io.gpuforge.domain.TaskOutcome;
-import io.gpuforge.domain.VmAction;
-import io.gpuforge.domain.VmRef;
-import io.gpuforge.domain.VmSpec;
-import io.gpuforge.domain.VmState;
+import io.gpuforge.domain.vm.CloneRequest;
+import io.gpuforge.domain.tasks.TaskListener;
+import io.gpuforge.domain.tasks.TaskOutcome;
+import io.gpuforge.domain.vm.VmAction;
+import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.domain.vm.VmSpec;
+import io.gpuforge.domain.vm.VmState;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.ConfigChange;
-import io.gpuforge.domain.VmConfig;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.passthrough.ConfigChange;
+import io.gpuforge.domain.vm.VmConfig;
+import io.gpuforge.domain.vm.VmRef;
 import java.nio.file.Files;
 import java.util.Optional;
 import java.util.OptionalInt;

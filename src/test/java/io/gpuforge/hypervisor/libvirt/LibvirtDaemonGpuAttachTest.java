@@ -2,12 +2,12 @@ package io.gpuforge.hypervisor.libvirt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.GpuAttachRequest;
-import io.gpuforge.domain.GpuAttachResult;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.VmConfig;
-import io.gpuforge.domain.VmRef;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.vm.GpuAttachRequest;
+import io.gpuforge.domain.vm.GpuAttachResult;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.vm.VmConfig;
+import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.domain.vm.VmSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.ConfigChange;
-import io.gpuforge.domain.TaskListener;
-import io.gpuforge.domain.VmAction;
-import io.gpuforge.domain.VmConfig;
-import io.gpuforge.domain.VmRef;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.passthrough.ConfigChange;
+import io.gpuforge.domain.tasks.TaskListener;
+import io.gpuforge.domain.vm.VmAction;
+import io.gpuforge.domain.vm.VmConfig;
+import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.domain.vm.VmSpec;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.gpuforge.hypervisor.libvirt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.VmSpec;
+import io.gpuforge.domain.vm.VmSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

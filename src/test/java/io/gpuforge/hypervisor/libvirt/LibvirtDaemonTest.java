@@ -2,10 +2,10 @@ package io.gpuforge.hypervisor.libvirt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.Firmware;
-import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmSpec;
-import io.gpuforge.domain.VmState;
+import io.gpuforge.domain.vm.Firmware;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmSpec;
+import io.gpuforge.domain.vm.VmState;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;

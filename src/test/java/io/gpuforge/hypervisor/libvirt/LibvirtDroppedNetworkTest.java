@@ -3,9 +3,9 @@ package io.gpuforge.hypervisor.libvirt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.ChangeEvent;
+import io.gpuforge.domain.vm.ChangeEvent;
 import io.gpuforge.domain.ClusterInventory;
-import io.gpuforge.domain.ConnectionState;
+import io.gpuforge.domain.connections.ConnectionState;
 import io.gpuforge.hypervisor.Hypervisor;
 import java.nio.file.Path;
 import java.util.List;

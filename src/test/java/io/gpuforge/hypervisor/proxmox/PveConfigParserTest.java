@@ -2,11 +2,11 @@ package io.gpuforge.hypervisor.proxmox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.Firmware;
-import io.gpuforge.domain.PciAddress;
-import io.gpuforge.domain.VmDetails;
-import io.gpuforge.domain.VmDisk;
-import io.gpuforge.domain.VmNic;
+import io.gpuforge.domain.vm.Firmware;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.vm.VmDetails;
+import io.gpuforge.domain.vm.VmDisk;
+import io.gpuforge.domain.vm.VmNic;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.gpuforge.domain.ChangeEvent;
-import io.gpuforge.domain.VmRef;
+import io.gpuforge.domain.vm.ChangeEvent;
+import io.gpuforge.domain.vm.VmRef;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

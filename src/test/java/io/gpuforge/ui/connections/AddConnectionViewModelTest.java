@@ -8,7 +8,7 @@ import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.TestContexts;
 import io.gpuforge.ui.common.BackgroundTasks;

@@ -2,8 +2,8 @@ package io.gpuforge.ui.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.domain.HostSummary;
-import io.gpuforge.domain.IommuState;
+import io.gpuforge.domain.host.HostSummary;
+import io.gpuforge.domain.pci.IommuState;
 import io.gpuforge.ui.common.BackgroundTasks;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
-import io.gpuforge.domain.GpuSample;
+import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.store.TelemetryStore;
 import io.gpuforge.telemetry.SimulatedGpuSource;
 import io.gpuforge.testing.Screenshots;

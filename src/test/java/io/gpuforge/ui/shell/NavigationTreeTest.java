@@ -3,12 +3,12 @@ package io.gpuforge.ui.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.domain.ClusterInventory;
-import io.gpuforge.domain.ConnectionInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.NodeState;
-import io.gpuforge.domain.VmInfo;
-import io.gpuforge.domain.VmRef;
-import io.gpuforge.domain.VmState;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.domain.vm.VmState;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.NavItem;
 import java.util.ArrayList;

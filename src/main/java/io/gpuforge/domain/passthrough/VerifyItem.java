@@ -1,0 +1,6 @@
+package io.gpuforge.domain.passthrough;
+
+
+/** One verified item. */
+public record VerifyItem(String id, boolean ok, String detail) {
+}
