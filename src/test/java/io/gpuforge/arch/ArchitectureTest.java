@@ -1,5 +1,7 @@
 package io.gpuforge.arch;
 
+import static com.tngtech.archunit.base.DescribedPredicate.alwaysTrue;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
@@ -12,7 +14,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The layer rules of DESIGN.md, enforced. */
+/**
+ * The layer rules of {@code docs/architecture.md} (its "Layers and allowed dependencies" and "Features"
+ * sections), enforced: change that document and this test together.
+ */
 class ArchitectureTest {
 
     private static JavaClasses classes;
@@ -103,6 +108,40 @@ class ArchitectureTest {
                         "io.gpuforge.telemetry..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.gpuforge.ui..", "io.gpuforge.cli..",
                         "io.gpuforge.boot..")
+                .check(classes);
+    }
+
+    /** app/ is one package per feature; they may use one another, but never in a circle. */
+    @Test
+    void theAppFeaturesAreFreeOfCycles() {
+        slices().matching("io.gpuforge.app.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    /**
+     * A CLI feature (cli/gpu, cli/vm…) uses the shared options in cli/common, app/ and domain/, never another
+     * feature: the root (GpuForgeCli, RootCommand) alone knows them all.
+     */
+    @Test
+    void cliFeaturesDoNotUseEachOther() {
+        slices().matching("io.gpuforge.cli.(*)..").should().notDependOnEachOther()
+                .ignoreDependency(alwaysTrue(), resideInAPackage("io.gpuforge.cli.common.."))
+                .check(classes);
+    }
+
+    /**
+     * A window feature uses ui/common, app/ and domain/; ui/shell composes them all. The few edges between
+     * features are written down here and in docs/architecture.md: the IOMMU view is shown by the node, host and
+     * passthrough pages, and the cluster tree opens the passthrough wizard.
+     */
+    @Test
+    void windowFeaturesUseEachOtherOnlyWhereWrittenDown() {
+        slices().matching("io.gpuforge.ui.(*)..").should().notDependOnEachOther()
+                .ignoreDependency(resideInAPackage("io.gpuforge.ui.shell.."), alwaysTrue())
+                .ignoreDependency(alwaysTrue(), resideInAPackage("io.gpuforge.ui.common.."))
+                .ignoreDependency(resideInAnyPackage("io.gpuforge.ui.cluster..", "io.gpuforge.ui.host..",
+                        "io.gpuforge.ui.passthrough.."), resideInAPackage("io.gpuforge.ui.iommu.."))
+                .ignoreDependency(resideInAPackage("io.gpuforge.ui.cluster.."),
+                        resideInAPackage("io.gpuforge.ui.passthrough.."))
                 .check(classes);
     }
 }
