@@ -1,0 +1,2 @@
+/** The task log shared by the window and the CLI, and its export. */
+package io.gpuforge.app.tasks;

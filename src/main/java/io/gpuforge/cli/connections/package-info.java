@@ -1,0 +1,2 @@
+/** {@code gpuforge connection} and {@code gpuforge link}: saved connections and the hosts linked to nodes. */
+package io.gpuforge.cli.connections;

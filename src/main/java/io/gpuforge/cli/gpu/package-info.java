@@ -1,0 +1,2 @@
+/** {@code gpuforge gpu}: list, watch, energy and power limits of GPUs on hosts, hypervisors and inside VMs. */
+package io.gpuforge.cli.gpu;

@@ -1,0 +1,2 @@
+/** Reading hosts and hypervisors: {@code iommu}, {@code inventory} and {@code snapshot}. */
+package io.gpuforge.cli.host;

@@ -1,0 +1,2 @@
+/** Adding, editing and testing connections in the window. */
+package io.gpuforge.ui.connections;

@@ -1,0 +1,2 @@
+/** The passthrough wizard: readiness, plan, apply, reboot, verify and attach. */
+package io.gpuforge.ui.passthrough;

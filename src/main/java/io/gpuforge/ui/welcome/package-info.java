@@ -1,0 +1,2 @@
+/** The welcome page, with the Demo lab one click away. */
+package io.gpuforge.ui.welcome;
