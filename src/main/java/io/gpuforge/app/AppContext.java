@@ -48,6 +48,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.gpuforge.app.desktop.ConsoleLauncher;
 
 /**
  * The composition root: every long-lived service is created here, once, and handed to whoever needs it

@@ -2,7 +2,7 @@ package io.gpuforge.cli.vm;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
-import io.gpuforge.app.ConsoleLauncher;
+import io.gpuforge.app.desktop.ConsoleLauncher;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.vm.CloneRequest;
 import io.gpuforge.domain.connections.ConnectionInfo;

@@ -1,7 +1,7 @@
 package io.gpuforge.ui.shell;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.DesktopOpener;
+import io.gpuforge.app.desktop.DesktopOpener;
 import io.gpuforge.app.settings.Settings;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.desktop;
 
 import io.gpuforge.app.host.OsFamily;
 import java.io.IOException;
@@ -13,7 +13,7 @@ public final class DesktopOpener {
     private final OsFamily os;
     private final ProgramStarter starter;
 
-    /** @param starter starts the file manager ({@link AppExecutors#startProgram}) */
+    /** @param starter starts the file manager ({@link io.gpuforge.app.AppExecutors#startProgram}) */
     public DesktopOpener(ProgramStarter starter) {
         this(OsFamily.current(), starter);
     }

@@ -1,4 +1,4 @@
-package io.gpuforge.app;
+package io.gpuforge.app.desktop;
 
 import io.gpuforge.app.host.OsFamily;
 import io.gpuforge.app.session.Sessions;
@@ -59,7 +59,7 @@ public final class ConsoleLauncher {
     /**
      * @param demoUrl the Demo lab's address while it runs
      * @param uuids   a libvirt domain's UUID ({@link #uuids(Sessions)})
-     * @param starter starts virt-viewer or the browser ({@link AppExecutors#startProgram})
+     * @param starter starts virt-viewer or the browser ({@link io.gpuforge.app.AppExecutors#startProgram})
      */
     public ConsoleLauncher(OsFamily os, Supplier<Optional<String>> demoUrl, Uuids uuids, ProgramStarter starter) {
         this(os, defaultBrowser(os), "virt-viewer", demoUrl, uuids, starter);

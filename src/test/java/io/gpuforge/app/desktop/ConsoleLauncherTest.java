@@ -1,8 +1,9 @@
-package io.gpuforge.app;
+package io.gpuforge.app.desktop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.app.AppContext;
 import io.gpuforge.app.host.OsFamily;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
 
 /**
  * A VM's console, the one launcher of the window, the wizard and the CLI: the cluster's noVNC URL in the browser

@@ -1,10 +1,10 @@
-package io.gpuforge.app;
+package io.gpuforge.app.desktop;
 
 import java.io.IOException;
 
 /**
  * Starts a program the user asked for (a VM's console, a browser, the file manager). The window's starter runs it
- * from a thread that never gave way to the window ({@link AppExecutors#startProgram}): a program inherits its
+ * from a thread that never gave way to the window ({@link io.gpuforge.app.AppExecutors#startProgram}): a program inherits its
  * starter's nice value on Linux and could never take it back.
  */
 @FunctionalInterface
