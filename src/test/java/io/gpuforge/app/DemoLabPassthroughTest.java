@@ -120,6 +120,21 @@ class DemoLabPassthroughTest {
     }
 
     @Test
+    void aChainStartedAgainAfterAnApplyGoesOnWithTheRebootWhereTheHostStands() throws Exception {
+        // GPUForge applied the plan and was closed before the reboot: the journal and the host say where it stood
+        ctx.passthrough().apply(pve3090, GPU, PlanOptions.defaults(), x -> true, ApplyProgress.NONE,
+                (h, t, f) -> false).orElseThrow();
+        VmRef vm = cloneVm("gpu-lab-resumed");
+        PassthroughChain.Outcome o = chain(vm, GPU);
+        assertThat(o.before().stage()).isEqualTo(PassthroughStatus.Stage.CONFIGURED_NOT_REBOOTED);
+        assertThat(steps).as("resumed at the reboot, nothing applied twice").containsExactly(
+                PassthroughChain.Step.CHECK, PassthroughChain.Step.REBOOT, PassthroughChain.Step.VERIFY,
+                PassthroughChain.Step.ATTACH);
+        assertThat(o.applied()).isEmpty();
+        assertThat(ctx.sessions().of(demo).readConfig(vm).details().hostDevices()).contains(GPU);
+    }
+
+    @Test
     void aBlockedGpuStopsTheChainAtTheCheckWithTheFix() throws Exception {
         VmRef vm = cloneVm("gpu-lab-03");
         assertThatThrownBy(() -> chain(vm, PciAddress.parse("0000:04:00.0")))

@@ -6,7 +6,6 @@ import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.session.Sessions;
-import io.gpuforge.domain.passthrough.ApplyProgress;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.passthrough.Check;
 import io.gpuforge.domain.vm.GpuAttachResult;
@@ -25,10 +24,10 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
- * The whole passthrough of one GPU to one VM, as {@code gpuforge passthrough} runs it: check → apply → reboot →
- * verify → attach, each step only where the host's state asks for it (a host configured already goes to the reboot,
- * one with everything in place straight to the attach), stopping at the first failure with its reason and the way
- * out. Blocking: background threads only.
+ * The whole passthrough of one GPU to one VM, as {@code gpuforge passthrough} runs it: the steps of
+ * {@link PassthroughSteps} (check → apply → reboot → verify → attach), each step only where the host's state asks
+ * for it (a host configured already goes to the reboot, one with everything in place straight to the attach),
+ * stopping at the first failure with its reason and the way out. Blocking: background threads only.
  */
 public final class PassthroughChain {
 
@@ -89,96 +88,92 @@ public final class PassthroughChain {
 
     public Outcome run(Request r, Predicate<PassthroughPlan> confirm, Listener l, BooleanSupplier cancelled,
                        HostKeyPrompt prompt) throws Stopped, InterruptedException {
-        l.step(Step.CHECK, r.host().describe() + ", " + r.device());
-        PassthroughStatus status;
-        try {
-            status = passthrough.status(passthrough.settled(r.host(), prompt), r.device(), r.options());
-        } catch (HostException e) {
-            throw new Stopped(Step.CHECK, e.getMessage(), e);
-        }
-        switch (status.stage()) {
-            case BLOCKED:
-                throw new Stopped(Step.CHECK, "Passthrough of " + r.device() + " is blocked: " + status.blockedBy()
-                        .map(rep -> rep.checks().stream().filter(c -> c.status() == Check.Status.FAIL).map(this::explain)
-                                .collect(Collectors.joining("; "))).orElse(""), null);
-            case INTERRUPTED:
-                throw new Stopped(Step.CHECK, "An earlier apply on " + r.host().describe() + " ("
-                        + status.journalId().orElse("?") + ") did not finish: run 'gpuforge rollback' first", null);
-            default:
-                break;
-        }
+        PassthroughSteps.State s = PassthroughSteps.State.CHECK;
+        PassthroughStatus status = null;
         Optional<PassthroughService.Applied> applied = Optional.empty();
-        boolean reboot = status.stage() == PassthroughStatus.Stage.CONFIGURED_NOT_REBOOTED;
-        if (status.stage() == PassthroughStatus.Stage.NEEDS_CHANGES) {
-            l.step(Step.APPLY, status.plan().map(p -> "files to change: " + p.edits().size() + ", commands: " + p.commands().size())
-                    .orElse(""));
-            try {
-                applied = passthrough.apply(r.host(), r.device(), r.options(), confirm, progress(l), prompt);
-            } catch (HostException | PlanBlockedException e) {
-                throw new Stopped(Step.APPLY, e.getMessage(), e);
-            }
-            if (applied.isEmpty()) {
-                throw new Stopped(Step.APPLY, "Not applied: nothing was changed", null);
-            }
-            reboot = applied.get().rebootNeeded();
-        }
         Optional<HostReboot.Result> rebooted = Optional.empty();
         Optional<PassthroughService.VerifyReport> verified = Optional.empty();
-        if (reboot) {
-            l.step(Step.REBOOT, r.host().describe());
-            try {
-                rebooted = Optional.of(reboots.reboot(r.host(), (phase, waited, detail) -> l.line(phase.name()
-                        .toLowerCase(Locale.ROOT).replace('_', ' ') + " (" + waited.toSeconds() + " s): " + detail),
-                        cancelled, prompt));
-            } catch (HostException e) {
-                throw new Stopped(Step.REBOOT, e.getMessage(), e);
+        GpuAttachResult attached = null;
+        while (!s.ended()) {
+            Step step = Step.valueOf(s.name());
+            PassthroughSteps.Event e;
+            String why = "";
+            switch (s) {
+                case CHECK:
+                    l.step(step, r.host().describe() + ", " + r.device());
+                    try {
+                        status = passthrough.status(passthrough.settled(r.host(), prompt), r.device(), r.options());
+                    } catch (HostException ex) {
+                        throw new Stopped(step, ex.getMessage(), ex);
+                    }
+                    e = PassthroughSteps.checked(status);
+                    PassthroughStatus st = status;
+                    if (e == PassthroughSteps.Event.BLOCKED) {
+                        why = "Passthrough of " + r.device() + " is blocked: " + st.blockedBy().map(rep -> rep.checks()
+                                .stream().filter(c -> c.status() == Check.Status.FAIL).map(this::explain)
+                                .collect(Collectors.joining("; "))).orElse("");
+                    } else if (e == PassthroughSteps.Event.INTERRUPTED) {
+                        why = "An earlier apply on " + r.host().describe() + " (" + st.journalId().orElse("?")
+                                + ") did not finish: run 'gpuforge rollback' first";
+                    }
+                    break;
+                case APPLY:
+                    l.step(step, status.plan().map(p -> "files to change: " + p.edits().size() + ", commands: "
+                            + p.commands().size()).orElse(""));
+                    try {
+                        applied = passthrough.apply(r.host(), r.device(), r.options(), confirm,
+                                new ApplyProgressLines(l::line, ApplyProgressLines.Style.TEXT), prompt);
+                    } catch (HostException | PlanBlockedException ex) {
+                        throw new Stopped(step, ex.getMessage(), ex);
+                    }
+                    e = PassthroughSteps.applied(applied.isPresent(), applied.map(a -> a.rebootNeeded()).orElse(false));
+                    why = "Not applied: nothing was changed";
+                    break;
+                case REBOOT:
+                    l.step(step, r.host().describe());
+                    try {
+                        rebooted = Optional.of(reboots.reboot(r.host(), (phase, waited, detail) -> l.line(phase.name()
+                                .toLowerCase(Locale.ROOT).replace('_', ' ') + " (" + waited.toSeconds() + " s): "
+                                + detail), cancelled, prompt));
+                    } catch (HostException ex) {
+                        throw new Stopped(step, ex.getMessage(), ex);
+                    }
+                    e = PassthroughSteps.Event.REBOOTED;
+                    break;
+                case VERIFY:
+                    l.step(step, r.host().describe());
+                    try {
+                        verified = Optional.of(passthrough.verify(r.host(), prompt));
+                    } catch (HostException ex) {
+                        throw new Stopped(step, ex.getMessage(), ex);
+                    }
+                    verified.get().items().forEach(i -> l.line((i.ok() ? "ok     " : "FAILED ") + i.detail()));
+                    e = verified.get().ok() ? PassthroughSteps.Event.VERIFIED : PassthroughSteps.Event.NOT_AS_INTENDED;
+                    why = "The host is not what the apply intended: " + verified.get().items().stream()
+                            .filter(i -> !i.ok()).map(VerifyItem::detail).collect(Collectors.joining("; "))
+                            + ". Look at the host, or roll the apply back (gpuforge rollback)";
+                    break;
+                default:
+                    l.step(step, r.vm() + " on " + r.session().connection().name());
+                    try {
+                        attached = assignments.attach(r.session(), new GpuAssignments.Attach(r.vm(), r.device(),
+                                r.primaryGpu(), Optional.empty(), Optional.empty()));
+                    } catch (BackendException ex) {
+                        throw new Stopped(step, ex.getMessage(), ex);
+                    }
+                    attached.changes().forEach(l::line);
+                    e = PassthroughSteps.Event.ATTACHED;
+                    break;
             }
-            l.step(Step.VERIFY, r.host().describe());
-            try {
-                verified = Optional.of(passthrough.verify(r.host(), prompt));
-            } catch (HostException e) {
-                throw new Stopped(Step.VERIFY, e.getMessage(), e);
-            }
-            verified.get().items().forEach(i -> l.line((i.ok() ? "ok     " : "FAILED ") + i.detail()));
-            if (!verified.get().ok()) {
-                throw new Stopped(Step.VERIFY, "The host is not what the apply intended: " + verified.get().items()
-                        .stream().filter(i -> !i.ok()).map(VerifyItem::detail).collect(Collectors.joining("; "))
-                        + ". Look at the host, or roll the apply back (gpuforge rollback)", null);
+            s = PassthroughSteps.next(s, e);
+            if (s == PassthroughSteps.State.STOPPED) {
+                throw new Stopped(step, why, null);
             }
         }
-        l.step(Step.ATTACH, r.vm() + " on " + r.session().connection().name());
-        try {
-            GpuAttachResult a = assignments.attach(r.session(), new GpuAssignments.Attach(r.vm(), r.device(),
-                    r.primaryGpu(), Optional.empty(), Optional.empty()));
-            a.changes().forEach(l::line);
-            return new Outcome(status, applied, rebooted, verified, a);
-        } catch (BackendException e) {
-            throw new Stopped(Step.ATTACH, e.getMessage(), e);
-        }
+        return new Outcome(status, applied, rebooted, verified, attached);
     }
 
     private String explain(Check c) {
         return messages.message(c) + messages.fix(c).map(f -> " (fix: " + f + ")").orElse("");
-    }
-
-    private static ApplyProgress progress(Listener l) {
-        return new ApplyProgress() {
-            @Override
-            public void started(Step step) {
-                l.line(step.describe());
-            }
-
-            @Override
-            public void output(Step step, String line, boolean stderr) {
-                l.line("  | " + line);
-            }
-
-            @Override
-            public void finished(Step step, boolean succeeded) {
-                if (!succeeded) {
-                    l.line("  FAILED: " + step.describe());
-                }
-            }
-        };
     }
 }

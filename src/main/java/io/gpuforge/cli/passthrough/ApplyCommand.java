@@ -3,6 +3,7 @@ package io.gpuforge.cli.passthrough;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.domain.passthrough.ApplyOutcome;
+import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.domain.passthrough.ApplyProgress;
 import io.gpuforge.domain.host.HostChangeException;
 import io.gpuforge.domain.host.HostChangeState;
@@ -48,40 +49,9 @@ public final class ApplyCommand implements Callable<Integer> {
         this.services = services;
     }
 
-    /**
-     * Prints each step and every line the refresh commands write, as they run, to stderr: stdout keeps the result
-     * (and stays clean JSON with --json).
-     */
-    static final class Progress implements ApplyProgress {
-        private final CliOutput o;
-        private final boolean shown;
-
-        /** @param shown whether the steps and their output are printed (not with --quiet); a failure always is */
-        Progress(CliOutput o, boolean shown) {
-            this.o = o;
-            this.shown = shown;
-        }
-
-        @Override
-        public void started(Step step) {
-            if (shown) {
-                o.error(step.describe());
-            }
-        }
-
-        @Override
-        public void output(Step step, String line, boolean stderr) {
-            if (shown) {
-                o.error("  | " + line);
-            }
-        }
-
-        @Override
-        public void finished(Step step, boolean succeeded) {
-            if (!succeeded) {
-                o.error("  FAILED: " + step.describe());
-            }
-        }
+    /** The apply's steps on stderr (not with --quiet; a failure always), as every command shows them. */
+    static ApplyProgress progress(CliOutput o, boolean shown) {
+        return new ApplyProgressLines(o::error, ApplyProgressLines.Style.TEXT, shown);
     }
 
     @Override
@@ -93,7 +63,7 @@ public final class ApplyCommand implements Callable<Integer> {
             target = host;
             PciAddress device = PciAddress.parse(plan.device);
             Optional<PassthroughService.Applied> done = source.passthrough(services).apply(host, device,
-                    plan.options(), p -> confirm(o, p, host), new Progress(o, !json.quiet), HostSource::refuseUnknownKey);
+                    plan.options(), p -> confirm(o, p, host), progress(o, !json.quiet), HostSource::refuseUnknownKey);
             if (done.isEmpty()) {
                 o.error("gpuforge apply: not applied.");
                 return 1;

@@ -69,7 +69,7 @@ public final class RollbackCommand implements Callable<Integer> {
         }
         try {
             ApplyOutcome r = source.passthrough(services).rollback(source.changeTarget(services),
-                    Optional.ofNullable(id), new ApplyCommand.Progress(services.output(), !json.quiet), HostSource::refuseUnknownKey);
+                    Optional.ofNullable(id), ApplyCommand.progress(services.output(), !json.quiet), HostSource::refuseUnknownKey);
             ApplyCommand.report(services.output(), r, json.enabled(), false);
             return 0;
         } catch (HostChangeException e) {

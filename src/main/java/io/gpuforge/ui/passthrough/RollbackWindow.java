@@ -6,6 +6,7 @@ import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.passthrough.PlanHistory;
 import io.gpuforge.domain.passthrough.ApplyOutcome;
+import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.domain.passthrough.ApplyProgress;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.pci.PciAddress;
@@ -188,17 +189,7 @@ public final class RollbackWindow {
         busy.setVisible(true);
         output.clear();
         buffer.start();
-        ApplyProgress progress = new ApplyProgress() {
-            @Override
-            public void started(Step s) {
-                buffer.add("▸ " + s.describe());
-            }
-
-            @Override
-            public void output(Step s, String line, boolean stderr) {
-                buffer.add("  " + line);
-            }
-        };
+        ApplyProgress progress = new ApplyProgressLines(buffer::add, ApplyProgressLines.Style.SYMBOLS);
         ui.tasks().supply(i18n.get("rollback.task.run"), () -> passthrough().history().rollback(target, p.id(), progress,
                 prompt)).onSuccess(o -> {
                     buffer.stop();

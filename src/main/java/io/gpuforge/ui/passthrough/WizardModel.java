@@ -8,6 +8,7 @@ import io.gpuforge.app.host.HostReboot;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.passthrough.PassthroughStatus;
+import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.domain.passthrough.ApplyProgress;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.passthrough.Check;
@@ -173,24 +174,7 @@ final class WizardModel {
         PassthroughPlan shown = plan().orElseThrow();
         output.clear();
         buffer.start();
-        ApplyProgress progress = new ApplyProgress() {
-            @Override
-            public void started(Step s) {
-                buffer.add("▸ " + s.describe());
-            }
-
-            @Override
-            public void output(Step s, String line, boolean stderr) {
-                buffer.add("  " + line);
-            }
-
-            @Override
-            public void finished(Step s, boolean ok) {
-                if (!ok) {
-                    buffer.add("✗ " + s.describe());
-                }
-            }
-        };
+        ApplyProgress progress = new ApplyProgressLines(buffer::add, ApplyProgressLines.Style.SYMBOLS);
         run("passthrough.task.apply", () -> ui.app().passthrough().apply(t, d, o,
                 p -> p.edits().equals(shown.edits()) && p.commands().equals(shown.commands()), progress, prompt)
                 .orElseThrow(() -> new IllegalStateException(ui.i18n().get("passthrough.apply.changed"))),
