@@ -209,6 +209,12 @@ class PassthroughWizardGuiTest {
         waitFor("the host to come back", () -> !next(robot).isDisabled());
         assertThat(onFx(() -> robot.lookup("#pt-reboot-state").queryAs(Label.class).getText()))
                 .startsWith("The host is back after");
+        List<String> rebootLog = onFx(() -> List.copyOf(robot.lookup("#pt-output").<String>queryListView().getItems()));
+        assertThat(rebootLog).as("one line per change of phase, not one per poll")
+                .filteredOn(l -> l.startsWith("Down, waiting")).hasSizeLessThanOrEqualTo(1);
+        assertThat(rebootLog).anyMatch(l -> l.startsWith("Back ("));
+        assertThat(onFx(() -> robot.lookup("#pt-reboot-status").queryAs(Label.class).isVisible()))
+                .as("the status line gives way to the result").isFalse();
         assertThat(host.commands()).extracting(SimHost.Recorded::command).last().asString()
                 .startsWith("reboot (Proxmox VE API");
         shot(w, "wizard-6-reboot-light-en.png");

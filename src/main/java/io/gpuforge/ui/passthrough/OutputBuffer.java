@@ -3,6 +3,7 @@ package io.gpuforge.ui.passthrough;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
@@ -17,11 +18,24 @@ final class OutputBuffer {
 
     static final int PERIOD_MS = 120;
     private final ConcurrentLinkedQueue<String> pending = new ConcurrentLinkedQueue<>();
+    private final AtomicReference<String> status = new AtomicReference<>();
     private final Consumer<List<String>> sink;
+    private final Consumer<String> statusSink;
     private Timeline timeline;
 
     OutputBuffer(Consumer<List<String>> sink) {
+        this(sink, s -> { });
+    }
+
+    /** @param statusSink gets the latest status line (one line that changes, beside the log), on the FX thread */
+    OutputBuffer(Consumer<List<String>> sink, Consumer<String> statusSink) {
         this.sink = sink;
+        this.statusSink = statusSink;
+    }
+
+    /** Any thread: the status line now (only the latest one reaches the FX thread). */
+    void status(String line) {
+        status.set(line);
     }
 
     /** Any thread. */
@@ -45,6 +59,10 @@ final class OutputBuffer {
         }
         if (!batch.isEmpty()) {
             sink.accept(batch);
+        }
+        String now = status.getAndSet(null);
+        if (now != null) {
+            statusSink.accept(now);
         }
     }
 

@@ -212,8 +212,10 @@ public final class RollbackWindow {
         buffer.start();
         HostReboot r = passthrough().reboots(ui.app().sessions());
         String id = rolledBack;
+        RebootLines lines = new RebootLines(i18n);
         ui.tasks().supply(i18n.get("passthrough.task.reboot"), () -> {
-            r.reboot(target, (phase, waited, d) -> buffer.add(i18n.get(WizardModel.phaseKey(phase), waited.toSeconds(), d)),
+            // the log keeps the changes of phase, not a line per poll
+            r.reboot(target, (phase, waited, d) -> lines.on(phase, waited, d).logLine().ifPresent(buffer::add),
                     closed::get, prompt);
             return passthrough().verifyRollback(target, id, prompt);
         }).onSuccess(v -> {

@@ -77,7 +77,9 @@ final class WizardModel {
     final BooleanProperty busy = new SimpleBooleanProperty();
     final StringProperty error = new SimpleStringProperty("");
     final AtomicBoolean cancelled = new AtomicBoolean();
-    private final OutputBuffer buffer = new OutputBuffer(output::addAll);
+    /** The Reboot page's one status line ("Down for 12 s, waiting…"), updated at every poll. */
+    final StringProperty rebootStatus = new SimpleStringProperty("");
+    private final OutputBuffer buffer = new OutputBuffer(output::addAll, rebootStatus::set);
     private final GpuAssignments assignments = new GpuAssignments();
 
     WizardModel(UiContext ui) {
@@ -197,25 +199,17 @@ final class WizardModel {
         output.clear();
         buffer.start();
         HostReboot r = ui.app().passthrough().reboots(ui.app().sessions());
-        run("passthrough.task.reboot", () -> r.reboot(t, (phase, waited, detail) -> buffer.add(
-                ui.i18n().get(phaseKey(phase), waited.toSeconds(), detail)), cancelled::get, prompt), res -> {
+        rebootStatus.set("");
+        RebootLines lines = new RebootLines(ui.i18n());
+        run("passthrough.task.reboot", () -> r.reboot(t, (phase, waited, detail) -> {
+            RebootLines.Update u = lines.on(phase, waited, detail);
+            buffer.status(u.status());
+            u.logLine().ifPresent(buffer::add);
+        }, cancelled::get, prompt), res -> {
                     buffer.stop();
                     rebooted.set(res);
                     then.run();
                 }, buffer::stop);
-    }
-
-    static String phaseKey(HostReboot.Phase p) {
-        switch (p) {
-            case ASKED:
-                return "passthrough.reboot.phase.asked";
-            case GOING_DOWN:
-                return "passthrough.reboot.phase.goingDown";
-            case DOWN:
-                return "passthrough.reboot.phase.down";
-            default:
-                return "passthrough.reboot.phase.back";
-        }
     }
 
     void verify(Runnable then) {

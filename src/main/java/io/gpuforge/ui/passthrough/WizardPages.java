@@ -220,7 +220,13 @@ final class WizardPages {
         state.textProperty().bind(Bindings.createStringBinding(() -> m.rebooted.get() != null
                 ? i18n.get("passthrough.reboot.back", m.rebooted.get().took().toSeconds(), m.rebooted.get().bootIdAfter())
                 : m.error.get(), m.rebooted, m.error));
-        box.getChildren().addAll(state, output());
+        Label status = new Label();
+        status.setId("pt-reboot-status");
+        status.setWrapText(true);
+        status.textProperty().bind(m.rebootStatus);
+        status.visibleProperty().bind(m.rebootStatus.isNotEmpty().and(m.rebooted.isNull()));
+        status.managedProperty().bind(status.visibleProperty());
+        box.getChildren().addAll(state, status, output());
         return page("passthrough.reboot.intro", box);
     }
 
