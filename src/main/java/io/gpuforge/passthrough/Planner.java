@@ -33,6 +33,13 @@ public final class Planner {
 
 
 
+    /**
+     * The readiness checks every plan takes care of, so a warning of theirs needs no acknowledgement: each plan
+     * loads the vfio modules at boot ({@code modules.vfio}) and binds the GPU's functions to vfio-pci ahead of the
+     * host drivers ({@code driver.binding}), then reboots.
+     */
+    public static final Set<String> FIXES = Set.of("modules.vfio", "driver.binding");
+
     private Planner() {
     }
 

@@ -3,6 +3,7 @@ package io.gpuforge.app.passthrough;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.passthrough.Check;
 import io.gpuforge.domain.host.JournalState;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.pci.PciAddress;
@@ -72,6 +73,29 @@ public record PassthroughStatus(Stage stage, Optional<PassthroughPlan> plan, Opt
         boolean bound = onVfio(facts, plan.functions());
         return new PassthroughStatus(bound ? Stage.IN_PLACE : Stage.CONFIGURED_NOT_REBOOTED, Optional.of(plan),
                 Optional.empty(), id, state);
+    }
+
+    /**
+     * Whether the plan takes care of what {@code c} warns about (the vfio modules at boot, the host drivers holding
+     * the functions), so the user need not acknowledge it; a failure, or a check no plan fixes, is theirs to weigh.
+     */
+    public boolean fixedByPlan(Check c) {
+        return plan.isPresent() && c.status() != Check.Status.FAIL && c.status() != Check.Status.PASS
+                && Planner.FIXES.contains(c.id());
+    }
+
+    /**
+     * Whether {@code c} is about the VM, which the host's checks do not know yet: the attach, once the VM is chosen,
+     * reads its machine type, firmware and ballooning and changes them (or says why it cannot).
+     */
+    public static boolean checkedAtAttach(Check c) {
+        return "vm.machine".equals(c.id()) && c.status() == Check.Status.UNKNOWN;
+    }
+
+    /** Whether the user must acknowledge {@code c} before going on: a warning or unknown nothing else deals with. */
+    public boolean needsAcknowledgement(Check c) {
+        return (c.status() == Check.Status.WARN || c.status() == Check.Status.UNKNOWN) && !fixedByPlan(c)
+                && !checkedAtAttach(c);
     }
 
     /** Whether every function is bound to vfio-pci now. */

@@ -8,6 +8,8 @@ import io.gpuforge.ui.common.Icons;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
 import javafx.scene.layout.HBox;
@@ -27,13 +29,21 @@ public final class ReadinessView extends VBox {
     static final String CSS = "/css/passthrough.css";
 
     public ReadinessView(ReadinessReport report, I18n i18n) {
+        this(report, i18n, c -> Optional.empty());
+    }
+
+    /**
+     * @param handled for a check something else takes care of (the plan, the attach), the key of the line that says
+     *                so; such a check needs no acknowledgement
+     */
+    public ReadinessView(ReadinessReport report, I18n i18n, Function<Check, Optional<String>> handled) {
         getStylesheets().add(Objects.requireNonNull(ReadinessView.class.getResource(CSS), CSS).toExternalForm());
         getStyleClass().add("readiness-view");
         setSpacing(2);
         setId("pt-checks");
         CheckMessages m = new CheckMessages(i18n.getLocale());
         report.checks().stream().sorted(Comparator.comparingInt(ReadinessView::rank)).forEach(c -> getChildren()
-                .add(row(c, m, i18n)));
+                .add(row(c, m, i18n, handled.apply(c))));
     }
 
     private static int rank(Check c) {
@@ -49,7 +59,7 @@ public final class ReadinessView extends VBox {
         }
     }
 
-    private static HBox row(Check c, CheckMessages m, I18n i18n) {
+    private static HBox row(Check c, CheckMessages m, I18n i18n, Optional<String> handled) {
         FontIcon icon = Icons.of(icon(c.status()), 16);
         icon.getStyleClass().add("check-icon-" + c.status().name().toLowerCase(Locale.ROOT));
         Label status = new Label(i18n.get(statusKey(c.status())));
@@ -61,6 +71,11 @@ public final class ReadinessView extends VBox {
             Label fix = WizardPages.wrapped(new Label(i18n.get("passthrough.check.fix", f)));
             fix.getStyleClass().add("check-fix");
             text.getChildren().add(fix);
+        });
+        handled.ifPresent(key -> {
+            Label note = WizardPages.wrapped(new Label(i18n.get(key)));
+            note.getStyleClass().add("check-handled");
+            text.getChildren().add(note);
         });
         HBox.setHgrow(text, Priority.ALWAYS);
         HBox row = new HBox(8, icon, status, text);

@@ -159,9 +159,12 @@ final class WizardModel {
         return report.get() != null && report.get().checks().stream().anyMatch(c -> c.status() == Check.Status.FAIL);
     }
 
+    /** Whether the checks warn about something the plan does not fix: that needs the user's acknowledgement. */
     boolean hasWarnings() {
+        PassthroughStatus s = status.get();
         return report.get() != null && report.get().checks().stream()
-                .anyMatch(c -> c.status() == Check.Status.WARN || c.status() == Check.Status.UNKNOWN);
+                .anyMatch(c -> s != null ? s.needsAcknowledgement(c)
+                        : c.status() == Check.Status.WARN || c.status() == Check.Status.UNKNOWN);
     }
 
     Optional<PassthroughPlan> plan() {

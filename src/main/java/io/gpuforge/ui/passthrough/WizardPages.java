@@ -109,7 +109,9 @@ final class WizardPages {
             // one click comes first, where it is seen; the checks it rests on follow
             box.getChildren().add(oneClick(runAll));
         }
-        box.getChildren().add(new ReadinessView(m.report.get(), i18n));
+        box.getChildren().add(new ReadinessView(m.report.get(), i18n, c -> s != null && s.fixedByPlan(c)
+                ? Optional.of("passthrough.check.planFixes")
+                : PassthroughStatus.checkedAtAttach(c) ? Optional.of("passthrough.check.atAttach") : Optional.empty()));
         CheckBox shared = check("pt-override-shared", "passthrough.override.shared", m.allowSharedGroup);
         CheckBox critical = check("pt-override-critical", "passthrough.override.critical", m.allowHostCritical);
         Label overrides = wrapped(new Label(i18n.get("passthrough.override.intro")));
