@@ -13,7 +13,7 @@ import javafx.stage.Window;
  */
 public record UiContext(AppContext app, I18n i18n, ThemeManager theme, DialogService dialogs,
                         BackgroundTasks tasks, TaskMonitor taskMonitor,
-                        FallbackExceptionHandler fallback) {
+                        FallbackExceptionHandler fallback, WindowLinks links) {
 
     public UiContext {
         Objects.requireNonNull(app);
@@ -23,6 +23,7 @@ public record UiContext(AppContext app, I18n i18n, ThemeManager theme, DialogSer
         Objects.requireNonNull(tasks);
         Objects.requireNonNull(taskMonitor);
         Objects.requireNonNull(fallback);
+        Objects.requireNonNull(links);
     }
 
     /** Builds the UI-wide objects over an application context; used by the app and by GUI tests. */
@@ -43,6 +44,6 @@ public record UiContext(AppContext app, I18n i18n, ThemeManager theme, DialogSer
         TaskMonitor monitor = new TaskMonitor();
         FxBackgroundTasks tasks = new FxBackgroundTasks(context.executors().background(), fallbackHandler::show,
                 monitor);
-        return new UiContext(context, i18n, theme, dialogs, tasks, monitor, fallbackHandler);
+        return new UiContext(context, i18n, theme, dialogs, tasks, monitor, fallbackHandler, new WindowLinks());
     }
 }

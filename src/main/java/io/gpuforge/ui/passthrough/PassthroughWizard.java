@@ -4,6 +4,7 @@ import io.gpuforge.app.passthrough.PassthroughStatus;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.common.WindowLinks;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Objects;
@@ -344,10 +345,24 @@ public final class PassthroughWizard {
             case VERIFY:
                 return pages.verify();
             case ATTACH:
-                return pages.attach(() -> ui.dialogs().showInfo("passthrough.title", i18n.get("passthrough.attach.createHook")));
+                return pages.attach(ui.links().vmCreation().filter(v -> m.host.get().connection().isPresent()
+                        && m.host.get().node().isPresent()).map(v -> (Runnable) () -> createVm(v)));
             default:
                 return pages.done(() -> m.startVm(() -> { }));
         }
+    }
+
+    /**
+     * Opens the VM wizard on the GPU's node; a VM created there is chosen here and the GPU attached to it (on to
+     * Done); closed without one, the Attach page stays as it was.
+     */
+    private void createVm(WindowLinks.VmCreation creation) {
+        creation.open(stage, m.host.get().connection().orElseThrow(), m.host.get().node().orElseThrow(),
+                created -> created.ifPresent(ref -> m.loadVms(() -> m.vms.stream().filter(v -> v.ref().equals(ref))
+                        .findFirst().ifPresent(v -> {
+                            m.vm.set(v);
+                            m.attach(() -> show(WizardModel.Step.DONE));
+                        }))));
     }
 
     private void defer() {

@@ -256,7 +256,8 @@ final class WizardPages {
         return page("passthrough.verify.intro", scroll(items));
     }
 
-    Node attach(Runnable createVm) {
+    /** @param createVm opens the VM wizard, where the window has it (else no button) */
+    Node attach(Optional<Runnable> createVm) {
         if (m.host.get().connection().isEmpty()) {
             return page("passthrough.attach.noHypervisor");
         }
@@ -265,7 +266,9 @@ final class WizardPages {
         list.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> m.vm.set(b));
         Button create = new Button(i18n.get("passthrough.attach.create"), Icons.of(Feather.PLUS));
         create.setId("pt-create-vm");
-        create.setOnAction(e -> createVm.run());
+        create.setOnAction(e -> createVm.ifPresent(Runnable::run));
+        create.setVisible(createVm.isPresent());
+        create.setManaged(createVm.isPresent());
         Label hint = wrapped(new Label(i18n.get("passthrough.attach.changes")));
         hint.getStyleClass().add("text-muted");
         return page("passthrough.attach.intro", list, new HBox(10, create), hint);

@@ -13,6 +13,7 @@ import io.gpuforge.ui.common.UiContext;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
@@ -36,6 +37,7 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.stage.Stage;
 import javafx.stage.Window;
+import javafx.stage.WindowEvent;
 
 /**
  * The VM creation wizard: target → template → name → resources → storage and network → cloud-init → GPU →
@@ -121,6 +123,15 @@ public final class CreateVmWizard {
         CreateVmWizard w = new CreateVmWizard(ui, owner, preselection.orElse(Preselection.none()));
         w.stage.show();
         return w;
+    }
+
+    /**
+     * Tells {@code closed}, when the wizard's window closes (after a create, a cancel or the close box), the VM it
+     * created, if any.
+     */
+    public CreateVmWizard whenClosed(Consumer<Optional<VmRef>> closed) {
+        stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.accept(created));
+        return this;
     }
 
     Stage stage() {

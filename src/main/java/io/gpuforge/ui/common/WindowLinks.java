@@ -1,0 +1,32 @@
+package io.gpuforge.ui.common;
+
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.vm.VmRef;
+import java.util.Optional;
+import java.util.function.Consumer;
+import javafx.stage.Window;
+
+/**
+ * Where one window feature opens another that it may not know (the layer rules keep window features apart): the
+ * shell, which composes them, links them here. The passthrough wizard's "Create a VM…" opens the VM creation
+ * wizard through {@link #vmCreation}. FX thread.
+ */
+public final class WindowLinks {
+
+    /** Opens the VM creation wizard for a node; {@code closed} hears, when it closes, the VM it created if any. */
+    @FunctionalInterface
+    public interface VmCreation {
+        void open(Window owner, ConnectionInfo connection, String node, Consumer<Optional<VmRef>> closed);
+    }
+
+    private VmCreation vmCreation;
+
+    public void vmCreation(VmCreation creation) {
+        this.vmCreation = creation;
+    }
+
+    /** The VM creation wizard, where the shell linked it (empty in a window without it). */
+    public Optional<VmCreation> vmCreation() {
+        return Optional.ofNullable(vmCreation);
+    }
+}
