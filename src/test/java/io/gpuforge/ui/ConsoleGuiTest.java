@@ -128,6 +128,8 @@ class ConsoleGuiTest {
         TreeItem<NavItem> lab = addDemoLab(robot);
         assertThat(labels(lab)).containsExactly("pve-4090", "pve-3090", "pve-store");
         TreeItem<NavItem> n4090 = child(lab, "pve-4090"::equals);
+        // which VM holds a GPU is known once the VMs' configurations are read, after the tree shows them
+        waitUntil(() -> labels(n4090).contains("RTX 4090 · 01:00.0 → VM 101"));
         assertThat(labels(n4090)).anyMatch(l -> l.startsWith("101") && l.contains("train-01"))
                 .anyMatch(l -> l.equals("RTX 4090 · 01:00.0 → VM 101"))
                 .anyMatch(l -> l.contains("RTX 4090 · 02:00.0"));
