@@ -2,11 +2,11 @@ package io.gpuforge.ui.passthrough;
 
 import io.gpuforge.app.passthrough.PassthroughStatus;
 import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.app.passthrough.PassthroughSteps;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.WindowLinks;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -204,40 +204,59 @@ public final class PassthroughWizard {
                 m.apply(this::stepDone);
                 break;
             case APPLY:
-                if (m.applied.get().rebootNeeded()) {
-                    show(WizardModel.Step.REBOOT);
-                } else {
-                    skip(WizardModel.Step.REBOOT, WizardModel.Step.VERIFY);
-                    toAttach();
-                }
+                go(PassthroughSteps.State.APPLY, PassthroughSteps.applied(true, m.applied.get().rebootNeeded()));
                 break;
             case REBOOT:
-                show(WizardModel.Step.VERIFY);
-                m.verify(this::stepDone);
+                go(PassthroughSteps.State.REBOOT, PassthroughSteps.Event.REBOOTED);
                 break;
             case VERIFY:
-                toAttach();
+                go(PassthroughSteps.State.VERIFY, m.verified.get().ok() ? PassthroughSteps.Event.VERIFIED
+                        : PassthroughSteps.Event.NOT_AS_INTENDED);
                 break;
             case ATTACH:
-                m.attach(() -> show(WizardModel.Step.DONE));
+                m.attach(() -> go(PassthroughSteps.State.ATTACH, PassthroughSteps.Event.ATTACHED));
                 break;
             default:
                 stage.close();
         }
     }
 
+    /** Where the host's state says the work goes on, as {@link PassthroughSteps} has it for the CLI too. */
     private void afterReadiness() {
-        switch (m.status.get().stage()) {
-            case IN_PLACE:
-                skip(WizardModel.Step.PLAN, WizardModel.Step.APPLY, WizardModel.Step.REBOOT, WizardModel.Step.VERIFY);
-                toAttach();
+        go(PassthroughSteps.State.CHECK, PassthroughSteps.checked(m.status.get()));
+    }
+
+    /** The page of the step after {@code outcome} of {@code from}; pages passed by are not needed; stopped: stay. */
+    private void go(PassthroughSteps.State from, PassthroughSteps.Event outcome) {
+        PassthroughSteps.State to = PassthroughSteps.next(from, outcome);
+        switch (to) {
+            case APPLY:
+                // the user reviews the plan before it is applied
+                show(WizardModel.Step.PLAN);
                 break;
-            case CONFIGURED_NOT_REBOOTED:
-                skip(WizardModel.Step.PLAN, WizardModel.Step.APPLY);
+            case REBOOT:
+                if (from == PassthroughSteps.State.CHECK) {
+                    skip(WizardModel.Step.PLAN, WizardModel.Step.APPLY);
+                }
                 show(WizardModel.Step.REBOOT);
                 break;
+            case VERIFY:
+                show(WizardModel.Step.VERIFY);
+                m.verify(this::stepDone);
+                break;
+            case ATTACH:
+                if (from == PassthroughSteps.State.CHECK) {
+                    skip(WizardModel.Step.PLAN, WizardModel.Step.APPLY, WizardModel.Step.REBOOT, WizardModel.Step.VERIFY);
+                } else if (from == PassthroughSteps.State.APPLY) {
+                    skip(WizardModel.Step.REBOOT, WizardModel.Step.VERIFY);
+                }
+                toAttach();
+                break;
+            case DONE:
+                show(WizardModel.Step.DONE);
+                break;
             default:
-                show(WizardModel.Step.PLAN);
+                refreshButtons();
         }
     }
 
@@ -307,7 +326,7 @@ public final class PassthroughWizard {
         m.step.set(s);
         content.getChildren().setAll(page(s));
         title.setText(i18n.get(WizardModel.stepKey(s)));
-        renderSteps();
+        StepLabels.render(steps, m.step.get(), skipped, i18n);
         refreshButtons();
         if (auto) {
             goOnByItself(s);
@@ -352,10 +371,7 @@ public final class PassthroughWizard {
         }
     }
 
-    /**
-     * Opens the VM wizard on the GPU's node; a VM created there is chosen here and the GPU attached to it (on to
-     * Done); closed without one, the Attach page stays as it was.
-     */
+    /** Opens the VM wizard on the GPU's node; a VM created there gets the GPU (on to Done), else nothing changes. */
     private void createVm(WindowLinks.VmCreation creation) {
         creation.open(stage, m.host.get().connection().orElseThrow(), m.host.get().node().orElseThrow(),
                 created -> created.ifPresent(ref -> m.loadVms(() -> m.vms.stream().filter(v -> v.ref().equals(ref))
@@ -377,22 +393,4 @@ public final class PassthroughWizard {
                 : s == WizardModel.Step.DONE ? "passthrough.next.finish" : "passthrough.next"));
     }
 
-    private void renderSteps() {
-        steps.getChildren().clear();
-        for (WizardModel.Step s : WizardModel.Step.values()) {
-            Label l = new Label(i18n.get(WizardModel.stepKey(s)));
-            l.getStyleClass().add("wizard-step");
-            l.setId("pt-step-" + s.name().toLowerCase(Locale.ROOT));
-            l.setMaxWidth(Double.MAX_VALUE);
-            if (s == m.step.get()) {
-                l.getStyleClass().add("current");
-            } else if (skipped.contains(s)) {
-                l.getStyleClass().add("skipped");
-                l.setText(i18n.get("passthrough.step.skipped", l.getText()));
-            } else if (s.ordinal() < m.step.get().ordinal()) {
-                l.getStyleClass().add("done");
-            }
-            steps.getChildren().add(l);
-        }
-    }
 }
