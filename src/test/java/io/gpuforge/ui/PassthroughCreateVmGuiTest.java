@@ -104,6 +104,11 @@ class PassthroughCreateVmGuiTest {
         robot.interact(() -> robot.lookup(id).queryAs(Button.class).fire());
     }
 
+    private static List<String> gpuCells(FxRobot robot) {
+        return onFx(() -> robot.from(robot.lookup("#vmc-gpus").<javafx.scene.Node>query()).lookup(".list-cell").queryAll().stream()
+                .map(n -> ((javafx.scene.control.Labeled) n).getText()).filter(t -> t != null).toList());
+    }
+
     private void toTheAttachPage(FxRobot robot) throws Exception {
         robot.interact(() -> PassthroughWizard.open(fx.ui, owner, Optional.of(Preselection.node(demo, "pve-4090",
                 Optional.of(GPU)))));
@@ -137,6 +142,10 @@ class PassthroughCreateVmGuiTest {
         fire(robot, "#vmc-next");
         robot.interact(() -> robot.lookup("#vmc-sshkeys").queryAs(TextArea.class).setText(KEY));
         fire(robot, "#vmc-next");
+        // the node's host is the one the passthrough wizard used (the Demo lab's simulated host): checked, no link step
+        waitFor("the GPUs' verdicts", () -> gpuCells(robot).stream().anyMatch(t -> t.contains("passthrough: ")
+                && !t.contains("not checked")));
+        assertThat(gpuCells(robot)).filteredOn(t -> t.contains("passthrough: ")).noneMatch(t -> t.contains("not checked"));
         fire(robot, "#vmc-next");
         robot.interact(() -> robot.lookup("#vmc-start").queryAs(CheckBox.class).setSelected(false));
         fire(robot, "#vmc-create");

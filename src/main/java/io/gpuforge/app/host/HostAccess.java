@@ -132,6 +132,22 @@ public final class HostAccess {
         throw new HostException(target.describe() + " is read only: changes need a host (this computer, SSH or a sysroot)");
     }
 
+    /**
+     * Whether GPUForge knows the host of a node: linked to it, or a simulated host (the Demo lab's). Blocking (reads
+     * the links).
+     */
+    public boolean hasHost(ConnectionInfo c, String node) {
+        if (simulated.rebootWait(c, node).isPresent()) {
+            return true;
+        }
+        try {
+            return links != null && links.of(c, node).isPresent();
+        } catch (StoreException e) {
+            LOG.info("The host links could not be read: {}", e.getMessage());
+            return false;
+        }
+    }
+
     /** The simulated hosts asked first for a node's host. */
     SimulatedHosts simulated() {
         return simulated;

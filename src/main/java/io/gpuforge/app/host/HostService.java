@@ -28,6 +28,11 @@ public final class HostService {
         this.access = access;
     }
 
+    /** Whether a node's host is known (linked, or the Demo lab's simulated host), so its GPUs can be checked. */
+    public boolean hasHost(ConnectionInfo c, String node) {
+        return access.hasHost(c, node);
+    }
+
     public HostSummary thisComputer() {
         return access.localRoot().map(p -> new HostSummaryReader(p).read()).orElseGet(HostSummaryReader::thisComputer);
     }

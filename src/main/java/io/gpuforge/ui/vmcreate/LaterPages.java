@@ -164,14 +164,17 @@ final class LaterPages {
         return new VBox(10, list, pages.message(VmField.GPU), hint);
     }
 
-    /** The readiness verdict of each GPU, when the node is linked to its host (else "not checked"). */
+    /**
+     * The readiness verdict of each GPU, when the node's host is known: linked (as the passthrough wizard links it)
+     * or the Demo lab's simulated host; else "not checked".
+     */
     private void readVerdicts(ListView<?> list) {
         Optional<VmProvisioning.Target> t = model.target();
         if (t.isEmpty() || model.choices.get() == null || model.choices.get().freeGpus().isEmpty()) {
             return;
         }
         ui.tasks().supply("vmcreate-verdicts", () -> {
-            if (ui.app().hostLinks().of(t.get().connection(), t.get().node()).isEmpty()) {
+            if (!ui.app().hosts().hasHost(t.get().connection(), t.get().node())) {
                 return List.<GpuVerdict>of();
             }
             var reading = ui.app().hosts().read(new HostTarget.Linked(t.get().connection(), t.get().node()),
