@@ -70,6 +70,10 @@ class PassthroughWizardGuiTest {
         WaitForAsyncUtils.asyncFx(() -> {
             try {
                 fx = new GuiFixture(owner, theme, language);
+                // as ui/shell links it in the main window: the Attach page's "Create a VM..."
+                fx.ui.links().vmCreation((w, c, node, closed) -> io.gpuforge.ui.vmcreate.CreateVmWizard.open(fx.ui, w,
+                        Optional.of(io.gpuforge.ui.vmcreate.CreateVmWizard.Preselection.node(c, node)))
+                        .whenClosed(closed));
             } catch (Exception e) {
                 failed.set(e);
             }
