@@ -183,7 +183,7 @@ class ConsoleConnectionGuiTest {
         });
     }
 
-    private static ContextMenu open(FxRobot robot, TreeItem<NavItem> item) throws Exception {
+    static ContextMenu open(FxRobot robot, TreeItem<NavItem> item) throws Exception {
         robot.interact(() -> {
             ConsoleGuiTest.tree(robot).getSelectionModel().select(item);
             ConsoleGuiTest.tree(robot).scrollTo(ConsoleGuiTest.tree(robot).getRow(item));

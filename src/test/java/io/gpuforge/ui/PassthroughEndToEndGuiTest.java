@@ -1,0 +1,164 @@
+package io.gpuforge.ui;
+
+import static io.gpuforge.ui.ConsoleGuiTest.child;
+import static io.gpuforge.ui.ConsoleGuiTest.onFx;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmTemplate;
+import io.gpuforge.ui.common.NavItem;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.control.TreeItem;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The whole one-click path as a new user walks it in the real main window, without leaving the wizard: the welcome
+ * page → Try the Demo lab → pve-3090 → its RTX 3090 → Pass through to VM… → Readiness → Plan → Apply → Reboot →
+ * Verify → Attach → Create a VM… (the VM wizard on pve-3090) → Done → Start the VM → the guest sees the card.
+ */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class PassthroughEndToEndGuiTest {
+
+    private static final PciAddress GPU = PciAddress.parse("0000:02:00.0");
+    private static final String KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIF9nUH9yZ2UtdGVzdC1rZXktMDAwMDAwMDAwMDAw alice@laptop";
+    private GuiFixture fx;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH, true);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupStages();
+        fx.close();
+    }
+
+    private static void waitFor(String what, Callable<Boolean> c) throws Exception {
+        try {
+            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, c);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("timed out waiting for " + what, e);
+        }
+    }
+
+    private static void fire(FxRobot robot, String id) throws Exception {
+        waitFor(id + " to be enabled", () -> onFx(() -> robot.lookup(id).tryQueryAs(Button.class)
+                .map(b -> !b.isDisabled() && b.isVisible()).orElse(false)));
+        robot.interact(() -> robot.lookup(id).queryAs(Button.class).fire());
+    }
+
+    private static String title(FxRobot robot) {
+        return onFx(() -> robot.lookup("#pt-title").tryQueryAs(Label.class).map(Label::getText).orElse(""));
+    }
+
+    private static void page(FxRobot robot, String title) throws Exception {
+        waitFor("the " + title + " page", () -> title.equals(title(robot)));
+    }
+
+    /** The wizard's page in the light theme and in the dark one (switched as Preferences switches it). */
+    private void shots(FxRobot robot, String name) throws Exception {
+        for (ThemeChoice t : new ThemeChoice[] {ThemeChoice.DARK, ThemeChoice.LIGHT}) {
+            robot.interact(() -> fx.ui.theme().apply(t));
+            WaitForAsyncUtils.waitForFxEvents();
+            GuiFixture.writePng(GuiFixture.snapshot(robot.lookup("#passthrough-wizard").query().getScene()),
+                    name + "-" + t.name().toLowerCase(java.util.Locale.ROOT) + "-en.png");
+        }
+    }
+
+    @Test
+    void fromTheWelcomePageToARunningVmWithTheGpu(FxRobot robot) throws Exception {
+        waitFor("the welcome page", () -> robot.lookup("#welcome-demoLab").tryQuery().isPresent());
+        robot.interact(() -> robot.lookup("#welcome-demoLab").queryAs(Button.class).fire());
+        waitFor("the Demo lab in the tree", () -> ConsoleGuiTest.connection(robot)
+                .map(c -> c.getChildren().size() == 3).orElse(false));
+        TreeItem<NavItem> lab = ConsoleGuiTest.connection(robot).orElseThrow();
+        ConnectionInfo demo = lab.getValue().connection().orElseThrow();
+        fx.app.demoLab().host("pve-3090").orElseThrow().rebootTakes(Duration.ofMillis(400)).lineDelay(Duration.ZERO)
+                .waitLimit(Duration.ofSeconds(20));
+        waitFor("pve-3090's GPUs", () -> ConsoleGuiTest.labels(child(lab, "pve-3090"::equals)).stream()
+                .anyMatch(l -> l.contains("RTX 3090") && l.contains("02:00.0")));
+        TreeItem<NavItem> card = child(child(lab, "pve-3090"::equals), l -> l.contains("RTX 3090") && l.contains("02:00.0"));
+        ContextMenu menu = ConsoleConnectionGuiTest.open(robot, card);
+        MenuItem pass = onFx(() -> menu.getItems().stream().filter(m -> "menu-pass-through".equals(m.getId())).findFirst())
+                .orElseThrow(() -> new AssertionError("no Pass through on the GPU"));
+        robot.interact(() -> {
+            pass.fire();
+            menu.hide();
+        });
+
+        page(robot, "Readiness");
+        assertThat(onFx(() -> robot.lookup("#pt-ack").tryQuery())).as("nothing to acknowledge").isEmpty();
+        fire(robot, "#pt-next");
+        page(robot, "Plan");
+        fire(robot, "#pt-next");
+        page(robot, "Apply");
+        fire(robot, "#pt-next");
+        page(robot, "Reboot");
+        fire(robot, "#pt-reboot-now");
+        fire(robot, "#pt-next");
+        page(robot, "Verify");
+        fire(robot, "#pt-next");
+        page(robot, "Attach");
+        shots(robot, "wizard-8-attach-novm");
+
+        fire(robot, "#pt-create-vm");
+        waitFor("the VM wizard", () -> robot.lookup("#create-vm-wizard").tryQuery().isPresent());
+        fire(robot, "#vmc-next");
+        @SuppressWarnings("unchecked")
+        ListView<VmTemplate> templates = robot.lookup("#vmc-templates").queryAs(ListView.class);
+        waitFor("the templates", () -> onFx(() -> !templates.getItems().isEmpty()));
+        robot.interact(() -> templates.getSelectionModel().select(templates.getItems().stream()
+                .filter(t -> t.id().equals("ubuntu-cuda")).findFirst().orElseThrow()));
+        fire(robot, "#vmc-next");
+        robot.interact(() -> robot.lookup("#vmc-name").queryAs(TextField.class).setText("gpu-from-the-wizard"));
+        fire(robot, "#vmc-next");
+        fire(robot, "#vmc-next");
+        fire(robot, "#vmc-next");
+        robot.interact(() -> robot.lookup("#vmc-sshkeys").queryAs(TextArea.class).setText(KEY));
+        fire(robot, "#vmc-next");
+        fire(robot, "#vmc-next");
+        robot.interact(() -> robot.lookup("#vmc-start").queryAs(CheckBox.class).setSelected(false));
+        fire(robot, "#vmc-create");
+        waitFor("the VM to be created", () -> onFx(() -> robot.lookup("#vmc-status").queryAs(Label.class).getText())
+                .startsWith("Created"));
+        fire(robot, "#vmc-close");
+
+        page(robot, "Done");
+        List<VmInfo> made = fx.app.sessions().of(demo).inventory().vms().stream()
+                .filter(v -> v.name().equals("gpu-from-the-wizard")).toList();
+        assertThat(made).singleElement().satisfies(v -> assertThat(fx.app.sessions().of(demo).readConfig(v.ref())
+                .details().hostDevices()).contains(GPU));
+        fire(robot, "#pt-start-vm");
+        waitFor("the guest's answer", () -> onFx(() -> robot.lookup("#pt-guest").queryAs(Label.class).getText())
+                .contains("GPU 0: NVIDIA GeForce RTX 3090"));
+        assertThat(fx.app.sessions().of(demo).inventory().vm(made.get(0).ref()).orElseThrow().state().name())
+                .isEqualTo("RUNNING");
+        shots(robot, "wizard-9-done-created");
+    }
+}
