@@ -142,6 +142,10 @@ class PassthroughEndToEndGuiTest {
         fire(robot, "#vmc-next");
         robot.interact(() -> robot.lookup("#vmc-sshkeys").queryAs(TextArea.class).setText(KEY));
         fire(robot, "#vmc-next");
+        // the GPU the passthrough wizard has just prepared and verified, with no second link step
+        waitFor("the GPU's verdict", () -> onFx(() -> robot.from(robot.lookup("#vmc-gpus").<javafx.scene.Node>query())
+                .lookup(".list-cell").queryAll().stream().map(n -> String.valueOf(((javafx.scene.control.Labeled) n)
+                        .getText())).anyMatch(t -> t.contains("0000:02:00.0") && t.contains("ready (verified at "))));
         fire(robot, "#vmc-next");
         robot.interact(() -> robot.lookup("#vmc-start").queryAs(CheckBox.class).setSelected(false));
         fire(robot, "#vmc-create");

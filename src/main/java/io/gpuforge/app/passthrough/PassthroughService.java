@@ -32,6 +32,10 @@ import io.gpuforge.passthrough.Planner;
 import io.gpuforge.passthrough.Readiness;
 import io.gpuforge.passthrough.Verifier;
 import java.time.Clock;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.Map;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -59,6 +63,7 @@ public final class PassthroughService {
     private final HostService hosts;
     private final HostAccess access;
     private final Clock clock;
+    private final Map<String, Instant> verified = new ConcurrentHashMap<>();
 
     public PassthroughService(HostService hosts, HostAccess access, Clock clock) {
         this.hosts = hosts;
@@ -164,7 +169,26 @@ public final class PassthroughService {
         }
         Journal j = journal(r.facts());
         List<PciAddress> functions = j.functions.stream().map(PciAddress::parse).toList();
-        return new VerifyReport(j.id, Verifier.verify(r.facts(), functions, j.kernelArgs));
+        VerifyReport report = new VerifyReport(j.id, Verifier.verify(r.facts(), functions, j.kernelArgs));
+        if (report.ok()) {
+            verified.put(key(target), clock.instant());
+        } else {
+            verified.remove(key(target));
+        }
+        return report;
+    }
+
+    /**
+     * When this run of GPUForge last verified the host of a node (the passthrough wizard's Verify, {@code gpuforge
+     * passthrough}): the VM wizard says a GPU is ready "verified at". Empty when it was not verified in this run.
+     */
+    public Optional<Instant> verifiedAt(ConnectionInfo connection, String node) {
+        return Optional.ofNullable(verified.get(key(new HostTarget.Linked(connection, node))));
+    }
+
+    private static String key(HostTarget t) {
+        return t instanceof HostTarget.Linked ? "node:" + ((HostTarget.Linked) t).connection().id() + "/"
+                + ((HostTarget.Linked) t).node() : t.describe();
     }
 
     /**

@@ -181,15 +181,18 @@ final class LaterPages {
                     new FxHostKeyPrompt(ui.dialogs(), ui.i18n()));
             return ui.app().passthrough().verdicts(reading, PassthroughOverrides.none());
         }).onSuccess(vs -> {
-            vs.forEach(v -> verdicts.put(v.address().toString(), verdictText(v)));
+            Optional<java.time.Instant> at = ui.app().passthrough().verifiedAt(t.get().connection(), t.get().node());
+            vs.forEach(v -> verdicts.put(v.address().toString(), verdictText(v, at)));
             list.refresh();
         }).onError(e -> { }).start();
     }
 
-    private String verdictText(GpuVerdict v) {
+    private String verdictText(GpuVerdict v, Optional<java.time.Instant> verifiedAt) {
         switch (v.verdict().kind()) {
             case READY:
-                return i18n.get("vmcreate.gpu.ready");
+                return verifiedAt.map(at -> i18n.get("vmcreate.gpu.readyVerified", java.time.format.DateTimeFormatter
+                        .ofPattern("HH:mm").format(at.atZone(java.time.ZoneId.systemDefault()))))
+                        .orElse(i18n.get("vmcreate.gpu.ready"));
             case NEEDS_HOST_SETUP:
                 return i18n.get("vmcreate.gpu.needsSetup");
             default:
