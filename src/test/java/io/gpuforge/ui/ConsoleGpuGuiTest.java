@@ -104,10 +104,11 @@ class ConsoleGpuGuiTest {
                 .orElseThrow(() -> new AssertionError("no Pass through on " + address));
         assertThat(onFx(pass::getText)).isEqualTo("Pass through to VM…");
         robot.interact(pass::fire);
-        waitUntil(() -> robot.lookup("#passthrough-wizard").tryQuery().isPresent());
+        // looked up on the FX thread: the wizard builds its pages there while this waits
+        waitUntil(() -> onFx(() -> robot.lookup("#passthrough-wizard").tryQuery().isPresent()));
         // preselected: the wizard reads that GPU's host and checks it, with no host or GPU to choose
-        waitUntil(() -> robot.lookup("#pt-checks").tryQuery().isPresent()
-                || robot.lookup("#pt-message").tryQuery().isPresent());
+        waitUntil(() -> onFx(() -> robot.lookup("#pt-checks").tryQuery().isPresent()
+                || robot.lookup("#pt-message").tryQuery().isPresent()));
         assertThat(onFx(() -> robot.lookup("#pt-hosts").tryQuery())).as("no host to choose").isEmpty();
         WaitForAsyncUtils.waitForFxEvents();
     }
