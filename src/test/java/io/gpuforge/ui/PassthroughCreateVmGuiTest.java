@@ -25,7 +25,6 @@ import javafx.scene.control.Spinner;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.stage.Stage;
-import javafx.stage.Window;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -64,9 +63,7 @@ class PassthroughCreateVmGuiTest {
             try {
                 fx = new GuiFixture(owner, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
                 // what ui/shell/ShellFeatures links in the main window
-                fx.ui.links().vmCreation((Window w, ConnectionInfo c, String node, java.util.function.Consumer<
-                        Optional<io.gpuforge.domain.vm.VmRef>> closed) -> CreateVmWizard.open(fx.ui, w,
-                        Optional.of(CreateVmWizard.Preselection.node(c, node))).whenClosed(closed));
+                fx.ui.links().vmCreation(CreateVmWizard.creation(fx.ui));
             } catch (Exception e) {
                 failed.set(e);
             }
@@ -104,9 +101,49 @@ class PassthroughCreateVmGuiTest {
         robot.interact(() -> robot.lookup(id).queryAs(Button.class).fire());
     }
 
-    private static List<String> gpuCells(FxRobot robot) {
+    /** The texts of the VM wizard's GPU list, as its cells show them. */
+    static List<String> gpuCells(FxRobot robot) {
         return onFx(() -> robot.from(robot.lookup("#vmc-gpus").<javafx.scene.Node>query()).lookup(".list-cell").queryAll().stream()
                 .map(n -> ((javafx.scene.control.Labeled) n).getText()).filter(t -> t != null).toList());
+    }
+
+    /** Something to check on a page of the VM wizard. */
+    @FunctionalInterface
+    interface PageCheck {
+        void check() throws Exception;
+    }
+
+    /**
+     * Walks the VM wizard, opened by the passthrough wizard, from its first page to "Created" (the ubuntu-cuda
+     * template, {@code name}, 8 GiB, an SSH key, not started) and closes it; {@code atGpuPage} runs on its GPU page.
+     */
+    static void createInTheVmWizard(FxRobot robot, String name, PageCheck atGpuPage) throws Exception {
+        waitFor("the VM wizard", () -> robot.lookup("#create-vm-wizard").tryQuery().isPresent());
+        fire(robot, "#vmc-next");
+        @SuppressWarnings("unchecked")
+        ListView<VmTemplate> templates = robot.lookup("#vmc-templates").queryAs(ListView.class);
+        waitFor("the templates", () -> onFx(() -> !templates.getItems().isEmpty()));
+        robot.interact(() -> templates.getSelectionModel().select(templates.getItems().stream()
+                .filter(t -> t.id().equals("ubuntu-cuda")).findFirst().orElseThrow()));
+        fire(robot, "#vmc-next");
+        robot.interact(() -> robot.lookup("#vmc-name").queryAs(TextField.class).setText(name));
+        fire(robot, "#vmc-next");
+        robot.interact(() -> {
+            @SuppressWarnings("unchecked")
+            Spinner<Integer> memory = robot.lookup("#vmc-memory").queryAs(Spinner.class);
+            memory.getValueFactory().setValue(8192);
+        });
+        fire(robot, "#vmc-next");
+        fire(robot, "#vmc-next");
+        robot.interact(() -> robot.lookup("#vmc-sshkeys").queryAs(TextArea.class).setText(KEY));
+        fire(robot, "#vmc-next");
+        atGpuPage.check();
+        fire(robot, "#vmc-next");
+        robot.interact(() -> robot.lookup("#vmc-start").queryAs(CheckBox.class).setSelected(false));
+        fire(robot, "#vmc-create");
+        waitFor("the VM to be created", () -> onFx(() -> robot.lookup("#vmc-status").queryAs(Label.class).getText())
+                .startsWith("Created"));
+        fire(robot, "#vmc-close");
     }
 
     private void toTheAttachPage(FxRobot robot) throws Exception {
@@ -123,35 +160,13 @@ class PassthroughCreateVmGuiTest {
     void aVmCreatedFromTheAttachPageGetsTheGpuAndTheWizardIsDone(FxRobot robot) throws Exception {
         toTheAttachPage(robot);
         fire(robot, "#pt-create-vm");
-        waitFor("the VM wizard", () -> robot.lookup("#create-vm-wizard").tryQuery().isPresent());
-        fire(robot, "#vmc-next");
-        @SuppressWarnings("unchecked")
-        ListView<VmTemplate> templates = robot.lookup("#vmc-templates").queryAs(ListView.class);
-        waitFor("the templates", () -> onFx(() -> !templates.getItems().isEmpty()));
-        robot.interact(() -> templates.getSelectionModel().select(templates.getItems().stream()
-                .filter(t -> t.id().equals("ubuntu-cuda")).findFirst().orElseThrow()));
-        fire(robot, "#vmc-next");
-        robot.interact(() -> robot.lookup("#vmc-name").queryAs(TextField.class).setText("made-for-the-gpu"));
-        fire(robot, "#vmc-next");
-        robot.interact(() -> {
-            @SuppressWarnings("unchecked")
-            Spinner<Integer> memory = robot.lookup("#vmc-memory").queryAs(Spinner.class);
-            memory.getValueFactory().setValue(8192);
+        createInTheVmWizard(robot, "made-for-the-gpu", () -> {
+            // the node's host is the one the passthrough wizard used (the Demo lab's simulated host): checked, no link
+            waitFor("the GPUs' verdicts", () -> gpuCells(robot).stream().anyMatch(t -> t.contains("passthrough: ")
+                    && !t.contains("not checked")));
+            assertThat(gpuCells(robot)).filteredOn(t -> t.contains("passthrough: "))
+                    .noneMatch(t -> t.contains("not checked"));
         });
-        fire(robot, "#vmc-next");
-        fire(robot, "#vmc-next");
-        robot.interact(() -> robot.lookup("#vmc-sshkeys").queryAs(TextArea.class).setText(KEY));
-        fire(robot, "#vmc-next");
-        // the node's host is the one the passthrough wizard used (the Demo lab's simulated host): checked, no link step
-        waitFor("the GPUs' verdicts", () -> gpuCells(robot).stream().anyMatch(t -> t.contains("passthrough: ")
-                && !t.contains("not checked")));
-        assertThat(gpuCells(robot)).filteredOn(t -> t.contains("passthrough: ")).noneMatch(t -> t.contains("not checked"));
-        fire(robot, "#vmc-next");
-        robot.interact(() -> robot.lookup("#vmc-start").queryAs(CheckBox.class).setSelected(false));
-        fire(robot, "#vmc-create");
-        waitFor("the VM to be created", () -> onFx(() -> robot.lookup("#vmc-status").queryAs(Label.class).getText())
-                .startsWith("Created"));
-        fire(robot, "#vmc-close");
 
         waitFor("the done page", () -> "Done".equals(title(robot)) && robot.lookup("#pt-changes").tryQuery().isPresent());
         List<VmInfo> made = fx.app.sessions().of(demo).inventory().vms().stream()

@@ -9,20 +9,15 @@ import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.vm.VmInfo;
-import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.ui.common.NavItem;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Button;
-import javafx.scene.control.CheckBox;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
-import javafx.scene.control.TextArea;
-import javafx.scene.control.TextField;
 import javafx.scene.control.TreeItem;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
@@ -45,7 +40,6 @@ import org.testfx.util.WaitForAsyncUtils;
 class PassthroughEndToEndGuiTest {
 
     private static final PciAddress GPU = PciAddress.parse("0000:02:00.0");
-    private static final String KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIF9nUH9yZ2UtdGVzdC1rZXktMDAwMDAwMDAwMDAw alice@laptop";
     private GuiFixture fx;
 
     @Start
@@ -128,30 +122,10 @@ class PassthroughEndToEndGuiTest {
         shots(robot, "wizard-8-attach-novm");
 
         fire(robot, "#pt-create-vm");
-        waitFor("the VM wizard", () -> robot.lookup("#create-vm-wizard").tryQuery().isPresent());
-        fire(robot, "#vmc-next");
-        @SuppressWarnings("unchecked")
-        ListView<VmTemplate> templates = robot.lookup("#vmc-templates").queryAs(ListView.class);
-        waitFor("the templates", () -> onFx(() -> !templates.getItems().isEmpty()));
-        robot.interact(() -> templates.getSelectionModel().select(templates.getItems().stream()
-                .filter(t -> t.id().equals("ubuntu-cuda")).findFirst().orElseThrow()));
-        fire(robot, "#vmc-next");
-        robot.interact(() -> robot.lookup("#vmc-name").queryAs(TextField.class).setText("gpu-from-the-wizard"));
-        fire(robot, "#vmc-next");
-        fire(robot, "#vmc-next");
-        fire(robot, "#vmc-next");
-        robot.interact(() -> robot.lookup("#vmc-sshkeys").queryAs(TextArea.class).setText(KEY));
-        fire(robot, "#vmc-next");
         // the GPU the passthrough wizard has just prepared and verified, with no second link step
-        waitFor("the GPU's verdict", () -> onFx(() -> robot.from(robot.lookup("#vmc-gpus").<javafx.scene.Node>query())
-                .lookup(".list-cell").queryAll().stream().map(n -> String.valueOf(((javafx.scene.control.Labeled) n)
-                        .getText())).anyMatch(t -> t.contains("0000:02:00.0") && t.contains("ready (verified at "))));
-        fire(robot, "#vmc-next");
-        robot.interact(() -> robot.lookup("#vmc-start").queryAs(CheckBox.class).setSelected(false));
-        fire(robot, "#vmc-create");
-        waitFor("the VM to be created", () -> onFx(() -> robot.lookup("#vmc-status").queryAs(Label.class).getText())
-                .startsWith("Created"));
-        fire(robot, "#vmc-close");
+        PassthroughCreateVmGuiTest.createInTheVmWizard(robot, "gpu-from-the-wizard", () -> waitFor("the GPU's verdict",
+                () -> PassthroughCreateVmGuiTest.gpuCells(robot).stream()
+                        .anyMatch(t -> t.contains("0000:02:00.0") && t.contains("ready (verified at "))));
 
         page(robot, "Done");
         List<VmInfo> made = fx.app.sessions().of(demo).inventory().vms().stream()

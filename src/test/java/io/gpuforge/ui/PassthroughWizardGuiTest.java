@@ -71,9 +71,7 @@ class PassthroughWizardGuiTest {
             try {
                 fx = new GuiFixture(owner, theme, language);
                 // as ui/shell links it in the main window: the Attach page's "Create a VM..."
-                fx.ui.links().vmCreation((w, c, node, closed) -> io.gpuforge.ui.vmcreate.CreateVmWizard.open(fx.ui, w,
-                        Optional.of(io.gpuforge.ui.vmcreate.CreateVmWizard.Preselection.node(c, node)))
-                        .whenClosed(closed));
+                fx.ui.links().vmCreation(io.gpuforge.ui.vmcreate.CreateVmWizard.creation(fx.ui));
             } catch (Exception e) {
                 failed.set(e);
             }

@@ -56,8 +56,7 @@ final class ShellFeatures {
     /** The GPU monitor's tabs on every node and VM page. */
     void register(PageExtensions extensions) {
         // the passthrough wizard's "Create a VM..." opens the VM wizard on the GPU's node
-        ui.links().vmCreation((owner, c, node, closed) -> CreateVmWizard.open(ui, owner,
-                Optional.of(CreateVmWizard.Preselection.node(c, node))).whenClosed(closed));
+        ui.links().vmCreation(CreateVmWizard.creation(ui));
         extensions.addNode(n -> List.of(GpuTabs.forNode(n.ui(), n.connection(), n.node())));
         extensions.addVm(new VmPageExtension() {
             @Override

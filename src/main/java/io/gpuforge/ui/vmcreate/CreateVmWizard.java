@@ -10,6 +10,7 @@ import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.FxHostKeyPrompt;
 import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.common.WindowLinks;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -123,6 +124,14 @@ public final class CreateVmWizard {
         CreateVmWizard w = new CreateVmWizard(ui, owner, preselection.orElse(Preselection.none()));
         w.stage.show();
         return w;
+    }
+
+    /**
+     * The wizard as another window feature opens it on a node (the passthrough wizard's "Create a VM…"), for the
+     * shell to link in {@link io.gpuforge.ui.common.WindowLinks}.
+     */
+    public static WindowLinks.VmCreation creation(UiContext ui) {
+        return (owner, c, node, closed) -> open(ui, owner, Optional.of(Preselection.node(c, node))).whenClosed(closed);
     }
 
     /**
