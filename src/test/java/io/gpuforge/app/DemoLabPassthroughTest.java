@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuforge.app.passthrough.PassthroughChain;
+import io.gpuforge.app.passthrough.PassthroughSteps;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.passthrough.PassthroughStatus;
 import io.gpuforge.app.passthrough.PlanHistory;
@@ -48,7 +49,7 @@ class DemoLabPassthroughTest {
     private HostTarget pve3090;
     private SimHost host;
     private final List<String> lines = new ArrayList<>();
-    private final List<PassthroughChain.Step> steps = new ArrayList<>();
+    private final List<PassthroughSteps.State> steps = new ArrayList<>();
 
     @BeforeEach
     void open(@TempDir Path dir) throws Exception {
@@ -77,7 +78,7 @@ class DemoLabPassthroughTest {
         return chain.run(new PassthroughChain.Request(pve3090, ctx.sessions().of(demo), vm, gpu, PlanOptions.defaults(),
                 false), p -> true, new PassthroughChain.Listener() {
                     @Override
-                    public void step(PassthroughChain.Step step, String detail) {
+                    public void step(PassthroughSteps.State step, String detail) {
                         steps.add(step);
                     }
 
@@ -92,8 +93,8 @@ class DemoLabPassthroughTest {
     void theWholeChainRunsOnTheSimulatedHostAndTheGpuEndsUpInTheVm() throws Exception {
         VmRef vm = cloneVm("gpu-lab-01");
         PassthroughChain.Outcome o = chain(vm, GPU);
-        assertThat(steps).containsExactly(PassthroughChain.Step.CHECK, PassthroughChain.Step.APPLY,
-                PassthroughChain.Step.REBOOT, PassthroughChain.Step.VERIFY, PassthroughChain.Step.ATTACH);
+        assertThat(steps).containsExactly(PassthroughSteps.State.CHECK, PassthroughSteps.State.APPLY,
+                PassthroughSteps.State.REBOOT, PassthroughSteps.State.VERIFY, PassthroughSteps.State.ATTACH);
         assertThat(o.before().stage()).isEqualTo(PassthroughStatus.Stage.NEEDS_CHANGES);
         assertThat(o.applied().orElseThrow().outcome().status()).isEqualTo(ApplyOutcome.Status.APPLIED);
         assertThat(lines).contains("running proxmox-boot-tool refresh", "running update-initramfs -u -k all")
@@ -116,7 +117,7 @@ class DemoLabPassthroughTest {
                 .stage()).isEqualTo(PassthroughStatus.Stage.IN_PLACE);
         chain(second, GPU);
         assertThat(steps).as("everything in place: straight to the attach")
-                .containsExactly(PassthroughChain.Step.CHECK, PassthroughChain.Step.ATTACH);
+                .containsExactly(PassthroughSteps.State.CHECK, PassthroughSteps.State.ATTACH);
     }
 
     @Test
@@ -128,8 +129,8 @@ class DemoLabPassthroughTest {
         PassthroughChain.Outcome o = chain(vm, GPU);
         assertThat(o.before().stage()).isEqualTo(PassthroughStatus.Stage.CONFIGURED_NOT_REBOOTED);
         assertThat(steps).as("resumed at the reboot, nothing applied twice").containsExactly(
-                PassthroughChain.Step.CHECK, PassthroughChain.Step.REBOOT, PassthroughChain.Step.VERIFY,
-                PassthroughChain.Step.ATTACH);
+                PassthroughSteps.State.CHECK, PassthroughSteps.State.REBOOT, PassthroughSteps.State.VERIFY,
+                PassthroughSteps.State.ATTACH);
         assertThat(o.applied()).isEmpty();
         assertThat(ctx.sessions().of(demo).readConfig(vm).details().hostDevices()).contains(GPU);
     }
@@ -140,7 +141,7 @@ class DemoLabPassthroughTest {
         assertThatThrownBy(() -> chain(vm, PciAddress.parse("0000:04:00.0")))
                 .isInstanceOf(PassthroughChain.Stopped.class)
                 .hasMessageContaining("blocked").hasMessageContaining("group 23")
-                .satisfies(e -> assertThat(((PassthroughChain.Stopped) e).step()).isEqualTo(PassthroughChain.Step.CHECK));
+                .satisfies(e -> assertThat(((PassthroughChain.Stopped) e).step()).isEqualTo(PassthroughSteps.State.CHECK));
         assertThat(host.commands()).isEmpty();
     }
 

@@ -31,12 +31,9 @@ import java.util.stream.Collectors;
  */
 public final class PassthroughChain {
 
-    /** The steps, in order. */
-    public enum Step { CHECK, APPLY, REBOOT, VERIFY, ATTACH }
-
     /** Hears each step as it starts and each line of output, on the calling thread. */
     public interface Listener {
-        void step(Step step, String detail);
+        void step(PassthroughSteps.State step, String detail);
 
         void line(String text);
     }
@@ -62,14 +59,14 @@ public final class PassthroughChain {
     /** The chain stopped: at which step, and why (with the way out). */
     public static final class Stopped extends Exception {
         private static final long serialVersionUID = 1L;
-        private final Step step;
+        private final PassthroughSteps.State step;
 
-        Stopped(Step step, String message, Throwable cause) {
+        Stopped(PassthroughSteps.State step, String message, Throwable cause) {
             super(message, cause);
             this.step = step;
         }
 
-        public Step step() {
+        public PassthroughSteps.State step() {
             return step;
         }
     }
@@ -95,7 +92,7 @@ public final class PassthroughChain {
         Optional<PassthroughService.VerifyReport> verified = Optional.empty();
         GpuAttachResult attached = null;
         while (!s.ended()) {
-            Step step = Step.valueOf(s.name());
+            PassthroughSteps.State step = s;
             PassthroughSteps.Event e;
             String why = "";
             switch (s) {

@@ -4,6 +4,7 @@ import io.gpuforge.app.AppContext;
 import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.PassthroughChain;
+import io.gpuforge.app.passthrough.PassthroughSteps;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.session.Sessions;
 import io.gpuforge.domain.BackendException;
@@ -75,7 +76,7 @@ public final class PassthroughCommand implements Callable<Integer> {
                             Optional.of(vm.id())), primary),
                     p -> confirm(o, p, where), new PassthroughChain.Listener() {
                         @Override
-                        public void step(PassthroughChain.Step step, String detail) {
+                        public void step(PassthroughSteps.State step, String detail) {
                             if (!json.quiet) {
                                 o.error("== " + step.name().toLowerCase(Locale.ROOT) + ": " + detail);
                             }

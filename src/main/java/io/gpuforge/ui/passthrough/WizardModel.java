@@ -162,9 +162,8 @@ final class WizardModel {
     /** Whether the checks warn about something the plan does not fix: that needs the user's acknowledgement. */
     boolean hasWarnings() {
         PassthroughStatus s = status.get();
-        return report.get() != null && report.get().checks().stream()
-                .anyMatch(c -> s != null ? s.needsAcknowledgement(c)
-                        : c.status() == Check.Status.WARN || c.status() == Check.Status.UNKNOWN);
+        // the check sets the report and the status together
+        return s != null && report.get() != null && report.get().checks().stream().anyMatch(s::needsAcknowledgement);
     }
 
     Optional<PassthroughPlan> plan() {

@@ -12,6 +12,9 @@ import io.gpuforge.ui.common.FxHostKeyPrompt;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.TextCells;
 import io.gpuforge.ui.common.UiContext;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -181,17 +184,17 @@ final class LaterPages {
                     new FxHostKeyPrompt(ui.dialogs(), ui.i18n()));
             return ui.app().passthrough().verdicts(reading, PassthroughOverrides.none());
         }).onSuccess(vs -> {
-            Optional<java.time.Instant> at = ui.app().passthrough().verifiedAt(t.get().connection(), t.get().node());
+            Optional<Instant> at = ui.app().passthrough().verifiedAt(t.get().connection(), t.get().node());
             vs.forEach(v -> verdicts.put(v.address().toString(), verdictText(v, at)));
             list.refresh();
         }).onError(e -> { }).start();
     }
 
-    private String verdictText(GpuVerdict v, Optional<java.time.Instant> verifiedAt) {
+    private String verdictText(GpuVerdict v, Optional<Instant> verifiedAt) {
         switch (v.verdict().kind()) {
             case READY:
-                return verifiedAt.map(at -> i18n.get("vmcreate.gpu.readyVerified", java.time.format.DateTimeFormatter
-                        .ofPattern("HH:mm").format(at.atZone(java.time.ZoneId.systemDefault()))))
+                return verifiedAt.map(at -> i18n.get("vmcreate.gpu.readyVerified",
+                        DateTimeFormatter.ofPattern("HH:mm").format(at.atZone(ZoneId.systemDefault()))))
                         .orElse(i18n.get("vmcreate.gpu.ready"));
             case NEEDS_HOST_SETUP:
                 return i18n.get("vmcreate.gpu.needsSetup");
