@@ -2,7 +2,6 @@ package io.gpuforge.host;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.Optional;
@@ -38,10 +37,14 @@ public final class KeyFilePermissions {
         }
     }
 
-    /** Whether the file belongs to the user running GPUForge (its uid, as the kernel says of {@code /proc/self}). */
+    /**
+     * Whether the file belongs to the user running GPUForge: the owner of this process's {@code /proc/<pid>}
+     * directory, its effective uid (the {@code /proc/self} link itself is root's for every process, so it is
+     * followed).
+     */
     private static boolean mine(Path key) throws IOException {
         try {
-            Object self = Files.getAttribute(Path.of("/proc/self"), "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            Object self = Files.getAttribute(Path.of("/proc/self/"), "unix:uid");
             return self.equals(Files.getAttribute(key, "unix:uid"));
         } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
             return Files.getOwner(key).getName().equals(System.getProperty("user.name"));
