@@ -7,6 +7,7 @@ import io.gpuforge.app.backends.LibvirtBackends;
 import io.gpuforge.app.backends.PciMappings;
 import io.gpuforge.app.backends.UserPromptRelay;
 import io.gpuforge.app.passthrough.NodeReadiness;
+import io.gpuforge.app.diagnose.DiagnoseService;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.vmcreate.TemplateService;
 import io.gpuforge.app.vmcreate.VmProvisioning;
@@ -69,6 +70,7 @@ public final class AppContext implements AutoCloseable {
     private final HostAccess hostAccess;
     private final HostLinks hostLinks;
     private final PassthroughService passthrough;
+    private final DiagnoseService diagnosis = new DiagnoseService();
     private final ConnectionsService connections;
     private final UserPromptRelay prompts = new UserPromptRelay();
     private final TaskLog taskLog;
@@ -242,6 +244,11 @@ public final class AppContext implements AutoCloseable {
     }
 
     /** GPU passthrough on hosts: checks, verdicts, plans, apply, rollback, verify. */
+    /** Diagnosis of failed GPU VM starts from logs. */
+    public DiagnoseService diagnosis() {
+        return diagnosis;
+    }
+
     public PassthroughService passthrough() {
         return passthrough;
     }

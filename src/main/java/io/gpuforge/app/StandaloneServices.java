@@ -2,6 +2,7 @@ package io.gpuforge.app;
 
 import io.gpuforge.app.backends.Backends;
 import io.gpuforge.app.backends.LibvirtBackends;
+import io.gpuforge.app.diagnose.DiagnoseService;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.HostService;
@@ -22,6 +23,7 @@ public final class StandaloneServices implements AutoCloseable {
     private final HostService hosts;
     private final PassthroughService passthrough;
     private final Sessions sessions;
+    private final DiagnoseService diagnosis = new DiagnoseService();
     private final ExecutorService closer = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "gpuforge-close");
         t.setDaemon(true);
@@ -41,6 +43,11 @@ public final class StandaloneServices implements AutoCloseable {
 
     public PassthroughService passthrough() {
         return passthrough;
+    }
+
+    /** Diagnosis of failed GPU VM starts from logs. */
+    public DiagnoseService diagnosis() {
+        return diagnosis;
     }
 
     /** For hypervisors named on the spot ({@link Sessions#adhoc}). */

@@ -30,10 +30,22 @@ class ArchitectureTest {
 
     @Test
     void domainAndPassthroughArePureLogic() {
-        noClasses().that().resideInAnyPackage("io.gpuforge.domain..", "io.gpuforge.passthrough..")
+        noClasses().that().resideInAnyPackage("io.gpuforge.domain..", "io.gpuforge.passthrough..",
+                        "io.gpuforge.diagnose..")
                 .should().dependOnClassesThat().resideInAnyPackage("javafx..", "okhttp3..", "org.libvirt..",
                         "java.sql..", "org.sqlite..", "com.sun.jna..", "org.apache.sshd..", "com.fasterxml..")
                 .allowEmptyShould(true)
+                .check(classes);
+    }
+
+    /** The diagnosis engine reads text it is given: no files, no network, no processes, nothing of the app. */
+    @Test
+    void theDiagnosisRulesDoNoIo() {
+        noClasses().that().resideInAPackage("io.gpuforge.diagnose..")
+                .should().dependOnClassesThat().resideInAnyPackage("java.io..", "java.nio.file..", "java.nio.channels..",
+                        "java.net..", "io.gpuforge.app..", "io.gpuforge.host..", "io.gpuforge.hypervisor..",
+                        "io.gpuforge.store..", "io.gpuforge.telemetry..", "io.gpuforge.demo..")
+                .orShould().callMethod(ProcessBuilder.class, "start")
                 .check(classes);
     }
 
@@ -104,7 +116,7 @@ class ArchitectureTest {
     @Test
     void theAppLayerDoesNotKnowItsEntryPointsOrItsViews() {
         noClasses().that().resideInAnyPackage("io.gpuforge.app..", "io.gpuforge.domain..", "io.gpuforge.passthrough..",
-                        "io.gpuforge.host..", "io.gpuforge.hypervisor..", "io.gpuforge.store..", "io.gpuforge.demo..",
+                        "io.gpuforge.diagnose..", "io.gpuforge.host..", "io.gpuforge.hypervisor..", "io.gpuforge.store..", "io.gpuforge.demo..",
                         "io.gpuforge.telemetry..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.gpuforge.ui..", "io.gpuforge.cli..",
                         "io.gpuforge.boot..")

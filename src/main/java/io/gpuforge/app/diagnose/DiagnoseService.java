@@ -1,0 +1,76 @@
+package io.gpuforge.app.diagnose;
+
+import io.gpuforge.diagnose.Diagnoser;
+import io.gpuforge.domain.diagnose.Collected;
+import io.gpuforge.domain.diagnose.Diagnosis;
+import io.gpuforge.domain.diagnose.LogInput;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Diagnoses a failed GPU VM start from the logs a user has: files (their last 8 MiB each), stdin (its first 8 MiB),
+ * or text pasted in the window. What could not be read is listed in the diagnosis, never guessed around.
+ */
+public final class DiagnoseService {
+
+    /** The most logs one diagnosis reads. */
+    public static final int MAX_LOGS = 32;
+
+    private final LogReader reader;
+
+    public DiagnoseService() {
+        this(LogReader.MAX_BYTES);
+    }
+
+    /** With another byte limit per log (tests). */
+    DiagnoseService(int maxBytes) {
+        this.reader = new LogReader(maxBytes);
+    }
+
+    /** The limit on each log, in bytes. */
+    public static int maxBytes() {
+        return LogReader.MAX_BYTES;
+    }
+
+    /**
+     * Diagnoses files; {@code -} stands for {@code stdin}, read once however often it is named.
+     *
+     * @throws IllegalArgumentException with more than {@link #MAX_LOGS} logs
+     */
+    public Diagnosis files(List<String> names, Supplier<InputStream> stdin) {
+        if (names.size() > MAX_LOGS) {
+            throw new IllegalArgumentException("at most " + MAX_LOGS + " logs at once, not " + names.size());
+        }
+        List<LogReader.Read> reads = new ArrayList<>();
+        boolean stdinRead = false;
+        for (String name : names) {
+            if (name.equals("-")) {
+                if (!stdinRead) {
+                    reads.add(reader.stream("stdin", stdin.get()));
+                    stdinRead = true;
+                }
+            } else {
+                reads.add(reader.file(Path.of(name)));
+            }
+        }
+        return diagnose(reads);
+    }
+
+    /** Diagnoses text pasted in the window. */
+    public Diagnosis pasted(String text) {
+        return diagnose(List.of(reader.pasted("pasted", text)));
+    }
+
+    private static Diagnosis diagnose(List<LogReader.Read> reads) {
+        List<LogInput> inputs = new ArrayList<>();
+        List<Collected> collected = new ArrayList<>();
+        for (LogReader.Read r : reads) {
+            r.input().ifPresent(inputs::add);
+            collected.add(r.collected());
+        }
+        return Diagnoser.diagnose(inputs, collected);
+    }
+}

@@ -1,0 +1,124 @@
+package io.gpuforge.app.diagnose;
+
+import io.gpuforge.domain.diagnose.Collected;
+import io.gpuforge.domain.diagnose.LogInput;
+import io.gpuforge.domain.diagnose.LogSource;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Reads one log with bounds: at most {@link #MAX_BYTES} of it (of a file its end, where a failed start is; of a
+ * stream its start, never more), refusing what is not a text log (a directory, binary data) with a one-line reason,
+ * and dropping terminal colour codes ({@code journalctl}, {@code dmesg --color}).
+ */
+final class LogReader {
+
+    /** At most this much of each log is read: 8 MiB, some 80,000 lines of a kernel log. */
+    static final int MAX_BYTES = 8 * 1024 * 1024;
+
+    private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;?]*[a-zA-Z]");
+
+    /** A log as read, or why it could not be. */
+    record Read(Optional<LogInput> input, Collected collected) {
+    }
+
+    private final int maxBytes;
+
+    LogReader(int maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+
+    Read file(Path path) {
+        String name = path.toString();
+        try {
+            if (Files.isDirectory(path)) {
+                return failed(name, name + " is a directory: give a log file");
+            }
+            long size = Files.size(path);
+            try (SeekableByteChannel ch = Files.newByteChannel(path)) {
+                long skip = Math.max(0, size - maxBytes);
+                ch.position(skip);
+                ByteBuffer buf = ByteBuffer.allocate((int) Math.min(size, maxBytes));
+                while (buf.hasRemaining() && ch.read(buf) > 0) {
+                    // read until full or the end
+                }
+                byte[] bytes = new byte[buf.position()];
+                buf.flip().get(bytes);
+                return text(name, bytes, skip, skip > 0);
+            }
+        } catch (NoSuchFileException e) {
+            return failed(name, name + ": no such file");
+        } catch (AccessDeniedException e) {
+            return failed(name, name + ": permission denied");
+        } catch (IOException e) {
+            return failed(name, name + ": " + e.getMessage());
+        }
+    }
+
+    /** The start of a stream, at most the limit; the rest is left unread (and said so). */
+    Read stream(String name, InputStream in) {
+        try {
+            byte[] bytes = in.readNBytes(maxBytes);
+            long more = in.read() >= 0 ? 1 : 0;
+            return text(name, bytes, more, false);
+        } catch (IOException e) {
+            return failed(name, name + ": " + e.getMessage());
+        }
+    }
+
+    /** Text already in memory (the window's paste), its end kept when over the limit. */
+    Read pasted(String name, String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        long skip = Math.max(0, bytes.length - maxBytes);
+        byte[] kept = skip == 0 ? bytes : java.util.Arrays.copyOfRange(bytes, (int) skip, bytes.length);
+        return text(name, kept, skip, skip > 0);
+    }
+
+    private Read text(String name, byte[] bytes, long skipped, boolean cutAtStart) {
+        int nul = 0;
+        int control = 0;
+        int sample = Math.min(bytes.length, 65_536);
+        for (int i = 0; i < sample; i++) {
+            int b = bytes[i] & 0xff;
+            if (b == 0) {
+                nul++;
+            } else if (b < 0x20 && b != '\n' && b != '\r' && b != '\t' && b != '\f' && b != 0x1b) {
+                control++;
+            }
+        }
+        if (nul > 0 || (sample > 0 && control * 10 > sample)) {
+            return failed(name, String.format(Locale.ROOT, "%s is not a text log (binary data: %d NUL and %d control"
+                    + " bytes in its first %d): give the log as text", name, nul, control, sample));
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return failed(name, name + ": " + e.getMessage());
+        }
+        if (cutAtStart) {
+            int nl = text.indexOf('\n');
+            text = nl >= 0 ? text.substring(nl + 1) : text;
+        }
+        text = ANSI.matcher(text).replaceAll("");
+        int lines = text.isEmpty() ? 0 : (int) text.lines().count();
+        return new Read(Optional.of(LogInput.of(name, text)),
+                new Collected(name, LogSource.PASTED, bytes.length, skipped, lines, Optional.empty()));
+    }
+
+    private static Read failed(String name, String problem) {
+        return new Read(Optional.empty(), Collected.failed(name, problem));
+    }
+}

@@ -1,0 +1,151 @@
+package io.gpuforge.diagnose;
+
+import io.gpuforge.domain.diagnose.Collected;
+import io.gpuforge.domain.diagnose.Diagnosis;
+import io.gpuforge.domain.diagnose.Evidence;
+import io.gpuforge.domain.diagnose.Finding;
+import io.gpuforge.domain.diagnose.LogInput;
+import io.gpuforge.domain.diagnose.LogSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Names the cause of a failed GPU VM start from logs: every line of every log against the {@link Signatures}
+ * table; each cause a strong line shows becomes a finding with its lines, ranked by the table; when none does, the
+ * diagnosis is {@code unknown} with the lines that looked relevant, guessing nothing.
+ */
+public final class Diagnoser {
+
+    /** At most this many evidence lines per cause (strong lines first), and relevant lines for {@code unknown}. */
+    static final int MAX_EVIDENCE = 8;
+    static final int MAX_RELEVANT = 20;
+
+    private Diagnoser() {
+    }
+
+    /**
+     * Diagnoses the logs.
+     *
+     * @param inputs the logs' text, each already bounded by whoever read it
+     * @param collected what was read of each (and what could not be), passed through to the diagnosis; an input
+     *     without an entry gets one made from its text
+     */
+    public static Diagnosis diagnose(List<LogInput> inputs, List<Collected> collected) {
+        List<LogLines.Line> all = new ArrayList<>();
+        List<Collected> read = new ArrayList<>(collected);
+        for (LogInput in : inputs) {
+            List<LogLines.Line> plain = LogLines.of(in.name(), LogSource.PASTED, in.text());
+            LogSource source = in.source().orElseGet(() -> SourceGuess.of(plain));
+            List<LogLines.Line> lines = plain.stream().map(l -> new LogLines.Line(l.input(), source, l.number(),
+                    l.text(), l.plain())).toList();
+            all.addAll(lines);
+            int index = indexOf(read, in.name());
+            Collected c = index >= 0 ? read.get(index) : new Collected(in.name(), source, in.text().getBytes(java.nio.charset.StandardCharsets.UTF_8).length, 0,
+                    in.text().split("\r\n|\r|\n", -1).length, Optional.empty());
+            c = new Collected(c.name(), source, c.bytesRead(), c.bytesSkipped(), c.lines(), c.problem());
+            if (index >= 0) {
+                read.set(index, c);
+            } else {
+                read.add(c);
+            }
+        }
+        List<Finding> findings = new ArrayList<>();
+        for (Signatures.Cause cause : Signatures.TABLE) {
+            List<LogLines.Line> strong = matching(all, cause.strong());
+            if (strong.isEmpty()) {
+                continue;
+            }
+            List<LogLines.Line> supporting = matching(all, cause.supporting()).stream()
+                    .filter(l -> !strong.contains(l)).toList();
+            Match m = new Match(cause, strong, supporting, all);
+            Advice.Said said = Advice.of(m);
+            findings.add(new Finding(cause.id(), cause.title(), evidence(m), said.explanation(), said.fix()));
+        }
+        if (!findings.isEmpty()) {
+            return new Diagnosis(findings, List.of(), read, Optional.empty());
+        }
+        return new Diagnosis(List.of(), relevant(all), read, Optional.of(reason(all, read)));
+    }
+
+    private static int indexOf(List<Collected> read, String name) {
+        for (int i = 0; i < read.size(); i++) {
+            if (read.get(i).name().equals(name) && read.get(i).read()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static List<LogLines.Line> matching(List<LogLines.Line> lines, List<Pattern> patterns) {
+        if (patterns.isEmpty()) {
+            return List.of();
+        }
+        List<LogLines.Line> out = new ArrayList<>();
+        for (LogLines.Line l : lines) {
+            for (Pattern p : patterns) {
+                if (p.matcher(l.plain()).find()) {
+                    out.add(l);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The strong lines first (at most {@link #MAX_EVIDENCE} in all), then supporting ones, in log order. */
+    private static List<Evidence> evidence(Match m) {
+        List<LogLines.Line> chosen = new ArrayList<>(m.strong().subList(0, Math.min(m.strong().size(), MAX_EVIDENCE)));
+        for (LogLines.Line l : m.supporting()) {
+            if (chosen.size() >= MAX_EVIDENCE) {
+                break;
+            }
+            chosen.add(l);
+        }
+        List<Pattern> all = new ArrayList<>(m.cause().strong());
+        all.addAll(m.cause().supporting());
+        chosen.sort(Comparator.comparing(LogLines.Line::input).thenComparingInt(LogLines.Line::number));
+        return chosen.stream().map(l -> new Evidence(l.input(), l.source(), l.number(), shown(l, all))).toList();
+    }
+
+    private static String shown(LogLines.Line l, List<Pattern> patterns) {
+        for (Pattern p : patterns) {
+            Matcher m = p.matcher(l.plain());
+            if (m.find()) {
+                int at = l.plain().isEmpty() ? 0 : (int) ((long) m.start() * l.text().length() / l.plain().length());
+                return LogLines.shown(l, at);
+            }
+        }
+        return LogLines.shown(l, 0);
+    }
+
+    /** Lines that looked relevant, errors first, at most {@link #MAX_RELEVANT}, in log order. */
+    private static List<Evidence> relevant(List<LogLines.Line> all) {
+        List<LogLines.Line> hits = all.stream().filter(l -> Signatures.RELEVANT.matcher(l.plain()).find()).toList();
+        List<LogLines.Line> chosen = new ArrayList<>(hits.stream().filter(l -> Signatures.ERROR.matcher(l.plain()).find())
+                .limit(MAX_RELEVANT).toList());
+        for (LogLines.Line l : hits) {
+            if (chosen.size() >= MAX_RELEVANT) {
+                break;
+            }
+            if (!chosen.contains(l)) {
+                chosen.add(l);
+            }
+        }
+        chosen.sort(Comparator.comparing(LogLines.Line::input).thenComparingInt(LogLines.Line::number));
+        return chosen.stream().map(l -> new Evidence(l.input(), l.source(), l.number(), LogLines.shown(l, 0))).toList();
+    }
+
+    private static String reason(List<LogLines.Line> all, List<Collected> read) {
+        if (read.stream().noneMatch(Collected::read)) {
+            return "nothing could be read";
+        }
+        if (all.isEmpty()) {
+            return "the log is empty";
+        }
+        return "no known cause of a failed GPU VM start matched its " + all.size() + " lines";
+    }
+}

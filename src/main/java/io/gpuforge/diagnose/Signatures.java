@@ -1,0 +1,127 @@
+package io.gpuforge.diagnose;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The causes of a failed GPU VM start and the lines that show them: one table, in rank order (the cause that makes
+ * the others happen first, so when a log shows several the first matched is named and the rest are "also seen").
+ * Patterns run on {@link LogLines#plain} text: lower case, plain quotes, one blank between words; they match
+ * anywhere in a line, so prefixes (timestamps, journal fields, {@code kvm:}, {@code TASK ERROR:}) do not matter, and
+ * they end early enough that a line cut by the paste still matches.
+ *
+ * <p>A <em>strong</em> pattern names the cause by itself; a <em>supporting</em> one only adds its lines to a cause
+ * a strong one found (a framebuffer in {@code /proc/iomem}, a large-BAR card, a {@code CmpltTO} status bit).
+ */
+final class Signatures {
+
+    /** One cause: its id (the JSON {@code cause}), its title, and its patterns. */
+    record Cause(String id, String title, List<Pattern> strong, List<Pattern> supporting) {
+    }
+
+    /** Lines that say something went wrong. */
+    static final Pattern ERROR = p("\\b(error|fail(ed|ure|s)?|fatal|unable|cannot|can't|couldn't|not viable|timed? ?out"
+            + "|refused|denied|busy)\\b");
+
+    /** Lines worth showing when no cause was found: errors, vfio, KVM, IOMMU, AER, the NVIDIA driver, guests. */
+    static final Pattern RELEVANT = p(ERROR.pattern() + "|vfio|\\bkvm\\b|qemu|dmar|amd-vi|\\baer\\b|iommu|nvrm|\\bcode ?\\d{1,2}\\b"
+            + "|reset|\\bd3(cold|hot)?\\b|hostpci|mdev");
+
+    /** A harmless line often next to real faults: an Intel iGPU has no ROM BAR (named, never blamed). */
+    static final Pattern HARMLESS_ROM = p("invalid pci rom header signature");
+
+    /** "exited with code 1", "exit code 10": a process's status, never a Windows Device Manager code. */
+    private static final String NOT_EXIT = "(?<!exit )(?<!exited with )(?<!exit status )(?<!return )";
+
+    static final List<Cause> TABLE = List.of(
+            cause("iommu-off", "The IOMMU is off on the host",
+                    strong("no iommu_group found", "iommu not (present|enabled|found|active)",
+                            "/sys/kernel/iommu_groups/?\\S* (is empty|: no such file)",
+                            "iommu_group\\S*: no such file or directory",
+                            "no iommu groups", "dmar: iommu disabled"),
+                    support("intel_iommu=off", "amd_iommu=off", "\\biommu=off")),
+            cause("vgpu-unsupported-gpu", "The card cannot do vGPU with this driver",
+                    strong("vgpu is supported only on vgx capable boards"),
+                    support("nvidia-vgpu", "vgpu")),
+            cause("mdev-start-failed", "The vGPU (mediated device) did not start",
+                    strong("error getting device from group \\d+: input/output error",
+                            "failed to read device config space: bad address",
+                            "waited \\d+ seconds for mediated device driver",
+                            "mdev\\S*: (failed|error|cannot)"),
+                    support("sysfsdev=/sys/bus/mdev/devices/", "actively clean up mediated device", "nvidia-vgpu-mgr")),
+            cause("vga-slot-conflict", "The guest's emulated VGA holds the slot the iGPU needs",
+                    strong("slot \\d+ function 0 not available for vfio-pci,? in use by vga"),
+                    support("x-igd-", "host=0*:?00:02\\.0")),
+            cause("group-not-viable", "A function of the GPU's IOMMU group is still on a host driver",
+                    strong("group \\d+ is not viable",
+                            "please ensure all devices within the iommu_group are bound to their vfio bus driver"),
+                    support("kernel driver in use: (?!vfio-pci)\\S+")),
+            cause("group-split", "The functions of one IOMMU group went to different guests",
+                    strong("group \\d+ used in multiple address spaces"),
+                    support()),
+            cause("vfio-device-busy", "Something else holds the GPU's vfio device",
+                    strong("/dev/vfio/\\d+:? device or resource busy"),
+                    support("ebusy")),
+            cause("bar-reserved-by-framebuffer", "The host's boot framebuffer holds the GPU's memory (BAR)",
+                    strong("bar \\d+: can't reserve \\[mem", "vfio\\S* \\S+: bar \\d+: can't reserve"),
+                    support("efifb", "simpledrm", "vesafb", "bootfb", "efi-framebuffer", "simple-framebuffer",
+                            "boot vga device", "vtcon\\d")),
+            cause("reset-bug", "The card did not come back from its reset after the last VM",
+                    strong("\\bcmpltto\\b", "completion timeout", "amd-vi: completion-wait loop timed out",
+                            "not ready \\d+ ?ms aft", "not ready \\d+ ?ms \\S* ?(flr|bus reset|after)",
+                            "failed to reset (the )?(gpu|device)"),
+                    support("aer: uncorrected", "pcie bus error", "vendor-reset", "reset bug", "after (shutting|closing)")),
+            cause("power-state", "The card is stuck in a low-power state (D3)",
+                    strong("stuck in d3", "unable to change power state from d3(cold|hot)? to d0",
+                            "unknown pci header type '?127'?", "timed out waiting for pending transaction",
+                            "config space (is |reads? )?(all )?(ones|inaccessible|0xff)"),
+                    support("disable_idle_d3", "d3cold_allowed", "d3cold")),
+            cause("no-reset-mechanism", "A function of the card has no way to be reset",
+                    strong("cannot reset device \\S+,? no available reset mechanism", "no available reset mechanism"),
+                    support()),
+            cause("dma-map-failed", "The VM's memory could not be pinned for the GPU",
+                    strong("vfio_dma_map\\(.*= ?-(22|12|14)", "vfio_map_dma failed", "vfio_dma_map.*cannot allocate",
+                            "kvm_set_user_memory_region failed", "rlimit_memlock", "locked memory limit",
+                            "memory listener initialization failed", "qmp socket.*time ?out",
+                            "start failed:.*got timeout"),
+                    support("cannot allocate memory", "hugepages", "memlock", "balloon")),
+            cause("dmar-fault", "The GPU read or wrote memory outside what the IOMMU maps for it",
+                    strong("dmar: \\[dma (read|write)", "pte (read|write) access is not set",
+                            "amd-vi: event logged \\[io_page_fault", "io_page_fault device=", "dmar: drhd: handling fault"),
+                    support("rmrr", "fault addr", "fault reason")),
+            cause("mmio-window-too-small", "The VM's 64-bit PCI memory window is too small for the card's BAR",
+                    strong(NOT_EXIT + "\\bcode ?12\\b", "nvrm: bar\\d is 0m", "bar\\d is 0m\\b",
+                            "cannot find enough free resources"),
+                    support("\\b(16|20|24|32|40|48|80|94|96|141) ?gb\\b", "resizable bar", "above 4g", "pcimmio64",
+                            "large bar", "ovmf")),
+            cause("hypervisor-visible-to-driver", "The NVIDIA driver in the guest refuses to run in a VM",
+                    strong("unable to determine the device handle for gpu.*unknown error"),
+                    support("geforce", "hidden=1", "kvm hidden")),
+            cause("no-interrupt", "The guest cannot give the GPU an interrupt",
+                    strong("nvrm: can't find an irq for your nvidia card", "can't find an irq for your nvidia"),
+                    support("msi", "intx")),
+            cause("guest-code-43", "The guest driver saw the GPU and gave up on it (Code 43 / Code 10)",
+                    strong(NOT_EXIT + "\\bcode ?43\\b", NOT_EXIT + "\\bcode ?10\\b", "rminitadapter failed",
+                            "no devices were found", "this device cannot start", "windows has stopped this device"),
+                    support("romfile", "rombar", "x-vga", "laptop", "optimus", "vbios", "\\brom\\b")));
+
+    private Signatures() {
+    }
+
+    private static Cause cause(String id, String title, List<Pattern> strong, List<Pattern> supporting) {
+        return new Cause(id, title, strong, supporting);
+    }
+
+    private static List<Pattern> strong(String... regexes) {
+        return Arrays.stream(regexes).map(Signatures::p).toList();
+    }
+
+    private static List<Pattern> support(String... regexes) {
+        return Arrays.stream(regexes).map(Signatures::p).toList();
+    }
+
+    private static Pattern p(String regex) {
+        return Pattern.compile(regex);
+    }
+}
