@@ -51,13 +51,16 @@ final class DeviceAdvice {
                     + " the VM without a host reboot. If the card is an AMD Polaris, Vega or Navi 10 card, vendor-reset"
                     + " fixes this (its model or PCI id was not in the log)."));
         }
-        String device = CardFamilies.deviceId(family.get(), m.all()).orElse("<device id>");
+        Optional<String> device = CardFamilies.deviceId(family.get(), m.all());
+        Optional<String> match = device.map(d -> "ATTR{vendor}==\"0x1002\", ATTR{device}==\"0x" + d + "\"")
+                .or(() -> m.address().map(a -> "KERNEL==\"" + a + "\""));
+        List<String> udev = match.map(x -> List.of("ACTION==\"add\", SUBSYSTEM==\"pci\", " + x
+                + ", RUN+=\"/bin/sh -c 'echo device_specific > /sys$devpath/reset_method'\"")).orElse(List.of());
         return new Advice.Said(explanation, Fix.withPlan("Install vendor-reset (DKMS), load it at boot, and have the"
-                + " card use it (reset_method=device_specific, kernel 5.15 and later) with a udev rule; until then reboot"
+                + " card use it (reset_method=device_specific, kernel 5.15 and later) with a udev rule"
+                + (match.isEmpty() ? " matching the card (its PCI id was not in the log)" : "") + "; until then reboot"
                 + " the host between VM starts.",
-                new FixPlan(List.of(), List.of(), List.of("ACTION==\"add\", SUBSYSTEM==\"pci\", ATTR{vendor}==\"0x1002\","
-                        + " ATTR{device}==\"0x" + device + "\", RUN+=\"/bin/sh -c 'echo device_specific >"
-                        + " /sys$devpath/reset_method'\""), List.of(),
+                new FixPlan(List.of(), List.of(), udev, List.of(),
                         List.of("apt install dkms pve-headers && git clone https://github.com/gnif/vendor-reset && dkms"
                                 + " install ./vendor-reset", "echo vendor-reset >> /etc/modules"))));
     }

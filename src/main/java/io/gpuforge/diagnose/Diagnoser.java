@@ -20,9 +20,14 @@ import java.util.regex.Pattern;
  */
 public final class Diagnoser {
 
-    /** At most this many evidence lines per cause (strong lines first), and relevant lines for {@code unknown}. */
+    /** At most this many evidence lines per cause: strong ones, then a few supporting ones, log lines before prose. */
     static final int MAX_EVIDENCE = 8;
+    static final int MAX_SUPPORTING = 3;
     static final int MAX_RELEVANT = 20;
+
+    /** A line a program wrote (a timestamp, a driver and its device, an lspci field) rather than a person. */
+    private static final Pattern LOG_LINE = Pattern.compile("^\\[|^\\w{3} +\\d+ [\\d:]+ |[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]"
+            + "|^kernel driver in use:|^[a-z0-9_-]+: ");
 
     private Diagnoser() {
     }
@@ -99,7 +104,9 @@ public final class Diagnoser {
     /** The strong lines first (at most {@link #MAX_EVIDENCE} in all), then supporting ones, in log order. */
     private static List<Evidence> evidence(Match m) {
         List<LogLines.Line> chosen = new ArrayList<>(m.strong().subList(0, Math.min(m.strong().size(), MAX_EVIDENCE)));
-        for (LogLines.Line l : m.supporting()) {
+        List<LogLines.Line> supporting = new ArrayList<>(m.supporting());
+        supporting.sort(Comparator.comparing(l -> !LOG_LINE.matcher(l.plain()).find()));
+        for (LogLines.Line l : supporting.subList(0, Math.min(supporting.size(), MAX_SUPPORTING))) {
             if (chosen.size() >= MAX_EVIDENCE) {
                 break;
             }

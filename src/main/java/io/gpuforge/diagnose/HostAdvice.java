@@ -37,7 +37,8 @@ final class HostAdvice {
                 + " can be passed through.",
                 Fix.withPlan("Turn on VT-d (Intel) or AMD-Vi/IOMMU (AMD) in the host firmware, add intel_iommu=on"
                         + " (Intel; AMD has it on by default) and iommu=pt to the kernel command line, and reboot;"
-                        + " GPUForge's passthrough plan does the kernel side (gpuforge passthrough plan).",
+                        + " GPUForge's passthrough plan does the kernel side (gpuforge plan --device "
+                        + m.address().orElse("<address>") + ").",
                         FixPlan.kernelArguments("intel_iommu=on", "iommu=pt")));
     }
 
@@ -64,7 +65,8 @@ final class HostAdvice {
         return new Advice.Said("vfio-pci can give a VM a device only when every device of its IOMMU group is on vfio-pci"
                 + " (or no driver): " + group + " of " + Advice.gpu(m) + " is not. " + who,
                 Fix.withPlan("Bind every function of the card to vfio-pci at boot, not only the GPU: GPUForge's"
-                        + " passthrough plan does (gpuforge passthrough plan), or by hand echo the function's address"
+                        + " passthrough plan does (gpuforge plan --device "
+                        + m.address().orElse("<address>") + "), or by hand echo the function's address"
                         + " to /sys/bus/pci/drivers/vfio-pci/bind after unbinding it from its driver."
                         + (allIds ? "" : " The ids of every function were not all in the log: the plan reads them"
                         + " from the host."), FixPlan.modprobe(modprobe.toArray(String[]::new))));

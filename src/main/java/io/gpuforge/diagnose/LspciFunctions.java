@@ -51,7 +51,8 @@ final class LspciFunctions {
                 }
             }
             if (driver.isPresent() || ids.isPresent()) {
-                String name = desc.replaceAll("\\s*\\[[0-9a-fA-F]{4}(:[0-9a-fA-F]{4})?\\]", "").replaceAll("\\s*\\(rev \\w+\\)", "");
+                String name = desc.replaceAll("\\s*\\[[0-9a-fA-F]{4}(:[0-9a-fA-F]{4})?\\]", "").replaceAll("\\s*\\(rev \\w+\\)", "")
+                        .replaceAll("\\s*\\[[0-9a-fA-F:]{0,8}$", "");
                 out.add(new Function(Match.withDomain(m.group(1).toLowerCase(java.util.Locale.ROOT)), name, ids, driver, lines.get(i)));
             }
         }

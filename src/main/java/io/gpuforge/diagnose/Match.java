@@ -16,6 +16,8 @@ record Match(Signatures.Cause cause, List<LogLines.Line> strong, List<LogLines.L
     /** A PCI address with its domain ({@code 0000:01:00.0}), after {@code host=}, or after a driver's name. */
     static final Pattern ADDRESS = Pattern.compile(
             "(?<![0-9a-f:])(?:([0-9a-f]{4}):)?([0-9a-f]{2}):([0-9a-f]{2})\\.([0-7])(?![0-9a-f])");
+    private static final Pattern VFIO_ADDRESS = Pattern.compile(
+            "(?:host=|vfio-pci |vfio |sysfsdev=\\S*/)((?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7])");
     private static final Pattern ANCHORED_ADDRESS = Pattern.compile(
             "(?:host=|vfio-pci |vfio |pci |pcieport |device |\\[)((?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7])");
     private static final Pattern GROUP = Pattern.compile("\\bgroup (\\d+)\\b");
@@ -26,12 +28,17 @@ record Match(Signatures.Cause cause, List<LogLines.Line> strong, List<LogLines.L
         all = List.copyOf(all);
     }
 
-    /** The PCI address the strong lines name ({@code 0000:01:00.0}), the domain added when they leave it out. */
+    /**
+     * The PCI address of the device the strong lines are about ({@code 0000:01:00.0}, the domain added when they leave
+     * it out): one vfio names (not the root port an AER line names) before any other.
+     */
     Optional<String> address() {
-        for (LogLines.Line l : strong) {
-            Matcher m = ANCHORED_ADDRESS.matcher(l.plain());
-            if (m.find()) {
-                return Optional.of(withDomain(m.group(1)));
+        for (Pattern p : new Pattern[] {VFIO_ADDRESS, ANCHORED_ADDRESS}) {
+            for (LogLines.Line l : strong) {
+                Matcher m = p.matcher(l.plain());
+                if (m.find()) {
+                    return Optional.of(withDomain(m.group(1)));
+                }
             }
         }
         return Optional.empty();

@@ -71,7 +71,7 @@ final class Signatures {
                     strong("\\bcmpltto\\b", "completion timeout", "amd-vi: completion-wait loop timed out",
                             "not ready \\d+ ?ms aft", "not ready \\d+ ?ms \\S* ?(flr|bus reset|after)",
                             "failed to reset (the )?(gpu|device)"),
-                    support("aer: uncorrected", "pcie bus error", "vendor-reset", "reset bug", "after (shutting|closing)")),
+                    support("aer: uncorrected", "pcie bus error", "vendor-reset")),
             cause("power-state", "The card is stuck in a low-power state (D3)",
                     strong("stuck in d3", "unable to change power state from d3(cold|hot)? to d0",
                             "unknown pci header type '?127'?", "timed out waiting for pending transaction",

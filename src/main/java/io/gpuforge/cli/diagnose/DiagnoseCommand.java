@@ -1,0 +1,129 @@
+package io.gpuforge.cli.diagnose;
+
+import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.JsonOption;
+import io.gpuforge.domain.diagnose.Collected;
+import io.gpuforge.domain.diagnose.Diagnosis;
+import io.gpuforge.domain.diagnose.Evidence;
+import io.gpuforge.domain.diagnose.Finding;
+import io.gpuforge.domain.diagnose.FixPlan;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code gpuforge diagnose --log FILE…}: why a GPU VM did not start, from the logs a user has. */
+@Command(name = "diagnose", mixinStandardHelpOptions = true,
+        description = {"Name the cause of a failed GPU VM start from its logs, with the lines that show it and the fix.",
+                "Give a Proxmox task log, QEMU's or libvirt's error, the host's dmesg or journalctl -k, a guest's"
+                        + " nvidia-smi or Device Manager text, or a forum post: prose, Markdown and timestamps around"
+                        + " the lines are fine. Each log is read up to 8 MiB (a file's end, stdin's start)."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:a cause was found", "1:no log could be read", "2:usage",
+                "3:no known cause (unknown)"})
+public final class DiagnoseCommand implements Callable<Integer> {
+
+    static final int UNKNOWN = 3;
+
+    @Option(names = "--log", required = true, paramLabel = "FILE",
+            description = "A log to read; repeat for several; - for stdin.")
+    List<String> logs;
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    private final CliServices services;
+
+    DiagnoseCommand(CliServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() {
+        CliOutput o = services.output();
+        Diagnosis d;
+        try {
+            d = services.standalone().diagnosis().files(logs, services::stdin);
+        } catch (IllegalArgumentException e) {
+            o.error("gpuforge diagnose: " + e.getMessage());
+            return 2;
+        }
+        d.collected().stream().flatMap(c -> c.problem().stream()).forEach(p -> o.error("gpuforge diagnose: " + p));
+        if (d.collected().stream().noneMatch(Collected::read)) {
+            return 1;
+        }
+        if (json.enabled()) {
+            o.json(DiagnoseJson.of(d));
+        } else {
+            print(o, d);
+        }
+        return d.known() ? 0 : UNKNOWN;
+    }
+
+    private void print(CliOutput o, Diagnosis d) {
+        if (!d.known()) {
+            o.line("Cause: unknown (" + d.reason().orElse("no known cause matched") + ")");
+            if (!d.relevant().isEmpty()) {
+                o.line("Lines that looked relevant:");
+                d.relevant().forEach(e -> o.line("  " + where(e) + "  " + e.text()));
+            }
+        } else {
+            Finding first = d.causes().get(0);
+            o.line("Cause: " + first.id() + ": " + first.title());
+            finding(o, first);
+            for (Finding f : d.alsoSeen()) {
+                o.line("");
+                o.line("Also seen: " + f.id() + ": " + f.title());
+                finding(o, f);
+            }
+        }
+        if (!json.quiet) {
+            o.line("");
+            for (Collected c : d.collected()) {
+                if (c.read()) {
+                    o.line("Read " + c.name() + " (" + c.source().id() + ", " + c.lines() + " lines, "
+                            + size(c.bytesRead()) + (c.bytesSkipped() > 0 ? "; " + size(c.bytesSkipped())
+                            + " not read, over the 8 MiB limit" : "") + ")");
+                }
+            }
+        }
+    }
+
+    private static void finding(CliOutput o, Finding f) {
+        o.line("Evidence:");
+        f.evidence().forEach(e -> o.line("  " + where(e) + "  " + e.text()));
+        o.line("Why: " + f.explanation());
+        o.line("Fix: " + f.fix().text());
+        f.fix().plan().ifPresent(p -> plan(o, p));
+    }
+
+    private static void plan(CliOutput o, FixPlan p) {
+        o.line("Plan:");
+        p.kernelArguments().forEach(a -> o.line("  kernel argument: " + a));
+        p.modprobe().forEach(m -> o.line("  /etc/modprobe.d: " + m));
+        p.udevRules().forEach(r -> o.line("  /etc/udev/rules.d: " + r));
+        for (PassthroughPlan.VmChange v : p.vmChanges()) {
+            o.line("  VM (" + v.hypervisor() + "), " + v.description() + ":");
+            v.snippet().lines().forEach(l -> o.line("    " + l));
+        }
+        p.commands().forEach(c -> o.line("  $ " + c));
+    }
+
+    private static String where(Evidence e) {
+        return e.input() + ":" + e.line();
+    }
+
+    private static String size(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " B";
+        }
+        if (bytes < 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+        }
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024));
+    }
+}

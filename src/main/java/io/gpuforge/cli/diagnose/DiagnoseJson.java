@@ -1,0 +1,80 @@
+package io.gpuforge.cli.diagnose;
+
+import io.gpuforge.domain.diagnose.Collected;
+import io.gpuforge.domain.diagnose.Diagnosis;
+import io.gpuforge.domain.diagnose.Evidence;
+import io.gpuforge.domain.diagnose.Finding;
+import io.gpuforge.domain.diagnose.FixPlan;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A diagnosis as JSON: {@code {"cause", "causes": [{"id", "title", "evidence": [{"source", "input", "line",
+ * "text"}], "explanation", "fix": {"text", "plan"?}}], "relevant", "reason"?, "collected": [...]}}.
+ */
+final class DiagnoseJson {
+
+    private DiagnoseJson() {
+    }
+
+    static Map<String, Object> of(Diagnosis d) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("cause", d.cause());
+        root.put("causes", d.causes().stream().map(DiagnoseJson::finding).toList());
+        root.put("relevant", d.relevant().stream().map(DiagnoseJson::evidence).toList());
+        d.reason().ifPresent(r -> root.put("reason", r));
+        root.put("collected", d.collected().stream().map(DiagnoseJson::collected).toList());
+        return root;
+    }
+
+    private static Map<String, Object> finding(Finding f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", f.id());
+        m.put("title", f.title());
+        m.put("evidence", f.evidence().stream().map(DiagnoseJson::evidence).toList());
+        m.put("explanation", f.explanation());
+        Map<String, Object> fix = new LinkedHashMap<>();
+        fix.put("text", f.fix().text());
+        f.fix().plan().ifPresent(p -> fix.put("plan", plan(p)));
+        m.put("fix", fix);
+        return m;
+    }
+
+    private static Map<String, Object> evidence(Evidence e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("source", e.source().id());
+        m.put("input", e.input());
+        m.put("line", e.line());
+        m.put("text", e.text());
+        return m;
+    }
+
+    private static Map<String, Object> plan(FixPlan p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kernel_arguments", p.kernelArguments());
+        m.put("modprobe", p.modprobe());
+        m.put("udev_rules", p.udevRules());
+        m.put("vm_changes", p.vmChanges().stream().map(v -> {
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("hypervisor", v.hypervisor());
+            c.put("description", v.description());
+            c.put("snippet", v.snippet());
+            return c;
+        }).toList());
+        m.put("commands", p.commands());
+        return m;
+    }
+
+    private static Map<String, Object> collected(Collected c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", c.name());
+        m.put("source", c.source().id());
+        m.put("bytes_read", c.bytesRead());
+        m.put("bytes_skipped", c.bytesSkipped());
+        m.put("lines", c.lines());
+        c.problem().ifPresent(p -> m.put("problem", p));
+        return m;
+    }
+
+}

@@ -1,0 +1,137 @@
+package io.gpuforge.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpuforge.diagnose.DiagnoseCases;
+import io.gpuforge.testing.SharedFixtures;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code gpuforge diagnose}: every real case gives its cause, healthy logs are unknown, bad input is refused. */
+class DiagnoseCliTest {
+
+    @TempDir
+    Path home;
+
+    private static int run(CliHarness cli, String... args) {
+        return cli.run("", args);
+    }
+
+    private CliHarness cli() {
+        return new CliHarness(home.resolve("home"));
+    }
+
+    @Test
+    void everyFixtureAsStoredGivesItsCauseWithExitZero() throws Exception {
+        CliHarness cli = cli();
+        for (Map.Entry<String, String> c : DiagnoseCases.fixtureCauses().entrySet()) {
+            Path file = SharedFixtures.dir().resolve("diagnose").resolve(c.getKey());
+            assertThat(run(cli, "diagnose", "--log", file.toString(), "--json")).as(c.getKey()).isZero();
+            JsonNode json = cli.json();
+            assertThat(json.get("cause").asText()).as(c.getKey()).isEqualTo(c.getValue());
+            JsonNode first = json.get("causes").get(0);
+            assertThat(first.get("id").asText()).isEqualTo(c.getValue());
+            assertThat(first.get("evidence").get(0).get("line").asInt()).isPositive();
+            assertThat(first.get("evidence").get(0).get("input").asText()).isEqualTo(file.toString());
+            assertThat(first.get("fix").get("text").asText()).isNotBlank();
+            assertThat(json.get("collected").get(0).get("bytes_read").asLong()).isEqualTo(Files.size(file));
+        }
+    }
+
+    @Test
+    void theTextNamesTheCauseQuotesItsLinesWithNumbersAndGivesTheFixAndPlan() throws Exception {
+        CliHarness cli = cli();
+        Path file = SharedFixtures.dir().resolve("diagnose/01-pve-igd-slot2-in-use-by-vga.txt");
+        assertThat(run(cli, "diagnose", "--log", file.toString())).isZero();
+        List<String> lines = cli.out().lines().toList();
+        assertThat(lines.get(0)).isEqualTo("Cause: vga-slot-conflict: The guest's emulated VGA holds the slot the iGPU"
+                + " needs");
+        assertThat(lines).contains("Evidence:", "  VM (proxmox), no emulated display:", "    vga: none")
+                .anyMatch(l -> l.startsWith("  " + file + ":7  kvm: -device vfio-pci,host=00:02.0"))
+                .anyMatch(l -> l.startsWith("Fix: Turn the emulated display off"))
+                .anyMatch(l -> l.startsWith("Read " + file + " (task-log, "));
+
+        Path ranked = Files.writeString(home.resolve("journal.txt"), DiagnoseCases.written("ranked-reset-then-power.txt"));
+        assertThat(run(cli, "diagnose", "--log", ranked.toString())).isZero();
+        assertThat(cli.out()).startsWith("Cause: reset-bug:").contains("\nAlso seen: power-state:");
+    }
+
+    @Test
+    void aHealthyLogIsUnknownWithExitThree() throws Exception {
+        CliHarness cli = cli();
+        for (String healthy : List.of("nvidia-smi/02-rtx4080super-linux-595.71.05.table.load.txt",
+                "config/02-void-z790-dmesg-vfio.txt")) {
+            Path file = SharedFixtures.dir().resolve(healthy);
+            assertThat(run(cli, "diagnose", "--log", file.toString())).as(healthy).isEqualTo(3);
+            assertThat(cli.out()).startsWith("Cause: unknown (no known cause of a failed GPU VM start matched");
+            assertThat(run(cli, "diagnose", "--log", file.toString(), "--json")).isEqualTo(3);
+            assertThat(cli.json().get("cause").asText()).isEqualTo("unknown");
+            assertThat(cli.json().get("causes")).isEmpty();
+        }
+        assertThat(cli.run(DiagnoseCases.written("unknown-qemu-exit-only.txt"), new String[] {"diagnose", "--log", "-"})).isEqualTo(3);
+        assertThat(cli.out()).contains("Lines that looked relevant:\n  stdin:2  TASK ERROR: start failed: QEMU exited"
+                + " with code 1");
+    }
+
+    @Test
+    void badInputGetsOneClearLineOrUnknownWithTheReason() throws Exception {
+        CliHarness cli = cli();
+        assertThat(run(cli, "diagnose", "--log", home.toString())).isEqualTo(1);
+        assertThat(cli.err()).isEqualTo("gpuforge diagnose: " + home + " is a directory: give a log file\n");
+        assertThat(cli.out()).isEmpty();
+
+        Path binary = Files.write(home.resolve("initrd.img"), new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, 3});
+        assertThat(run(cli, "diagnose", "--log", binary.toString())).isEqualTo(1);
+        assertThat(cli.err()).startsWith("gpuforge diagnose: " + binary + " is not a text log (binary data")
+                .hasLineCount(1);
+
+        Path empty = Files.createFile(home.resolve("empty.log"));
+        assertThat(run(cli, "diagnose", "--log", empty.toString())).isEqualTo(3);
+        assertThat(cli.out()).startsWith("Cause: unknown (the log is empty)");
+
+        assertThat(run(cli, "diagnose")).isEqualTo(2);
+        assertThat(cli.err()).contains("Missing required option: '--log=FILE'");
+    }
+
+    @Test
+    void aFiftyMegabyteLogIsReadWithinItsLimitAndTheRestNamed() throws Exception {
+        Path big = home.resolve("dmesg-50m.txt");
+        try (OutputStream out = Files.newOutputStream(big)) {
+            byte[] line = "[ 1234.567890] usb 3-2: new SuperSpeed USB device number 4 using xhci_hcd\n"
+                    .getBytes(StandardCharsets.UTF_8);
+            for (long n = 0; n < 50L * 1024 * 1024; n += line.length) {
+                out.write(line);
+            }
+            out.write(("[ 1300.000001] vfio-pci 0000:01:00.0: Unable to change power state from D3cold to D0,"
+                    + " device inaccessible\n").getBytes(StandardCharsets.UTF_8));
+        }
+        CliHarness cli = cli();
+        assertThat(run(cli, "diagnose", "--log", big.toString())).isZero();
+        assertThat(cli.out()).startsWith("Cause: power-state:")
+                .contains("(kernel-log, ").contains("8.0 MiB; 42.0 MiB not read, over the 8 MiB limit)");
+    }
+
+    @Test
+    void severalLogsAreReadTogetherAndOneUnreadableIsNamedBesideTheResult() throws Exception {
+        CliHarness cli = cli();
+        Path task = Files.writeString(home.resolve("task.log"), DiagnoseCases.written("vfio-device-busy.txt"));
+        List<String> args = new ArrayList<>(List.of("diagnose", "--log", task.toString(), "--log",
+                home.resolve("missing.log").toString(), "--log", "-", "--json"));
+        assertThat(cli.run((String) "[ 9.1] vfio-pci 0000:65:00.0: BAR 0: can't reserve [mem 0xf0000000-0xf0ffffff]\n",
+                args.toArray(String[]::new))).isZero();
+        JsonNode json = cli.json();
+        assertThat(json.get("cause").asText()).isEqualTo("vfio-device-busy");
+        assertThat(json.get("causes").get(1).get("id").asText()).isEqualTo("bar-reserved-by-framebuffer");
+        assertThat(json.get("causes").get(1).get("evidence").get(0).get("input").asText()).isEqualTo("stdin");
+        assertThat(json.get("collected").get(1).get("problem").asText()).endsWith("missing.log: no such file");
+        assertThat(cli.err()).endsWith("missing.log: no such file\n");
+    }
+}
