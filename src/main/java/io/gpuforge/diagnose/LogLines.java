@@ -78,7 +78,7 @@ final class LogLines {
             return t;
         }
         int from = Math.max(0, Math.min(at - 150, t.length() - max));
-        return (from > 0 ? "…" : "") + t.substring(from, Math.min(t.length(), from + max))
+        return (from > 0 ? "…" : "") + t.substring(from, Math.min(t.length(), from + max)).strip()
                 + (from + max < t.length() ? "…" : "");
     }
 }

@@ -4,6 +4,7 @@ import io.gpuforge.diagnose.Diagnoser;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.LogInput;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,6 +58,20 @@ public final class DiagnoseService {
             }
         }
         return diagnose(reads);
+    }
+
+    /**
+     * A log file's text as the diagnosis would read it (its last 8 MiB, colour codes dropped), for the window to
+     * show before it is diagnosed.
+     *
+     * @throws IOException with the one-line reason when it is not a readable text log
+     */
+    public String text(Path file) throws IOException {
+        LogReader.Read r = reader.file(file);
+        if (r.input().isEmpty()) {
+            throw new IOException(r.collected().problem().orElse(file + " could not be read"));
+        }
+        return r.input().get().text();
     }
 
     /** Diagnoses text pasted in the window. */

@@ -100,7 +100,7 @@ public final class MainWindow {
                 this::refresh, this::showPreferences, this::quit, this::openLogFolder, this::showAbout,
                 () -> selectedConnection().ifPresent(this::editConnection),
                 () -> selectedConnection().ifPresent(this::removeConnection), activity::showTaskLog,
-                features::passthrough, features::rollback, features::analyseListing, features::createVm,
+                features::passthrough, features::rollback, features::analyseListing, features::diagnose, features::createVm,
                 features::gpuMonitor, this::showWelcome));
         root.setTop(new VBox(actions.menuBar(), actions.toolBar()));
         horizontal = new SplitPane(navigation.box(), content.view());

@@ -27,8 +27,8 @@ final class ShellActions {
     /** What the enabled commands do. */
     record Handlers(Runnable addConnection, Runnable refresh, Runnable preferences, Runnable quit, Runnable openLogs,
                     Runnable about, Runnable editConnection, Runnable removeConnection, Runnable taskLog,
-                    Runnable passthrough, Runnable rollback, Runnable analyseListing, Runnable createVm,
-                    Runnable gpuMonitor, Runnable welcome) {
+                    Runnable passthrough, Runnable rollback, Runnable analyseListing, Runnable diagnose,
+                    Runnable createVm, Runnable gpuMonitor, Runnable welcome) {
     }
 
     private final I18n i18n;
@@ -47,6 +47,7 @@ final class ShellActions {
         MenuItem passthrough = item("action.passthrough", "Shortcut+Shift+P", Feather.ZAP, h.passthrough());
         MenuItem rollback = item("action.rollback", null, Feather.ROTATE_CCW, h.rollback());
         MenuItem analyse = item("action.analyseListing", "Shortcut+Shift+L", Feather.CLIPBOARD, h.analyseListing());
+        MenuItem diagnose = item("action.diagnose", "Shortcut+Shift+D", Feather.ACTIVITY, h.diagnose());
         MenuItem createVm = item("action.createVm", "Shortcut+Shift+N", Feather.BOX, h.createVm());
         MenuItem monitor = item("action.gpuMonitor", "Shortcut+Shift+M", Feather.THERMOMETER, h.gpuMonitor());
         MenuItem welcome = item("action.welcome", null, Feather.HOME, h.welcome());
@@ -58,7 +59,7 @@ final class ShellActions {
 
         menuBar.getMenus().setAll(
                 menu("menu.file", "menu-file", addConnection, edit, remove, new SeparatorMenuItem(), analyse,
-                        new SeparatorMenuItem(), prefs,
+                        diagnose, new SeparatorMenuItem(), prefs,
                         new SeparatorMenuItem(), quit),
                 menu("menu.view", "menu-view", refresh, taskLog),
                 menu("menu.tools", "menu-tools", passthrough, rollback, new SeparatorMenuItem(), createVm,

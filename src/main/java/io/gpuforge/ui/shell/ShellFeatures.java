@@ -14,6 +14,7 @@ import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.VmPageExtension;
 import io.gpuforge.ui.monitor.GpuMonitor;
 import io.gpuforge.ui.monitor.GpuTabs;
+import io.gpuforge.ui.diagnose.DiagnoseWindow;
 import io.gpuforge.ui.passthrough.AnalyseListing;
 import io.gpuforge.ui.passthrough.GpuDetach;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
@@ -129,6 +130,11 @@ final class ShellFeatures {
 
     void analyseListing() {
         AnalyseListing.open(ui, owner.get());
+    }
+
+    /** File → Diagnose a failed VM start…. */
+    void diagnose() {
+        DiagnoseWindow.open(ui, owner.get());
     }
 
     /** Rollback of an applied passthrough plan on the selected host (this computer when nothing else is). */

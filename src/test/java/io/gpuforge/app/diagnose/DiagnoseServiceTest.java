@@ -116,6 +116,14 @@ class DiagnoseServiceTest {
         assertThat(d.collected().get(0).bytesSkipped()).isPositive();
     }
 
+    @Test
+    void theWindowGetsAFilesTextOrItsOneLineReason() throws Exception {
+        Path log = Files.writeString(dir.resolve("dmesg.txt"), "\u001b[31m[ 1.0] hello\u001b[0m\n");
+        assertThat(service.text(log)).isEqualTo("[ 1.0] hello\n");
+        assertThatThrownBy(() -> service.text(dir)).isInstanceOf(java.io.IOException.class)
+                .hasMessage(dir + " is a directory: give a log file");
+    }
+
     private static long nuls(byte[] bytes) {
         int n = 0;
         for (byte b : bytes) {
