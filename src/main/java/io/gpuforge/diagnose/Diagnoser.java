@@ -92,7 +92,7 @@ public final class Diagnoser {
         List<LogLines.Line> out = new ArrayList<>();
         for (LogLines.Line l : lines) {
             for (Pattern p : patterns) {
-                if (p.matcher(l.plain()).find()) {
+                if (Signatures.mayMatch(p, l.plain()) && p.matcher(l.plain()).find()) {
                     out.add(l);
                     break;
                 }

@@ -3,8 +3,6 @@ package io.gpuforge.diagnose;
 import io.gpuforge.domain.diagnose.LogSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * A log's lines as people paste them, made comparable: typographic quotes and dashes made plain, Markdown's
@@ -16,8 +14,6 @@ final class LogLines {
     /** Longer lines are cut for matching (a Proxmox {@code TASK ERROR} carries the whole QEMU command line). */
     static final int MAX_LINE = 16_384;
 
-    private static final Pattern BLANKS = Pattern.compile("\\s+");
-    private static final Pattern QUOTE_MARK = Pattern.compile("^(>\\s*)+");
 
     /** One line: its number (from 1), its text as written, and the text compared against signatures. */
     record Line(String input, LogSource source, int number, String text, String plain) {
@@ -43,31 +39,44 @@ final class LogLines {
     /** The comparable form of one line. */
     static String plain(String raw) {
         StringBuilder b = new StringBuilder(raw.length());
+        boolean blank = false;
+        boolean start = true;
         for (int i = 0; i < raw.length(); i++) {
-            char c = raw.charAt(i);
-            switch (c) {
-                case '\u2018', '\u2019', '\u201a', '\u201b', '\u2032', '\u00b4', '\uff07' -> b.append('\'');
-                case '\u201c', '\u201d', '\u201e', '\u2033', '\uff02' -> b.append('"');
-                case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2212' -> b.append('-');
-                case '\uff1a' -> b.append(':');
-                case '\uff0c' -> b.append(',');
-                case '\uff08' -> b.append('(');
-                case '\uff09' -> b.append(')');
-                case '\u00a0', '\u3000', '\t' -> b.append(' ');
-                case '`' -> b.append(' ');
-                case '\\' -> {
-                    if (i + 1 < raw.length() && (raw.charAt(i + 1) == 'n' || raw.charAt(i + 1) == 't')) {
-                        b.append(' ');
-                        i++;
-                    } else {
-                        b.append(c);
-                    }
-                }
-                default -> b.append(c);
+            char c = plainChar(raw.charAt(i));
+            if (c == '\\' && i + 1 < raw.length() && (raw.charAt(i + 1) == 'n' || raw.charAt(i + 1) == 't')) {
+                c = ' ';
+                i++;
             }
+            if (c == ' ' || Character.isWhitespace(c)) {
+                blank = true;
+                continue;
+            }
+            if (start && c == '>') {
+                // a Markdown or e-mail quote mark before the text
+                continue;
+            }
+            if (blank && !start) {
+                b.append(' ');
+            }
+            blank = false;
+            start = false;
+            b.append(Character.toLowerCase(c));
         }
-        String s = QUOTE_MARK.matcher(b.toString().strip()).replaceFirst("");
-        return BLANKS.matcher(s).replaceAll(" ").strip().toLowerCase(Locale.ROOT);
+        return b.toString();
+    }
+
+    private static char plainChar(char c) {
+        return switch (c) {
+            case '\u2018', '\u2019', '\u201a', '\u201b', '\u2032', '\u00b4', '\uff07' -> '\'';
+            case '\u201c', '\u201d', '\u201e', '\u2033', '\uff02' -> '"';
+            case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2212' -> '-';
+            case '\uff1a' -> ':';
+            case '\uff0c' -> ',';
+            case '\uff08' -> '(';
+            case '\uff09' -> ')';
+            case '\u00a0', '\u3000', '\t', '`' -> ' ';
+            default -> c;
+        };
     }
 
     /** The line as shown in evidence: whole when short, else a window around {@code at} (an index in its text). */

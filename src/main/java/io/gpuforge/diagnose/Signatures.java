@@ -1,7 +1,9 @@
 package io.gpuforge.diagnose;
 
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -106,7 +108,26 @@ final class Signatures {
                             "no devices were found", "this device cannot start", "windows has stopped this device"),
                     support("romfile", "rombar", "x-vga", "laptop", "optimus", "vbios", "\\brom\\b")));
 
+    /** For each pattern of the table, the text a line must hold to match it ({@link RequiredText}). */
+    private static final Map<Pattern, String> REQUIRED = required();
+
     private Signatures() {
+    }
+
+    /** Whether {@code p} is worth running on a line: the line holds the text every match of it contains. */
+    static boolean mayMatch(Pattern p, String plain) {
+        String needed = REQUIRED.get(p);
+        return needed == null || plain.contains(needed);
+    }
+
+    private static Map<Pattern, String> required() {
+        Map<Pattern, String> out = new IdentityHashMap<>();
+        for (Cause c : TABLE) {
+            for (List<Pattern> ps : List.of(c.strong(), c.supporting())) {
+                ps.forEach(p -> RequiredText.of(p.pattern()).ifPresent(t -> out.put(p, t)));
+            }
+        }
+        return out;
     }
 
     private static Cause cause(String id, String title, List<Pattern> strong, List<Pattern> supporting) {
