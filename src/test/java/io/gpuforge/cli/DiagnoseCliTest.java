@@ -125,7 +125,7 @@ class DiagnoseCliTest {
         Path task = Files.writeString(home.resolve("task.log"), DiagnoseCases.written("vfio-device-busy.txt"));
         List<String> args = new ArrayList<>(List.of("diagnose", "--log", task.toString(), "--log",
                 home.resolve("missing.log").toString(), "--log", "-", "--json"));
-        assertThat(cli.run((String) "[ 9.1] vfio-pci 0000:65:00.0: BAR 0: can't reserve [mem 0xf0000000-0xf0ffffff]\n",
+        assertThat(cli.run("[ 9.1] vfio-pci 0000:65:00.0: BAR 0: can't reserve [mem 0xf0000000-0xf0ffffff]\n",
                 args.toArray(String[]::new))).isZero();
         JsonNode json = cli.json();
         assertThat(json.get("cause").asText()).isEqualTo("vfio-device-busy");

@@ -168,6 +168,25 @@ class DiagnoserTest {
     }
 
     @Test
+    void otherWordingsOfTheSameCausesAreKnownToo() {
+        Map<String, String> cases = Map.of(
+                "error: unsupported configuration: host doesn't support passthrough of host PCI devices", "iommu-off",
+                "kvm: -device vfio-pci,host=0000:01:00.0: vfio 0000:01:00.0: failed to setup container for group 13:"
+                        + " No available IOMMU models", "iommu-off",
+                "error: Requested operation is not valid: PCI device 0000:01:00.0 is in use by driver QEMU, domain"
+                        + " win10", "vfio-device-busy",
+                "[ 88.1] vfio-pci 0000:01:00.0: BAR 1 [mem 0x4000000000-0x47ffffffff 64bit pref]: can't reserve",
+                "bar-reserved-by-framebuffer",
+                "[ 901.5] vfio-pci 0000:09:00.0: vfio_bar_restore: reset recovery - restoring BARs", "reset-bug",
+                "[ 12.0] vfio-pci 0000:09:00.0: Refused to change power state, currently in D3", "power-state",
+                "qemu: hardware error: vfio: DMA mapping failed, unable to continue\nVFIO_MAP_DMA: -12", "dma-map-failed",
+                "[ 5.1] NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x26:0xffff:1227)", "guest-code-43",
+                "[ 5.1] NVRM: BAR1 is 0M @ 0x0 (PCI:0000:01:00.0)", "mmio-window-too-small",
+                "internal error: Unknown PCI header type '127' for device '0000:01:00.0'", "power-state");
+        cases.forEach((log, cause) -> assertThat(diagnose(log).cause()).as(log).isEqualTo(cause));
+    }
+
+    @Test
     void aHealthyLogIsUnknownWithTheLinesThatLookedRelevant() throws Exception {
         for (String healthy : List.of("nvidia-smi/02-rtx4080super-linux-595.71.05.table.idle.txt",
                 "config/01-ubuntu2204-z690-dmesg-dmar.txt", "config/02-void-z790-dmesg-vfio.txt",
