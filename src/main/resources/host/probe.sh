@@ -32,9 +32,21 @@ for p in /etc/hostname /etc/os-release /usr/lib/os-release /proc/cmdline /proc/s
          /proc/meminfo /etc/default/grub /etc/kernel/cmdline /proc/modules /etc/modules /proc/net/route \
          /proc/mounts /etc/initramfs-tools/modules /etc/mkinitcpio.conf /gpuforge/dmesg.txt \
          /gpuforge/proxmox-boot-tool-status.txt /gpuforge/zpool-status.txt \
-         /etc/udev/rules.d/80-gpuforge-vfio.rules /var/lib/gpuforge/journal.json; do
+         /etc/udev/rules.d/80-gpuforge-vfio.rules /var/lib/gpuforge/journal.json /proc/driver/nvidia/version \
+         /usr/share/perl5/PVE/pvecfg.pm /etc/systemd/system/gpuforge-nvidia-nodes.service; do
   emit "$p"
 done
+for p in "$R"/proc/driver/nvidia/gpus/*/information; do
+  [ -f "$p" ] && emit "${p#"$R"}"
+done
+# GPU sharing with containers: only the video and render groups of /etc/group (no user names)
+if [ -r "$R/etc/group" ]; then
+  echo "@@file /etc/group"
+  while IFS= read -r line; do
+    case "$line" in video:*|render:*) printf '|%s\n' "$line" ;; esac
+  done < "$R/etc/group"
+  echo "@@end"
+fi
 for d in /etc/modprobe.d /etc/modules-load.d /etc/dracut.conf.d /etc/default/grub.d; do
   for p in "$R$d"/*.conf "$R$d"/*.cfg; do
     [ -f "$p" ] && emit "${p#"$R"}"
@@ -55,8 +67,14 @@ for p in /sys/firmware/efi /sys/firmware/acpi/tables /sys/firmware/acpi/tables/D
          /etc/initramfs-tools /usr/bin/dracut /usr/sbin/dracut /usr/bin/mkinitcpio /usr/sbin/proxmox-boot-tool \
          /usr/sbin/update-grub /usr/sbin/grub-mkconfig /usr/sbin/grub2-mkconfig /usr/sbin/grubby /boot/grub \
          /boot/grub2 /boot/efi/loader/loader.conf /boot/loader/loader.conf /usr/share/misc/pci.ids \
-         /usr/share/hwdata/pci.ids /dev/vfio/vfio; do
+         /usr/share/hwdata/pci.ids /dev/vfio/vfio /dev/nvidiactl /dev/nvidia-uvm /dev/nvidia-uvm-tools \
+         /usr/bin/nvidia-modprobe /usr/bin/nvidia-smi; do
   flag "$p"
+done
+# the device nodes containers get, and which DRM nodes belong to which PCI function
+for p in "$R"/dev/nvidia[0-9]* "$R"/dev/nvidia-caps/* "$R"/dev/dri/card* "$R"/dev/dri/renderD* \
+         "$R"/sys/bus/pci/devices/*/drm/card* "$R"/sys/bus/pci/devices/*/drm/renderD*; do
+  [ -e "$p" ] && echo "@@exists ${p#"$R"}"
 done
 if [ -d "$R/sys/kernel/iommu_groups" ]; then
   for g in "$R"/sys/kernel/iommu_groups/*; do

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import io.gpuforge.share.SharePlanner;
 
 /**
  * What a GPUForge journal (and the manifest of its backups) can hold: only the files GPUForge's planner writes,
@@ -39,6 +40,9 @@ public final class JournalPolicy {
             + " /etc/systemd/system/(gpuforge-power-limit-[A-Za-z0-9-]{1,40}\\.service) \\]; then systemctl enable \\1"
             + " && systemctl restart \\1; else rm -f /etc/systemd/system/multi-user\\.target\\.wants/\\1;"
             + " systemctl daemon-reload; fi");
+    /** The boot unit that makes NVIDIA's device nodes for containers, and its one command (share's SharePlanner). */
+    static final String SHARE_UNIT = SharePlanner.UNIT_PATH;
+    private static final String SHARE_COMMAND = SharePlanner.command();
     private static final Pattern PLAN_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern JOURNAL_ID = Pattern.compile("[0-9]{8}-[0-9]{6}-[A-Za-z0-9._-]{1,64}");
     private static final Pattern KERNEL_ARG = Pattern.compile("[\\x21-\\x7e]{1,256}");
@@ -126,7 +130,8 @@ public final class JournalPolicy {
         if (!Path.of(p).normalize().toString().equals(p)) {
             return bad(where, p, "not a normalised path (it has '.', '..', '//' or a trailing '/')");
         }
-        if (!FILES.contains(p) && !GRUB_DROP_IN.matcher(p).matches() && !POWER_LIMIT_UNIT.matcher(p).matches()) {
+        if (!FILES.contains(p) && !GRUB_DROP_IN.matcher(p).matches() && !POWER_LIMIT_UNIT.matcher(p).matches()
+                && !SHARE_UNIT.equals(p)) {
             return bad(where, p, "not a file GPUForge writes (" + String.join(", ", FILES.stream().sorted().toList())
                     + ")");
         }
@@ -137,7 +142,8 @@ public final class JournalPolicy {
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < commands.size(); i++) {
             String c = commands.get(i);
-            if (c == null || !COMMANDS.contains(c) && !POWER_LIMIT_COMMAND.matcher(c).matches()) {
+            if (c == null || !COMMANDS.contains(c) && !POWER_LIMIT_COMMAND.matcher(c).matches()
+                    && !SHARE_COMMAND.equals(c)) {
                 return bad(where + "[" + i + "]", c, "not a refresh command GPUForge runs ("
                         + String.join(", ", COMMANDS.stream().sorted().toList()) + ")");
             }

@@ -31,7 +31,7 @@ class ArchitectureTest {
     @Test
     void domainAndPassthroughArePureLogic() {
         noClasses().that().resideInAnyPackage("io.gpuforge.domain..", "io.gpuforge.passthrough..",
-                        "io.gpuforge.diagnose..")
+                        "io.gpuforge.diagnose..", "io.gpuforge.share..")
                 .should().dependOnClassesThat().resideInAnyPackage("javafx..", "okhttp3..", "org.libvirt..",
                         "java.sql..", "org.sqlite..", "com.sun.jna..", "org.apache.sshd..", "com.fasterxml..")
                 .allowEmptyShould(true)
@@ -116,7 +116,7 @@ class ArchitectureTest {
     @Test
     void theAppLayerDoesNotKnowItsEntryPointsOrItsViews() {
         noClasses().that().resideInAnyPackage("io.gpuforge.app..", "io.gpuforge.domain..", "io.gpuforge.passthrough..",
-                        "io.gpuforge.diagnose..", "io.gpuforge.host..", "io.gpuforge.hypervisor..", "io.gpuforge.store..", "io.gpuforge.demo..",
+                        "io.gpuforge.diagnose..", "io.gpuforge.share..", "io.gpuforge.host..", "io.gpuforge.hypervisor..", "io.gpuforge.store..", "io.gpuforge.demo..",
                         "io.gpuforge.telemetry..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.gpuforge.ui..", "io.gpuforge.cli..",
                         "io.gpuforge.boot..")

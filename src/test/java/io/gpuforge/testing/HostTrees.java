@@ -94,6 +94,44 @@ public final class HostTrees {
         return b.root();
     }
 
+    /**
+     * Proxmox VE 8.2 whose GPUs stay with the host for containers to share: an RTX 3060 on the NVIDIA driver 550.54.14
+     * (its /dev/nvidia0 and /dev/nvidiactl, not yet /dev/nvidia-uvm, as after a boot with no CUDA use) and an Intel
+     * UHD 770 on i915 with card0/renderD128; /etc/group with video 44 and render 104. Device nodes are plain files.
+     */
+    public static Path proxmoxSharedGpus(Path dir) throws IOException {
+        SysrootBuilder b = new SysrootBuilder(dir)
+                .linux("pve-share", "Debian GNU/Linux 12 (bookworm)", "6.8.12-4-pve", "GenuineIntel",
+                        "12th Gen Intel(R) Core(TM) i7-12700K", "BOOT_IMAGE=/boot/vmlinuz-6.8.12-4-pve root=/dev/mapper/pve-root ro quiet")
+                .acpi(true, false).uefi()
+                .dir("etc/pve").file("usr/share/misc/pci.ids", PCI_IDS)
+                .file("usr/share/perl5/PVE/pvecfg.pm", "package PVE::pvecfg;\n\nuse strict;\nuse warnings;\n\n"
+                        + "sub package {\n    return 'pve-manager';\n}\n\nsub version {\n    return '8.2.4';\n}\n\n"
+                        + "sub release {\n    return '8.2';\n}\n\n1;\n")
+                .file("proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb"
+                        + " 22 01:44:30 UTC 2024\nGCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n")
+                .file("proc/driver/nvidia/gpus/0000:07:00.0/information", "Model: \t\t NVIDIA GeForce RTX 3060\n"
+                        + "IRQ:   \t\t 186\nGPU UUID: \t GPU-6b2f9c1e-4d7a-9b1e-2c3d-5e6f7a8b9c0d\n"
+                        + "Video BIOS: \t 94.06.2f.00.9a\nBus Type: \t PCIe\nDMA Size: \t 47 bits\n"
+                        + "DMA Mask: \t 0x7fffffffffff\nBus Location: \t 0000:07:00.0\nDevice Minor: \t 0\n"
+                        + "GPU Excluded:\t No\n")
+                .file("etc/group", "root:x:0:\nadm:x:4:admin\nvideo:x:44:\nplugdev:x:46:admin\nrender:x:104:\n"
+                        + "admin:x:1000:\n")
+                .file("usr/bin/nvidia-modprobe", "#!/bin/sh\n").file("usr/bin/nvidia-smi", "#!/bin/sh\n")
+                .file("dev/nvidia0", "").file("dev/nvidiactl", "")
+                .file("dev/dri/card0", "").file("dev/dri/renderD128", "")
+                .pci("0000:00:00.0", "8086", "4668", "060000", 0, null, 0x1000)
+                .pci("0000:00:02.0", "8086", "4680", "030000", 1, "i915", 16L << 20)
+                .pci("0000:07:00.0", "10de", "2504", "030000", 14, "nvidia", 16L << 20)
+                .pci("0000:07:00.1", "10de", "228e", "040300", 14, "snd_hda_intel", 0x4000)
+                .pci("0000:05:00.0", "8086", "15f3", "020000", 12, "igc", 0x10000)
+                .file("sys/devices/pci0000:00/0000:00:02.0/drm/card0/dev", "226:0\n")
+                .file("sys/devices/pci0000:00/0000:00:02.0/drm/renderD128/dev", "226:128\n");
+        b.file("proc/modules", "nvidia 56823808 0 - Live 0x0\ni915 4218880 0 - Live 0x0\nkvm_intel 380928 0 - Live 0x0\n");
+        b.nic("enp5s0", "0000:05:00.0").bridge("vmbr0", "enp5s0").defaultRoute("vmbr0").rootMount("/dev/mapper/pve-root", "ext4");
+        return b.root();
+    }
+
     /** AMD X570 with SVM/IOMMU off in the firmware setup: no IVRS table, no groups. */
     public static Path amdFirmwareOff(Path dir) throws IOException {
         return new SysrootBuilder(dir)
