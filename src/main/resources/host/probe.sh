@@ -33,8 +33,11 @@ for p in /etc/hostname /etc/os-release /usr/lib/os-release /proc/cmdline /proc/s
          /proc/mounts /etc/initramfs-tools/modules /etc/mkinitcpio.conf /gpuforge/dmesg.txt \
          /gpuforge/proxmox-boot-tool-status.txt /gpuforge/zpool-status.txt \
          /etc/udev/rules.d/80-gpuforge-vfio.rules /var/lib/gpuforge/journal.json /proc/driver/nvidia/version \
-         /usr/share/perl5/PVE/pvecfg.pm /etc/systemd/system/gpuforge-nvidia-nodes.service; do
+         /usr/share/perl5/PVE/pvecfg.pm /etc/systemd/system/gpuforge-nvidia-nodes.service /proc/devices; do
   emit "$p"
+done
+for p in "$R"/etc/pve/lxc/*.conf; do
+  [ -f "$p" ] && emit "${p#"$R"}"
 done
 for p in "$R"/proc/driver/nvidia/gpus/*/information; do
   [ -f "$p" ] && emit "${p#"$R"}"

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import io.gpuforge.share.LegacyMigration;
 import io.gpuforge.share.SharePlanner;
 
 /**
@@ -131,7 +132,7 @@ public final class JournalPolicy {
             return bad(where, p, "not a normalised path (it has '.', '..', '//' or a trailing '/')");
         }
         if (!FILES.contains(p) && !GRUB_DROP_IN.matcher(p).matches() && !POWER_LIMIT_UNIT.matcher(p).matches()
-                && !SHARE_UNIT.equals(p)) {
+                && !SHARE_UNIT.equals(p) && !LegacyMigration.CONFIG.matcher(p).matches()) {
             return bad(where, p, "not a file GPUForge writes (" + String.join(", ", FILES.stream().sorted().toList())
                     + ")");
         }
