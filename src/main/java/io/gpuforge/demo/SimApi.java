@@ -55,12 +55,14 @@ final class SimApi {
     private final SimVmApi vms;
     private final SimGuestApi guest;
     private final SimNodeApi nodes;
+    private final SimLxcApi containers;
 
     SimApi(SimCluster c) {
         this.c = c;
         this.vms = new SimVmApi(c);
         this.guest = new SimGuestApi(c);
         this.nodes = new SimNodeApi(c);
+        this.containers = new SimLxcApi(c);
     }
 
     Answer answer(String method, String path, Map<String, String> p, Map<String, List<String>> multi, Caller caller) {
@@ -70,6 +72,9 @@ final class SimApi {
         }
         if (path.startsWith("/nodes/{node}/qemu")) {
             return vms.answer(method, path, p, multi, caller);
+        }
+        if (path.startsWith("/nodes/{node}/lxc")) {
+            return containers.answer(method, path, p, caller);
         }
         if (path.startsWith("/nodes/{node}/") && !path.startsWith("/nodes/{node}/tasks/")) {
             return nodes.answer(method + " " + path, p, caller);
@@ -112,7 +117,7 @@ final class SimApi {
                         : Answer.ok(null);
             case "GET /cluster/nextid": {
                 int id = 100;
-                while (c.vms.containsKey(id)) {
+                while (c.vms.containsKey(id) || c.containers.byId.containsKey(id)) {
                     id++;
                 }
                 return Answer.ok(String.valueOf(id));
@@ -270,6 +275,16 @@ final class SimApi {
                 m.put("maxcpu", Integer.parseInt(cfg.getOrDefault("sockets", "1"))
                         * Integer.parseInt(cfg.getOrDefault("cores", "1")));
                 m.put("uptime", v.status.equals("running") ? 3600 : 0);
+                out.add(m);
+            }
+            for (SimContainers.Ct ct : c.containers.byId.values()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("id", "lxc/" + ct.vmid);
+                m.put("type", "lxc");
+                m.put("vmid", ct.vmid);
+                m.put("node", ct.node);
+                m.put("name", ct.config.getOrDefault("hostname", "CT" + ct.vmid));
+                m.put("status", ct.status);
                 out.add(m);
             }
         }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import io.gpuforge.share.SharePlanner;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -26,7 +27,7 @@ import java.util.stream.Stream;
 final class SimBoot {
 
     static final Set<String> REFRESH = Set.of("update-grub", "grub-mkconfig -o /boot/grub/grub.cfg",
-            "proxmox-boot-tool refresh", "update-initramfs -u -k all");
+            "proxmox-boot-tool refresh", "update-initramfs -u -k all", SharePlanner.command());
     private static final Pattern GRUB_VAR = Pattern.compile("^\\s*(GRUB_CMDLINE_LINUX(?:_DEFAULT)?)=(\"[^\"]*\"|'[^']*'|\\S*)");
     private static final Pattern UDEV = Pattern.compile("KERNEL==\"([0-9a-f:.]+)\".*ATTR\\{driver_override\\}=\"vfio-pci\"");
     private static final Pattern IDS = Pattern.compile("ids=([0-9a-fA-F:,]+)");
@@ -45,6 +46,15 @@ final class SimBoot {
 
     /** Runs a refresh command: the lines it prints, as the real tool prints them. */
     List<String> refresh(String command) throws IOException {
+        if (command.equals(SharePlanner.command())) {
+            // the unit enabled and started makes the nodes now; unhooked, the nodes stay until the next boot
+            if (Files.exists(tree.path(SharePlanner.UNIT_PATH))) {
+                uvmNodes();
+                return List.of("Created symlink /etc/systemd/system/multi-user.target.wants/" + SharePlanner.UNIT
+                        + " → " + SharePlanner.UNIT_PATH + ".");
+            }
+            return List.of("Removed \"/etc/systemd/system/multi-user.target.wants/" + SharePlanner.UNIT + "\".");
+        }
         switch (command) {
             case "update-grub":
             case "grub-mkconfig -o /boot/grub/grub.cfg":
@@ -218,6 +228,66 @@ final class SimBoot {
         }
         tree.file("/gpuforge/dmesg.txt", dmesg.toString());
         tree.file("/proc/sys/kernel/random/boot_id", UUID.randomUUID() + "\n");
+        nvidia();
+    }
+
+    /**
+     * What the NVIDIA driver shows after a boot: each GPU it holds numbered in bus order ({@code /dev/nvidiaN}, its
+     * information file), {@code /dev/nvidiactl}, the version; {@code /dev/nvidia-uvm} only when GPUForge's boot unit
+     * made it (else only after the driver's first use). Also what sharing reads of a Proxmox VE 8.4 host.
+     */
+    private void nvidia() throws IOException {
+        deleteTree(tree.path("/proc/driver/nvidia"));
+        try (Stream<Path> s = Files.list(tree.path("/dev"))) {
+            for (Path p : s.filter(x -> x.getFileName().toString().startsWith("nvidia")).toList()) {
+                deleteTree(p);
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            tree.dir("/dev");
+        }
+        int minor = 0;
+        for (SimCluster.Pci d : devices) {
+            Path driver = tree.path("/sys/devices/pci0000:00/" + d.id() + "/driver");
+            if (SimHostTree.hex(d.classCode()).startsWith("03") && Files.isSymbolicLink(driver)
+                    && Files.readSymbolicLink(driver).getFileName().toString().equals("nvidia")) {
+                tree.file("/proc/driver/nvidia/gpus/" + d.id() + "/information", "Model: \t\t NVIDIA "
+                        + d.deviceName().replaceAll(".*\\[(.*)]", "$1") + "\nBus Type: \t PCIe\nBus Location: \t "
+                        + d.id() + "\nDevice Minor: \t " + minor + "\nGPU Excluded:\t No\n");
+                tree.file("/dev/nvidia" + minor++, "");
+            }
+        }
+        if (minor > 0) {
+            tree.file("/dev/nvidiactl", "");
+            tree.file("/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.127.05"
+                    + "  Tue Oct  8 03:22:07 UTC 2024\nGCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n");
+            tree.file("/usr/bin/nvidia-modprobe", "#!/bin/sh\n");
+            if (Files.exists(tree.path(SharePlanner.UNIT_PATH))) {
+                uvmNodes();
+            }
+        }
+        tree.file("/usr/share/perl5/PVE/pvecfg.pm", "package PVE::pvecfg;\n\nuse strict;\nuse warnings;\n\n"
+                + "sub package {\n    return 'pve-manager';\n}\n\nsub version {\n    return '8.4.1';\n}\n\n"
+                + "sub release {\n    return '8.4';\n}\n\n1;\n");
+        tree.file("/etc/group", "root:x:0:\nvideo:x:44:\nrender:x:104:\n");
+        tree.file("/proc/devices", "Character devices:\n  1 mem\n  4 tty\n195 nvidia-frontend\n226 drm\n"
+                + "508 nvidia-uvm\n511 nvidia-caps\n\nBlock devices:\n  8 sd\n");
+    }
+
+    private void uvmNodes() throws IOException {
+        tree.file("/dev/nvidia-uvm", "");
+        tree.file("/dev/nvidia-uvm-tools", "");
+    }
+
+    /** The device nodes under {@code /dev} the host has now ({@code /dev/nvidia0}…). */
+    java.util.Set<String> deviceNodes() throws IOException {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        Path dev = tree.path("/dev");
+        if (Files.isDirectory(dev)) {
+            try (Stream<Path> s = Files.walk(dev)) {
+                s.filter(Files::isRegularFile).forEach(p -> out.add("/" + tree.root().relativize(p)));
+            }
+        }
+        return out;
     }
 
     private String grubArgs() throws IOException {

@@ -188,6 +188,7 @@ public final class SimCluster {
     boolean raceNextCreate;
     final List<Node> nodes = new ArrayList<>();
     final Map<Integer, Vm> vms = new TreeMap<>();
+    final SimContainers containers = new SimContainers(); // the LXC containers and the hosts' device nodes
     final Map<String, List<String>> mappings = new LinkedHashMap<>();
     /** per VM id: guest-agent processes by pid */
     final Map<Integer, Map<Long, Process>> processes = new TreeMap<>();
@@ -333,8 +334,10 @@ public final class SimCluster {
                 new Pci("0000:00:17.0", -1, "0x010601", "0x8086", "0x7ae2", "Intel Corporation", "SATA controller"))));
         for (Node n : c.nodes) {
             c.files.put(n.name() + "/local", new ArrayList<>(List.of(
-                    new Volume("local:iso/ubuntu-24.04-live-server-amd64.iso", "iso", 2_800_000_000L))));
+                    new Volume("local:iso/ubuntu-24.04-live-server-amd64.iso", "iso", 2_800_000_000L),
+                    new Volume("local:vztmpl/debian-12-standard_12.7-1_amd64.tar.zst", "vztmpl", 126_000_000L))));
         }
+        SimContainers.demo(c.containers);
         Vm tpl = new Vm(9000, "pve-3090");
         tpl.template = true;
         tpl.config.putAll(Map.of("name", "ubuntu-24.04-cloud", "memory", "4096", "cores", "4", "machine", "q35",

@@ -86,6 +86,11 @@ public final class SimHost {
         recorded.clear();
     }
 
+    /** The device nodes under /dev the host has now. */
+    java.util.Set<String> deviceNodes() throws IOException {
+        return boot.deviceNodes();
+    }
+
     public String node() {
         return node;
     }

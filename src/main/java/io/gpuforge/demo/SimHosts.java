@@ -25,8 +25,19 @@ public final class SimHosts implements AutoCloseable {
     private final Set<String> seenReboots = new HashSet<>();
     private Path base;
 
+    private final java.util.concurrent.ConcurrentMap<String, SimHost> live = new java.util.concurrent.ConcurrentHashMap<>();
+
     public SimHosts(SimCluster cluster) {
         this.cluster = cluster;
+        cluster.containers.hosts = node -> {
+            // read without this object's lock: the API answers under the cluster's, which host() takes inside this one
+            SimHost h = live.get(node);
+            try {
+                return h == null ? Optional.empty() : Optional.of(h.deviceNodes());
+            } catch (IOException e) {
+                return Optional.empty();
+            }
+        };
         synchronized (cluster) {
             cluster.tasks.values().stream().filter(t -> t.type.equals("srvreboot")).forEach(t -> seenReboots.add(t.upid));
         }
@@ -48,6 +59,7 @@ public final class SimHosts implements AutoCloseable {
             }
             h = new SimHost(n, base.resolve(node));
             hosts.put(node, h);
+            live.put(node, h);
             LOG.info("Demo lab: simulated host of {} in {}", node, h.root());
         }
         rebootsAskedOfTheCluster(h);

@@ -38,5 +38,7 @@ public enum Capability {
     /** changes arrive by themselves (events or polling) */
     CHANGE_FEED,
     /** a node's recorded CPU, memory and network history (Proxmox VE's RRD) */
-    NODE_HISTORY
+    NODE_HISTORY,
+    /** LXC containers: list, create from a template, device entries, start, stop, delete (Proxmox VE) */
+    CONTAINERS
 }

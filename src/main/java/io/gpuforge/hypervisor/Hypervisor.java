@@ -1,5 +1,10 @@
 package io.gpuforge.hypervisor;
 
+import io.gpuforge.domain.share.ContainerDevice;
+import io.gpuforge.domain.share.ContainerInfo;
+import io.gpuforge.domain.share.ContainerSpec;
+import java.util.Optional;
+import java.util.Map;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.vm.ChangeEvent;
@@ -144,6 +149,40 @@ public interface Hypervisor extends AutoCloseable {
      * and tasks and reports what differs). The listener runs on a backend thread: hop to your own. Close the
      * subscription to stop.
      */
+    /** The LXC containers of a node with their device entries and raw lxc lines ({@link Capability#CONTAINERS}). */
+    default List<ContainerInfo> containers(String node) throws BackendException {
+        throw BackendException.unsupported(kind(), Capability.CONTAINERS);
+    }
+
+    /** One container's configuration, with the digest a change is based on. */
+    default ContainerInfo container(String node, int vmid) throws BackendException {
+        throw BackendException.unsupported(kind(), Capability.CONTAINERS);
+    }
+
+    /** Creates a container from a template volume (a task that ends with it made, and started when asked). */
+    default BackendTask createContainer(String node, ContainerSpec spec) throws BackendException {
+        throw BackendException.unsupported(kind(), Capability.CONTAINERS);
+    }
+
+    /**
+     * Sets ({@code devN} → entry) and deletes ({@code devN} → empty) device entries of a stopped container, based on
+     * the configuration's digest: changed meanwhile, the write is refused as a conflict.
+     */
+    default ContainerInfo setContainerDevices(String node, int vmid, Map<Integer, Optional<ContainerDevice>> changes,
+                                              String digest) throws BackendException {
+        throw BackendException.unsupported(kind(), Capability.CONTAINERS);
+    }
+
+    /** Starts, shuts down or stops a container ({@link VmAction#REBOOT} is not offered). */
+    default BackendTask containerAction(String node, int vmid, VmAction action) throws BackendException {
+        throw BackendException.unsupported(kind(), Capability.CONTAINERS);
+    }
+
+    /** Deletes a stopped container and its volumes. */
+    default BackendTask deleteContainer(String node, int vmid) throws BackendException {
+        throw BackendException.unsupported(kind(), Capability.CONTAINERS);
+    }
+
     Subscription watch(Consumer<ChangeEvent> listener) throws BackendException;
 
     /** Releases the connection. Never waits long on the network (a dead host must not freeze the caller). */

@@ -1,5 +1,8 @@
 package io.gpuforge.hypervisor.proxmox;
 
+import io.gpuforge.domain.share.ContainerDevice;
+import io.gpuforge.domain.share.ContainerInfo;
+import io.gpuforge.domain.share.ContainerSpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
@@ -66,6 +69,7 @@ public final class ProxmoxHypervisor implements Hypervisor {
     private final PveClient client;
     private final PveApi api;
     private final PveVms vms;
+    private final PveContainers containers;
     private final PveTasks tasks;
     private final PveSession session;
     private final PveProvisioning provisioning;
@@ -83,6 +87,7 @@ public final class ProxmoxHypervisor implements Hypervisor {
     public ProxmoxHypervisor(PveClient client, String server, Options options) {
         this.client = client;
         this.api = new PveApi(client);
+        this.containers = new PveContainers(client);
         this.vms = new PveVms(client);
         this.tasks = new PveTasks(client, options.taskPoll());
         this.session = new PveSession(server);
@@ -373,6 +378,41 @@ public final class ProxmoxHypervisor implements Hypervisor {
         session.close();
         feeds.forEach(PveChangeFeed::close);
         feeds.clear();
+    }
+
+    @Override
+    public List<ContainerInfo> containers(String node) throws BackendException {
+        return session.call(() -> containers.list(node));
+    }
+
+    @Override
+    public ContainerInfo container(String node, int vmid) throws BackendException {
+        return session.call(() -> containers.config(node, vmid));
+    }
+
+    @Override
+    public BackendTask createContainer(String node, ContainerSpec spec) throws BackendException {
+        return task(session.call(() -> containers.create(node, spec)), Optional.empty());
+    }
+
+    @Override
+    public ContainerInfo setContainerDevices(String node, int vmid, Map<Integer, Optional<ContainerDevice>> changes,
+                                             String digest) throws BackendException {
+        session.call(() -> {
+            containers.devices(node, vmid, changes, digest);
+            return null;
+        });
+        return container(node, vmid);
+    }
+
+    @Override
+    public BackendTask containerAction(String node, int vmid, VmAction action) throws BackendException {
+        return task(session.call(() -> containers.action(node, vmid, action)), Optional.empty());
+    }
+
+    @Override
+    public BackendTask deleteContainer(String node, int vmid) throws BackendException {
+        return task(session.call(() -> containers.delete(node, vmid)), Optional.empty());
     }
 
     private BackendTask task(Upid upid, Optional<VmRef> creates) {

@@ -61,6 +61,7 @@ class PveBasicsTest {
         assertThat(ContractValidator.check(config, Map.of("node", List.of("pve1"), "vmid", List.of("100"),
                 "hostpci0", List.of("mapping=gpu-81-00,pcie=1"), "balloon", List.of("0")))).isEmpty();
         assertThat(c.find("GET", "/nodes/pve1/qemu/100/config")).isPresent();
-        assertThat(c.find("GET", "/nodes/pve1/lxc")).isEmpty();
+        assertThat(c.find("GET", "/nodes/pve1/lxc")).isPresent();
+        assertThat(c.find("GET", "/nodes/pve1/ceph/status")).isEmpty();
     }
 }

@@ -58,7 +58,7 @@ class PveClientSimulatorTest {
         PveClient c = tokenClient();
         assertThat(c.get("/version", Map.of()).get("release").asText()).isEqualTo("8.4");
         JsonNode res = c.get("/cluster/resources", Map.of());
-        assertThat(res).hasSize(3 + 2);
+        assertThat(res).as("3 nodes, 2 VMs, the container media-01").hasSize(3 + 2 + 1);
         assertThat(c.get("/cluster/resources", Map.of("type", "node"))).hasSize(3);
         JsonNode pci = c.get("/nodes/pve-3090/hardware/pci", Map.of("pci-class-blacklist", ""));
         assertThat(pci.toString()).contains("\"class\":\"0x060400\"");
@@ -182,7 +182,7 @@ class PveClientSimulatorTest {
         int before = sim.requestCount();
         assertThatThrownBy(() -> c.get("/cluster/resources", Map.of("type", "container"))).isInstanceOf(PveApiException.class)
                 .satisfies(e -> assertThat(((PveApiException) e).errors()).containsKey("type"));
-        assertThatThrownBy(() -> c.get("/nodes/pve1/lxc", Map.of())).isInstanceOf(PveApiException.class)
+        assertThatThrownBy(() -> c.get("/nodes/pve1/ceph/status", Map.of())).isInstanceOf(PveApiException.class)
                 .satisfies(e -> assertThat(((PveApiException) e).kind()).isEqualTo(PveApiException.Kind.NOT_IMPLEMENTED));
         assertThat(sim.requestCount()).isEqualTo(before);
     }
@@ -208,7 +208,7 @@ class PveClientSimulatorTest {
             String body = r.body().string();
             assertThat(body).contains("\"newid\"").contains("\"full\"").contains("\"data\":null");
         }
-        try (Response r = raw.newCall(new Request.Builder().url(sim.url() + "/api2/json/nodes/pve-4090/lxc")
+        try (Response r = raw.newCall(new Request.Builder().url(sim.url() + "/api2/json/nodes/pve-4090/ceph/status")
                 .header("Authorization", "PVEAPIToken=" + sim.token()).build()).execute()) {
             assertThat(r.code()).isEqualTo(501);
         }

@@ -1,0 +1,93 @@
+package io.gpuforge.demo;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The simulated cluster's LXC containers and the device nodes each node's host has ({@code /dev/nvidia0}…), which
+ * a container's {@code devN} entries must name for it to start, as {@code pct start} checks.
+ */
+final class SimContainers {
+
+    /** A container: its node, state, configuration and raw {@code lxc.*} lines. */
+    static final class Ct {
+        final int vmid;
+        final String node;
+        String status = "stopped";
+        final Map<String, String> config = new TreeMap<>();
+        final List<List<String>> lxc = new ArrayList<>();
+
+        Ct(int vmid, String node) {
+            this.vmid = vmid;
+            this.node = node;
+        }
+
+        String digest() {
+            try {
+                MessageDigest md = MessageDigest.getInstance("SHA-1");
+                md.update((config + "|" + lxc).getBytes(StandardCharsets.UTF_8));
+                return HexFormat.of().formatHex(md.digest());
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    final Map<Integer, Ct> byId = new TreeMap<>();
+    /** node → the device nodes its simulated host has now, once one is running (SimHosts sets it) */
+    volatile Function<String, Optional<Set<String>>> hosts = node -> Optional.empty();
+
+    /** The device nodes a node's host has: its simulated host's, else what a fresh boot makes ({@link #defaults}). */
+    Set<String> devices(SimCluster c, String node) {
+        return hosts.apply(node).orElseGet(() -> defaults(c, node));
+    }
+
+    /**
+     * A host that did nothing for passthrough: each NVIDIA GPU on the driver with its {@code /dev/nvidiaN} and
+     * {@code /dev/nvidiactl}; {@code /dev/nvidia-uvm} only after the driver's first use, so not at boot.
+     */
+    static Set<String> defaults(SimCluster c, String node) {
+        Set<String> out = new LinkedHashSet<>();
+        SimCluster.Node n = c.node(node);
+        int minor = 0;
+        for (SimCluster.Pci p : n == null ? List.<SimCluster.Pci>of() : n.pci()) {
+            if ("nvidia".equals(SimHostTree.hostDriver(p))) {
+                out.add("/dev/nvidia" + minor++);
+            }
+        }
+        if (minor > 0) {
+            out.add("/dev/nvidiactl");
+        }
+        return out;
+    }
+
+    /**
+     * The Demo lab's containers on pve-3090, whose fourth RTX 3090 (0000:04:00.0, in a group with the chipset's USB
+     * controller, so a poor choice to pass through) stays with the host: "media-01" got it the old way, with raw
+     * cgroup rules and bind mounts, before Proxmox VE 8.1.
+     */
+    static void demo(SimContainers s) {
+        Ct media = new Ct(201, "pve-3090");
+        media.config.putAll(Map.of("hostname", "media-01", "arch", "amd64", "cores", "4", "memory", "4096",
+                "ostype", "debian", "rootfs", "local-zfs:subvol-201-disk-0,size=16G", "unprivileged", "1",
+                "net0", "name=eth0,bridge=vmbr0,hwaddr=BC:24:11:6C:02:01,ip=dhcp,type=veth"));
+        for (String[] l : new String[][] {{"lxc.cgroup2.devices.allow", "c 195:* rwm"},
+                {"lxc.cgroup2.devices.allow", "c 508:* rwm"},
+                {"lxc.mount.entry", "/dev/nvidia3 dev/nvidia3 none bind,optional,create=file"},
+                {"lxc.mount.entry", "/dev/nvidiactl dev/nvidiactl none bind,optional,create=file"},
+                {"lxc.mount.entry", "/dev/nvidia-uvm dev/nvidia-uvm none bind,optional,create=file"}}) {
+            media.lxc.add(List.of(l[0], l[1]));
+        }
+        s.byId.put(201, media);
+    }
+}
