@@ -8,6 +8,7 @@ import io.gpuforge.app.backends.PciMappings;
 import io.gpuforge.app.backends.UserPromptRelay;
 import io.gpuforge.app.passthrough.NodeReadiness;
 import io.gpuforge.app.diagnose.DiagnoseService;
+import io.gpuforge.app.share.ShareService;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.vmcreate.TemplateService;
 import io.gpuforge.app.vmcreate.VmProvisioning;
@@ -71,6 +72,7 @@ public final class AppContext implements AutoCloseable {
     private final HostLinks hostLinks;
     private final PassthroughService passthrough;
     private final DiagnoseService diagnosis = new DiagnoseService();
+    private final ShareService shares;
     private final ConnectionsService connections;
     private final UserPromptRelay prompts = new UserPromptRelay();
     private final TaskLog taskLog;
@@ -110,6 +112,7 @@ public final class AppContext implements AutoCloseable {
                 options.sshDir(), options.environment(), backends);
         this.hosts = new HostService(hostAccess);
         this.passthrough = new PassthroughService(hosts, hostAccess, Clock.systemUTC());
+        this.shares = new ShareService(hosts, passthrough);
         this.taskLog = new TaskLog(new TaskLogRepository(database), Clock.systemUTC(),
                 System.getProperty("user.name", "unknown"));
         this.taskLog.abandonLeftovers();
@@ -244,6 +247,11 @@ public final class AppContext implements AutoCloseable {
     }
 
     /** GPU passthrough on hosts: checks, verdicts, plans, apply, rollback, verify. */
+    /** Sharing GPUs with containers. */
+    public ShareService shares() {
+        return shares;
+    }
+
     /** Diagnosis of failed GPU VM starts from logs. */
     public DiagnoseService diagnosis() {
         return diagnosis;

@@ -110,6 +110,30 @@ public final class PassthroughService {
         }
     }
 
+    /** Makes a plan from a host's facts: sharing's host plan, a container's move to devN. */
+    @FunctionalInterface
+    public interface PlanMaker {
+        PassthroughPlan plan(HostFacts facts) throws PlanBlockedException;
+    }
+
+    /**
+     * Plans from the host's facts as they are now and applies the plan after {@code confirm}, with the same journal,
+     * backups and rollback as passthrough; a plan that changes nothing is not confirmed, only reported.
+     */
+    public Optional<Applied> applyPlanned(HostTarget target, PlanMaker maker, Predicate<PassthroughPlan> confirm,
+                                          ApplyProgress progress, HostKeyPrompt prompt)
+            throws HostException, PlanBlockedException {
+        requireChangeable(target);
+        try (HostAccess.Opened h = access.open(target, prompt)) {
+            PassthroughPlan p = maker.plan(hosts.probe(h));
+            if (!p.hostChangesNothing() && !confirm.test(p)) {
+                return Optional.empty();
+            }
+            ApplyOutcome outcome = configurator(h).apply(p, progress);
+            return Optional.of(new Applied(p, outcome, h.describe()));
+        }
+    }
+
     /** A plan applied: what it was, what the engine did, and where. */
     public record Applied(PassthroughPlan plan, ApplyOutcome outcome, String host) {
         /** Whether the host must reboot for the change to take effect. */

@@ -1,5 +1,10 @@
 package io.gpuforge.app.session;
 
+import io.gpuforge.domain.share.ContainerDevice;
+import java.util.Optional;
+import java.util.Map;
+import io.gpuforge.domain.share.ContainerInfo;
+import io.gpuforge.domain.share.ContainerSpec;
 import io.gpuforge.app.tasks.TaskLog;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
@@ -199,6 +204,45 @@ public final class ConnectionSession implements AutoCloseable {
     @FunctionalInterface
     public interface FollowUp {
         TaskOutcome run(TaskOutcome outcome, TaskListener progress) throws BackendException, InterruptedException;
+    }
+
+    /** A node's LXC containers with their device entries; {@link Capability#CONTAINERS}. */
+    public List<ContainerInfo> containers(String node) throws BackendException {
+        return quick(h -> h.containers(node));
+    }
+
+    public ContainerInfo container(String node, int vmid) throws BackendException {
+        return quick(h -> h.container(node, vmid));
+    }
+
+    public ContainerInfo setContainerDevices(String node, int vmid, Map<Integer, Optional<ContainerDevice>> changes,
+                                             String digest) throws BackendException {
+        return quick(h -> h.setContainerDevices(node, vmid, changes, digest));
+    }
+
+    public TaskOutcome createContainer(String node, ContainerSpec spec, TaskListener progress, BooleanSupplier cancelled)
+            throws BackendException, InterruptedException {
+        return recorded(TaskLog.CT_CREATE, node + "/" + spec.vmid(), "Create container " + spec.hostname() + " ("
+                + spec.vmid() + ") on " + node, progress, l -> link.call(h -> await(h.createContainer(node, spec), l,
+                cancelled)));
+    }
+
+    /** Starts, shuts down or stops a container to its end. */
+    public TaskOutcome containerAction(String node, int vmid, VmAction action, TaskListener progress,
+                                       BooleanSupplier cancelled) throws BackendException, InterruptedException {
+        String kind = switch (action) {
+            case START -> TaskLog.CT_START;
+            case SHUTDOWN -> TaskLog.CT_SHUTDOWN;
+            default -> TaskLog.CT_STOP;
+        };
+        return recorded(kind, node + "/" + vmid, capitalised(action.json()) + " container " + vmid + " on " + node,
+                progress, l -> link.call(h -> await(h.containerAction(node, vmid, action), l, cancelled)));
+    }
+
+    public TaskOutcome deleteContainer(String node, int vmid, TaskListener progress, BooleanSupplier cancelled)
+            throws BackendException, InterruptedException {
+        return recorded(TaskLog.CT_DELETE, node + "/" + vmid, "Delete container " + vmid + " on " + node, progress,
+                l -> link.call(h -> await(h.deleteContainer(node, vmid), l, cancelled)));
     }
 
     public TaskOutcome rebootNode(String node, TaskListener progress, BooleanSupplier cancelled)

@@ -37,6 +37,11 @@ public final class TaskLog {
     public static final String VM_DELETE = "vm.delete";
     public static final String VM_CREATE = "vm.create";
     public static final String NODE_REBOOT = "node.reboot";
+    public static final String CT_CREATE = "ct.create";
+    public static final String CT_START = "ct.start";
+    public static final String CT_SHUTDOWN = "ct.shutdown";
+    public static final String CT_STOP = "ct.stop";
+    public static final String CT_DELETE = "ct.delete";
     /** Host changes applied (passthrough); the passthrough service writes it with the host as target. */
     public static final String HOST_APPLY = "host.apply";
 

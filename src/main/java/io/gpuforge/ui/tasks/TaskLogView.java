@@ -131,6 +131,16 @@ public final class TaskLogView extends VBox implements Disposable {
                 return i18n.get("console.action.nodeReboot");
             case TaskLog.HOST_APPLY:
                 return i18n.get("console.action.hostApply");
+            case TaskLog.CT_CREATE:
+                return i18n.get("console.action.ctCreate");
+            case TaskLog.CT_START:
+                return i18n.get("console.action.ctStart");
+            case TaskLog.CT_SHUTDOWN:
+                return i18n.get("console.action.ctShutdown");
+            case TaskLog.CT_STOP:
+                return i18n.get("console.action.ctStop");
+            case TaskLog.CT_DELETE:
+                return i18n.get("console.action.ctDelete");
             default:
                 return action;
         }

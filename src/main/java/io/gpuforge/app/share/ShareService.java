@@ -1,0 +1,158 @@
+package io.gpuforge.app.share;
+
+import io.gpuforge.app.host.HostKeyPrompt;
+import io.gpuforge.app.host.HostService;
+import io.gpuforge.app.host.HostTarget;
+import io.gpuforge.app.passthrough.CheckMessages;
+import io.gpuforge.app.passthrough.PassthroughService;
+import io.gpuforge.app.session.ConnectionSession;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.host.HostException;
+import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.passthrough.ApplyProgress;
+import io.gpuforge.domain.passthrough.Check;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.passthrough.PlanBlockedException;
+import io.gpuforge.domain.passthrough.Verdict;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.share.ContainerDevice;
+import io.gpuforge.domain.share.ContainerInfo;
+import io.gpuforge.domain.share.ContainerSpec;
+import io.gpuforge.domain.share.GpuShare;
+import io.gpuforge.domain.share.ShareReadiness;
+import io.gpuforge.domain.tasks.TaskListener;
+import io.gpuforge.domain.tasks.TaskOutcome;
+import io.gpuforge.share.ShareChecks;
+import io.gpuforge.share.SharePlanner;
+import io.gpuforge.share.ShareUsage;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * Shares a node's GPU with its Proxmox containers. Every change is refused before anything changes when the GPU
+ * cannot be shared (on vfio-pci, Proxmox before 8.1, a device node missing), when the host plan has not been applied
+ * yet (the container would not start), or when the container runs (its devices change only at a start); the refusal
+ * says why and what would make it possible.
+ */
+public final class ShareService {
+
+    private final HostService hosts;
+    private final PassthroughService passthrough;
+    private final CheckMessages messages = new CheckMessages(Locale.ENGLISH);
+
+    public ShareService(HostService hosts, PassthroughService passthrough) {
+        this.hosts = hosts;
+        this.passthrough = passthrough;
+    }
+
+    /** A refused change, with the reason in words. */
+    public static final class Refused extends Exception {
+        public Refused(String message) {
+            super(message);
+        }
+    }
+
+    /** The node's host's facts (its link, or the Demo lab's simulated host). */
+    public HostFacts facts(HostTarget host, HostKeyPrompt prompt) throws HostException {
+        return hosts.read(host, prompt).facts();
+    }
+
+    public ShareReadiness readiness(HostTarget host, PciAddress gpu, HostKeyPrompt prompt) throws HostException {
+        return ShareChecks.evaluate(facts(host, prompt), gpu);
+    }
+
+    /** The checks in words, with their fixes, one per line. */
+    public List<String> explain(ShareReadiness r) {
+        return r.checks().stream().map(c -> status(c) + " " + messages.message(c)
+                + messages.fix(c).map(f -> " Fix: " + f).orElse("")).toList();
+    }
+
+    private static String status(Check c) {
+        return "[" + c.status().name().toLowerCase(Locale.ROOT) + "]";
+    }
+
+    /** The host plan for sharing a GPU, nothing changed. */
+    public PassthroughPlan hostPlan(HostTarget host, PciAddress gpu, HostKeyPrompt prompt)
+            throws HostException, PlanBlockedException {
+        return SharePlanner.plan(facts(host, prompt), gpu);
+    }
+
+    /** Applies the host plan (journal, backups; {@code gpuforge rollback} undoes it). */
+    public Optional<PassthroughService.Applied> applyHostPlan(HostTarget host, PciAddress gpu,
+                                                              Predicate<PassthroughPlan> confirm, ApplyProgress progress,
+                                                              HostKeyPrompt prompt)
+            throws HostException, PlanBlockedException {
+        return passthrough.applyPlanned(host, f -> SharePlanner.plan(f, gpu), confirm, progress, prompt);
+    }
+
+    /** Which containers of a node share which GPU; the host's facts match nodes to GPUs when there are any. */
+    public List<GpuShare> shares(ConnectionSession session, String node, Optional<HostFacts> facts)
+            throws BackendException {
+        return ShareUsage.of(node, facts, session.containers(node));
+    }
+
+    /**
+     * Creates a container, with the GPU's device entries when {@code gpu} is given: only a GPU ready to be shared
+     * (the host plan applied), so that the container starts.
+     */
+    public TaskOutcome create(ConnectionSession session, String node, ContainerSpec spec, Optional<ShareReadiness> gpu,
+                              TaskListener progress, BooleanSupplier cancelled)
+            throws Refused, BackendException, InterruptedException {
+        List<ContainerDevice> devices = gpu.isPresent() ? ready(gpu.get()) : List.of();
+        ContainerSpec withGpu = new ContainerSpec(spec.vmid(), spec.hostname(), spec.template(), spec.cores(),
+                spec.memoryMiB(), spec.storage(), spec.diskGiB(), spec.bridge(), devices, spec.sshPublicKeys(),
+                spec.start());
+        return session.createContainer(node, withGpu, progress, cancelled);
+    }
+
+    /** Gives a stopped container the GPU's device entries it does not have yet, at its next free indexes. */
+    public ContainerInfo addGpu(ConnectionSession session, String node, int vmid, ShareReadiness gpu)
+            throws Refused, BackendException {
+        List<ContainerDevice> devices = ready(gpu);
+        ContainerInfo ct = session.container(node, vmid);
+        if (ct.running()) {
+            throw new Refused("container " + vmid + " (" + ct.name() + ") is running: its devices change only when it"
+                    + " starts; stop it first (gpuforge ct stop " + vmid + ")");
+        }
+        Set<String> have = ct.devices().values().stream().map(ContainerDevice::path).collect(Collectors.toSet());
+        Map<Integer, Optional<ContainerDevice>> changes = new LinkedHashMap<>();
+        int next = ct.nextDeviceIndex();
+        for (ContainerDevice d : devices) {
+            if (!have.contains(d.path())) {
+                while (ct.devices().containsKey(next) || changes.containsKey(next)) {
+                    next++;
+                }
+                changes.put(next, Optional.of(d));
+            }
+        }
+        if (changes.isEmpty()) {
+            return ct;
+        }
+        return session.setContainerDevices(node, vmid, changes, ct.digest().orElse(""));
+    }
+
+    /** The devices of a GPU ready to be shared, or why it is not. */
+    private List<ContainerDevice> ready(ShareReadiness r) throws Refused {
+        if (r.verdict().kind() == Verdict.Kind.BLOCKED) {
+            throw new Refused(r.gpu() + " cannot be shared with containers: " + String.join(" ", explainFailed(r)));
+        }
+        if (r.verdict().kind() == Verdict.Kind.NEEDS_HOST_SETUP) {
+            throw new Refused(r.gpu() + " needs its host plan first, or the container would not start: "
+                    + String.join(" ", explainFailed(r)) + " Apply it with gpuforge share apply (same connection,"
+                    + " --node and --gpu), then try again.");
+        }
+        return r.devices();
+    }
+
+    private List<String> explainFailed(ShareReadiness r) {
+        return r.checks().stream().filter(c -> c.status() != Check.Status.PASS)
+                .map(c -> messages.message(c) + messages.fix(c).map(f -> " " + f).orElse("")).toList();
+    }
+}
