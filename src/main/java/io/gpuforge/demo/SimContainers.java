@@ -32,6 +32,36 @@ final class SimContainers {
             this.node = node;
         }
 
+        /** The configuration file as pmxcfs holds it ({@code /etc/pve/lxc/ID.conf}). */
+        String text() {
+            StringBuilder b = new StringBuilder();
+            config.forEach((k, v) -> b.append(k).append(": ").append(v).append('\n'));
+            lxc.forEach(l -> b.append(l.get(0)).append(": ").append(l.get(1)).append('\n'));
+            return b.toString();
+        }
+
+        /** Takes the configuration from the file's text (an edit on the node itself). */
+        void read(String text) {
+            config.clear();
+            lxc.clear();
+            for (String line : text.split("\n")) {
+                if (line.startsWith("[")) {
+                    break;
+                }
+                int colon = line.indexOf(':');
+                if (line.startsWith("#") || colon <= 0) {
+                    continue;
+                }
+                String k = line.substring(0, colon).strip();
+                String v = line.substring(colon + 1).strip();
+                if (k.startsWith("lxc.")) {
+                    lxc.add(List.of(k, v));
+                } else {
+                    config.put(k, v);
+                }
+            }
+        }
+
         String digest() {
             try {
                 MessageDigest md = MessageDigest.getInstance("SHA-1");
@@ -46,6 +76,55 @@ final class SimContainers {
     final Map<Integer, Ct> byId = new TreeMap<>();
     /** node → the device nodes its simulated host has now, once one is running (SimHosts sets it) */
     volatile Function<String, Optional<Set<String>>> hosts = node -> Optional.empty();
+
+    /** node → the root of its simulated host's tree, once one is running (SimHosts sets it) */
+    volatile Function<String, Optional<java.nio.file.Path>> roots = node -> Optional.empty();
+
+    /**
+     * The container's file on its node's host, the cluster file system's view: an edit made there (a move to devN) is
+     * what the API answers next, and what the API changes is written there.
+     */
+    Ct synced(Ct ct) {
+        Optional<java.nio.file.Path> f = file(ct);
+        if (f.isPresent() && java.nio.file.Files.isRegularFile(f.get())) {
+            try {
+                String text = java.nio.file.Files.readString(f.get());
+                if (!text.equals(ct.text())) {
+                    ct.read(text);
+                }
+            } catch (java.io.IOException e) {
+                // the API's view stands
+            }
+        }
+        return ct;
+    }
+
+    /** Writes the container's file on its node's host (removes it for a container that is gone). */
+    void write(Ct ct, boolean exists) {
+        Optional<java.nio.file.Path> f = file(ct);
+        if (f.isEmpty()) {
+            return;
+        }
+        try {
+            if (exists) {
+                java.nio.file.Files.createDirectories(f.get().getParent());
+                java.nio.file.Files.writeString(f.get(), ct.text());
+            } else {
+                java.nio.file.Files.deleteIfExists(f.get());
+            }
+        } catch (java.io.IOException e) {
+            // the host's view lags; the API's stands
+        }
+    }
+
+    /** Writes the files of every container of a node (its host was just made). */
+    void writeAll(String node) {
+        byId.values().stream().filter(ct -> ct.node.equals(node)).forEach(ct -> write(ct, true));
+    }
+
+    private Optional<java.nio.file.Path> file(Ct ct) {
+        return roots.apply(ct.node).map(r -> r.resolve("etc/pve/lxc/" + ct.vmid + ".conf"));
+    }
 
     /** The device nodes a node's host has: its simulated host's, else what a fresh boot makes ({@link #defaults}). */
     Set<String> devices(SimCluster c, String node) {

@@ -29,6 +29,7 @@ public final class SimHosts implements AutoCloseable {
 
     public SimHosts(SimCluster cluster) {
         this.cluster = cluster;
+        cluster.containers.roots = node -> Optional.ofNullable(live.get(node)).map(SimHost::root);
         cluster.containers.hosts = node -> {
             // read without this object's lock: the API answers under the cluster's, which host() takes inside this one
             SimHost h = live.get(node);
@@ -60,6 +61,9 @@ public final class SimHosts implements AutoCloseable {
             h = new SimHost(n, base.resolve(node));
             hosts.put(node, h);
             live.put(node, h);
+            synchronized (cluster) {
+                cluster.containers.writeAll(node);
+            }
             LOG.info("Demo lab: simulated host of {} in {}", node, h.root());
         }
         rebootsAskedOfTheCluster(h);

@@ -29,6 +29,9 @@ final class SimLxcApi {
             return method.equals("GET") ? Answer.ok(list(p.get("node"))) : create(p, who);
         }
         SimContainers.Ct ct = c.containers.byId.get(Integer.parseInt(p.get("vmid")));
+        if (ct != null) {
+            c.containers.synced(ct);
+        }
         if (ct == null || !ct.node.equals(p.get("node"))) {
             return Answer.fail(500, "Configuration file 'nodes/" + p.get("node") + "/lxc/" + p.get("vmid")
                     + ".conf' does not exist");
@@ -68,7 +71,10 @@ final class SimLxcApi {
                 if (ct.status.equals("running")) {
                     return Answer.fail(500, "CT " + ct.vmid + " is running - destroy failed");
                 }
-                return task(ct, "vzdestroy", who, () -> c.containers.byId.remove(ct.vmid));
+                return task(ct, "vzdestroy", who, () -> {
+                    c.containers.byId.remove(ct.vmid);
+                    c.containers.write(ct, false);
+                });
             default:
                 return Answer.fail(501, "Method '" + method + " " + path + "' not implemented");
         }
@@ -99,6 +105,7 @@ final class SimLxcApi {
         }
         delete.forEach(ct.config::remove);
         ct.config.putAll(set);
+        c.containers.write(ct, true);
         return Answer.ok(null);
     }
 
@@ -141,6 +148,7 @@ final class SimLxcApi {
             ct.config.putIfAbsent("ostype", "debian");
             ct.config.putIfAbsent("rootfs", "local-zfs:subvol-" + vmid + "-disk-0,size=8G");
             c.containers.byId.put(vmid, ct);
+            c.containers.write(ct, true);
             if ("1".equals(p.get("start"))) {
                 ct.status = "running";
             }
@@ -154,6 +162,7 @@ final class SimLxcApi {
     private List<Object> list(String node) {
         List<Object> out = new ArrayList<>();
         for (SimContainers.Ct ct : c.containers.byId.values()) {
+            c.containers.synced(ct);
             if (ct.node.equals(node)) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("vmid", ct.vmid);

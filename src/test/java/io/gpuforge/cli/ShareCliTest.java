@@ -105,15 +105,29 @@ class ShareCliTest {
             assertThat(run(sim.token(), concat(new String[] {"ct", "create", "--name", "cuda-1", "--template",
                     TEMPLATE, "--gpu", GPU, "--start", "--json"}, at))).as(out + "" + err).isZero();
             assertThat(json().get("status").asText()).isEqualTo("running");
-            assertThat(run(sim.token(), concat(new String[] {"ct", "add-gpu", "201", "--gpu", GPU}, at)))
-                    .as(out + "" + err).isZero();
-            assertThat(out.toString()).contains("dev0: /dev/nvidia3");
+            assertThat(run(sim.token(), concat(new String[] {"ct", "add-gpu", "100", "--gpu", GPU}, at))).isEqualTo(1);
+            assertThat(err.toString()).contains("is running").contains("stop it first");
 
             assertThat(run(sim.token(), concat(new String[] {"share", "list"}, at))).as(err.toString()).isZero();
             assertThat(out.toString()).contains("GPU " + GPU).contains("shared by 2 containers")
                     .contains("CT 100 cuda-1 (running): /dev/nvidia3, /dev/nvidiactl, /dev/nvidia-uvm,"
                             + " /dev/nvidia-uvm-tools  [devN]")
                     .contains("CT 201 media-01 (stopped):").contains("[shared the old way: raw lxc lines]");
+
+            String before = Files.readString(h.root().resolve("etc/pve/lxc/201.conf"));
+            assertThat(run(sim.token(), concat(new String[] {"ct", "migrate", "201", "--yes"}, at)))
+                    .as(out + "" + err).isZero();
+            assertThat(out.toString()).contains("-lxc.cgroup2.devices.allow: c 195:* rwm")
+                    .contains("+dev0: /dev/nvidia3").contains("now gets its GPU by devN");
+            assertThat(run(sim.token(), concat(new String[] {"share", "list"}, at))).isZero();
+            assertThat(out.toString()).as("the nodes its old lines bound, now as devN").contains(
+                    "CT 201 media-01 (stopped): /dev/nvidia3, /dev/nvidiactl, /dev/nvidia-uvm  [devN]")
+                    .doesNotContain("old way");
+            assertThat(run("", "rollback", "--sysroot", h.root().toString())).as(out + "" + err).isZero();
+            assertThat(Files.readString(h.root().resolve("etc/pve/lxc/201.conf"))).isEqualTo(before);
+            assertThat(run(sim.token(), concat(new String[] {"share", "list"}, at))).isZero();
+            assertThat(out.toString()).contains("[shared the old way: raw lxc lines]");
+
             assertThat(run(sim.token(), concat(new String[] {"ct", "delete", "100"}, at))).isEqualTo(1);
             assertThat(err.toString()).contains("is running");
             assertThat(run(sim.token(), concat(new String[] {"ct", "stop", "100"}, at))).isZero();

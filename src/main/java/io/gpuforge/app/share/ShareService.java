@@ -22,6 +22,7 @@ import io.gpuforge.domain.share.GpuShare;
 import io.gpuforge.domain.share.ShareReadiness;
 import io.gpuforge.domain.tasks.TaskListener;
 import io.gpuforge.domain.tasks.TaskOutcome;
+import io.gpuforge.share.LegacyMigration;
 import io.gpuforge.share.ShareChecks;
 import io.gpuforge.share.SharePlanner;
 import io.gpuforge.share.ShareUsage;
@@ -90,6 +91,17 @@ public final class ShareService {
                                                               HostKeyPrompt prompt)
             throws HostException, PlanBlockedException {
         return passthrough.applyPlanned(host, f -> SharePlanner.plan(f, gpu), confirm, progress, prompt);
+    }
+
+    /**
+     * Moves a stopped container from the old raw lxc lines to devN entries: a plan on its configuration file on the
+     * node ({@code /etc/pve/lxc/ID.conf}), applied after {@code confirm} with the journal; a running one is refused.
+     */
+    public Optional<PassthroughService.Applied> migrate(HostTarget host, int vmid, boolean running,
+                                                        Predicate<PassthroughPlan> confirm, ApplyProgress progress,
+                                                        HostKeyPrompt prompt)
+            throws HostException, PlanBlockedException {
+        return passthrough.applyPlanned(host, f -> LegacyMigration.plan(f, vmid, running), confirm, progress, prompt);
     }
 
     /** Which containers of a node share which GPU; the host's facts match nodes to GPUs when there are any. */

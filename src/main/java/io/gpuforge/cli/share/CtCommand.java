@@ -37,9 +37,9 @@ import picocli.CommandLine.Parameters;
 /** {@code gpuforge ct list|create|add-gpu|start|shutdown|stop|delete}: a node's Proxmox LXC containers. */
 @Command(name = "ct", mixinStandardHelpOptions = true,
         description = "A node's Proxmox LXC containers: list them, create one from a template with a shared GPU, give"
-                + " one a GPU, start, shut down, stop and delete them.",
+                + " one a GPU, move one from the old raw lxc lines to devN, start, shut down, stop and delete them.",
         subcommands = {CtCommand.ListCts.class, CtCommand.Create.class, CtCommand.AddGpu.class, CtCommand.Start.class,
-                       CtCommand.Shutdown.class, CtCommand.Stop.class, CtCommand.Delete.class})
+                       CtCommand.Shutdown.class, CtCommand.Stop.class, CtCommand.Delete.class, CtMigrateCommand.class})
 public final class CtCommand implements Runnable {
 
     @picocli.CommandLine.Spec
