@@ -184,6 +184,16 @@ class DiagnoserTest {
                 "[ 5.1] NVRM: BAR1 is 0M @ 0x0 (PCI:0000:01:00.0)", "mmio-window-too-small",
                 "internal error: Unknown PCI header type '127' for device '0000:01:00.0'", "power-state");
         cases.forEach((log, cause) -> assertThat(diagnose(log).cause()).as(log).isEqualTo(cause));
+        Map<String, String> more = Map.of(
+                "kvm: -device vfio-pci,host=0000:01:00.0: vfio 0000:01:00.0: failed to open /dev/vfio/1: No such file"
+                        + " or directory", "group-not-viable",
+                "qemu-system-x86_64: vfio: Cannot reset device 0000:01:00.1, depends on group 1 which is not owned.",
+                "group-split",
+                "[ 77.0] vfio-pci 0000:0b:00.0: Unable to change power state from D0 to D3hot, device inaccessible",
+                "power-state",
+                "qemu-system-x86_64: vfio_container_dma_map(0x5581c5d0, 0x380000000000, 0x10000000, 0x7f2ab0000000) = -12"
+                        + " (Cannot allocate memory)", "dma-map-failed");
+        more.forEach((log, cause) -> assertThat(diagnose(log).cause()).as(log).isEqualTo(cause));
     }
 
     @Test
