@@ -52,6 +52,18 @@ public final class CliServices {
         return stdin;
     }
 
+    /** Asks {@code question [y/N]} on stdout and reads the answer: yes only for "y" (end of input or an error: no). */
+    public boolean confirm(String question) {
+        output().out().print(question + " [y/N] ");
+        output().out().flush();
+        try {
+            String answer = readLine();
+            return answer != null && answer.strip().equalsIgnoreCase("y");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** The longest line {@link #readLine} takes (a password, a key, a token: far less). */
     public static final int MAX_LINE_BYTES = 64 * 1024;
 

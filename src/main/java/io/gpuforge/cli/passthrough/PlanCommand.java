@@ -123,13 +123,6 @@ public final class PlanCommand implements Callable<Integer> {
         if (yes) {
             return true;
         }
-        o.out().print(question + " [y/N] ");
-        o.out().flush();
-        try {
-            String answer = services.readLine();
-            return answer != null && answer.strip().equalsIgnoreCase("y");
-        } catch (IOException e) {
-            return false;
-        }
+        return services.confirm(question);
     }
 }

@@ -11,6 +11,7 @@ import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HostSource;
 import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.pci.PciAddress;
@@ -194,14 +195,7 @@ public final class CtCommand implements Runnable {
             if (yes) {
                 return true;
             }
-            o.out().print("Apply it to " + host.describe() + "? [y/N] ");
-            o.out().flush();
-            try {
-                String answer = services.readLine();
-                return answer != null && answer.strip().equalsIgnoreCase("y");
-            } catch (java.io.IOException e) {
-                return false;
-            }
+            return services.confirm("Apply it to " + host.describe() + "?");
         }
 
         private String storage(NodeOptions.Opened n) throws BackendException {
@@ -216,14 +210,15 @@ public final class CtCommand implements Runnable {
         /** The lowest id from 100 that no VM or container of the cluster has. */
         private static int freeId(NodeOptions.Opened n) throws BackendException {
             Set<Integer> used = new TreeSet<>();
-            n.session().inventory().vms().forEach(v -> {
+            ClusterInventory inventory = n.session().inventory();
+            inventory.vms().forEach(v -> {
                 try {
                     used.add(Integer.parseInt(v.ref().id()));
                 } catch (NumberFormatException e) {
                     // not a Proxmox id
                 }
             });
-            for (NodeInfo node : n.session().inventory().nodes()) {
+            for (NodeInfo node : inventory.nodes()) {
                 n.session().containers(node.name()).forEach(c -> used.add(c.vmid()));
             }
             int id = 100;

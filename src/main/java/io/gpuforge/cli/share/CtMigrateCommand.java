@@ -86,13 +86,6 @@ final class CtMigrateCommand implements Callable<Integer> {
         if (yes) {
             return true;
         }
-        o.out().print("Apply it to " + host.describe() + "? [y/N] ");
-        o.out().flush();
-        try {
-            String answer = services.readLine();
-            return answer != null && answer.strip().equalsIgnoreCase("y");
-        } catch (java.io.IOException e) {
-            return false;
-        }
+        return services.confirm("Apply it to " + host.describe() + "?");
     }
 }

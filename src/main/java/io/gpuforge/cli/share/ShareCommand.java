@@ -250,14 +250,7 @@ public final class ShareCommand implements Runnable {
             if (yes) {
                 return true;
             }
-            o.out().print(question + " [y/N] ");
-            o.out().flush();
-            try {
-                String answer = services.readLine();
-                return answer != null && answer.strip().equalsIgnoreCase("y");
-            } catch (java.io.IOException e) {
-                return false;
-            }
+            return services.confirm(question);
         }
     }
 }
