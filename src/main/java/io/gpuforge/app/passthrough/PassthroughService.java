@@ -98,16 +98,7 @@ public final class PassthroughService {
      */
     public Optional<Applied> apply(HostTarget target, PciAddress device, PlanOptions o, Predicate<PassthroughPlan> confirm,
                                    ApplyProgress progress, HostKeyPrompt prompt) throws HostException, PlanBlockedException {
-        requireChangeable(target);
-        try (HostAccess.Opened h = access.open(target, prompt)) {
-            HostFacts facts = hosts.probe(h);
-            PassthroughPlan p = Planner.plan(facts, device, o);
-            if (!p.hostChangesNothing() && !confirm.test(p)) {
-                return Optional.empty();
-            }
-            ApplyOutcome outcome = configurator(h).apply(p, progress);
-            return Optional.of(new Applied(p, outcome, h.describe()));
-        }
+        return applyPlanned(target, facts -> Planner.plan(facts, device, o), confirm, progress, prompt);
     }
 
     /** Makes a plan from a host's facts: sharing's host plan, a container's move to devN. */
