@@ -16,33 +16,40 @@ import java.util.OptionalInt;
  */
 final class DeviceOwners {
 
-    private final HostFacts f;
-    private final ShareFacts s;
+    /** the host's GPUs on a driver that shares, each with its device nodes (read once: asked for every line) */
+    private final Map<PciDevice, List<String>> nodes = new LinkedHashMap<>();
+    private final Map<String, String> majors;
 
     DeviceOwners(HostFacts f) {
-        this.f = f;
-        this.s = new ShareFacts(f);
+        ShareFacts s = new ShareFacts(f);
+        f.pci().devices().stream().filter(d -> d.classCode() != null && d.classCode().startsWith("03"))
+                .filter(d -> d.driver().filter(ShareChecks.SHARING_DRIVERS::contains).isPresent())
+                .forEach(d -> nodes.put(d, nodesOf(s, d)));
+        this.majors = majors(f);
     }
 
     /** The GPUs a path gives access to (none when it is no GPU's). */
     List<PciDevice> gpusOf(String path) {
         List<PciDevice> out = new ArrayList<>();
-        for (PciDevice d : gpus()) {
-            if (nodesOf(d).stream().anyMatch(n -> n.equals(path) || n.startsWith(path + "/"))) {
+        nodes.forEach((d, n) -> {
+            if (n.stream().anyMatch(x -> x.equals(path) || x.startsWith(path + "/"))) {
                 out.add(d);
             }
-        }
+        });
         return out;
     }
 
     /** The GPUs of the host on a driver that shares (display controllers). */
     List<PciDevice> gpus() {
-        return f.pci().devices().stream().filter(d -> d.classCode() != null && d.classCode().startsWith("03"))
-                .filter(d -> d.driver().filter(ShareChecks.SHARING_DRIVERS::contains).isPresent()).toList();
+        return List.copyOf(nodes.keySet());
     }
 
     /** Every host device node a GPU has. */
     List<String> nodesOf(PciDevice gpu) {
+        return nodes.getOrDefault(gpu, List.of());
+    }
+
+    private static List<String> nodesOf(ShareFacts s, PciDevice gpu) {
         List<String> out = new ArrayList<>();
         if (gpu.driver().filter("nvidia"::equals).isPresent()) {
             OptionalInt minor = s.nvidiaMinor(gpu);
@@ -52,11 +59,11 @@ final class DeviceOwners {
         } else {
             s.drmNodes(gpu).forEach(n -> out.add("/dev/dri/" + n));
         }
-        return out;
+        return List.copyOf(out);
     }
 
     /** Character-device majors by driver name, from {@code /proc/devices} ({@code 226 → drm}). */
-    Map<String, String> majors() {
+    private static Map<String, String> majors(HostFacts f) {
         Map<String, String> out = new LinkedHashMap<>();
         boolean character = false;
         for (String line : f.files().getOrDefault("/proc/devices", "").split("\n")) {
@@ -75,7 +82,7 @@ final class DeviceOwners {
 
     /** Whether a cgroup rule's major is a GPU driver's: from /proc/devices, else DRM's 226 and NVIDIA's 195. */
     boolean gpuMajor(String major) {
-        String name = majors().get(major);
+        String name = majors.get(major);
         if (name != null) {
             return name.equals("drm") || name.startsWith("nvidia") || name.equals("kfd");
         }

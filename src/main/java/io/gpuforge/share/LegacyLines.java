@@ -20,8 +20,10 @@ import java.util.regex.Pattern;
  */
 public final class LegacyLines {
 
-    private static final Pattern MOUNT = Pattern.compile("^(/dev/\\S+)\\s+\\S+\\s+none\\s+bind");
-    private static final Pattern CGROUP = Pattern.compile("^c\\s+(\\d+|\\*):(\\d+|\\*)\\s+[rwm]+$");
+    /** A bind mount of a /dev path ({@code /dev/dri dev/dri none bind,optional,create=dir}); group 1 the path. */
+    static final Pattern MOUNT = Pattern.compile("^(/dev/\\S+)\\s+\\S+\\s+none\\s+bind");
+    /** A cgroup rule for character devices ({@code c 226:* rwm}); group 1 the major. */
+    static final Pattern CGROUP = Pattern.compile("^c\\s+(\\d+|\\*):(\\d+|\\*)\\s+[rwm]+$");
     private static final Pattern LINE = Pattern.compile("^\\s*(lxc\\.[a-z0-9_.]+|dev\\d+)\\s*[:=]\\s*(.*?)\\s*$");
     /** GPU device nodes and the directories that hold them. */
     private static final Pattern GPU_PATH = Pattern.compile("^/dev/(dri(/.*)?|nvidia.*|kfd)$");
@@ -85,12 +87,14 @@ public final class LegacyLines {
         return new Parsed(lxc, devices);
     }
 
-    /** What a configuration file holds for devices. */
-    public record Parsed(List<RawLxc> lxc, Map<Integer, ContainerDevice> devices) {
+    /** A configuration line as a raw {@code lxc.*} line; empty for any other line. */
+    static Optional<RawLxc> raw(String line) {
+        Matcher m = LINE.matcher(line);
+        return m.matches() && m.group(1).startsWith("lxc.") ? Optional.of(new RawLxc(m.group(1), m.group(2)))
+                : Optional.empty();
     }
 
-    /** A device path bound by a mount entry, as the devN path it becomes (none for a directory). */
-    static Optional<String> asDevicePath(String path) {
-        return path.equals("/dev/dri") || path.equals("/dev/nvidia-caps") ? Optional.empty() : Optional.of(path);
+    /** What a configuration file holds for devices. */
+    public record Parsed(List<RawLxc> lxc, Map<Integer, ContainerDevice> devices) {
     }
 }

@@ -28,8 +28,6 @@ import java.util.regex.Pattern;
 public final class LegacyMigration {
 
     public static final Pattern CONFIG = Pattern.compile("/etc/pve/lxc/(\\d{3,9})\\.conf");
-    private static final Pattern CGROUP = Pattern.compile("^c\\s+(\\d+|\\*):\\S+\\s+[rwm]+$");
-    private static final Pattern MOUNT = Pattern.compile("^(/dev/\\S+)\\s+\\S+\\s+none\\s+bind");
 
     private LegacyMigration() {
     }
@@ -65,7 +63,7 @@ public final class LegacyMigration {
             if (line.startsWith("[")) {
                 firstSection = false;
             }
-            Optional<RawLxc> raw = firstSection ? raw(line) : Optional.empty();
+            Optional<RawLxc> raw = firstSection ? LegacyLines.raw(line) : Optional.empty();
             if (raw.isPresent() && LegacyLines.isDeviceLine(raw.get())) {
                 if (gpuLine(raw.get(), owners, paths)) {
                     removed.add(line.strip());
@@ -111,25 +109,17 @@ public final class LegacyMigration {
                         String.join("\n", devLines))), notes);
     }
 
-    private static Optional<RawLxc> raw(String line) {
-        int colon = line.indexOf(':');
-        if (!line.startsWith("lxc.") || colon < 0) {
-            return Optional.empty();
-        }
-        return Optional.of(new RawLxc(line.substring(0, colon).strip(), line.substring(colon + 1).strip()));
-    }
-
     /** Whether a device line is a GPU's (its paths collected), else it stays. */
     private static boolean gpuLine(RawLxc l, DeviceOwners owners, Set<String> paths) {
         if (l.key().equals("lxc.mount.entry")) {
-            Matcher m = MOUNT.matcher(l.value());
+            Matcher m = LegacyLines.MOUNT.matcher(l.value());
             if (m.find() && !owners.gpusOf(m.group(1)).isEmpty()) {
                 paths.add(m.group(1));
                 return true;
             }
             return false;
         }
-        Matcher m = CGROUP.matcher(l.value());
+        Matcher m = LegacyLines.CGROUP.matcher(l.value().strip());
         return m.matches() && owners.gpuMajor(m.group(1));
     }
 

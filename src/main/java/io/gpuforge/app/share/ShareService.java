@@ -71,8 +71,12 @@ public final class ShareService {
 
     /** The checks in words, with their fixes, one per line. */
     public List<String> explain(ShareReadiness r) {
-        return r.checks().stream().map(c -> status(c) + " " + messages.message(c)
-                + messages.fix(c).map(f -> " Fix: " + f).orElse("")).toList();
+        return r.checks().stream().map(c -> status(c) + " " + text(c, " Fix: ")).toList();
+    }
+
+    /** A check's message and, when it has one, its fix after {@code fixLead}. */
+    private String text(Check c, String fixLead) {
+        return messages.message(c) + messages.fix(c).map(f -> fixLead + f).orElse("");
     }
 
     private static String status(Check c) {
@@ -165,6 +169,6 @@ public final class ShareService {
 
     private List<String> explainFailed(ShareReadiness r) {
         return r.checks().stream().filter(c -> c.status() != Check.Status.PASS)
-                .map(c -> messages.message(c) + messages.fix(c).map(f -> " " + f).orElse("")).toList();
+                .map(c -> text(c, " ")).toList();
     }
 }
