@@ -83,13 +83,7 @@ public final class SimCluster {
         }
 
         String digest() {
-            try {
-                MessageDigest md = MessageDigest.getInstance("SHA-1");
-                md.update((config + "|" + pending).getBytes(StandardCharsets.UTF_8));
-                return HexFormat.of().formatHex(md.digest());
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
+            return SimCluster.digest(config + "|" + pending);
         }
 
         /** The configuration with pending changes applied: what GET .../config answers by default. */
@@ -303,6 +297,16 @@ public final class SimCluster {
         t.log.add("progress 50%");
         tasks.put(upid, t);
         return upid;
+    }
+
+    /** A configuration's digest as PVE gives one: SHA-1 of its text, in hex. */
+    static String digest(String configuration) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
+                    .digest(configuration.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     Node node(String name) {

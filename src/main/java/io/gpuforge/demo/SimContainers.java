@@ -1,10 +1,6 @@
 package io.gpuforge.demo;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.LinkedHashSet;
@@ -63,13 +59,7 @@ final class SimContainers {
         }
 
         String digest() {
-            try {
-                MessageDigest md = MessageDigest.getInstance("SHA-1");
-                md.update((config + "|" + lxc).getBytes(StandardCharsets.UTF_8));
-                return HexFormat.of().formatHex(md.digest());
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
+            return SimCluster.digest(config + "|" + lxc);
         }
     }
 

@@ -54,7 +54,7 @@ final class SimLxcApi {
                 return task(ct, "vzstart", who, () -> {
                     for (Map.Entry<String, String> e : ct.config.entrySet()) {
                         if (e.getKey().matches("dev\\d+")) {
-                            String dev = e.getValue().split(",")[0].replaceFirst("^path=", "");
+                            String dev = path(e.getValue());
                             if (!c.containers.devices(c, ct.node).contains(dev)) {
                                 throw new IllegalStateException("startup for container '" + ct.vmid + "' failed:"
                                         + " Device " + dev + " does not exist");
@@ -114,9 +114,14 @@ final class SimLxcApi {
         if (!key.matches("dev\\d+")) {
             return null;
         }
-        String path = value.split(",")[0].replaceFirst("^path=", "");
+        String path = path(value);
         return path.startsWith("/dev/") && !path.contains("..") ? null : "invalid format - " + path
                 + " is not a device path";
+    }
+
+    /** The device path of a {@code devN} value ({@code [path=]PATH[,option=…]}). */
+    private static String path(String value) {
+        return value.split(",")[0].replaceFirst("^path=", "");
     }
 
     private Answer create(Map<String, String> p, SimApi.Caller who) {
