@@ -5,6 +5,7 @@ import io.gpuforge.domain.diagnose.Evidence;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.common.Wrapped;
 import java.io.File;
 import java.util.Objects;
 import javafx.geometry.Insets;
@@ -19,7 +20,6 @@ import javafx.scene.control.SplitPane;
 import javafx.scene.control.TextArea;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.stage.Stage;
@@ -62,9 +62,7 @@ public final class DiagnoseWindow {
     }
 
     private Scene scene() {
-        Label intro = new Label(i18n.get("diagnose.intro"));
-        intro.setWrapText(true);
-        intro.setMinHeight(Region.USE_PREF_SIZE);
+        Label intro = Wrapped.wrapped(new Label(i18n.get("diagnose.intro")));
         text.setId("diagnose-text");
         text.setPromptText(i18n.get("diagnose.prompt"));
         text.getStyleClass().add("diagnose-log");

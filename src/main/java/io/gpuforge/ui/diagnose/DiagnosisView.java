@@ -7,6 +7,7 @@ import io.gpuforge.domain.diagnose.Finding;
 import io.gpuforge.domain.diagnose.FixPlan;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.ui.common.I18n;
+import static io.gpuforge.ui.common.Wrapped.wrapped;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -96,9 +97,7 @@ final class DiagnosisView extends VBox {
             Label number = new Label(Integer.toString(e.line()));
             number.getStyleClass().add("diagnose-line-number");
             number.setMinWidth(44);
-            Label text = new Label(e.text());
-            text.setWrapText(true);
-            text.setMinHeight(Region.USE_PREF_SIZE);
+            Label text = wrapped(new Label(e.text()));
             text.getStyleClass().add("diagnose-line-text");
             HBox row = new HBox(8, number, text);
             HBox.setHgrow(text, Priority.ALWAYS);
@@ -143,9 +142,4 @@ final class DiagnosisView extends VBox {
         return l;
     }
 
-    private static <T extends Label> T wrapped(T l) {
-        l.setWrapText(true);
-        l.setMinHeight(Region.USE_PREF_SIZE);
-        return l;
-    }
 }

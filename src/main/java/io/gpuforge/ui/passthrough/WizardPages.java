@@ -6,6 +6,7 @@ import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.passthrough.VerifyItem;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmState;
+import io.gpuforge.ui.common.Wrapped;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.TextCells;
@@ -335,9 +336,7 @@ final class WizardPages {
 
     /** A label that wraps and keeps the height of its lines (a VBox would cut it to one line otherwise). */
     static <T extends Labeled> T wrapped(T l) {
-        l.setWrapText(true);
-        l.setMinHeight(Region.USE_PREF_SIZE);
-        return l;
+        return Wrapped.wrapped(l);
     }
 
     static Label message(String style, String text) {
