@@ -131,7 +131,8 @@ public final class AppContext implements AutoCloseable {
         this.alerts = new AlertService(new AlertRuleRepository(database), events);
         this.costs = new CostService(new CostProfileRepository(database), telemetry);
         this.fleet = new GpuFleet(connections, sessions, telemetry, alerts, executors.background(),
-                executors.scheduler(), Clock.systemUTC(), true, () -> settings.current().samplerInterval());
+                executors.scheduler(), Clock.systemUTC(), true, () -> settings.current().samplerInterval(),
+                shares::nodeShares);
     }
 
     /**

@@ -285,10 +285,18 @@ final class SimApi {
                 m.put("node", ct.node);
                 m.put("name", ct.config.getOrDefault("hostname", "CT" + ct.vmid));
                 m.put("status", ct.status);
+                m.put("maxcpu", number(ct.config.get("cores"), 1));
+                m.put("maxmem", number(ct.config.get("memory"), 512) * 1024 * 1024);
+                m.put("uptime", ct.status.equals("running") ? 3600 : 0);
                 out.add(m);
             }
         }
         return out;
+    }
+
+    /** A whole number of a configuration, or {@code otherwise} when it is missing or not one. */
+    private static long number(String value, long otherwise) {
+        return value != null && value.matches("\\d{1,12}") ? Long.parseLong(value) : otherwise;
     }
 
     private List<Object> nodeList() {

@@ -16,11 +16,15 @@ import io.gpuforge.domain.pci.PciInventory;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.domain.vm.VmState;
+import io.gpuforge.domain.NodeState;
+import io.gpuforge.domain.share.ContainerUse;
+import io.gpuforge.domain.share.NodeShares;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
 
 /**
  * The fleet's rows: every GPU a hypervisor connection's nodes report (their PCI devices), with the VM it is assigned
@@ -57,8 +61,12 @@ final class FleetRows {
         return new ClusterInventory(inv.backendVersion(), inv.name(), inv.nodes(), vms, inv.gpus());
     }
 
-    /** Every GPU of a connection; blocking (one inventory, one PCI read per node). */
-    static List<FleetGpu> of(ConnectionInfo c, ConnectionSession s) throws BackendException {
+    /**
+     * Every GPU of a connection; blocking (one inventory, one PCI read per node, and per node what its host says of
+     * its GPUs' drivers and containers through {@code shares}).
+     */
+    static List<FleetGpu> of(ConnectionInfo c, ConnectionSession s, BiFunction<ConnectionSession, String, NodeShares> shares)
+            throws BackendException {
         ClusterInventory listed = s.inventory();
         Map<String, PciInventory> pcis = new LinkedHashMap<>();
         for (NodeInfo n : listed.nodes()) {
@@ -68,7 +76,10 @@ final class FleetRows {
         List<FleetGpu> out = new ArrayList<>();
         for (NodeInfo n : inv.nodes()) {
             PciInventory pci = pcis.get(n.name());
+            Optional<NodeShares> onNode = pci.gpus().isEmpty() || n.state() != NodeState.ONLINE ? Optional.empty()
+                    : Optional.of(shares.apply(s, n.name()));
             for (GpuPlacement g : pci.gpus()) {
+                List<ContainerUse> cts = onNode.map(x -> x.containers(g.address())).orElse(List.of());
                 Optional<PciDevice> dev = pci.device(g.address());
                 Optional<GpuInfo> info = inv.gpus().stream().filter(x -> x.node().equals(n.name())
                         && x.address().equals(g.address())).findFirst();
@@ -82,6 +93,8 @@ final class FleetRows {
                 if (vm.isPresent()) {
                     a = vm.get().state() == VmState.RUNNING ? FleetGpu.Availability.IN_USE
                             : FleetGpu.Availability.ASSIGNED;
+                } else if (!cts.isEmpty()) {
+                    a = FleetGpu.Availability.SHARED;
                 } else if (info.map(GpuInfo::free).orElse(false) || inv.vmsOn(n.name()).isEmpty()
                         || inv.vmsOn(n.name()).stream().allMatch(v -> v.template() || v.details().isPresent())) {
                     a = FleetGpu.Availability.FREE;
@@ -91,8 +104,8 @@ final class FleetRows {
                 String model = modelName(dev.flatMap(PciDevice::name).orElse(info.map(GpuInfo::name).orElse("GPU")));
                 out.add(new FleetGpu(new GpuId(c.kind().db() + ":" + c.name() + "/" + n.name(), g.address().toString()),
                         c.name(), Optional.of(c), n.name(), Optional.of(g.address().toString()), model,
-                        dev.flatMap(PciDevice::driver), ref, vm.map(VmInfo::name), vm.map(VmInfo::state), a,
-                        Optional.of(new GpuTarget.Connection(c))));
+                        dev.flatMap(PciDevice::driver).or(() -> onNode.flatMap(x -> x.driver(g.address()))), ref,
+                        vm.map(VmInfo::name), vm.map(VmInfo::state), a, Optional.of(new GpuTarget.Connection(c)), cts));
             }
         }
         return out;

@@ -17,6 +17,9 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.BiFunction;
+import io.gpuforge.app.session.ConnectionSession;
+import io.gpuforge.domain.share.NodeShares;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -72,6 +75,8 @@ public final class GpuFleet implements AutoCloseable {
     private final Map<GpuId, Deque<GpuSample>> recent = new ConcurrentHashMap<>();
     private final Map<String, Source> sources = new ConcurrentHashMap<>();
     private final List<TelemetryService.Watch> watches = new ArrayList<>();
+    /** What a node's host says of its GPUs' drivers and containers (blocking; never throws). */
+    private final BiFunction<ConnectionSession, String, NodeShares> shares;
     private volatile List<FleetGpu> rows = List.of();
     private volatile boolean loading;
     private int subscribers;
@@ -80,8 +85,9 @@ public final class GpuFleet implements AutoCloseable {
 
     public GpuFleet(ConnectionsService connections, Sessions sessions, TelemetryService telemetry, AlertService alerts,
                     Executor background, ScheduledExecutorService scheduler, Clock clock, boolean includeLocal,
-                    Supplier<Duration> interval) {
+                    Supplier<Duration> interval, BiFunction<ConnectionSession, String, NodeShares> shares) {
         this.connections = connections;
+        this.shares = shares;
         this.sessions = sessions;
         this.telemetry = telemetry;
         this.alerts = alerts;
@@ -203,7 +209,7 @@ public final class GpuFleet implements AutoCloseable {
                 continue;
             }
             try {
-                found.addAll(FleetRows.of(c, sessions.of(c)));
+                found.addAll(FleetRows.of(c, sessions.of(c), shares));
             } catch (BackendException | RuntimeException e) {
                 problem(c.name(), "Cannot list the GPUs of " + c.name() + ": " + e.getMessage());
             }

@@ -7,6 +7,13 @@ import io.gpuforge.app.passthrough.CheckMessages;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.Capability;
+import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.domain.NodeInfo;
+import io.gpuforge.domain.NodeState;
+import io.gpuforge.domain.vm.NetworkInfo;
+import io.gpuforge.domain.vm.StorageInfo;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.passthrough.ApplyProgress;
@@ -15,23 +22,28 @@ import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.passthrough.PlanBlockedException;
 import io.gpuforge.domain.passthrough.Verdict;
 import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
 import io.gpuforge.domain.share.ContainerDevice;
 import io.gpuforge.domain.share.ContainerInfo;
 import io.gpuforge.domain.share.ContainerSpec;
 import io.gpuforge.domain.share.GpuShare;
+import io.gpuforge.domain.share.NodeShares;
 import io.gpuforge.domain.share.ShareReadiness;
 import io.gpuforge.domain.tasks.TaskListener;
 import io.gpuforge.domain.tasks.TaskOutcome;
+import io.gpuforge.share.ContainerParams;
 import io.gpuforge.share.LegacyMigration;
 import io.gpuforge.share.ShareChecks;
 import io.gpuforge.share.SharePlanner;
 import io.gpuforge.share.ShareUsage;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -67,6 +79,19 @@ public final class ShareService {
 
     public ShareReadiness readiness(HostTarget host, PciAddress gpu, HostKeyPrompt prompt) throws HostException {
         return ShareChecks.evaluate(facts(host, prompt), gpu);
+    }
+
+    /**
+     * Whether each GPU of the host can be shared with containers, its facts read once: the GPUs (function 0 of each
+     * display-class card) in address order.
+     */
+    public List<ShareReadiness> readinessOfAll(HostTarget host, HostKeyPrompt prompt) throws HostException {
+        HostFacts f = facts(host, prompt);
+        List<ShareReadiness> out = new ArrayList<>();
+        f.pci().devices().stream().filter(PciDevice::isGpu).filter(d -> d.address().function() == 0)
+                .sorted(java.util.Comparator.comparing(d -> d.address().toString()))
+                .forEach(d -> out.add(ShareChecks.evaluate(f, d.address())));
+        return out;
     }
 
     /** The checks in words, with their fixes, one per line. */
@@ -115,6 +140,110 @@ public final class ShareService {
     }
 
     /**
+     * How a node's GPUs are used by its containers and which driver holds each, for the window's views: the
+     * containers when the backend has them, the host's facts when GPUForge knows the node's host (a link, the Demo
+     * lab's simulated host). What cannot be read is said in the value, never thrown: a view shows it as unknown.
+     * A host whose key is not known yet is not asked about here (the host pages ask). Blocking.
+     */
+    public NodeShares nodeShares(ConnectionSession session, String node) {
+        Optional<String> factsMissing = Optional.empty();
+        Optional<HostFacts> facts = Optional.empty();
+        ConnectionInfo c = session.connection();
+        if (!hosts.hasHost(c, node)) {
+            factsMissing = Optional.of("no host is linked to " + node + ": link it to read its GPUs' drivers and"
+                    + " device nodes");
+        } else {
+            try {
+                facts = Optional.of(facts(new HostTarget.Linked(c, node), (h, k, f) -> false));
+            } catch (HostException e) {
+                factsMissing = Optional.of(e.getMessage());
+            }
+        }
+        List<ContainerInfo> cts = List.of();
+        Optional<String> containersMissing = Optional.empty();
+        if (!session.can(Capability.CONTAINERS)) {
+            containersMissing = Optional.of(session.connection().kind() + " has no containers");
+        } else {
+            try {
+                cts = session.containers(node);
+            } catch (BackendException e) {
+                containersMissing = Optional.of(e.getMessage());
+            }
+        }
+        Map<String, String> drivers = new LinkedHashMap<>();
+        facts.ifPresent(f -> f.pci().devices().stream().filter(PciDevice::isGpu)
+                .forEach(d -> d.driver().ifPresent(v -> drivers.put(d.address().toString(), v))));
+        return new NodeShares(node, ShareUsage.of(node, facts, cts), drivers, factsMissing, containersMissing);
+    }
+
+    /** The lowest id from 100 that no VM or container of the cluster has. Blocking. */
+    public int freeId(ConnectionSession session) throws BackendException {
+        Set<Integer> used = new TreeSet<>();
+        ClusterInventory inventory = session.inventory();
+        inventory.vms().forEach(v -> {
+            if (v.ref().id().matches("\\d{1,9}")) {
+                used.add(Integer.parseInt(v.ref().id()));
+            }
+        });
+        for (NodeInfo n : inventory.nodes()) {
+            if (n.state() == NodeState.ONLINE) {
+                session.containers(n.name()).forEach(c -> used.add(c.vmid()));
+            }
+        }
+        inventory.containers().forEach(c -> used.add(c.vmid()));
+        int id = 100;
+        while (used.contains(id)) {
+            id++;
+        }
+        return id;
+    }
+
+    /** The node's storages that hold container disks ({@code rootdir}), in the node's order. */
+    public List<String> diskStorages(ConnectionSession session, String node) throws BackendException {
+        return session.storages(node).stream().filter(st -> st.content().contains("rootdir")).map(StorageInfo::name)
+                .toList();
+    }
+
+    /** Every container template ({@code vztmpl} volume) on the node's storages that hold them. */
+    public List<String> templates(ConnectionSession session, String node) throws BackendException {
+        List<String> out = new ArrayList<>();
+        for (StorageInfo st : session.storages(node)) {
+            if (st.content().contains("vztmpl")) {
+                out.addAll(session.volumes(node, st.name(), "vztmpl"));
+            }
+        }
+        return out;
+    }
+
+    /** The node's network bridges, active ones first. */
+    public List<String> bridges(ConnectionSession session, String node) throws BackendException {
+        return session.networks(node).stream().filter(n -> n.kind().equals("bridge") || n.name().startsWith("vmbr"))
+                .sorted(java.util.Comparator.comparing(n -> !n.active())).map(NetworkInfo::name).toList();
+    }
+
+    /**
+     * The API call that {@link #create} makes for {@code spec} with the GPU's devices when one is given, as the
+     * window's summary shows it: {@code POST /nodes/NODE/lxc} and one {@code key: value} line per parameter.
+     */
+    public List<String> createCalls(String node, ContainerSpec spec, Optional<ShareReadiness> gpu) {
+        List<String> out = new ArrayList<>(List.of("POST /nodes/" + node + "/lxc"));
+        ContainerParams.of(withDevices(spec, gpu.map(ShareReadiness::devices).orElse(List.of())))
+                .forEach((k, v) -> out.add("  " + k + ": " + v));
+        return out;
+    }
+
+    private static ContainerSpec withDevices(ContainerSpec spec, List<ContainerDevice> devices) {
+        return new ContainerSpec(spec.vmid(), spec.hostname(), spec.template(), spec.cores(), spec.memoryMiB(),
+                spec.storage(), spec.diskGiB(), spec.bridge(), devices, spec.sshPublicKeys(), spec.start());
+    }
+
+    /** The plan that moves a container from the old raw lxc lines to devN entries, nothing changed. */
+    public PassthroughPlan migrationPlan(HostTarget host, int vmid, boolean running, HostKeyPrompt prompt)
+            throws HostException, PlanBlockedException {
+        return LegacyMigration.plan(facts(host, prompt), vmid, running);
+    }
+
+    /**
      * Creates a container, with the GPU's device entries when {@code gpu} is given: only a GPU ready to be shared
      * (the host plan applied), so that the container starts.
      */
@@ -122,10 +251,7 @@ public final class ShareService {
                               TaskListener progress, BooleanSupplier cancelled)
             throws Refused, BackendException, InterruptedException {
         List<ContainerDevice> devices = gpu.isPresent() ? ready(gpu.get()) : List.of();
-        ContainerSpec withGpu = new ContainerSpec(spec.vmid(), spec.hostname(), spec.template(), spec.cores(),
-                spec.memoryMiB(), spec.storage(), spec.diskGiB(), spec.bridge(), devices, spec.sshPublicKeys(),
-                spec.start());
-        return session.createContainer(node, withGpu, progress, cancelled);
+        return session.createContainer(node, withDevices(spec, devices), progress, cancelled);
     }
 
     /** Gives a stopped container the GPU's device entries it does not have yet, at its next free indexes. */

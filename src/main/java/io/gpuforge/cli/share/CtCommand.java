@@ -152,7 +152,7 @@ public final class CtCommand implements Runnable {
                         ready = Optional.of(shares.readiness(host, address, HostSource::refuseUnknownKey));
                     }
                 }
-                int id = vmid != null ? vmid : freeId(n);
+                int id = vmid != null ? vmid : shares.freeId(n.session());
                 ContainerSpec spec = new ContainerSpec(id, name, template, cores, memory, storage(n), disk, bridge,
                         List.of(), sshKey == null ? Optional.empty() : Optional.of(Files.readString(sshKey).strip()),
                         start);
@@ -202,30 +202,9 @@ public final class CtCommand implements Runnable {
             if (storage != null) {
                 return storage;
             }
-            return n.session().storages(n.node()).stream().filter(s -> s.content().contains("rootdir"))
-                    .map(StorageInfo::name).findFirst().orElseThrow(() -> new IllegalArgumentException("the node has"
-                            + " no storage for container disks: name one with --storage"));
-        }
-
-        /** The lowest id from 100 that no VM or container of the cluster has. */
-        private static int freeId(NodeOptions.Opened n) throws BackendException {
-            Set<Integer> used = new TreeSet<>();
-            ClusterInventory inventory = n.session().inventory();
-            inventory.vms().forEach(v -> {
-                try {
-                    used.add(Integer.parseInt(v.ref().id()));
-                } catch (NumberFormatException e) {
-                    // not a Proxmox id
-                }
-            });
-            for (NodeInfo node : inventory.nodes()) {
-                n.session().containers(node.name()).forEach(c -> used.add(c.vmid()));
-            }
-            int id = 100;
-            while (used.contains(id)) {
-                id++;
-            }
-            return id;
+            return n.ctx().shares().diskStorages(n.session(), n.node()).stream().findFirst().orElseThrow(() ->
+                    new IllegalArgumentException("the node has no storage for container disks: name one with"
+                            + " --storage"));
         }
     }
 

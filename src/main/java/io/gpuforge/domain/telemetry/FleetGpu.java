@@ -1,5 +1,7 @@
 package io.gpuforge.domain.telemetry;
 
+import io.gpuforge.domain.share.ContainerUse;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import io.gpuforge.domain.vm.VmRef;
@@ -8,14 +10,14 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 
 /**
  * A GPU of the fleet view: which connection and host it is in, its PCI address, model and driver, the VM it is
- * assigned to and that VM's state, whether it is free, and where its readings come from (empty while none arrived).
+ * assigned to and that VM's state, the containers that share it, whether it is free, and where its readings come from (empty while none arrived).
  * {@code id} is the telemetry id of its readings once they arrive; {@code target} is what reads it (and where a power
  * limit is set). Live values are not here: they come with the samples.
  */
 public record FleetGpu(GpuId id, String connection, Optional<ConnectionInfo> connectionInfo, String host,
                        Optional<String> address, String model, Optional<String> driver, Optional<VmRef> vmRef,
                        Optional<String> vm, Optional<VmState> vmState, Availability availability,
-                       Optional<GpuTarget> target) {
+                       Optional<GpuTarget> target, List<ContainerUse> containers) {
 
     /** Whether a VM has the GPU. */
     public enum Availability {
@@ -25,6 +27,8 @@ public record FleetGpu(GpuId id, String connection, Optional<ConnectionInfo> con
         IN_USE,
         /** A VM that is not running has it. */
         ASSIGNED,
+        /** No VM has it; containers share it. */
+        SHARED,
         /** The backend cannot tell without reading every VM's configuration. */
         UNKNOWN
     }
@@ -42,16 +46,26 @@ public record FleetGpu(GpuId id, String connection, Optional<ConnectionInfo> con
         Objects.requireNonNull(vmState);
         Objects.requireNonNull(availability);
         Objects.requireNonNull(target);
+        containers = List.copyOf(containers);
+    }
+
+    /** A row without containers (readings that match no listed GPU, a backend without containers). */
+    public FleetGpu(GpuId id, String connection, Optional<ConnectionInfo> connectionInfo, String host,
+                    Optional<String> address, String model, Optional<String> driver, Optional<VmRef> vmRef,
+                    Optional<String> vm, Optional<VmState> vmState, Availability availability,
+                    Optional<GpuTarget> target) {
+        this(id, connection, connectionInfo, host, address, model, driver, vmRef, vm, vmState, availability, target,
+                List.of());
     }
 
     /** The same GPU under the id its readings carry. */
     public FleetGpu withId(GpuId readings) {
         return new FleetGpu(readings, connection, connectionInfo, host, address, model, driver, vmRef, vm, vmState,
-                availability, target);
+                availability, target, containers);
     }
 
     public FleetGpu withModel(String m) {
         return new FleetGpu(id, connection, connectionInfo, host, address, m, driver, vmRef, vm, vmState, availability,
-                target);
+                target, containers);
     }
 }

@@ -8,6 +8,7 @@ import io.gpuforge.domain.pci.NodePci;
 import io.gpuforge.domain.NodeState;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.pci.PciDevice;
+import io.gpuforge.domain.share.ContainerSummary;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.domain.vm.VmState;
@@ -46,17 +47,32 @@ final class PveClusterInventory {
         }
         List<NodeInfo> nodes = new ArrayList<>();
         List<VmInfo> vms = new ArrayList<>();
+        List<ContainerSummary> cts = new ArrayList<>();
         for (JsonNode r : resources) {
             String type = PveValues.text(r, "type").orElse("");
             if (type.equals("node")) {
                 nodes.add(node(r));
             } else if (type.equals("qemu")) {
                 vm(r).ifPresent(vms::add);
+            } else if (type.equals("lxc")) {
+                container(r).ifPresent(cts::add);
             }
         }
         String name = cluster.isEmpty() && nodes.size() == 1 ? nodes.get(0).name() : cluster;
         return new ClusterInventory("Proxmox VE " + PveValues.text(version, "version").orElse("?"), name, nodes, vms,
-                gpus(mappings, pciRead, devicesRead, vms.stream().filter(v -> !v.template()).toList()));
+                gpus(mappings, pciRead, devicesRead, vms.stream().filter(v -> !v.template()).toList()), cts);
+    }
+
+    /** A container of the listing ({@code type: lxc}); a template container is left out, as it never runs. */
+    private static Optional<ContainerSummary> container(JsonNode r) {
+        OptionalLong vmid = PveValues.number(r, "vmid");
+        Optional<String> node = PveValues.text(r, "node");
+        if (vmid.isEmpty() || node.isEmpty() || PveValues.bool(r, "template").orElse(false)) {
+            return Optional.empty();
+        }
+        return Optional.of(new ContainerSummary(node.get(), (int) vmid.getAsLong(), PveValues.text(r, "name")
+                .orElse("CT " + vmid.getAsLong()), PveValues.text(r, "status").orElse("unknown"),
+                (int) PveValues.number(r, "maxcpu").orElse(0), PveValues.number(r, "maxmem").orElse(0)));
     }
 
     private static NodeInfo node(JsonNode r) {

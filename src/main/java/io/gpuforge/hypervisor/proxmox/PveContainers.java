@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuforge.domain.share.ContainerDevice;
 import io.gpuforge.domain.share.ContainerInfo;
 import io.gpuforge.domain.share.ContainerSpec;
+import io.gpuforge.share.ContainerParams;
 import io.gpuforge.domain.share.RawLxc;
 import io.gpuforge.domain.vm.VmAction;
 import java.util.ArrayList;
@@ -69,21 +70,7 @@ final class PveContainers {
     }
 
     Upid create(String node, ContainerSpec s) throws PveApiException {
-        Map<String, String> p = new LinkedHashMap<>();
-        p.put("vmid", String.valueOf(s.vmid()));
-        p.put("ostemplate", s.template());
-        p.put("hostname", s.hostname());
-        p.put("cores", String.valueOf(s.cores()));
-        p.put("memory", String.valueOf(s.memoryMiB()));
-        p.put("rootfs", s.storage() + ":" + s.diskGiB());
-        p.put("net0", "name=eth0,bridge=" + s.bridge() + ",ip=dhcp");
-        p.put("unprivileged", "1");
-        for (int i = 0; i < s.devices().size(); i++) {
-            p.put("dev" + i, s.devices().get(i).value());
-        }
-        s.sshPublicKeys().ifPresent(k -> p.put("ssh-public-keys", k));
-        p.put("start", PveValues.send(s.start()));
-        return Upid.parse(client.post("/nodes/" + node + "/lxc", p).asText());
+        return Upid.parse(client.post("/nodes/" + node + "/lxc", ContainerParams.of(s)).asText());
     }
 
     void devices(String node, int vmid, Map<Integer, Optional<ContainerDevice>> changes, String digest)

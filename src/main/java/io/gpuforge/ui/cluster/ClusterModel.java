@@ -2,6 +2,7 @@ package io.gpuforge.ui.cluster;
 
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.passthrough.GpuAssignments;
+import io.gpuforge.app.share.ShareService;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.vm.ChangeEvent;
 import io.gpuforge.domain.ClusterInventory;
@@ -13,6 +14,7 @@ import io.gpuforge.domain.pci.NodePci;
 import io.gpuforge.domain.NodeState;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.domain.share.NodeShares;
 import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Loadable;
@@ -50,6 +52,12 @@ public final class ClusterModel {
     private final Loadable<ClusterInventory> inventory;
     private final ObjectProperty<String> node = new SimpleObjectProperty<>();
     private final Loadable<HostFacts> pci;
+    /** How each online node's GPUs are used by containers and which driver holds them, read after the inventory. */
+    private final Loadable<Map<String, NodeShares>> shares;
+    /** The inventory the next read of {@link #shares} is for (set on the FX thread, read by the read). */
+    private volatile ClusterInventory sharesFor;
+    /** What of the inventory the shares last read depend on: the online nodes and their containers' states. */
+    private List<String> sharesKey = List.of();
     private final ReadOnlyObjectWrapper<ConnectionState> state;
     private final Map<String, NodeModel> nodes = new ConcurrentHashMap<>();
     private final Map<VmRef, VmModel> vms = new ConcurrentHashMap<>();
@@ -62,13 +70,14 @@ public final class ClusterModel {
     private boolean devicesRead;
     private boolean assignmentsRead;
 
-    ClusterModel(ConnectionSession session, BackgroundTasks tasks, I18n i18n) {
+    ClusterModel(ConnectionSession session, ShareService shareService, BackgroundTasks tasks, I18n i18n) {
         this.session = session;
         this.tasks = tasks;
         this.i18n = i18n;
         String name = session.connection().name();
         inventory = new Loadable<>(tasks, session::inventory, i18n.get("task.clusterInventory", name));
         pci = new Loadable<>(tasks, () -> facts(session.nodePci(node.get())), i18n.get("task.nodePci", name));
+        shares = new Loadable<>(tasks, () -> readShares(shareService), i18n.get("console.task.readShares", name));
         state = new ReadOnlyObjectWrapper<>(session.state());
         stateListener = s -> Platform.runLater(() -> state.set(s));
         session.addStateListener(stateListener);
@@ -79,6 +88,14 @@ public final class ClusterModel {
             if (inv != null && !devicesRead) {
                 devicesRead = true;
                 readDevices(inv);
+            }
+            if (inv != null) {
+                List<String> key = sharesKey(inv);
+                if (!key.equals(sharesKey)) {
+                    sharesKey = key;
+                    sharesFor = inv;
+                    shares.changed();
+                }
             }
             if (inv != null && !assignmentsRead && inv.gpus().stream().anyMatch(g -> !g.assignmentKnown())) {
                 assignmentsRead = true;
@@ -121,6 +138,27 @@ public final class ClusterModel {
         }).start();
     }
 
+    private Map<String, NodeShares> readShares(ShareService service) {
+        ClusterInventory inv = sharesFor;
+        Map<String, NodeShares> out = new HashMap<>();
+        if (inv != null) {
+            for (NodeInfo n : inv.nodes()) {
+                if (n.state() == NodeState.ONLINE) {
+                    out.put(n.name(), service.nodeShares(session, n.name()));
+                }
+            }
+        }
+        return Map.copyOf(out);
+    }
+
+    /** The online nodes and each container's node, id and state: when one of these changes, shares are read again. */
+    private static List<String> sharesKey(ClusterInventory inv) {
+        List<String> key = new java.util.ArrayList<>();
+        inv.nodes().stream().filter(n -> n.state() == NodeState.ONLINE).forEach(n -> key.add(n.name()));
+        inv.containers().forEach(c -> key.add(c.node() + "/" + c.vmid() + "/" + c.status()));
+        return List.copyOf(key);
+    }
+
     /**
      * Once per refresh, when the inventory cannot tell who has some GPU (one given through a PCI resource mapping
      * is named only in its VM's configuration), reads the VMs' configurations in the background and then the
@@ -153,6 +191,25 @@ public final class ClusterModel {
     /** Connecting, connected, reconnecting, failed, closed: follows the session. */
     public ReadOnlyObjectProperty<ConnectionState> stateProperty() {
         return state.getReadOnlyProperty();
+    }
+
+    /** Per online node: its GPUs' drivers and the containers that share them (empty until read). */
+    public Loadable<Map<String, NodeShares>> shares() {
+        return shares;
+    }
+
+    /** What is known of a node's GPUs' use by containers, when it was read. */
+    public Optional<NodeShares> shares(String node) {
+        return Optional.ofNullable(shares.valueProperty().get()).map(m -> m.get(node));
+    }
+
+    /** A container's devices changed here (added a GPU, migrated): the shares are read again. */
+    public void sharesChanged() {
+        ClusterInventory inv = inventory.valueProperty().get();
+        if (inv != null) {
+            sharesFor = inv;
+            shares.changed();
+        }
     }
 
     Loadable<HostFacts> pci() {
@@ -223,13 +280,16 @@ public final class ClusterModel {
         if (pci.started()) {
             pci.refresh();
         }
+        if (shares.started()) {
+            shares.refresh();
+        }
         nodes.values().forEach(NodeModel::refresh);
         vms.values().forEach(VmModel::refresh);
     }
 
     /**
-     * For the IOMMU view of a node: which VM each of its GPUs is assigned to, as the inventory says ("VM 101"),
-     * following the inventory and the node shown.
+     * For the IOMMU view of a node: which VM each of its GPUs is assigned to, as the inventory says ("VM 101"), or
+     * which containers share it, following the inventory, the shares and the node shown.
      */
     ObservableValue<Map<PciAddress, String>> assignments(ObservableValue<String> shown) {
         return Bindings.createObjectBinding(() -> {
@@ -237,12 +297,16 @@ public final class ClusterModel {
             String n = shown.getValue();
             Map<PciAddress, String> out = new HashMap<>();
             if (inv != null && n != null) {
+                Optional<NodeShares> s = shares(n);
                 for (GpuInfo g : inv.gpusOn(n)) {
-                    g.assignedTo().ifPresent(vm -> out.put(g.address(), i18n.get("console.gpu.assigned", vm.id())));
+                    var share = s.flatMap(x -> x.of(g.address()));
+                    if (g.assignedTo().isPresent() || !ShareFormat.containers(share).isEmpty()) {
+                        out.put(g.address(), ShareFormat.use(g, share, i18n));
+                    }
                 }
             }
             return Map.copyOf(out);
-        }, inventory.valueProperty(), shown);
+        }, inventory.valueProperty(), shares.valueProperty(), shown);
     }
 
     public Optional<ClusterInventory> current() {

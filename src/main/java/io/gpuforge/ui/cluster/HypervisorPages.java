@@ -4,6 +4,12 @@ import io.gpuforge.domain.vm.ChangeEvent;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.connections.ConnectionState;
 import io.gpuforge.domain.host.HostFacts;
+import io.gpuforge.domain.Capability;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.share.ContainerSummary;
+import io.gpuforge.ui.share.AddGpuWindow;
+import io.gpuforge.ui.share.ContainerWizard;
+import javafx.scene.control.Button;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.ui.common.Icons;
@@ -13,6 +19,7 @@ import io.gpuforge.ui.common.Page;
 import io.gpuforge.ui.common.PageExtensions;
 import io.gpuforge.ui.common.PageFactory;
 import io.gpuforge.ui.common.UiContext;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +45,7 @@ public final class HypervisorPages implements PageFactory {
     private final Supplier<Window> owner;
     private final Map<Long, ClusterModel> models = new ConcurrentHashMap<>();
     private final Map<Long, VmActions> actions = new ConcurrentHashMap<>();
+    private final Map<Long, ContainerActions> ctActions = new ConcurrentHashMap<>();
 
     /** @param onFacts told when a node's PCI devices arrive (the tree lists the GPUs of one-node connections) */
     public HypervisorPages(UiContext ui, BiConsumer<ConnectionInfo, HostFacts> onFacts) {
@@ -65,7 +73,7 @@ public final class HypervisorPages implements PageFactory {
     /** The model of a hypervisor connection, shared by its pages and the tree (made on first use). */
     public ClusterModel model(ConnectionInfo c) {
         return models.computeIfAbsent(c.id(), id -> {
-            ClusterModel m = new ClusterModel(ui.app().sessions().of(c), ui.tasks(), ui.i18n());
+            ClusterModel m = new ClusterModel(ui.app().sessions().of(c), ui.app().shares(), ui.tasks(), ui.i18n());
             m.pci().valueProperty().addListener((o, a, f) -> {
                 if (f != null && m.current().map(inv -> inv.nodes().size() == 1).orElse(false)) {
                     onFacts.accept(c, f);
@@ -100,6 +108,28 @@ public final class HypervisorPages implements PageFactory {
         return actions.computeIfAbsent(c.id(), id -> new VmActions(ui, model(c), owner));
     }
 
+    /** The container actions of a connection (the tree's menus and the container pages use the same). */
+    public ContainerActions containerActions(ConnectionInfo c) {
+        return ctActions.computeIfAbsent(c.id(), id -> new ContainerActions(ui, model(c), owner));
+    }
+
+    /**
+     * Opens the container wizard on a connection with containers, at a node (and a GPU to share) when given; the
+     * inventory and the shares are read again once it made one.
+     */
+    public void createContainer(ConnectionInfo c, Optional<String> node, Optional<PciAddress> gpu) {
+        ClusterModel m = model(c);
+        ContainerWizard.open(ui, owner.get(), c, node, gpu, () -> {
+            m.inventory().changed();
+            m.sharesChanged();
+        });
+    }
+
+    /** Whether a connection offers containers (the Demo lab and Proxmox VE do). */
+    public boolean hasContainers(ConnectionInfo c) {
+        return serves(c) && model(c).session().can(Capability.CONTAINERS);
+    }
+
     @Override
     public Optional<Page> page(NavItem item) {
         Optional<ConnectionInfo> c = item.connection().filter(this::serves);
@@ -109,6 +139,9 @@ public final class HypervisorPages implements PageFactory {
         Optional<NavTarget> t = item.target();
         if (t.isPresent() && t.get().vm().isPresent()) {
             return Optional.of(vmPage(c.get(), t.get().vm().get()));
+        }
+        if (t.isPresent() && t.get().container().isPresent()) {
+            return Optional.of(containerPage(c.get(), t.get().container().get()));
         }
         if (t.isPresent()) {
             return Optional.of(nodePage(c.get(), t.get().node()));
@@ -131,7 +164,7 @@ public final class HypervisorPages implements PageFactory {
         return new Page("tab-node-" + c.id() + "-" + node, Bindings.createStringBinding(() -> node + " · " + c.name()),
                 Icons.of(Feather.HARD_DRIVE), () -> {
                     start(c);
-                    return new NodePage(ui, m, m.nodeModel(node), extensions.node(), owner.get());
+                    return new NodePage(ui, m, m.nodeModel(node), containerActions(c), extensions.node(), owner.get());
                 });
     }
 
@@ -145,10 +178,25 @@ public final class HypervisorPages implements PageFactory {
                 });
     }
 
+    private Page containerPage(ConnectionInfo c, ContainerSummary ct) {
+        ClusterModel m = model(c);
+        return new Page("tab-ct-" + c.id() + "-" + ct.node() + "-" + ct.vmid(),
+                Bindings.createStringBinding(() -> "CT " + ct.vmid() + " " + ct.name()), Icons.of(Feather.PACKAGE), () -> {
+                    start(c);
+                    Button addGpu = new Button(ui.i18n().get("share.ct.addGpu"));
+                    addGpu.setId("ct-add-gpu");
+                    addGpu.setGraphic(Icons.of(Feather.PLUS_CIRCLE));
+                    addGpu.setOnAction(e -> AddGpuWindow.open(ui, owner.get(), c, ct.node(), ct.vmid(),
+                            m::sharesChanged));
+                    return new ContainerPage(ui, m, ct.node(), ct.vmid(), containerActions(c), List.of(addGpu));
+                });
+    }
+
     /** A removed (or edited) connection: its model, feed and session go. */
     public void forget(long connectionId) {
         ClusterModel m = models.remove(connectionId);
         actions.remove(connectionId);
+        ctActions.remove(connectionId);
         if (m != null) {
             m.dispose();
         }
@@ -165,5 +213,6 @@ public final class HypervisorPages implements PageFactory {
         models.values().forEach(ClusterModel::dispose);
         models.clear();
         actions.clear();
+        ctActions.clear();
     }
 }

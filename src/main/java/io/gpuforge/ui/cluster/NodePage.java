@@ -34,7 +34,8 @@ final class NodePage extends TabPane implements Disposable, ShowsIommu {
     private final Tab iommu;
     private final Tab gpus;
 
-    NodePage(UiContext ui, ClusterModel cluster, NodeModel model, List<NodePageExtension> extensions, Window owner) {
+    NodePage(UiContext ui, ClusterModel cluster, NodeModel model, ContainerActions containers,
+             List<NodePageExtension> extensions, Window owner) {
         I18n i18n = ui.i18n();
         String idPrefix = "node-" + cluster.session().connection().id() + "-" + model.node();
         getStyleClass().addAll("host-page", "node-page");
@@ -50,7 +51,7 @@ final class NodePage extends TabPane implements Disposable, ShowsIommu {
         groups.onPassThrough(address -> PassthroughWizard.open(ui, owner, Optional.of(Preselection.node(c, model.node(),
                 Optional.of(address)))));
         iommu = tab(idPrefix + "-iommu", "host.tab.iommu", Feather.LAYERS, groups, i18n);
-        gpus = tab(idPrefix + "-gpus", "console.node.tab.gpus", Feather.CPU, new NodeGpusView(cluster, model.node(), i18n),
+        gpus = tab(idPrefix + "-gpus", "console.node.tab.gpus", Feather.CPU, new NodeGpusView(cluster, model.node(), containers, i18n),
                 i18n);
         Loadable<NodeReadiness.Result> readiness = model.readiness(() -> new Loadable<>(cluster.tasks(),
                 () -> ui.app().readiness().of(cluster.session().connection(), model.node(),

@@ -39,7 +39,8 @@ public final class I18n {
             "i18n.welcome",
             "i18n.console",
             "i18n.startup",
-            "i18n.diagnose");
+            "i18n.diagnose",
+            "i18n.share");
     private static final Logger LOG = LoggerFactory.getLogger(I18n.class);
 
     private final ObjectProperty<Locale> locale = new SimpleObjectProperty<>();

@@ -7,12 +7,12 @@ import java.util.Optional;
 /**
  * One entry of the navigation tree. {@code labelKey} is a bundle key when {@code localized}, otherwise the
  * literal label (a host name, a VM name). Items below a hypervisor connection name what they stand for in
- * {@code target} (node, VM, GPU).
+ * {@code target} (node, VM, container, GPU).
  */
 public record NavItem(Kind kind, String id, String label, boolean localized, Optional<ConnectionInfo> connection,
                       Optional<NavTarget> target) {
 
-    public enum Kind { CONNECTION, NODE, VM, GPU }
+    public enum Kind { CONNECTION, NODE, VM, CONTAINER, GPU }
 
     public NavItem {
         Objects.requireNonNull(kind);

@@ -7,6 +7,7 @@ import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.ui.common.I18n;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import javafx.beans.property.ReadOnlyDoubleProperty;
 import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -114,13 +115,14 @@ final class FleetRow {
         return spark.getReadOnlyProperty();
     }
 
-    /** What the filter matches: model, host, connection, address, VM, driver. */
+    /** What the filter matches: model, host, connection, address, VM, containers, driver. */
     boolean matches(String filter) {
         if (filter == null || filter.isBlank()) {
             return true;
         }
         FleetGpu g = gpu.get();
         String all = String.join(" ", g.model(), g.host(), g.connection(), g.address().orElse(""), g.vm().orElse(""),
+                g.containers().stream().map(c -> "ct " + c.vmid() + " " + c.name()).collect(Collectors.joining(" ")),
                 g.driver().orElse(""), source.get()).toLowerCase(Locale.ROOT);
         for (String word : filter.toLowerCase(Locale.ROOT).split("\\s+")) {
             if (!all.contains(word)) {

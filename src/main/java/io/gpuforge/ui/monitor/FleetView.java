@@ -95,7 +95,8 @@ final class FleetView extends BorderPane implements Disposable {
                         () -> r.gpu().driver().orElse(""), r.gpuProperty())),
                 text("monitor.fleet.col.vm", 150, r -> Bindings.createStringBinding(() -> r.gpu().vm()
                         .map(v -> v + r.gpu().vmState().map(s -> " (" + MonitorText.vmState(ui.i18n(), s) + ")")
-                                .orElse("")).orElse(""), r.gpuProperty(), ui.i18n().localeProperty())),
+                                .orElse("")).orElse(MonitorText.containers(ui.i18n(), r.gpu().containers())),
+                        r.gpuProperty(), ui.i18n().localeProperty())),
                 text("monitor.fleet.col.state", 68, r -> Bindings.createStringBinding(
                         () -> MonitorText.availability(ui.i18n(), r.gpu().availability()), r.gpuProperty(),
                         ui.i18n().localeProperty())),

@@ -7,6 +7,9 @@ import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.domain.telemetry.SourceKind;
 import io.gpuforge.domain.vm.VmState;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.domain.share.ContainerUse;
+import java.util.stream.Collectors;
+import java.util.List;
 
 /** The monitor's words for domain values, in the UI's language (keys written out so a test finds them all). */
 final class MonitorText {
@@ -44,9 +47,17 @@ final class MonitorText {
                 return i18n.get("monitor.fleet.inUse");
             case ASSIGNED:
                 return i18n.get("monitor.fleet.assigned");
+            case SHARED:
+                return i18n.get("monitor.fleet.shared");
             default:
                 return i18n.get("monitor.fleet.unknown");
         }
+    }
+
+    /** The containers that share a GPU: "CT 201 media-01, CT 202 cuda-02", those given it the old way marked. */
+    static String containers(I18n i18n, List<ContainerUse> cts) {
+        return cts.stream().map(c -> "CT " + c.vmid() + (c.name().isEmpty() ? "" : " " + c.name())
+                + (c.legacy() ? " ⚠ " + i18n.get("monitor.fleet.oldWay") : "")).collect(Collectors.joining(", "));
     }
 
     static String vmState(I18n i18n, VmState s) {

@@ -1,5 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
+import io.gpuforge.ui.common.DiffView;
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.host.HostReboot;
 import io.gpuforge.app.host.HostTarget;

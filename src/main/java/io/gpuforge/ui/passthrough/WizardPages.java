@@ -1,5 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
+import io.gpuforge.ui.common.DiffView;
 import io.gpuforge.app.passthrough.PassthroughStatus;
 import io.gpuforge.domain.passthrough.GpuVerdict;
 import io.gpuforge.domain.passthrough.PassthroughPlan;

@@ -1,7 +1,8 @@
 package io.gpuforge.ui.shell;
 
 import io.gpuforge.domain.vm.VmInfo;
-import io.gpuforge.ui.cluster.ConsoleFormat;
+import io.gpuforge.ui.cluster.ShareFormat;
+import io.gpuforge.domain.share.ContainerSummary;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.NavItem;
@@ -105,7 +106,8 @@ final class NavigationCell extends TreeCell<NavItem> {
             }
         }
         if (item.kind() == NavItem.Kind.GPU) {
-            tip.setText(item.target().flatMap(t -> t.gpu()).map(g -> ConsoleFormat.gpuLabel(g, i18n)).orElse(item.label()));
+            tip.setText(item.target().flatMap(t -> t.gpu().map(g -> ShareFormat.tooltip(g, t.share(), i18n)))
+                    .orElse(item.label()));
             if (getTooltip() != tip) {
                 setTooltip(tip);
             }
@@ -119,7 +121,9 @@ final class NavigationCell extends TreeCell<NavItem> {
         shown(true);
         fixHeight();
         Optional<VmInfo> vm = item.target().flatMap(t -> t.vm());
-        state(vm.map(v -> v.template() ? TEMPLATE : v.state().isRunning() ? RUNNING : STOPPED).orElse(null));
+        Optional<ContainerSummary> ct = item.target().flatMap(t -> t.container());
+        state(vm.map(v -> v.template() ? TEMPLATE : v.state().isRunning() ? RUNNING : STOPPED)
+                .or(() -> ct.map(c -> c.running() ? RUNNING : STOPPED)).orElse(null));
     }
 
     /**
@@ -177,6 +181,8 @@ final class NavigationCell extends TreeCell<NavItem> {
             case VM:
                 return item.target().flatMap(t -> t.vm()).map(v -> v.template() ? Feather.FILE
                         : v.state().isRunning() ? Feather.PLAY_CIRCLE : Feather.STOP_CIRCLE).orElse(Feather.BOX);
+            case CONTAINER:
+                return Feather.PACKAGE;
             default:
                 return Feather.CPU;
         }

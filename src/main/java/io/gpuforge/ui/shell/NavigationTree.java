@@ -7,6 +7,7 @@ import io.gpuforge.domain.pci.GpuPlacement;
 import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.host.HostSummary;
 import io.gpuforge.domain.pci.PciDevice;
+import io.gpuforge.domain.share.NodeShares;
 import io.gpuforge.ui.cluster.ConsoleFormat;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.NavItem;
@@ -50,6 +51,7 @@ final class NavigationTree {
     private final I18n i18n;
     private final Map<Long, ConnectionState> states = new HashMap<>();
     private final Map<Long, ClusterInventory> inventories = new HashMap<>();
+    private final Map<Long, Map<String, NodeShares>> shares = new HashMap<>();
     /** The newest content asked for, per connection: an older one that is computed later is dropped. */
     private final Map<Long, Integer> requests = new HashMap<>();
     private final PauseTransition debounce = new PauseTransition(Duration.millis(150));
@@ -185,6 +187,7 @@ final class NavigationTree {
 
     void removeConnection(long id) {
         inventories.remove(id);
+        shares.remove(id);
         states.remove(id);
         requests.remove(id);
         view.getRoot().getChildren().stream().filter(t -> t.getValue().connection().map(x -> x.id() == id)
@@ -201,6 +204,15 @@ final class NavigationTree {
         compute = background;
         fx = fxThread;
         slices = perPulse;
+    }
+
+    /** What the hosts of a connection's nodes say of their GPUs' use by containers: the GPU rows say it too. */
+    void showShares(ConnectionInfo c, Map<String, NodeShares> nodeShares) {
+        shares.put(c.id(), nodeShares == null ? Map.of() : nodeShares);
+        Optional<TreeItem<NavItem>> conn = item(c);
+        if (conn.isPresent() && inventories.containsKey(c.id())) {
+            request(c, conn.get(), Optional.empty());
+        }
     }
 
     /** A hypervisor connection's nodes, VMs and GPUs, brought up to date in place; filtered by the search. */
@@ -223,11 +235,12 @@ final class NavigationTree {
      */
     private void request(ConnectionInfo c, TreeItem<NavItem> conn, Optional<Set<TreeItem<NavItem>>> restore) {
         ClusterInventory inv = inventories.get(c.id());
+        Map<String, NodeShares> nodeShares = shares.getOrDefault(c.id(), Map.of());
         String filter = filter();
         int generation = requests.merge(c.id(), 1, Integer::sum);
         try {
             compute.execute(() -> {
-                List<TreeSync.Wanted> wanted = TreeContent.of(c, inv, filter, i18n);
+                List<TreeSync.Wanted> wanted = TreeContent.of(c, inv, nodeShares, filter, i18n);
                 Set<String> all = filter.isEmpty() ? TreeContent.ids(wanted) : null;
                 fx.execute(() -> {
                     if (requests.getOrDefault(c.id(), 0) != generation || item(c).orElse(null) != conn) {

@@ -5,7 +5,11 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.share.ContainerSummary;
+import io.gpuforge.domain.share.GpuShare;
+import io.gpuforge.domain.share.NodeShares;
 import io.gpuforge.ui.cluster.ConsoleFormat;
+import io.gpuforge.ui.cluster.ShareFormat;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.ui.common.NavTarget;
@@ -14,12 +18,14 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * What the tree shows below a hypervisor connection, from its inventory: its nodes, and under each node its VMs
- * (templates too) by id and its GPUs by address, each item carrying what it stands for. A filter keeps the VMs and
+ * (templates too) by id, its containers by id and its GPUs by address (with the containers that share each, when
+ * its node's host was read), each item carrying what it stands for. A filter keeps the VMs and
  * GPUs whose label (a GPU's whole label, as its tooltip shows it) holds it (case does not matter) and the nodes that
  * hold one of them or whose name holds it.
  * Pure: the tree applies the result with {@link TreeSync}.
@@ -33,6 +39,12 @@ final class TreeContent {
     }
 
     static List<TreeSync.Wanted> of(ConnectionInfo c, ClusterInventory inv, String filter, I18n i18n) {
+        return of(c, inv, Map.of(), filter, i18n);
+    }
+
+    /** As above, with what each node's host says of its GPUs' use by containers (read after the inventory). */
+    static List<TreeSync.Wanted> of(ConnectionInfo c, ClusterInventory inv, Map<String, NodeShares> shares,
+                                    String filter, I18n i18n) {
         String f = filter == null ? "" : filter.strip().toLowerCase(Locale.ROOT);
         List<TreeSync.Wanted> nodes = new ArrayList<>();
         for (NodeInfo n : inv.nodes()) {
@@ -47,14 +59,26 @@ final class TreeContent {
                             Optional.of(c), Optional.of(NavTarget.vm(v)))));
                 }
             }
+            Optional<NodeShares> onNode = Optional.ofNullable(shares.get(n.name()));
+            List<ContainerSummary> cts = new ArrayList<>(inv.containersOn(n.name()));
+            cts.sort(Comparator.comparingInt(ContainerSummary::vmid));
+            for (ContainerSummary ct : cts) {
+                String label = ctLabel(ct);
+                if (nodeMatches || label.toLowerCase(Locale.ROOT).contains(f)) {
+                    children.add(TreeSync.Wanted.leaf(new NavItem(NavItem.Kind.CONTAINER, "conn:" + c.id() + "/node:"
+                            + n.name() + "/ct:" + ct.vmid(), label, false, Optional.of(c), Optional.of(
+                            NavTarget.container(ct, onNode.flatMap(s -> s.sharedBy(ct.vmid())))))));
+                }
+            }
             List<GpuInfo> gpus = new ArrayList<>(inv.gpusOn(n.name()));
             gpus.sort(Comparator.comparing(g -> g.address().toString()));
             for (GpuInfo g : gpus) {
+                Optional<GpuShare> share = onNode.flatMap(s -> s.of(g.address()));
                 // the row is short; a search finds what its tooltip says as well (the vendor's name, the mapping)
-                if (nodeMatches || ConsoleFormat.gpuLabel(g, i18n).toLowerCase(Locale.ROOT).contains(f)) {
+                if (nodeMatches || ShareFormat.tooltip(g, share, i18n).toLowerCase(Locale.ROOT).contains(f)) {
                     children.add(TreeSync.Wanted.leaf(new NavItem(NavItem.Kind.GPU, "conn:" + c.id() + "/node:"
-                            + n.name() + "/gpu:" + g.address(), ConsoleFormat.gpuTreeLabel(g, i18n), false, Optional.of(c),
-                            Optional.of(NavTarget.gpu(g)))));
+                            + n.name() + "/gpu:" + g.address(), ShareFormat.treeLabel(g, share, i18n), false,
+                            Optional.of(c), Optional.of(NavTarget.gpu(g, share)))));
                 }
             }
             if (nodeMatches || !children.isEmpty()) {
@@ -74,6 +98,11 @@ final class TreeContent {
             }
         }
         return out;
+    }
+
+    /** A container as the tree lists it: "CT 201 media-01". */
+    static String ctLabel(ContainerSummary ct) {
+        return "CT " + ct.vmid() + " " + ct.name();
     }
 
     static String vmId(ConnectionInfo c, VmInfo v) {

@@ -5,6 +5,11 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.ui.cluster.ActionLabels;
+import io.gpuforge.ui.cluster.ContainerActions;
+import io.gpuforge.domain.share.ContainerSummary;
+import io.gpuforge.domain.share.ContainerUse;
+import io.gpuforge.domain.share.GpuShare;
+import io.gpuforge.ui.cluster.ShareFormat;
 import io.gpuforge.ui.cluster.HypervisorPages;
 import io.gpuforge.ui.cluster.VmActions;
 import io.gpuforge.ui.common.I18n;
@@ -77,6 +82,10 @@ final class TreeMenus {
                         out.add(item("menu-create-vm", "console.menu.createVm", Feather.PLUS_SQUARE,
                                 () -> create.accept(c.get(), n)));
                     }
+                    if (hypervisors.hasContainers(c.get())) {
+                        out.add(item("menu-create-ct", "share.menu.createCt", Feather.PACKAGE,
+                                () -> hypervisors.createContainer(c.get(), Optional.of(n), Optional.empty())));
+                    }
                     out.add(item("menu-link", "console.menu.linkHost", Feather.LINK,
                             () -> handlers.linkHost().accept(c.get(), n)));
                 });
@@ -88,10 +97,19 @@ final class TreeMenus {
                         out.add(item("menu-pass-through", "console.menu.passThrough", Feather.ZAP,
                                 () -> pass.accept(c.get(), g)));
                     }
+                    if (hypervisors.hasContainers(c.get()) && g.assignedTo().isEmpty()) {
+                        out.add(item("menu-share-ct", "share.menu.shareGpu", Feather.PACKAGE,
+                                () -> hypervisors.createContainer(c.get(), Optional.of(g.node()),
+                                        Optional.of(g.address()))));
+                    }
+                    migrateItems(c.get(), g.node(), item.target().flatMap(t -> t.share()), out);
                 });
                 break;
             case VM:
                 item.target().flatMap(t -> t.vm()).ifPresent(vm -> vmItems(c.get(), vm, out));
+                break;
+            case CONTAINER:
+                item.target().flatMap(t -> t.container()).ifPresent(ct -> containerItems(c.get(), ct, out));
                 break;
             default:
                 break;
@@ -112,6 +130,39 @@ final class TreeMenus {
             MenuItem m = item("menu-vm-" + k.name().toLowerCase(Locale.ROOT), ActionLabels.key(k), ActionLabels.icon(k),
                     () -> actions.run(k, vm));
             m.setDisable(!actions.can(k, vm));
+            out.add(m);
+        }
+    }
+
+    /** "Migrate CT 201 to devN…" for each container that has the GPU the old way. */
+    private void migrateItems(ConnectionInfo c, String node, Optional<GpuShare> share, List<MenuItem> out) {
+        if (!hypervisors.serves(c)) {
+            return;
+        }
+        ContainerActions actions = hypervisors.containerActions(c);
+        for (ContainerUse u : ShareFormat.containers(share)) {
+            Optional<ContainerSummary> ct = hypervisors.model(c).current().flatMap(inv -> inv.container(node, u.vmid()));
+            if (u.legacy() && ct.isPresent()) {
+                MenuItem m = new MenuItem(i18n.get("share.gpu.migrateCt", u.vmid(), u.name()));
+                m.setId("menu-gpu-migrate-" + u.vmid());
+                m.setGraphic(Icons.of(Feather.SHUFFLE));
+                m.setOnAction(e -> actions.run(ContainerActions.Kind.MIGRATE, ct.get()));
+                m.setDisable(!actions.can(ContainerActions.Kind.MIGRATE, ct.get()));
+                out.add(m);
+            }
+        }
+    }
+
+    private void containerItems(ConnectionInfo c, ContainerSummary ct, List<MenuItem> out) {
+        if (!hypervisors.serves(c)) {
+            return;
+        }
+        ContainerActions actions = hypervisors.containerActions(c);
+        out.add(new SeparatorMenuItem());
+        for (ContainerActions.Kind k : ContainerActions.Kind.values()) {
+            MenuItem m = item("menu-ct-" + k.name().toLowerCase(Locale.ROOT), ContainerActions.key(k),
+                    ContainerActions.icon(k), () -> actions.run(k, ct));
+            m.setDisable(!actions.can(k, ct));
             out.add(m);
         }
     }

@@ -85,6 +85,32 @@ class GpuFleetTest {
         }
     }
 
+    /**
+     * The Proxmox API's PCI listing has no driver: the fleet takes it from each node's host (the Demo lab's simulated
+     * ones), and shows the RTX 3090 that container 201 has the old way as shared, by whom, and how.
+     */
+    @Test
+    void everyDemoLabGpuHasItsDriverAndTheSharedOneItsContainers() throws Exception {
+        GpuFleet fleet = app.fleet();
+        try (GpuFleet.Subscription sub = fleet.subscribe(() -> { })) {
+            await("the Demo lab's GPUs", () -> fleet.gpus().stream().filter(r -> r.connection().equals("Demo lab"))
+                    .count() >= 6);
+            List<FleetGpu> rows = fleet.gpus().stream().filter(r -> r.connection().equals("Demo lab")).toList();
+            assertThat(rows).as("every driver known").allSatisfy(r -> assertThat(r.driver()).isPresent());
+            FleetGpu shared = rows.stream().filter(r -> r.address().equals(Optional.of("0000:04:00.0"))).findFirst()
+                    .orElseThrow();
+            assertThat(shared.driver()).contains("nvidia");
+            assertThat(shared.availability()).isEqualTo(FleetGpu.Availability.SHARED);
+            assertThat(shared.containers()).singleElement().satisfies(c -> {
+                assertThat(c.vmid()).isEqualTo(201);
+                assertThat(c.name()).isEqualTo("media-01");
+                assertThat(c.legacy()).as("raw lxc lines").isTrue();
+            });
+            assertThat(rows).filteredOn(r -> !r.address().equals(Optional.of("0000:04:00.0")))
+                    .allSatisfy(r -> assertThat(r.containers()).isEmpty());
+        }
+    }
+
     @Test
     void theMonitorSamplesAtTheIntervalTheSettingsGive() throws Exception {
         app.settings().update(st -> st.withSamplerIntervalMillis(3000));

@@ -1,14 +1,14 @@
-package io.gpuforge.ui.passthrough;
+package io.gpuforge.ui.common;
 
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import java.util.List;
 import javafx.scene.control.Label;
 import javafx.scene.layout.VBox;
 
-/** Unified diffs of a plan's files, one label per line: additions green, removals red, hunks accented. */
-final class DiffView extends VBox {
+/** Unified diffs of a plan (passthrough, sharing, a migration)'s files, one label per line: additions green, removals red, hunks accented. */
+public final class DiffView extends VBox {
 
-    DiffView(List<PassthroughPlan.FileEdit> edits) {
+    public DiffView(List<PassthroughPlan.FileEdit> edits) {
         getStyleClass().add("diff-view");
         setId("pt-diff");
         for (PassthroughPlan.FileEdit e : edits) {
@@ -24,7 +24,7 @@ final class DiffView extends VBox {
         }
     }
 
-    static String style(String line) {
+    public static String style(String line) {
         if (line.startsWith("+++") || line.startsWith("---")) {
             return "diff-file";
         }

@@ -1,0 +1,261 @@
+package io.gpuforge.ui.share;
+
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.common.Wrapped;
+import io.gpuforge.ui.passthrough.RollbackWindow;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+
+/**
+ * The container wizard, in the passthrough wizard's look and words: Node → Template → Resources and network → GPU →
+ * Host plan → Driver → Summary → Create, the steps on the left. The host plan is shown (a diff) and applied only when
+ * the chosen GPU needs it; the driver step only for an NVIDIA GPU. Nothing is changed before the summary, which shows
+ * the exact API call; the create's task lines are shown as they come. Open it with {@link #open}.
+ */
+public final class ContainerWizard {
+
+    private final UiContext ui;
+    private final I18n i18n;
+    private final ContainerWizardModel m;
+    private final ContainerWizardPages pages;
+    private final Stage stage = new Stage();
+    private final VBox steps = new VBox(2);
+    private final Label title = new Label();
+    private final StackPane content = new StackPane();
+    private final Button back = new Button();
+    private final Button next = new Button();
+    private final Button cancel = new Button();
+    private final Set<ContainerWizardModel.Step> skipped = EnumSet.noneOf(ContainerWizardModel.Step.class);
+    private final Runnable afterCreate;
+
+    private ContainerWizard(UiContext ui, Window owner, ConnectionInfo c, Runnable afterCreate) {
+        this.ui = ui;
+        this.i18n = ui.i18n();
+        this.m = new ContainerWizardModel(ui, c);
+        this.pages = new ContainerWizardPages(m);
+        this.afterCreate = afterCreate;
+        if (owner != null) {
+            stage.initOwner(owner);
+        }
+        stage.setTitle(i18n.get("share.wizard.title", c.name()));
+        stage.setScene(scene());
+        stage.setOnHidden(e -> m.cancelled.set(true));
+    }
+
+    /**
+     * Opens the wizard on a Proxmox connection; at {@code node}'s templates when one is given, with {@code gpu} chosen
+     * when it can be; {@code afterCreate} runs on the FX thread once the container was made.
+     */
+    public static Stage open(UiContext ui, Window owner, ConnectionInfo c, Optional<String> node,
+                             Optional<PciAddress> gpu, Runnable afterCreate) {
+        ContainerWizard w = new ContainerWizard(ui, owner, c, afterCreate);
+        w.m.preselectedGpu = gpu;
+        node.ifPresent(w.m.node::set);
+        w.stage.show();
+        w.show(ContainerWizardModel.Step.NODE);
+        w.m.loadNodes(() -> {
+            if (node.isPresent() && w.m.nodes.contains(node.get())) {
+                w.m.loadNodeChoices(() -> w.show(ContainerWizardModel.Step.TEMPLATE));
+            } else {
+                w.show(ContainerWizardModel.Step.NODE);
+            }
+        });
+        return w.stage;
+    }
+
+    private Scene scene() {
+        title.getStyleClass().add("wizard-title");
+        title.setId("ct-wizard-title");
+        steps.getStyleClass().add("wizard-steps");
+        steps.setId("ct-wizard-steps");
+        ProgressIndicator busy = new ProgressIndicator();
+        busy.setPrefSize(20, 20);
+        busy.visibleProperty().bind(m.busy);
+        Label error = Wrapped.wrapped(new Label());
+        error.setId("ct-wizard-error");
+        error.getStyleClass().add("wizard-message-error");
+        error.textProperty().bind(m.error);
+        error.visibleProperty().bind(m.error.isNotEmpty());
+        error.managedProperty().bind(error.visibleProperty());
+        error.setMaxWidth(Double.MAX_VALUE);
+        HBox head = new HBox(10, title, busy);
+        head.setAlignment(Pos.CENTER_LEFT);
+        VBox.setVgrow(content, Priority.ALWAYS);
+        content.setAlignment(Pos.TOP_LEFT);
+        VBox centre = new VBox(10, head, error, content);
+        centre.setPadding(new Insets(16));
+        back.setId("ct-wizard-back");
+        back.setText(i18n.get("passthrough.back"));
+        back.setOnAction(e -> back());
+        next.setId("ct-wizard-next");
+        next.getStyleClass().add("accent");
+        next.setDefaultButton(true);
+        next.setOnAction(e -> next());
+        next.disableProperty().bind(Bindings.createBooleanBinding(() -> m.busy.get() || !canGoOn(), m.busy, m.step,
+                m.node, m.template, m.hostname, m.storage, m.bridge, m.gpu, m.hostPlan, m.hostApplied, m.created));
+        back.disableProperty().bind(m.busy.or(Bindings.createBooleanBinding(() -> m.step.get()
+                == ContainerWizardModel.Step.NODE || m.step.get() == ContainerWizardModel.Step.CREATE, m.step)));
+        cancel.setId("ct-wizard-cancel");
+        cancel.setText(i18n.get("passthrough.cancel"));
+        cancel.setCancelButton(true);
+        cancel.setOnAction(e -> stage.close());
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox buttons = new HBox(10, cancel, spacer, back, next);
+        buttons.setPadding(new Insets(10, 16, 12, 16));
+        BorderPane root = new BorderPane(centre);
+        root.setLeft(steps);
+        root.setBottom(buttons);
+        root.setId("container-wizard");
+        root.getStylesheets().add(Objects.requireNonNull(ContainerWizard.class.getResource(PlanWindow.CSS))
+                .toExternalForm());
+        Scene scene = new Scene(root, 1000, 680);
+        ui.theme().style(scene);
+        return scene;
+    }
+
+    private boolean canGoOn() {
+        return switch (m.step.get()) {
+            case NODE -> m.node.get() != null;
+            case TEMPLATE -> m.template.get() != null && !m.hostname.get().isBlank();
+            case RESOURCES -> m.invalid().isEmpty();
+            case GPU -> !m.gpuBlocked();
+            case HOST_PLAN -> m.hostPlan.get() != null;
+            case CREATE -> m.created.get() != null;
+            default -> true;
+        };
+    }
+
+    private void next() {
+        switch (m.step.get()) {
+            case NODE -> m.loadNodeChoices(() -> show(ContainerWizardModel.Step.TEMPLATE));
+            case TEMPLATE -> show(ContainerWizardModel.Step.RESOURCES);
+            case RESOURCES -> m.loadGpus(() -> show(ContainerWizardModel.Step.GPU));
+            case GPU -> afterGpu();
+            case HOST_PLAN -> {
+                if (m.hostApplied.get() == null) {
+                    m.applyHostPlan(() -> {
+                        show(ContainerWizardModel.Step.HOST_PLAN);
+                        if (!m.needsHostPlan()) {
+                            afterHostPlan();
+                        }
+                    });
+                } else {
+                    afterHostPlan();
+                }
+            }
+            case DRIVER -> show(ContainerWizardModel.Step.SUMMARY);
+            case SUMMARY -> {
+                show(ContainerWizardModel.Step.CREATE);
+                m.create(() -> {
+                    refreshButtons();
+                    if (m.created.get().ok()) {
+                        afterCreate.run();
+                    }
+                });
+            }
+            default -> stage.close();
+        }
+    }
+
+    private void afterGpu() {
+        skipped.remove(ContainerWizardModel.Step.HOST_PLAN);
+        if (m.needsHostPlan()) {
+            m.hostApplied.set(null);
+            m.loadHostPlan(() -> show(ContainerWizardModel.Step.HOST_PLAN));
+        } else {
+            skipped.add(ContainerWizardModel.Step.HOST_PLAN);
+            afterHostPlan();
+        }
+    }
+
+    private void afterHostPlan() {
+        boolean nvidia = m.gpu.get() != null && m.gpu.get().hostDriver().filter("nvidia"::equals).isPresent();
+        if (nvidia) {
+            skipped.remove(ContainerWizardModel.Step.DRIVER);
+            show(ContainerWizardModel.Step.DRIVER);
+        } else {
+            skipped.add(ContainerWizardModel.Step.DRIVER);
+            show(ContainerWizardModel.Step.SUMMARY);
+        }
+    }
+
+    private void back() {
+        ContainerWizardModel.Step at = m.step.get();
+        ContainerWizardModel.Step to = at;
+        do {
+            to = ContainerWizardModel.Step.values()[Math.max(0, to.ordinal() - 1)];
+        } while (skipped.contains(to) && to.ordinal() > 0);
+        show(to);
+    }
+
+    private void show(ContainerWizardModel.Step s) {
+        m.step.set(s);
+        m.error.set("");
+        content.getChildren().setAll(page(s));
+        title.setText(i18n.get(ContainerWizardModel.stepKey(s)));
+        renderSteps();
+        refreshButtons();
+    }
+
+    private Node page(ContainerWizardModel.Step s) {
+        return switch (s) {
+            case NODE -> pages.node();
+            case TEMPLATE -> pages.template();
+            case RESOURCES -> pages.resources();
+            case GPU -> pages.gpu(() -> RollbackWindow.open(ui, stage, m.host()));
+            case HOST_PLAN -> pages.hostPlan();
+            case DRIVER -> pages.driver();
+            case SUMMARY -> pages.summary();
+            case CREATE -> pages.create();
+        };
+    }
+
+    private void renderSteps() {
+        steps.getChildren().clear();
+        for (ContainerWizardModel.Step s : ContainerWizardModel.Step.values()) {
+            Label l = new Label(i18n.get(ContainerWizardModel.stepKey(s)));
+            l.getStyleClass().add("wizard-step");
+            l.setId("ct-wizard-step-" + s.name().toLowerCase(Locale.ROOT));
+            l.setMaxWidth(Double.MAX_VALUE);
+            if (s == m.step.get()) {
+                l.getStyleClass().add("current");
+            } else if (skipped.contains(s)) {
+                l.getStyleClass().add("skipped");
+                l.setText(i18n.get("passthrough.step.skipped", l.getText()));
+            } else if (s.ordinal() < m.step.get().ordinal()) {
+                l.getStyleClass().add("done");
+            }
+            steps.getChildren().add(l);
+        }
+    }
+
+    private void refreshButtons() {
+        ContainerWizardModel.Step s = m.step.get();
+        next.setText(i18n.get(s == ContainerWizardModel.Step.HOST_PLAN && m.hostApplied.get() == null
+                ? "passthrough.next.apply" : s == ContainerWizardModel.Step.SUMMARY ? "share.wizard.next.create"
+                : s == ContainerWizardModel.Step.CREATE ? "passthrough.next.finish" : "passthrough.next"));
+    }
+}
