@@ -81,17 +81,37 @@ public final class ShareService {
         return ShareChecks.evaluate(facts(host, prompt), gpu);
     }
 
+    /** Each GPU of a host with whether it can be shared, and its model name as the host lists it. */
+    public record HostGpus(List<ShareReadiness> gpus, Map<PciAddress, String> names) {
+        public HostGpus {
+            gpus = List.copyOf(gpus);
+            names = Map.copyOf(names);
+        }
+
+        /** "GeForce RTX 3090" for "NVIDIA Corporation GA102 [GeForce RTX 3090]"; the vendor when unnamed. */
+        public String name(ShareReadiness r) {
+            String n = names.getOrDefault(r.gpu(), r.vendor().orElse("GPU"));
+            int open = n.lastIndexOf('[');
+            int close = n.lastIndexOf(']');
+            return open >= 0 && close > open + 1 ? n.substring(open + 1, close) : n;
+        }
+    }
+
     /**
      * Whether each GPU of the host can be shared with containers, its facts read once: the GPUs (function 0 of each
      * display-class card) in address order.
      */
-    public List<ShareReadiness> readinessOfAll(HostTarget host, HostKeyPrompt prompt) throws HostException {
+    public HostGpus readinessOfAll(HostTarget host, HostKeyPrompt prompt) throws HostException {
         HostFacts f = facts(host, prompt);
         List<ShareReadiness> out = new ArrayList<>();
+        Map<PciAddress, String> names = new LinkedHashMap<>();
         f.pci().devices().stream().filter(PciDevice::isGpu).filter(d -> d.address().function() == 0)
                 .sorted(java.util.Comparator.comparing(d -> d.address().toString()))
-                .forEach(d -> out.add(ShareChecks.evaluate(f, d.address())));
-        return out;
+                .forEach(d -> {
+                    out.add(ShareChecks.evaluate(f, d.address()));
+                    d.name().ifPresent(n -> names.put(d.address(), n));
+                });
+        return new HostGpus(out, names);
     }
 
     /** The checks in words, with their fixes, one per line. */

@@ -93,9 +93,9 @@ final class FleetView extends BorderPane implements Disposable {
                         v / 1024)),
                 text("monitor.fleet.col.driver", 68, r -> Bindings.createStringBinding(
                         () -> r.gpu().driver().orElse(""), r.gpuProperty())),
-                text("monitor.fleet.col.vm", 150, r -> Bindings.createStringBinding(() -> r.gpu().vm()
+                text("monitor.fleet.col.vm", 180, r -> Bindings.createStringBinding(() -> r.gpu().vm()
                         .map(v -> v + r.gpu().vmState().map(s -> " (" + MonitorText.vmState(ui.i18n(), s) + ")")
-                                .orElse("")).orElse(MonitorText.containers(ui.i18n(), r.gpu().containers())),
+                                .orElse("")).orElse(MonitorText.containers(r.gpu().containers())),
                         r.gpuProperty(), ui.i18n().localeProperty())),
                 text("monitor.fleet.col.state", 68, r -> Bindings.createStringBinding(
                         () -> MonitorText.availability(ui.i18n(), r.gpu().availability()), r.gpuProperty(),

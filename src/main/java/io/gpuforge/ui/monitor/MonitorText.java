@@ -54,10 +54,13 @@ final class MonitorText {
         }
     }
 
-    /** The containers that share a GPU: "CT 201 media-01, CT 202 cuda-02", those given it the old way marked. */
-    static String containers(I18n i18n, List<ContainerUse> cts) {
+    /**
+     * The containers that share a GPU: "CT 201 media-01 ⚠, CT 202 cuda-02", ⚠ for one given it the old way (raw lxc
+     * lines; the node's GPUs tab says so and offers the migration).
+     */
+    static String containers(List<ContainerUse> cts) {
         return cts.stream().map(c -> "CT " + c.vmid() + (c.name().isEmpty() ? "" : " " + c.name())
-                + (c.legacy() ? " ⚠ " + i18n.get("monitor.fleet.oldWay") : "")).collect(Collectors.joining(", "));
+                + (c.legacy() ? " ⚠" : "")).collect(Collectors.joining(", "));
     }
 
     static String vmState(I18n i18n, VmState s) {

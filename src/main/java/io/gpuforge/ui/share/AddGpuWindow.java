@@ -2,6 +2,7 @@ package io.gpuforge.ui.share;
 
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.CheckMessages;
+import io.gpuforge.app.share.ShareService;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.passthrough.Check;
 import io.gpuforge.domain.passthrough.Verdict;
@@ -46,6 +47,7 @@ public final class AddGpuWindow {
     private final Runnable changed;
     private final Stage stage = new Stage();
     private final ObservableList<ShareReadiness> gpus = FXCollections.observableArrayList();
+    private ShareService.HostGpus names = new ShareService.HostGpus(java.util.List.of(), java.util.Map.of());
     private final ListView<ShareReadiness> list = new ListView<>(gpus);
     private final VBox detail = new VBox(6);
     private final Label state = Wrapped.wrapped(new Label());
@@ -82,12 +84,7 @@ public final class AddGpuWindow {
     private Scene scene() {
         list.setId("addgpu-gpus");
         list.setPrefHeight(150);
-        list.setCellFactory(TextCells.of(r -> r.gpu() + "  " + r.vendor().orElse("") + "  (" + r.hostDriver()
-                .orElse("?") + ")  · " + i18n.get(switch (r.verdict().kind()) {
-                    case READY -> "share.wizard.gpuReady";
-                    case NEEDS_HOST_SETUP -> "share.wizard.gpuNeedsPlan";
-                    default -> "share.wizard.gpuBlocked";
-                })));
+        list.setCellFactory(TextCells.of(r -> ContainerWizardPages.gpuLine(r, names, i18n)));
         list.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> select(b));
         add.setId("addgpu-add");
         add.setText(i18n.get("share.addGpu.add"));
@@ -126,10 +123,11 @@ public final class AddGpuWindow {
     private void load() {
         busy.setVisible(true);
         ui.tasks().supply(i18n.get("share.task.gpus"), () -> ui.app().shares().readinessOfAll(host(),
-                new FxHostKeyPrompt(ui.dialogs(), i18n))).onSuccess(l -> {
+                new FxHostKeyPrompt(ui.dialogs(), i18n))).onSuccess(all -> {
                     ShareReadiness was = list.getSelectionModel().getSelectedItem();
-                    gpus.setAll(l);
-                    l.stream().filter(r -> was != null && r.gpu().equals(was.gpu())).findFirst()
+                    names = all;
+                    gpus.setAll(all.gpus());
+                    all.gpus().stream().filter(r -> was != null && r.gpu().equals(was.gpu())).findFirst()
                             .ifPresent(r -> list.getSelectionModel().select(r));
                 }).onError(e -> state.setText(i18n.get("share.plan.cannot", e.getMessage())))
                 .andFinally(() -> busy.setVisible(false)).start();

@@ -61,6 +61,8 @@ final class ContainerWizardModel {
     final ObjectProperty<String> bridge = new SimpleObjectProperty<>();
     final BooleanProperty start = new SimpleBooleanProperty(true);
     final ObservableList<ShareReadiness> gpus = FXCollections.observableArrayList();
+    /** The GPUs' names as the host lists them. */
+    ShareService.HostGpus names = new ShareService.HostGpus(List.of(), java.util.Map.of());
     /** The GPU to share; null: none. */
     final ObjectProperty<ShareReadiness> gpu = new SimpleObjectProperty<>();
     final ObjectProperty<PassthroughPlan> hostPlan = new SimpleObjectProperty<>();
@@ -155,7 +157,9 @@ final class ContainerWizardModel {
     }
 
     void loadGpus(Runnable then) {
-        run("share.task.gpus", () -> shares().readinessOfAll(host(), prompt()), list -> {
+        run("share.task.gpus", () -> shares().readinessOfAll(host(), prompt()), all -> {
+            List<ShareReadiness> list = all.gpus();
+            names = all;
             gpus.setAll(list);
             ShareReadiness was = gpu.get();
             gpu.set(list.stream().filter(r -> was != null ? r.gpu().equals(was.gpu())

@@ -1,8 +1,8 @@
 package io.gpuforge.ui.share;
 
 import io.gpuforge.app.passthrough.CheckMessages;
+import io.gpuforge.app.share.ShareService;
 import io.gpuforge.domain.passthrough.Check;
-import io.gpuforge.domain.passthrough.Verdict;
 import io.gpuforge.domain.share.ShareReadiness;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.TextCells;
@@ -124,13 +124,17 @@ final class ContainerWizardPages {
     }
 
     private String gpuLine(ShareReadiness r) {
+        return gpuLine(r, m.names, i18n);
+    }
+
+    /** "0000:03:00.0  GeForce RTX 3090  (nvidia)  · ready to share". */
+    static String gpuLine(ShareReadiness r, ShareService.HostGpus names, I18n i18n) {
         String state = switch (r.verdict().kind()) {
             case READY -> i18n.get("share.wizard.gpuReady");
             case NEEDS_HOST_SETUP -> i18n.get("share.wizard.gpuNeedsPlan");
             case BLOCKED -> i18n.get("share.wizard.gpuBlocked");
-            default -> r.verdict().kind().name();
         };
-        return r.gpu() + "  " + r.vendor().orElse("") + "  (" + r.hostDriver().orElse("?") + ")  · " + state;
+        return r.gpu() + "  " + names.name(r) + "  (" + r.hostDriver().orElse("?") + ")  · " + state;
     }
 
     Node hostPlan() {
@@ -245,10 +249,5 @@ final class ContainerWizardPages {
         VBox box = new VBox(10, Wrapped.wrapped(new Label(i18n.get(introKey))));
         box.getChildren().addAll(content);
         return box;
-    }
-
-    /** Whether a GPU of the list may be chosen to share. */
-    static boolean shareable(ShareReadiness r) {
-        return r.verdict().kind() != Verdict.Kind.BLOCKED;
     }
 }
