@@ -92,6 +92,8 @@ class ContainerSharingGuiTest {
         waitUntil(() -> onFx(() -> robot.lookup("#ct-lxc").tryQuery().isPresent()));
         assertThat(texts(robot, "#ct-lxc")).contains("lxc.mount.entry: /dev/nvidia3 dev/nvidia3");
         assertThat(texts(robot, "#ct-gpu")).contains("0000:04:00.0").contains("nvidia");
+        assertThat(texts(robot, "#ct-settings")).contains("rootfs: local-zfs:subvol-201-disk-0,size=16G")
+                .contains("net0: name=eth0,bridge=vmbr0").doesNotContain("digest");
         assertThat(onFx(() -> robot.lookup("#ct-legacy").tryQuery().isPresent())).isTrue();
         GuiFixture.writePng(GuiFixture.snapshot(ConsoleGuiTest.tree(robot).getScene()), "container-page-light-en.png");
 

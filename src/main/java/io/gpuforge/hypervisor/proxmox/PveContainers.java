@@ -65,8 +65,14 @@ final class PveContainers {
                 lxc.add(new RawLxc(pair.get(0).asText(), pair.get(1).asText()));
             }
         });
+        Map<String, String> settings = new TreeMap<>();
+        d.fields().forEachRemaining(f -> {
+            if (!f.getKey().matches("dev\\d{1,3}|lxc|digest") && f.getValue().isValueNode()) {
+                settings.put(f.getKey(), f.getValue().asText());
+            }
+        });
         String name = PveValues.text(d, "hostname").orElse("CT" + vmid);
-        return new ContainerInfo(node, vmid, name, status, devices, lxc, PveValues.text(d, "digest"));
+        return new ContainerInfo(node, vmid, name, status, devices, lxc, PveValues.text(d, "digest"), settings);
     }
 
     Upid create(String node, ContainerSpec s) throws PveApiException {

@@ -144,6 +144,14 @@ final class ContainerPage extends VBox implements Disposable {
         if (ci == null) {
             return;
         }
+        List<String> settings = new ArrayList<>();
+        // cores and memory are above, as the cluster lists them
+        ci.settings().forEach((k, v) -> {
+            if (!k.equals("cores") && !k.equals("memory")) {
+                settings.add(k + ": " + v);
+            }
+        });
+        row = lines(row, "share.ct.settings", "ct-settings", settings);
         List<String> devs = new ArrayList<>();
         ci.devices().forEach((i, d) -> devs.add("dev" + i + ": " + d.value()));
         row = lines(row, "share.ct.devices", "ct-devices", devs);
