@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TelemetryStore {
 
+    private final java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+
     public static final long CHUNK_MILLIS = 60_000;
     public static final Duration DEFAULT_RAW_RETENTION = Duration.ofHours(48);
     public static final Duration DEFAULT_ROLLUP_RETENTION = Duration.ofDays(90);
@@ -121,6 +123,11 @@ public final class TelemetryStore {
         }
     }
 
+    /** Readings (gaps not counted) written to the database since the store was opened. */
+    public long written() {
+        return written.get();
+    }
+
     public int queued() {
         synchronized (queueLock) {
             return queue.size();
@@ -149,6 +156,7 @@ public final class TelemetryStore {
             labels.clear();
             throw e;
         }
+        written.addAndGet(batch.stream().filter(x -> !x.isGap()).count());
         return batch.size();
     }
 

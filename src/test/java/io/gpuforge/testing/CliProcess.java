@@ -56,6 +56,77 @@ public final class CliProcess {
         return new CliProcess(home, appHome, umask, List.of("-Dlogback.configurationFile=logback.xml"), wrapper);
     }
 
+    /** A command that runs until it is stopped ({@code gpuforge serve}): its output goes to files as it comes. */
+    public final class Running implements AutoCloseable {
+        private final Process process;
+        private final Path out;
+        private final Path err;
+
+        private Running(Process process, Path out, Path err) {
+            this.process = process;
+            this.out = out;
+            this.err = err;
+        }
+
+        public String out() throws IOException {
+            return Files.readString(out);
+        }
+
+        public String err() throws IOException {
+            return Files.readString(err);
+        }
+
+        public long pid() {
+            return process.pid();
+        }
+
+        /** Sends SIGTERM, as systemd's stop and {@code kill} do, and waits for the exit; returns how it ended. */
+        public Result terminate() throws IOException, InterruptedException {
+            process.destroy();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IOException("it did not stop within 60 s of SIGTERM: " + err());
+            }
+            return new Result(process.exitValue(), out(), err());
+        }
+
+        /** Waits for it to end by itself (at most {@code seconds}). */
+        public Result await(long seconds) throws IOException, InterruptedException {
+            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IOException("it did not end within " + seconds + " s: " + err());
+            }
+            return new Result(process.exitValue(), out(), err());
+        }
+
+        @Override
+        public void close() {
+            process.destroyForcibly();
+        }
+    }
+
+    /** Starts a command with these JVM options (a class-load log…) and returns at once. */
+    public Running start(List<String> moreJvmOptions, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Duser.home=" + home,
+                "-Dgpuforge.home=" + appHome));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(moreJvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.gpuforge.boot.Launcher"));
+        cmd.addAll(List.of(args));
+        Files.createDirectories(home);
+        Path out = Files.createTempFile(home, "cli-", ".out");
+        Path err = Files.createTempFile(home, "cli-", ".err");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.environment().clear();
+        pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        pb.environment().put("HOME", home.toString());
+        pb.environment().put("LANG", "C.UTF-8");
+        return new Running(pb.start(), out, err);
+    }
+
     public Result run(Map<String, String> environment, String stdin, String... args)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();

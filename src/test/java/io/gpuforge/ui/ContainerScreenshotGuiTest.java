@@ -9,11 +9,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.domain.passthrough.Verdict;
+import io.gpuforge.domain.share.ShareReadiness;
 import io.gpuforge.ui.common.NavItem;
+import java.util.Optional;
 import java.awt.image.BufferedImage;
 import javafx.scene.control.Button;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Labeled;
+import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TreeItem;
@@ -29,8 +33,9 @@ import org.testfx.framework.junit5.Start;
 
 /**
  * Containers in the dark theme and in Chinese (the light English ones come from ContainerSharingGuiTest and
- * ContainerWizardGuiTest): the tree and a container's page, and the wizard's GPU step; what a user reads there is
- * Chinese and the window is dark.
+ * ContainerWizardGuiTest): the tree and a container's page, and the wizard's GPU step on a node whose GPU is on
+ * vfio-pci, which cannot be chosen and whose rollback is offered; what a user reads there is Chinese and the window
+ * is dark.
  */
 @Tag("ui")
 @ExtendWith(ApplicationExtension.class)
@@ -62,24 +67,40 @@ class ContainerScreenshotGuiTest {
         GuiFixture.writePng(page, "container-page-dark-zh-CN.png");
         assertThat(ScreenshotTest.meanLuminance(page)).as("dark theme looks dark").isLessThan(0.35);
 
-        ContextMenu menu = ConsoleConnectionGuiTest.open(robot, child(n3090, l -> l.contains("03:00.0")));
-        MenuItem share = onFx(() -> menu.getItems().stream().filter(x -> "menu-share-ct".equals(x.getId()))
+        // the wizard on pve-4090, whose first RTX 4090 is on vfio-pci (VM 101 has it): it cannot be chosen
+        ContextMenu menu = ConsoleConnectionGuiTest.open(robot, child(lab, "pve-4090"::equals));
+        MenuItem create = onFx(() -> menu.getItems().stream().filter(x -> "menu-create-ct".equals(x.getId()))
                 .findFirst().orElseThrow());
-        assertThat(onFx(share::getText)).isEqualTo("与新容器共享…");
+        assertThat(onFx(create::getText)).isEqualTo("创建容器…");
         robot.interact(() -> {
             menu.hide();
-            share.fire();
+            create.fire();
         });
         waitUntil(() -> onFx(() -> robot.lookup("#ct-wizard-hostname").tryQuery().isPresent()));
-        robot.interact(() -> robot.lookup("#ct-wizard-hostname").queryAs(TextField.class).setText("cuda-01"));
+        robot.interact(() -> robot.lookup("#ct-wizard-hostname").queryAs(TextField.class).setText("web-01"));
         for (int i = 0; i < 2; i++) {
             waitUntil(() -> !onFx(() -> robot.lookup("#ct-wizard-next").queryAs(Button.class).isDisabled()));
             robot.interact(() -> robot.lookup("#ct-wizard-next").queryAs(Button.class).fire());
         }
-        waitUntil(() -> onFx(() -> robot.lookup("#ct-wizard-gpu-detail").tryQuery().isPresent()
+        waitUntil(() -> onFx(() -> robot.lookup("#ct-wizard-gpus").tryQuery().isPresent()
                 && !robot.lookup("#ct-wizard-next").queryAs(Button.class).isDisabled()));
         assertThat(onFx(() -> robot.lookup("#ct-wizard-title").queryAs(Labeled.class).getText())).isEqualTo("选择 GPU");
+        @SuppressWarnings("unchecked")
+        ListView<Optional<ShareReadiness>> gpus = onFx(() -> robot.lookup("#ct-wizard-gpus").queryAs(ListView.class));
+        robot.interact(() -> gpus.getSelectionModel().select(gpus.getItems().stream().filter(r -> r.map(x -> x.gpu()
+                .toString().equals("0000:01:00.0")).orElse(false)).findFirst().orElseThrow()));
+        assertThat(onFx(() -> gpus.getSelectionModel().getSelectedItem().orElseThrow().verdict().kind()))
+                .isEqualTo(Verdict.Kind.BLOCKED);
+        assertThat(onFx(() -> robot.lookup("#ct-wizard-next").queryAs(Button.class).isDisabled()))
+                .as("a GPU on vfio-pci cannot be shared").isTrue();
+        Button rollback = onFx(() -> robot.lookup("#ct-wizard-rollback").queryAs(Button.class));
+        assertThat(onFx(rollback::getText)).isEqualTo("回滚其直通…");
         Stage wizard = onFx(() -> (Stage) robot.lookup("#container-wizard").query().getScene().getWindow());
         GuiFixture.writePng(GuiFixture.snapshot(wizard.getScene()), "container-wizard-dark-zh-CN.png");
+        robot.interact(rollback::fire);
+        waitUntil(() -> onFx(() -> robot.lookup("#rollback-window").tryQuery().isPresent()));
+        robot.interact(() -> gpus.getSelectionModel().select(0));
+        assertThat(onFx(() -> robot.lookup("#ct-wizard-next").queryAs(Button.class).isDisabled()))
+                .as("a container without a GPU can be made").isFalse();
     }
 }

@@ -12,7 +12,6 @@ import io.gpuforge.domain.share.ShareReadiness;
 import io.gpuforge.domain.telemetry.FleetGpu;
 import io.gpuforge.ui.common.NavItem;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
@@ -37,7 +36,7 @@ import org.testfx.framework.junit5.Start;
  * The container wizard over the Demo lab: from a free RTX 3090's menu, "Share with a new container…" walks node,
  * template, resources, the GPU (ready or needing the host plan, which is shown as a diff and applied), the driver
  * version, the summary with the exact API call, and the create; the new container is then in the tree sharing the
- * GPU, and in the fleet. A GPU on vfio-pci cannot be chosen: the wizard says why and offers its rollback.
+ * GPU, and in the fleet. (A GPU on vfio-pci, which cannot be chosen: ContainerScreenshotGuiTest.)
  */
 @Tag("ui")
 @ExtendWith(ApplicationExtension.class)
@@ -109,31 +108,6 @@ class ContainerWizardGuiTest {
                     "0000:03:00.0")) && g.host().equals("pve-3090") && g.availability() == FleetGpu.Availability.SHARED
                     && g.containers().stream().anyMatch(c -> c.name().equals("cuda-01"))));
         }
-    }
-
-    @Test
-    void aGpuOnVfioCannotBeChosenAndItsRollbackIsOffered(FxRobot robot) throws Exception {
-        TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);
-        fire(robot, child(lab, "pve-4090"::equals), "menu-create-ct");
-        waitUntil(() -> onFx(() -> robot.lookup("#ct-wizard-hostname").tryQuery().isPresent()));
-        robot.interact(() -> robot.lookup("#ct-wizard-hostname").queryAs(TextField.class).setText("web-01"));
-        next(robot);
-        next(robot);
-        waitUntil(() -> "GPU".equals(title(robot)) && !busy(robot));
-        @SuppressWarnings("unchecked")
-        ListView<Optional<ShareReadiness>> gpus = onFx(() -> robot.lookup("#ct-wizard-gpus").queryAs(ListView.class));
-        robot.interact(() -> gpus.getSelectionModel().select(gpus.getItems().stream().filter(r -> r.map(x -> x.gpu()
-                .toString().equals("0000:01:00.0")).orElse(false)).findFirst().orElseThrow()));
-        assertThat(onFx(() -> gpus.getItems().stream().map(r -> r.map(x -> x.gpu() + " " + x.verdict().kind())
-                .orElse("none")).collect(Collectors.joining(", ")))).contains("0000:01:00.0 BLOCKED");
-        assertThat(texts(robot, "#ct-wizard-gpu-detail")).contains("vfio-pci");
-        assertThat(onFx(() -> robot.lookup("#ct-wizard-next").queryAs(Button.class).isDisabled()))
-                .as("a GPU on vfio-pci cannot be shared").isTrue();
-        robot.interact(() -> robot.lookup("#ct-wizard-rollback").queryAs(Button.class).fire());
-        waitUntil(() -> onFx(() -> robot.lookup("#rollback-window").tryQuery().isPresent()));
-        robot.interact(() -> gpus.getSelectionModel().select(0));
-        assertThat(onFx(() -> robot.lookup("#ct-wizard-next").queryAs(Button.class).isDisabled()))
-                .as("a container without a GPU can be made").isFalse();
     }
 
     private static void fire(FxRobot robot, TreeItem<NavItem> item, String id) throws Exception {

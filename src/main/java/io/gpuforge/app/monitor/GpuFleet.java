@@ -82,6 +82,7 @@ public final class GpuFleet implements AutoCloseable {
     private int subscribers;
     private volatile long generation;
     private ScheduledFuture<?> ticker;
+    private final java.util.concurrent.atomic.AtomicLong read = new java.util.concurrent.atomic.AtomicLong();
 
     public GpuFleet(ConnectionsService connections, Sessions sessions, TelemetryService telemetry, AlertService alerts,
                     Executor background, ScheduledExecutorService scheduler, Clock clock, boolean includeLocal,
@@ -129,6 +130,11 @@ public final class GpuFleet implements AutoCloseable {
             stop();
             start();
         }
+    }
+
+    /** Readings (not gaps) received since the fleet was made. */
+    public long samplesRead() {
+        return read.get();
     }
 
     /** The GPUs, in the order of the connections and their nodes. */
@@ -275,6 +281,7 @@ public final class GpuFleet implements AutoCloseable {
         }
         if (!s.isGap()) {
             latest.put(s.gpu(), s);
+            read.incrementAndGet();
         }
         Deque<GpuSample> d = recent.computeIfAbsent(s.gpu(), k -> new ArrayDeque<>());
         synchronized (d) {

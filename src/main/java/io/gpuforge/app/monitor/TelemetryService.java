@@ -432,6 +432,11 @@ public final class TelemetryService implements AutoCloseable {
         return endpoint.port();
     }
 
+    /** Readings (not gaps) written to the store since it was opened. */
+    public long samplesWritten() {
+        return store.written();
+    }
+
     /** Writes queued samples now (tests, and before queries). */
     public void flushQuietly() {
         try {

@@ -1,0 +1,139 @@
+package io.gpuforge.cli.serve;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.monitor.GpuFleet;
+import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.JsonOption;
+import io.gpuforge.domain.telemetry.AlertEvent;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code gpuforge serve}: the GPU monitor without a window. It samples every saved connection's GPUs (and this
+ * computer's) at the interval the window's Preferences set, keeps the history and rollups in the same SQLite store,
+ * evaluates the alert rules (a firing or cleared alert is a line of its output and of the log), until SIGTERM or
+ * Ctrl-C; then it closes its watches, writes what it read and says how many samples it read and how many the store
+ * holds from this run. No class of the window (JavaFX) is loaded.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the GPU monitor without a window:"
+        + " sample the GPUs of every saved connection and of this computer into the history store and evaluate the"
+        + " alert rules (fired and cleared alerts are printed and logged) until SIGTERM or Ctrl-C, then write what"
+        + " was read and exit 0. The sampling interval, retention and alert rules are the ones the window edits.")
+public final class ServeCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+    /** How long the first listing of the connections' GPUs is waited for before the start line is printed. */
+    private static final Duration FIRST_LISTING = Duration.ofSeconds(60);
+
+    @Option(names = "--duration", paramLabel = "S", description = "Stop after S seconds (default: until SIGTERM or"
+            + " Ctrl-C).")
+    double duration = -1;
+
+    /** --json: one JSON object per line (started, problem, alert, stopped); --quiet: alerts and the end only. */
+    @Mixin
+    JsonOption output = new JsonOption();
+
+    private final CliServices services;
+    private final ObjectMapper lines = new ObjectMapper();
+
+    public ServeCommand(CliServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        CliOutput o = services.output();
+        if (duration == 0 || duration < 0 && duration != -1) {
+            o.error("gpuforge serve: --duration must be more than 0 seconds");
+            return 2;
+        }
+        StopSignals signals = new StopSignals();
+        try (AppContext ctx = services.openContext()) {
+            GpuFleet fleet = ctx.fleet();
+            long writtenBefore = ctx.telemetry().samplesWritten();
+            Consumer<AlertEvent> alerts = e -> {
+                String line = "gpuforge serve: alert " + (e.state() == AlertEvent.State.FIRED ? "fired" : "cleared")
+                        + ": " + e.describe();
+                if (e.state() == AlertEvent.State.FIRED) {
+                    LOG.warn(line);
+                } else {
+                    LOG.info(line);
+                }
+                emit(o, line, event("alert", "state", e.state().name().toLowerCase(Locale.ROOT), "gpu",
+                        e.gpu().toString(), "rule", e.rule().describe(), "text", e.describe()));
+            };
+            ctx.alerts().addListener(alerts);
+            String why;
+            try (GpuFleet.Subscription watching = fleet.subscribe(() -> { })) {
+                long until = System.nanoTime() + FIRST_LISTING.toNanos();
+                while (fleet.loading() && System.nanoTime() < until) {
+                    Thread.sleep(50);
+                }
+                String start = "gpuforge serve: watching " + fleet.gpus().size() + " GPUs every "
+                        + fleet.interval().toMillis() / 1000.0 + " s; history in " + ctx.paths().dataDir()
+                        .resolve("gpuforge.db") + "; alert rules: " + ctx.alerts().rules().size();
+                LOG.info(start);
+                if (!output.quiet) {
+                    emit(o, start, event("started", "gpus", fleet.gpus().size(), "intervalSeconds",
+                            fleet.interval().toMillis() / 1000.0, "store", ctx.paths().dataDir().resolve("gpuforge.db")
+                                    .toString(), "alertRules", ctx.alerts().rules().size()));
+                    for (GpuFleet.Source s : fleet.sources()) {
+                        s.problem().ifPresent(p -> emit(o, "gpuforge serve: " + s.connection() + ": " + p,
+                                event("problem", "connection", s.connection(), "text", p)));
+                    }
+                }
+                why = signals.await(duration < 0 ? -1 : Math.round(duration * 1000));
+            } finally {
+                ctx.alerts().removeListener(alerts);
+            }
+            ctx.telemetry().flushQuietly();
+            long read = fleet.samplesRead();
+            long stored = ctx.telemetry().samplesWritten() - writtenBefore;
+            String end = "gpuforge serve: stopped (" + why + "): " + read + " samples read, " + stored
+                    + " stored by this run";
+            LOG.info(end);
+            emit(o, end, event("stopped", "why", why, "read", read, "stored", stored));
+            if (stored < read) {
+                o.error("gpuforge serve: " + (read - stored) + " samples read were not stored; see the log");
+                return 1;
+            }
+            return 0;
+        } finally {
+            signals.done();
+        }
+    }
+
+    /** A line of text, or with --json the same as one JSON object on its own line. */
+    private void emit(CliOutput o, String text, Map<String, Object> json) {
+        if (output.enabled()) {
+            try {
+                o.line(lines.writeValueAsString(json));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("Cannot write a JSON line", e);
+            }
+        } else {
+            o.line(text);
+        }
+    }
+
+    private static Map<String, Object> event(String kind, Object... pairs) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("event", kind);
+        for (int i = 0; i + 1 < pairs.length; i += 2) {
+            m.put((String) pairs[i], pairs[i + 1]);
+        }
+        return m;
+    }
+}
