@@ -138,11 +138,20 @@ class ExporterSourceTest {
     @Test
     void ourOwnEndpointIsReadBackByTheParser() throws Exception {
         GpuSample s = GpuSample.builder(new GpuId("local", "GPU-1"), 5, SourceKind.NVML)
-                .name("RTX \"3090\"").set(GpuMetric.TEMPERATURE_C, 61).set(GpuMetric.POWER_W, 287.5).build();
-        List<PrometheusText.Sample> back = PrometheusText.parse(PrometheusEndpoint.render(List.of(s)));
-        assertThat(back).extracting(PrometheusText.Sample::name)
-                .containsExactlyInAnyOrder("gpuforge_gpu_temperature_celsius", "gpuforge_gpu_power_watts");
-        assertThat(back).allSatisfy(x -> assertThat(x.labels()).containsEntry("model", "RTX \"3090\"")
-                .containsEntry("uuid", "GPU-1").containsEntry("host", "local"));
+                .name("RTX \"3090\"").set(GpuMetric.TEMPERATURE_C, 61).set(GpuMetric.POWER_W, 287.5)
+                .set(GpuMetric.UTILIZATION_PCT, 40).build();
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter.create().write(text,
+                new GpuMetricsCollector(() -> List.of(s), java.util.Map::of).collect(),
+                io.prometheus.metrics.config.EscapingScheme.ALLOW_UTF8);
+        List<PrometheusText.Sample> back = PrometheusText.parse(text.toString(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(back).extracting(PrometheusText.Sample::name).containsExactlyInAnyOrder(
+                "gpuforge_gpu_temperature_celsius", "gpuforge_gpu_power_watts", "gpuforge_gpu_utilization_ratio",
+                "gpuforge_gpu_info");
+        assertThat(back).allSatisfy(x -> assertThat(x.labels()).containsEntry("gpu", "local/GPU-1"));
+        assertThat(back).filteredOn(x -> x.name().equals("gpuforge_gpu_utilization_ratio")).singleElement()
+                .satisfies(x -> assertThat(x.value()).as("a ratio, not a percentage").isEqualTo(0.4));
+        assertThat(back).filteredOn(x -> x.name().equals("gpuforge_gpu_info")).singleElement()
+                .satisfies(x -> assertThat(x.labels()).containsEntry("model", "RTX \"3090\""));
     }
 }

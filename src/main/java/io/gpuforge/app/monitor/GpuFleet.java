@@ -5,6 +5,7 @@ import io.gpuforge.app.session.Sessions;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.telemetry.GpuMetricsCollector;
 import io.gpuforge.domain.telemetry.GpuId;
 import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.domain.telemetry.GpuTarget;
@@ -130,6 +131,27 @@ public final class GpuFleet implements AutoCloseable {
             stop();
             start();
         }
+    }
+
+    /**
+     * Serves the latest reading of every GPU to Prometheus on {@code host:port} (0: a free port), with
+     * {@code gpuforge_gpu_info} from the fleet's rows; {@code webConfig}: TLS and basic auth (needed off loopback).
+     * Returns the port.
+     */
+    public int exportPrometheus(String host, int port, Optional<java.nio.file.Path> webConfig)
+            throws TelemetryService.Failure {
+        return telemetry.exportPrometheus(host, port, webConfig, this::labels);
+    }
+
+    /** What the Prometheus endpoint's {@code gpuforge_gpu_info} says of each GPU that has readings. */
+    public Map<GpuId, GpuMetricsCollector.GpuLabels> labels() {
+        Map<GpuId, GpuMetricsCollector.GpuLabels> out = new java.util.LinkedHashMap<>();
+        for (FleetGpu g : rows) {
+            out.put(g.id(), new GpuMetricsCollector.GpuLabels(g.model(), g.driver().orElse(""), g.host(),
+                    g.vm().orElse(g.containers().isEmpty() ? "" : g.containers().stream().map(c -> "CT " + c.vmid())
+                            .collect(java.util.stream.Collectors.joining(","))), g.connection()));
+        }
+        return out;
     }
 
     /** Readings (not gaps) received since the fleet was made. */

@@ -31,7 +31,9 @@ import io.gpuforge.telemetry.GpuSource;
 import io.gpuforge.telemetry.Nvml;
 import io.gpuforge.telemetry.NvmlSource;
 import io.gpuforge.telemetry.PowerLimits;
-import io.gpuforge.telemetry.PrometheusEndpoint;
+import io.gpuforge.telemetry.GpuMetricsCollector;
+import io.gpuforge.telemetry.MetricsServer;
+import io.gpuforge.telemetry.WebConfig;
 import io.gpuforge.telemetry.SampleSink;
 import io.gpuforge.telemetry.Sampler;
 import io.gpuforge.telemetry.SimulatedGpuSource;
@@ -52,6 +54,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -101,7 +104,7 @@ public final class TelemetryService implements AutoCloseable {
     private final Set<SimulatedGpuSource> liveSimulated = ConcurrentHashMap.newKeySet();
     private final Map<GpuId, Double> simulatedLimits = new ConcurrentHashMap<>();
     private volatile boolean simulatedSensorsLost;
-    private volatile PrometheusEndpoint endpoint;
+    private volatile MetricsServer endpoint;
 
     /** Hosts over SSH only as the CLI names them, checked against {@code knownHosts} (nothing saved behind it). */
     public TelemetryService(Database db, Sessions sessions, Path knownHosts, Clock clock) {
@@ -419,14 +422,19 @@ public final class TelemetryService implements AutoCloseable {
         }
     }
 
-    /** Starts the Prometheus endpoint on 127.0.0.1:{@code port} (0: a free port); returns the port. */
-    public synchronized int exportPrometheus(int port) throws Failure {
+    /**
+     * Starts the Prometheus endpoint on {@code host:port} (0: a free port) with the latest reading of every GPU and
+     * what {@code info} says of each; returns the port. A non-loopback host needs TLS and basic auth in {@code web}.
+     */
+    public synchronized int exportPrometheus(String host, int port, Optional<Path> webConfig,
+                                             Supplier<Map<GpuId, GpuMetricsCollector.GpuLabels>> info) throws Failure {
         if (endpoint == null) {
             try {
-                endpoint = PrometheusEndpoint.start(port, this::latest, threads.pool());
-            } catch (IOException e) {
-                throw new Failure("Cannot serve Prometheus metrics on 127.0.0.1:" + port + ": " + e.getMessage()
-                        + " (is the port taken?)", e);
+                WebConfig web = webConfig.isPresent() ? WebConfig.read(webConfig.get()) : WebConfig.none();
+                endpoint = MetricsServer.start(host, port, web, new GpuMetricsCollector(this::latest, info),
+                        threads.pool());
+            } catch (IOException | IllegalArgumentException e) {
+                throw new Failure("Cannot serve Prometheus metrics on " + host + ":" + port + ": " + e.getMessage(), e);
             }
         }
         return endpoint.port();

@@ -4,14 +4,17 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.GpuFleet;
+import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.telemetry.AlertEvent;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -25,7 +28,8 @@ import picocli.CommandLine.Option;
  * computer's) at the interval the window's Preferences set, keeps the history and rollups in the same SQLite store,
  * evaluates the alert rules (a firing or cleared alert is a line of its output and of the log), until SIGTERM or
  * Ctrl-C; then it closes its watches, writes what it read and says how many samples it read and how many the store
- * holds from this run. No class of the window (JavaFX) is loaded.
+ * holds from this run. With {@code --prometheus HOST:PORT} it serves the latest readings to Prometheus. No class of
+ * the window (JavaFX) is loaded.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the GPU monitor without a window:"
         + " sample the GPUs of every saved connection and of this computer into the history store and evaluate the"
@@ -40,6 +44,15 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "S", description = "Stop after S seconds (default: until SIGTERM or"
             + " Ctrl-C).")
     double duration = -1;
+
+    @Option(names = "--prometheus", paramLabel = "HOST:PORT", description = "Serve the latest readings to Prometheus"
+            + " on http://HOST:PORT/metrics (off by default). A loopback address answers loopback Host names only;"
+            + " any other needs --web-config with TLS and basic auth.")
+    String prometheus;
+
+    @Option(names = "--web-config", paramLabel = "FILE", description = "The web configuration file of Prometheus'"
+            + " exporters: tls_server_config (cert_file, key_file) and basic_auth_users (bcrypt hashes).")
+    Path webConfig;
 
     /** --json: one JSON object per line (started, problem, alert, stopped); --quiet: alerts and the end only. */
     @Mixin
@@ -59,9 +72,35 @@ public final class ServeCommand implements Callable<Integer> {
             o.error("gpuforge serve: --duration must be more than 0 seconds");
             return 2;
         }
+        String host = null;
+        int port = 0;
+        if (prometheus != null) {
+            int colon = prometheus.lastIndexOf(':');
+            if (colon <= 0 || !prometheus.substring(colon + 1).matches("\\d{1,5}")
+                    || Integer.parseInt(prometheus.substring(colon + 1)) > 65535) {
+                o.error("gpuforge serve: --prometheus takes HOST:PORT (127.0.0.1:9835), not " + prometheus);
+                return 2;
+            }
+            host = prometheus.substring(0, colon).replace("[", "").replace("]", "");
+            port = Integer.parseInt(prometheus.substring(colon + 1));
+        } else if (webConfig != null) {
+            o.error("gpuforge serve: --web-config goes with --prometheus");
+            return 2;
+        }
         StopSignals signals = new StopSignals();
         try (AppContext ctx = services.openContext()) {
             GpuFleet fleet = ctx.fleet();
+            String metrics = "off";
+            if (host != null) {
+                try {
+                    int bound = fleet.exportPrometheus(host, port, Optional.ofNullable(webConfig));
+                    metrics = (webConfig == null ? "http://" : "https://") + (host.contains(":") ? "[" + host + "]"
+                            : host) + ":" + bound + "/metrics";
+                } catch (TelemetryService.Failure e) {
+                    o.error("gpuforge serve: " + e.getMessage());
+                    return 1;
+                }
+            }
             long writtenBefore = ctx.telemetry().samplesWritten();
             Consumer<AlertEvent> alerts = e -> {
                 String line = "gpuforge serve: alert " + (e.state() == AlertEvent.State.FIRED ? "fired" : "cleared")
@@ -83,15 +122,20 @@ public final class ServeCommand implements Callable<Integer> {
                 }
                 String start = "gpuforge serve: watching " + fleet.gpus().size() + " GPUs every "
                         + fleet.interval().toMillis() / 1000.0 + " s; history in " + ctx.paths().dataDir()
-                        .resolve("gpuforge.db") + "; alert rules: " + ctx.alerts().rules().size();
+                        .resolve("gpuforge.db") + "; alert rules: " + ctx.alerts().rules().size() + "; Prometheus: "
+                        + metrics;
                 LOG.info(start);
                 if (!output.quiet) {
                     emit(o, start, event("started", "gpus", fleet.gpus().size(), "intervalSeconds",
                             fleet.interval().toMillis() / 1000.0, "store", ctx.paths().dataDir().resolve("gpuforge.db")
-                                    .toString(), "alertRules", ctx.alerts().rules().size()));
+                                    .toString(), "alertRules", ctx.alerts().rules().size(), "prometheus", metrics));
                     for (GpuFleet.Source s : fleet.sources()) {
-                        s.problem().ifPresent(p -> emit(o, "gpuforge serve: " + s.connection() + ": " + p,
-                                event("problem", "connection", s.connection(), "text", p)));
+                        // the whole text goes to JSON and the log; a line of the output holds its first line
+                        s.problem().ifPresent(p -> {
+                            LOG.info("{}: {}", s.connection(), p);
+                            emit(o, "gpuforge serve: " + s.connection() + ": " + p.lines().findFirst().orElse(""),
+                                    event("problem", "connection", s.connection(), "text", p));
+                        });
                     }
                 }
                 why = signals.await(duration < 0 ? -1 : Math.round(duration * 1000));

@@ -1,0 +1,175 @@
+package io.gpuforge.telemetry;
+
+import com.sun.net.httpserver.Authenticator;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpPrincipal;
+import com.sun.net.httpserver.HttpsConfigurator;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.mindrot.jbcrypt.BCrypt;
+
+/**
+ * The Prometheus endpoint of {@code gpuforge serve} ({@code /metrics}), on Prometheus' Java client library. On a
+ * loopback address it answers only requests whose {@code Host} is a loopback name, so a web page cannot reach it by
+ * rebinding its own domain to 127.0.0.1; any other address needs TLS and basic auth from a web configuration file
+ * ({@link WebConfig}), checked before anything listens.
+ */
+public final class MetricsServer implements AutoCloseable {
+
+    private final HTTPServer server;
+
+    private MetricsServer(HTTPServer server) {
+        this.server = server;
+    }
+
+    /**
+     * Listens on {@code host:port} (port 0: a free one).
+     *
+     * @throws IllegalArgumentException a non-loopback address without TLS and basic auth
+     */
+    public static MetricsServer start(String host, int port, WebConfig web, MultiCollector collector,
+                                      ExecutorService pool) throws IOException {
+        InetAddress address = InetAddress.getByName(host);
+        boolean loopback = address.isLoopbackAddress();
+        if (!loopback && (!web.tls() || !web.basicAuth())) {
+            throw new IllegalArgumentException("serving metrics on " + host + " (not a loopback address) needs TLS"
+                    + " and basic auth: give a web configuration file (--web-config) with tls_server_config and"
+                    + " basic_auth_users, as Prometheus' exporters take");
+        }
+        PrometheusRegistry registry = new PrometheusRegistry();
+        registry.register(collector);
+        HTTPServer.Builder b = HTTPServer.builder().inetAddress(address).port(port).registry(registry)
+                .executorService(pool).authenticator(new Guard(loopback, web.users()));
+        if (web.tls()) {
+            b.httpsConfigurator(new HttpsConfigurator(tls(web)));
+        }
+        return new MetricsServer(b.buildAndStart());
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+
+    /** The Host check on loopback, and basic auth with bcrypt hashes where users are configured. */
+    static final class Guard extends Authenticator {
+        private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "[::1]", "::1");
+        private final boolean loopback;
+        private final Map<String, String> users;
+
+        Guard(boolean loopback, Map<String, String> users) {
+            this.loopback = loopback;
+            this.users = users;
+        }
+
+        @Override
+        public Result authenticate(HttpExchange x) {
+            if (loopback && !loopbackHost(x.getRequestHeaders().getFirst("Host"))) {
+                return new Failure(403);
+            }
+            if (users.isEmpty()) {
+                return new Success(new HttpPrincipal("anonymous", "gpuforge"));
+            }
+            String auth = x.getRequestHeaders().getFirst("Authorization");
+            if (auth != null && auth.regionMatches(true, 0, "Basic ", 0, 6)) {
+                String pair;
+                try {
+                    pair = new String(Base64.getDecoder().decode(auth.substring(6).strip()), StandardCharsets.UTF_8);
+                } catch (IllegalArgumentException e) {
+                    pair = "";
+                }
+                int colon = pair.indexOf(':');
+                if (colon > 0) {
+                    String hash = users.get(pair.substring(0, colon));
+                    if (hash != null && BCrypt.checkpw(pair.substring(colon + 1), "$2a$" + hash.substring(4))) {
+                        return new Success(new HttpPrincipal(pair.substring(0, colon), "gpuforge"));
+                    }
+                }
+            }
+            x.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"gpuforge\"");
+            return new Retry(401);
+        }
+
+        /** "localhost", "127.0.0.1:9835", "[::1]:9835": a loopback name, with or without a port. */
+        static boolean loopbackHost(String host) {
+            if (host == null) {
+                return false;
+            }
+            String h = host.strip().toLowerCase(Locale.ROOT);
+            if (h.startsWith("[")) {
+                int end = h.indexOf(']');
+                h = end < 0 ? h : h.substring(0, end + 1);
+            } else if (h.indexOf(':') == h.lastIndexOf(':') && h.contains(":")) {
+                h = h.substring(0, h.indexOf(':'));
+            }
+            return LOOPBACK_NAMES.contains(h);
+        }
+    }
+
+    /** A TLS context from the PEM certificate chain and PKCS#8 key the web configuration names. */
+    private static SSLContext tls(WebConfig web) throws IOException {
+        try {
+            List<? extends Certificate> chain;
+            try (var in = Files.newInputStream(web.certFile().orElseThrow())) {
+                chain = List.copyOf(CertificateFactory.getInstance("X.509").generateCertificates(in));
+            }
+            if (chain.isEmpty()) {
+                throw new IOException(web.certFile().get() + " holds no certificate");
+            }
+            PrivateKey key = key(Files.readString(web.keyFile().orElseThrow()));
+            char[] pass = Long.toHexString(new SecureRandom().nextLong()).toCharArray();
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            ks.load(null, null);
+            ks.setKeyEntry("gpuforge", key, pass, chain.toArray(new Certificate[0]));
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(ks, pass);
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(kmf.getKeyManagers(), null, new SecureRandom());
+            return ctx;
+        } catch (GeneralSecurityException e) {
+            throw new IOException("the TLS certificate or key cannot be used: " + e.getMessage(), e);
+        }
+    }
+
+    private static PrivateKey key(String pem) throws IOException {
+        if (!pem.contains("-----BEGIN PRIVATE KEY-----")) {
+            throw new IOException("the key_file must be an unencrypted PKCS#8 PEM key (BEGIN PRIVATE KEY); convert"
+                    + " one with: openssl pkcs8 -topk8 -nocrypt -in key.pem -out key-pkcs8.pem");
+        }
+        String b64 = pem.substring(pem.indexOf("-----BEGIN PRIVATE KEY-----") + 27, pem.indexOf("-----END PRIVATE KEY"))
+                .replaceAll("\\s", "");
+        PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(Base64.getDecoder().decode(b64));
+        for (String alg : new String[] {"RSA", "EC", "Ed25519"}) {
+            try {
+                return KeyFactory.getInstance(alg).generatePrivate(spec);
+            } catch (GeneralSecurityException e) {
+                // try the next kind of key
+            }
+        }
+        throw new IOException("the key_file holds no RSA, EC or Ed25519 key");
+    }
+}

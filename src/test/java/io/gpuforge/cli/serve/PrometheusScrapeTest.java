@@ -1,0 +1,191 @@
+package io.gpuforge.cli.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.domain.telemetry.GpuId;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.ReducedSeries;
+import io.gpuforge.domain.telemetry.SeriesKey;
+import io.gpuforge.testing.CliProcess;
+import io.gpuforge.testing.TestContexts;
+import io.gpuforge.testing.Tools;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code gpuforge serve --prometheus} scraped by a real Prometheus (the Debian package) on loopback for more than
+ * 20 s: {@code promtool check metrics} accepts the endpoint's text, a request whose Host is not a loopback name is
+ * refused (DNS rebinding), and what PromQL answers for the temperature and power of each Demo lab GPU is what the
+ * store holds for the same window, within the sampling's error.
+ */
+class PrometheusScrapeTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aRealPrometheusScrapesServeAndAnswersWhatTheStoreHolds() throws Exception {
+        Tools.require("prometheus", "prometheus");
+        Tools.require("promtool", "prometheus");
+        Path appHome = dir.resolve("gpuforge");
+        try (AppContext ctx = TestContexts.create(appHome, dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
+                LanguageChoice.ENGLISH)) {
+            ctx.connections().addDemo("Demo lab");
+        }
+        int metricsPort = freePort();
+        int promPort = freePort();
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        CliProcess cli = new CliProcess(dir.resolve("home"), appHome);
+        Map<String, Double> temperature;
+        Map<String, Double> power;
+        long at;
+        try (CliProcess.Running serve = cli.start(List.of(), "serve", "--prometheus", "127.0.0.1:" + metricsPort)) {
+            waitFor(() -> serve.out().contains("Prometheus: http://127.0.0.1:" + metricsPort + "/metrics"), serve::err);
+            String metrics = get(http, "http://127.0.0.1:" + metricsPort + "/metrics");
+            waitFor(() -> get(http, "http://127.0.0.1:" + metricsPort + "/metrics")
+                    .contains("gpuforge_gpu_temperature_celsius{"), serve::err);
+            metrics = get(http, "http://127.0.0.1:" + metricsPort + "/metrics");
+            Path text = Files.writeString(dir.resolve("metrics.txt"), metrics);
+            Process check = new ProcessBuilder("promtool", "check", "metrics").redirectInput(text.toFile())
+                    .redirectErrorStream(true).start();
+            String checked = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(check.waitFor()).as("promtool check metrics: " + checked).isZero();
+            assertThat(metrics).contains("gpuforge_gpu_info{").contains("gpuforge_gpu_power_watts{gpu=")
+                    .doesNotContainPattern("\\} [-0-9.e+]+ \\d{13}$");
+            assertThat(rawStatus(metricsPort, "evil.example")).as("a rebound DNS name").isEqualTo(403);
+            assertThat(rawStatus(metricsPort, "127.0.0.1:" + metricsPort)).isEqualTo(200);
+
+            Path config = Files.writeString(dir.resolve("prometheus.yml"), "global:\n  scrape_interval: 1s\n"
+                    + "scrape_configs:\n  - job_name: gpuforge\n    static_configs:\n      - targets: ['127.0.0.1:"
+                    + metricsPort + "']\n");
+            Process prom = new ProcessBuilder("prometheus", "--config.file=" + config, "--storage.tsdb.path="
+                    + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + promPort)
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+            try {
+                String api = "http://127.0.0.1:" + promPort + "/api/v1/";
+                waitFor(() -> query(http, api, "count(up{job=\"gpuforge\"} == 1)").size() == 1,
+                        () -> Files.readString(dir.resolve("prometheus.log")));
+                Thread.sleep(21_000); // scraped for more than 20 s
+                at = System.currentTimeMillis() / 1000 * 1000;
+                temperature = byGpu(query(http, api + "", "avg_over_time(gpuforge_gpu_temperature_celsius[15s])"
+                        + "&time=" + at / 1000));
+                power = byGpu(query(http, api, "avg_over_time(gpuforge_gpu_power_watts[15s])&time=" + at / 1000));
+                List<JsonNode> info = query(http, api, "gpuforge_gpu_info{node=\"pve-3090\"}");
+                assertThat(info).as("the info metric carries the node").hasSize(4);
+            } finally {
+                prom.destroy();
+                prom.waitFor(20, TimeUnit.SECONDS);
+            }
+            assertThat(serve.terminate().exit()).isZero();
+        }
+        assertThat(temperature).as("every Demo lab GPU").hasSize(6);
+        try (AppContext ctx = TestContexts.create(appHome, dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
+                LanguageChoice.ENGLISH)) {
+            for (GpuId gpu : ctx.telemetry().knownGpus()) {
+                double t = storeAverage(ctx, gpu, GpuMetric.TEMPERATURE_C, at);
+                double p = storeAverage(ctx, gpu, GpuMetric.POWER_W, at);
+                assertThat(temperature.get(gpu.toString())).as("temperature of " + gpu).isCloseTo(t,
+                        org.assertj.core.data.Offset.offset(1.5));
+                assertThat(power.get(gpu.toString())).as("power of " + gpu).isCloseTo(p,
+                        org.assertj.core.data.Offset.offset(Math.max(5, p * 0.08)));
+            }
+        }
+    }
+
+    /** The average of a GPU's stored raw readings in the 15 s before {@code at}. */
+    private static double storeAverage(AppContext ctx, GpuId gpu, GpuMetric m, long at) throws Exception {
+        ReducedSeries s = ctx.telemetry().history(List.of(new SeriesKey(gpu, m)), java.time.Instant.ofEpochMilli(
+                at - 15_000), java.time.Instant.ofEpochMilli(at), 1000).get(0);
+        return s.points().stream().mapToDouble(ReducedSeries.Point::value).average().orElseThrow();
+    }
+
+    private static Map<String, Double> byGpu(List<JsonNode> result) {
+        Map<String, Double> out = new HashMap<>();
+        for (JsonNode r : result) {
+            out.put(r.path("metric").path("gpu").asText(), Double.parseDouble(r.path("value").get(1).asText()));
+        }
+        return out;
+    }
+
+    private static List<JsonNode> query(HttpClient http, String api, String promql) throws Exception {
+        int amp = promql.indexOf("&time=");
+        String q = amp < 0 ? promql : promql.substring(0, amp);
+        String time = amp < 0 ? "" : promql.substring(amp);
+        JsonNode answer = JSON.readTree(get(http, api + "query?query=" + URLEncoder.encode(q, StandardCharsets.UTF_8)
+                + time));
+        assertThat(answer.path("status").asText()).as(answer.toString()).isEqualTo("success");
+        List<JsonNode> out = new java.util.ArrayList<>();
+        answer.path("data").path("result").forEach(out::add);
+        return out;
+    }
+
+    private static String get(HttpClient http, String url) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        return r.statusCode() == 200 ? r.body() : "";
+    }
+
+    /** The status of GET /metrics sent with this Host header (a browser on a rebound domain sends its own). */
+    private static int rawStatus(int port, String host) throws Exception {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            OutputStream o = s.getOutputStream();
+            o.write(("GET /metrics HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            o.flush();
+            InputStream in = s.getInputStream();
+            String first = new String(in.readNBytes(12), StandardCharsets.US_ASCII);
+            return Integer.parseInt(first.substring(9, 12));
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void waitFor(Callable<Boolean> done, Callable<String> log) throws Exception {
+        long until = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!ready(done)) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("timed out: " + log.call());
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** Whether it is done; not yet while the server does not answer (it is starting). */
+    private static boolean ready(Callable<Boolean> done) {
+        try {
+            return done.call();
+        } catch (Exception | AssertionError e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.gpuforge.telemetry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gpuforge.domain.telemetry.GpuId;
+import io.gpuforge.domain.telemetry.GpuMetric;
+import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.SourceKind;
+import io.gpuforge.testing.Tools;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mindrot.jbcrypt.BCrypt;
+
+/**
+ * The endpoint's guard: a web configuration file in exporter-toolkit's format (a certificate made by openssl, a
+ * bcrypt hash in htpasswd's {@code $2y$} form) gives TLS and basic auth; a wrong password or none is refused; a
+ * non-loopback address without both is refused before anything listens; unknown keys are named, not ignored.
+ */
+class MetricsServerTest {
+
+    @TempDir
+    Path dir;
+
+    private final ExecutorService pool = Executors.newFixedThreadPool(2);
+
+    @AfterEach
+    void close() {
+        pool.shutdownNow();
+    }
+
+    private final GpuMetricsCollector collector = new GpuMetricsCollector(() -> List.of(GpuSample.builder(
+            new GpuId("local", "GPU-1"), 5, SourceKind.NVML).name("RTX 4090").set(GpuMetric.TEMPERATURE_C, 61)
+            .build()), Map::of);
+
+    @Test
+    void tlsAndBasicAuthFromAWebConfigFile() throws Exception {
+        Tools.require("openssl", "openssl");
+        Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+                dir.resolve("key.pem").toString(), "-out", dir.resolve("cert.pem").toString(), "-days", "1", "-subj",
+                "/CN=localhost").redirectErrorStream(true).start();
+        String made = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(made).isZero();
+        String hash = "$2y$" + BCrypt.hashpw("s3cret", BCrypt.gensalt(10)).substring(4);
+        Path web = Files.writeString(dir.resolve("web.yml"), "tls_server_config:\n  cert_file: cert.pem\n"
+                + "  key_file: key.pem\nbasic_auth_users:\n  prometheus: '" + hash + "'\n");
+        WebConfig config = WebConfig.read(web);
+        assertThat(config.tls()).isTrue();
+        assertThat(config.basicAuth()).isTrue();
+        try (MetricsServer s = MetricsServer.start("127.0.0.1", 0, config, collector, pool)) {
+            String url = "https://localhost:" + s.port() + "/metrics";
+            HttpClient http = HttpClient.newBuilder().sslContext(trustAll()).build();
+            assertThat(status(http, url, null)).as("no password").isEqualTo(401);
+            assertThat(status(http, url, "prometheus:wrong")).as("a wrong password").isEqualTo(401);
+            HttpResponse<String> ok = http.send(request(url, "prometheus:s3cret"), HttpResponse.BodyHandlers.ofString());
+            assertThat(ok.statusCode()).isEqualTo(200);
+            assertThat(ok.body()).contains("gpuforge_gpu_temperature_celsius{gpu=\"local/GPU-1\"} 61.0");
+        }
+    }
+
+    @Test
+    void anAddressOffLoopbackNeedsTlsAndBasicAuth() {
+        assertThatThrownBy(() -> MetricsServer.start("0.0.0.0", 0, WebConfig.none(), collector, pool))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs TLS and basic auth");
+    }
+
+    @Test
+    void aWebConfigWithKeysItDoesNotKnowOrAPlainPasswordIsRefused() throws Exception {
+        Path unknown = Files.writeString(dir.resolve("a.yml"), "http_server_config:\n  http2: false\n");
+        assertThatThrownBy(() -> WebConfig.read(unknown)).hasMessageContaining("http_server_config is not supported");
+        Path plain = Files.writeString(dir.resolve("b.yml"), "basic_auth_users:\n  alice: hunter2\n");
+        assertThatThrownBy(() -> WebConfig.read(plain)).hasMessageContaining("not a bcrypt hash");
+    }
+
+    @Test
+    void onLoopbackOnlyLoopbackHostNamesAreAnswered() {
+        assertThat(MetricsServer.Guard.loopbackHost("127.0.0.1:9835")).isTrue();
+        assertThat(MetricsServer.Guard.loopbackHost("localhost")).isTrue();
+        assertThat(MetricsServer.Guard.loopbackHost("[::1]:9835")).isTrue();
+        assertThat(MetricsServer.Guard.loopbackHost("evil.example:9835")).isFalse();
+        assertThat(MetricsServer.Guard.loopbackHost("localhost.evil.example")).isFalse();
+        assertThat(MetricsServer.Guard.loopbackHost(null)).isFalse();
+    }
+
+    private static int status(HttpClient http, String url, String user) throws Exception {
+        return http.send(request(url, user), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static HttpRequest request(String url, String user) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url));
+        if (user != null) {
+            b.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(user.getBytes(
+                    StandardCharsets.UTF_8)));
+        }
+        return b.build();
+    }
+
+    /** The test's self-signed certificate is trusted as it is; the point here is that the server speaks TLS. */
+    private static SSLContext trustAll() throws Exception {
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(null, new TrustManager[] {new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] c, String a) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] c, String a) {
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        }}, null);
+        return ctx;
+    }
+}
