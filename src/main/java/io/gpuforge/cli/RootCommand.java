@@ -13,6 +13,7 @@ import io.gpuforge.cli.passthrough.PlanCommand;
 import io.gpuforge.cli.passthrough.RollbackCommand;
 import io.gpuforge.cli.passthrough.VerifyCommand;
 import io.gpuforge.cli.diagnose.DiagnoseCommand;
+import io.gpuforge.cli.alert.AlertCommand;
 import io.gpuforge.cli.serve.ServeCommand;
 import io.gpuforge.cli.share.CtCommand;
 import io.gpuforge.cli.share.ShareCommand;
@@ -27,7 +28,7 @@ import io.gpuforge.cli.connections.LinkCommand;
         subcommands = {InventoryCommand.class, IommuCommand.class, SnapshotCommand.class, CheckCommand.class, PlanCommand.class,
                        ApplyCommand.class, RollbackCommand.class, VerifyCommand.class, AttachCommand.class,
                        DetachCommand.class, PassthroughCommand.class, DiagnoseCommand.class, VmCommand.class, CtCommand.class, ShareCommand.class,
-                       GpuCommand.class, ServeCommand.class, LinkCommand.class, ConnectionCommand.class, picocli.CommandLine.HelpCommand.class},
+                       GpuCommand.class, ServeCommand.class, AlertCommand.class, LinkCommand.class, ConnectionCommand.class, picocli.CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 ok, 1 error, 2 usage; gpuforge diagnose: 3 no known cause."})
 public final class RootCommand implements Runnable {
 

@@ -76,6 +76,8 @@ public final class GpuMetricsCollector implements MultiCollector {
     /** The names of every metric this serves (the dashboard's check: panels name only these). */
     public static List<String> names() {
         List<String> out = new ArrayList<>(FAMILIES.stream().map(Family::name).toList());
+        out.add("gpuforge_gpu_throttled");
+        out.add("gpuforge_gpu_last_reading_timestamp_seconds");
         out.add("gpuforge_gpu_info");
         return out;
     }
@@ -105,6 +107,29 @@ public final class GpuMetricsCollector implements MultiCollector {
             if (any) {
                 out.add(g.build());
             }
+        }
+        GaugeSnapshot.Builder throttled = GaugeSnapshot.builder().name("gpuforge_gpu_throttled").help("1 while a"
+                + " power cap, thermal or hardware slowdown holds the clocks down (the alert rules' throttling), else 0");
+        GaugeSnapshot.Builder last = GaugeSnapshot.builder().name("gpuforge_gpu_last_reading_timestamp_seconds")
+                .help("When the GPU was last read (a source that stops answering keeps its last values: compare"
+                        + " with time())").unit(Unit.SECONDS);
+        boolean anyThrottle = false;
+        for (GpuSample s : byGpu.values()) {
+            Labels l = Labels.of("gpu", s.gpu().toString());
+            if (s.has(GpuMetric.THROTTLE_REASONS)) {
+                throttled.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(l).value(
+                        ((long) s.raw(GpuMetric.THROTTLE_REASONS) & AlertEvaluator.THROTTLING_BITS) != 0 ? 1 : 0)
+                        .build());
+                anyThrottle = true;
+            }
+            last.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(l).value(s.timeMillis() / 1000.0)
+                    .build());
+        }
+        if (anyThrottle) {
+            out.add(throttled.build());
+        }
+        if (!byGpu.isEmpty()) {
+            out.add(last.build());
         }
         Map<GpuId, GpuLabels> labels = info.get();
         InfoSnapshot.Builder i = InfoSnapshot.builder().name("gpuforge_gpu").help("What is known of each GPU: model,"

@@ -147,7 +147,7 @@ class ExporterSourceTest {
         List<PrometheusText.Sample> back = PrometheusText.parse(text.toString(java.nio.charset.StandardCharsets.UTF_8));
         assertThat(back).extracting(PrometheusText.Sample::name).containsExactlyInAnyOrder(
                 "gpuforge_gpu_temperature_celsius", "gpuforge_gpu_power_watts", "gpuforge_gpu_utilization_ratio",
-                "gpuforge_gpu_info");
+                "gpuforge_gpu_last_reading_timestamp_seconds", "gpuforge_gpu_info");
         assertThat(back).allSatisfy(x -> assertThat(x.labels()).containsEntry("gpu", "local/GPU-1"));
         assertThat(back).filteredOn(x -> x.name().equals("gpuforge_gpu_utilization_ratio")).singleElement()
                 .satisfies(x -> assertThat(x.value()).as("a ratio, not a percentage").isEqualTo(0.4));

@@ -68,6 +68,14 @@ public final class AlertService {
         }
     }
 
+    /**
+     * The enabled rules as a Prometheus rules file over {@code gpuforge serve}'s metrics ({@code promtool check
+     * rules} accepts it); see {@link io.gpuforge.telemetry.PrometheusRules}.
+     */
+    public String prometheusRules() throws TelemetryService.Failure {
+        return io.gpuforge.telemetry.PrometheusRules.yaml(rules());
+    }
+
     /** Evaluates a sample (called by the monitor's watch, on a telemetry thread). */
     public void accept(GpuSample s) {
         ensureLoaded();
