@@ -37,9 +37,16 @@ import org.mindrot.jbcrypt.BCrypt;
 public final class MetricsServer implements AutoCloseable {
 
     private final HTTPServer server;
+    private final boolean tls;
 
-    private MetricsServer(HTTPServer server) {
+    private MetricsServer(HTTPServer server, boolean tls) {
         this.server = server;
+        this.tls = tls;
+    }
+
+    /** Whether it speaks TLS (https). */
+    public boolean tls() {
+        return tls;
     }
 
     /**
@@ -63,7 +70,7 @@ public final class MetricsServer implements AutoCloseable {
         if (web.tls()) {
             b.httpsConfigurator(new HttpsConfigurator(tls(web)));
         }
-        return new MetricsServer(b.buildAndStart());
+        return new MetricsServer(b.buildAndStart(), web.tls());
     }
 
     public int port() {

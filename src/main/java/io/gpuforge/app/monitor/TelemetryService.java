@@ -440,6 +440,12 @@ public final class TelemetryService implements AutoCloseable {
         return endpoint.port();
     }
 
+    /** Whether the Prometheus endpoint (when started) speaks TLS. */
+    public boolean prometheusTls() {
+        MetricsServer e = endpoint;
+        return e != null && e.tls();
+    }
+
     /** Readings (not gaps) written to the store since it was opened. */
     public long samplesWritten() {
         return store.written();

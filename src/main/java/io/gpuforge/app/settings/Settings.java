@@ -17,12 +17,15 @@ import java.time.Duration;
  * @param samplerIntervalMillis GPU sampling interval (200..10,000 ms); null: {@link Sampler#DEFAULT_INTERVAL}
  * @param rawRetentionHours  how long raw GPU samples are kept (at least 1 h); null: the store's default
  * @param rollupRetentionDays how long per-minute rollups are kept (at least as long as raw samples)
+ * @param prometheusListen   where {@code gpuforge serve} serves Prometheus metrics ({@code HOST:PORT}); null: off
+ * @param prometheusWebConfig the exporters' web configuration file it uses (TLS, basic auth); null: none
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Settings(int version, ThemeChoice theme, LanguageChoice language, WindowBounds window,
                        Double navigationDivider, KnownHostsFile newHostKeys, Boolean welcomeDismissed,
-                       Integer samplerIntervalMillis, Integer rawRetentionHours, Integer rollupRetentionDays) {
+                       Integer samplerIntervalMillis, Integer rawRetentionHours, Integer rollupRetentionDays,
+                       String prometheusListen, String prometheusWebConfig) {
 
     public static final int CURRENT_VERSION = 1;
 
@@ -43,6 +46,19 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
         if (rollupRetentionDays != null && rollupRetentionDays < 1) {
             rollupRetentionDays = null;
         }
+        if (prometheusListen != null && !validListen(prometheusListen)) {
+            prometheusListen = null;
+        }
+        if (prometheusWebConfig != null && prometheusWebConfig.isBlank()) {
+            prometheusWebConfig = null;
+        }
+    }
+
+    /** {@code 127.0.0.1:9835}, {@code [::1]:9835}, {@code 0.0.0.0:9835}: a host and a port from 0 to 65535. */
+    public static boolean validListen(String s) {
+        int colon = s.lastIndexOf(':');
+        return colon > 0 && s.substring(colon + 1).matches("\\d{1,5}") && Integer.parseInt(s.substring(colon + 1))
+                <= 65535 && !s.substring(0, colon).isBlank() && !s.contains(" ");
     }
 
     /** Settings from before the known-hosts choice: new host keys go to OpenSSH's file. */
@@ -53,7 +69,7 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
 
     public Settings(int version, ThemeChoice theme, LanguageChoice language, WindowBounds window,
                     Double navigationDivider, KnownHostsFile newHostKeys) {
-        this(version, theme, language, window, navigationDivider, newHostKeys, null, null, null, null);
+        this(version, theme, language, window, navigationDivider, newHostKeys, null, null, null, null, null, null);
     }
 
     public static Settings defaults() {
@@ -62,38 +78,51 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
 
     public Settings withTheme(ThemeChoice t) {
         return new Settings(version, t, language, window, navigationDivider, newHostKeys, welcomeDismissed,
-                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen,
+                prometheusWebConfig);
     }
 
     public Settings withLanguage(LanguageChoice l) {
         return new Settings(version, theme, l, window, navigationDivider, newHostKeys, welcomeDismissed,
-                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen,
+                prometheusWebConfig);
     }
 
     public Settings withWindow(WindowBounds w) {
         return new Settings(version, theme, language, w, navigationDivider, newHostKeys, welcomeDismissed,
-                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen,
+                prometheusWebConfig);
     }
 
     public Settings withNavigationDivider(double d) {
         return new Settings(version, theme, language, window, d, newHostKeys, welcomeDismissed,
-                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen,
+                prometheusWebConfig);
     }
 
     /** Where accepted SSH host keys are written (both files are always read). */
     public Settings withNewHostKeys(KnownHostsFile f) {
         return new Settings(version, theme, language, window, navigationDivider, f, welcomeDismissed,
-                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen,
+                prometheusWebConfig);
     }
 
     public Settings withWelcomeDismissed(boolean dismissed) {
         return new Settings(version, theme, language, window, navigationDivider, newHostKeys, dismissed,
-                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays);
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen,
+                prometheusWebConfig);
     }
 
     public Settings withSamplerIntervalMillis(Integer millis) {
         return new Settings(version, theme, language, window, navigationDivider, newHostKeys, welcomeDismissed,
-                millis, rawRetentionHours, rollupRetentionDays);
+                millis, rawRetentionHours, rollupRetentionDays, prometheusListen, prometheusWebConfig);
+    }
+
+    /** Where {@code gpuforge serve} serves Prometheus metrics (blank: off), and with which web configuration file. */
+    public Settings withPrometheus(String listen, String webConfig) {
+        return new Settings(version, theme, language, window, navigationDivider, newHostKeys, welcomeDismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, listen == null || listen.isBlank()
+                ? null : listen.strip(), webConfig == null || webConfig.isBlank() ? null : webConfig.strip());
     }
 
     /** Whether the user asked not to see the welcome page at start. */

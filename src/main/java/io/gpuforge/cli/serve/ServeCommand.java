@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.GpuFleet;
 import io.gpuforge.app.monitor.TelemetryService;
+import io.gpuforge.app.settings.Settings;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.JsonOption;
@@ -72,18 +73,11 @@ public final class ServeCommand implements Callable<Integer> {
             o.error("gpuforge serve: --duration must be more than 0 seconds");
             return 2;
         }
-        String host = null;
-        int port = 0;
-        if (prometheus != null) {
-            int colon = prometheus.lastIndexOf(':');
-            if (colon <= 0 || !prometheus.substring(colon + 1).matches("\\d{1,5}")
-                    || Integer.parseInt(prometheus.substring(colon + 1)) > 65535) {
-                o.error("gpuforge serve: --prometheus takes HOST:PORT (127.0.0.1:9835), not " + prometheus);
-                return 2;
-            }
-            host = prometheus.substring(0, colon).replace("[", "").replace("]", "");
-            port = Integer.parseInt(prometheus.substring(colon + 1));
-        } else if (webConfig != null) {
+        if (prometheus != null && !Settings.validListen(prometheus)) {
+            o.error("gpuforge serve: --prometheus takes HOST:PORT (127.0.0.1:9835), not " + prometheus);
+            return 2;
+        }
+        if (prometheus == null && webConfig != null) {
             o.error("gpuforge serve: --web-config goes with --prometheus");
             return 2;
         }
@@ -91,10 +85,18 @@ public final class ServeCommand implements Callable<Integer> {
         try (AppContext ctx = services.openContext()) {
             GpuFleet fleet = ctx.fleet();
             String metrics = "off";
-            if (host != null) {
+            // the flag, else what the window's Preferences saved
+            Settings settings = ctx.settings().current();
+            String listen = prometheus != null ? prometheus : settings.prometheusListen();
+            Optional<Path> web = prometheus != null ? Optional.ofNullable(webConfig)
+                    : Optional.ofNullable(settings.prometheusWebConfig()).map(Path::of);
+            if (listen != null) {
+                int colon = listen.lastIndexOf(':');
+                String host = listen.substring(0, colon).replace("[", "").replace("]", "");
+                int port = Integer.parseInt(listen.substring(colon + 1));
                 try {
-                    int bound = fleet.exportPrometheus(host, port, Optional.ofNullable(webConfig));
-                    metrics = (webConfig == null ? "http://" : "https://") + (host.contains(":") ? "[" + host + "]"
+                    int bound = fleet.exportPrometheus(host, port, web);
+                    metrics = (ctx.telemetry().prometheusTls() ? "https://" : "http://") + (host.contains(":") ? "[" + host + "]"
                             : host) + ":" + bound + "/metrics";
                 } catch (TelemetryService.Failure e) {
                     o.error("gpuforge serve: " + e.getMessage());

@@ -33,6 +33,10 @@ public final class PreferencesViewModel {
     private final ReadOnlyStringWrapper secretsMessage = new ReadOnlyStringWrapper();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final SecretsService secrets;
+    private final javafx.beans.property.StringProperty prometheusListen = new javafx.beans.property.SimpleStringProperty("");
+    private final javafx.beans.property.StringProperty prometheusWebConfig =
+            new javafx.beans.property.SimpleStringProperty("");
+    private SettingsStore settings;
     private final BackgroundTasks tasks;
 
     public PreferencesViewModel(SettingsStore settings, SecretsService secrets, BackgroundTasks tasks) {
@@ -57,6 +61,34 @@ public final class PreferencesViewModel {
             }
         });
         secretsState.set(secrets.state());
+        this.settings = settings;
+        prometheusListen.set(settings.current().prometheusListen() == null ? ""
+                : settings.current().prometheusListen());
+        prometheusWebConfig.set(settings.current().prometheusWebConfig() == null ? ""
+                : settings.current().prometheusWebConfig());
+    }
+
+    /** The Prometheus endpoint of gpuforge serve: {@code HOST:PORT}, blank for off. */
+    public javafx.beans.property.StringProperty prometheusListenProperty() {
+        return prometheusListen;
+    }
+
+    /** The web configuration file (TLS, basic auth) gpuforge serve's endpoint uses; blank for none. */
+    public javafx.beans.property.StringProperty prometheusWebConfigProperty() {
+        return prometheusWebConfig;
+    }
+
+    /**
+     * Saves the endpoint's address and web configuration file; returns the bundle key of why not (an address that is
+     * not HOST:PORT) or empty when saved.
+     */
+    public java.util.Optional<String> savePrometheus() {
+        String listen = prometheusListen.get() == null ? "" : prometheusListen.get().strip();
+        if (!listen.isEmpty() && !io.gpuforge.app.settings.Settings.validListen(listen)) {
+            return java.util.Optional.of("prefs.prometheus.invalid");
+        }
+        settings.update(st -> st.withPrometheus(listen, prometheusWebConfig.get()));
+        return java.util.Optional.empty();
     }
 
     /** Where a host key accepted from now on is written (both files are always read). */

@@ -42,6 +42,8 @@ class ServeProcessTest {
             ctx.connections().addDemo("Demo lab");
             ctx.alerts().save(new AlertRule(0, Optional.empty(), AlertRule.Kind.TEMPERATURE, 20, Duration.ZERO, 2,
                     true));
+            // what the window's Preferences save: serve takes it without --prometheus (port 0: a free one)
+            ctx.settings().update(s -> s.withPrometheus("127.0.0.1:0", null));
         }
         Path classes = dir.resolve("classes.log");
         Instant started = Instant.now();
@@ -50,6 +52,11 @@ class ServeProcessTest {
         try (CliProcess.Running serve = cli.start(List.of("-Xlog:class+load=info:file=" + classes), "serve")) {
             waitFor(() -> serve.out().contains("gpuforge serve: watching"), serve);
             assertThat(serve.out()).contains("watching 6 GPUs").contains("alert rules: 1");
+            Matcher url = Pattern.compile("Prometheus: (http://127\\.0\\.0\\.1:\\d+/metrics)").matcher(serve.out());
+            assertThat(url.find()).as(serve.out()).isTrue();
+            waitFor(() -> java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(url.group(1))).build(), java.net.http.HttpResponse.BodyHandlers.ofString())
+                    .body().contains("gpuforge_gpu_info{"), serve);
             waitFor(() -> serve.out().contains("alert fired"), serve);
             Thread.sleep(3000); // several samples of every GPU
             end = serve.terminate();

@@ -49,6 +49,23 @@ class PreferencesViewModelTest {
         assertThat(settings.current().language()).isEqualTo(LanguageChoice.CHINESE_SIMPLIFIED);
     }
 
+    /** What gpuforge serve reads for its Prometheus endpoint when it is not given --prometheus. */
+    @Test
+    void thePrometheusAddressIsSavedOnlyWhenItIsHostAndPort() {
+        assertThat(settings.current().prometheusListen()).as("off by default").isNull();
+        vm.prometheusListenProperty().set("gpu-server 9835");
+        assertThat(vm.savePrometheus()).contains("prefs.prometheus.invalid");
+        assertThat(settings.current().prometheusListen()).isNull();
+        vm.prometheusListenProperty().set(" 0.0.0.0:9835 ");
+        vm.prometheusWebConfigProperty().set("/etc/gpuforge/web.yml");
+        assertThat(vm.savePrometheus()).isEmpty();
+        assertThat(settings.current().prometheusListen()).isEqualTo("0.0.0.0:9835");
+        assertThat(settings.current().prometheusWebConfig()).isEqualTo("/etc/gpuforge/web.yml");
+        vm.prometheusListenProperty().set("");
+        assertThat(vm.savePrometheus()).isEmpty();
+        assertThat(settings.current().prometheusListen()).as("emptied: off again").isNull();
+    }
+
     @Test
     void newHostKeysGoToOpenSshsFileUntilTheUserPicksGpuForgesOwn() {
         assertThat(vm.newHostKeysProperty().get()).isEqualTo(KnownHostsFile.OPENSSH);
