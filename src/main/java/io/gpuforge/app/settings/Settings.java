@@ -54,6 +54,15 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
         }
     }
 
+    /** A bare port is on loopback ({@code 9835}: {@code 127.0.0.1:9835}); HOST:PORT as it is; else empty. */
+    public static java.util.Optional<String> listenAddress(String s) {
+        String v = s == null ? "" : s.strip();
+        if (v.matches("\\d{1,5}") && Integer.parseInt(v) <= 65535) {
+            return java.util.Optional.of("127.0.0.1:" + v);
+        }
+        return validListen(v) ? java.util.Optional.of(v) : java.util.Optional.empty();
+    }
+
     /** {@code 127.0.0.1:9835}, {@code [::1]:9835}, {@code 0.0.0.0:9835}: a host and a port from 0 to 65535. */
     public static boolean validListen(String s) {
         int colon = s.lastIndexOf(':');
@@ -121,8 +130,8 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
     /** Where {@code gpuforge serve} serves Prometheus metrics (blank: off), and with which web configuration file. */
     public Settings withPrometheus(String listen, String webConfig) {
         return new Settings(version, theme, language, window, navigationDivider, newHostKeys, welcomeDismissed,
-                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, listen == null || listen.isBlank()
-                ? null : listen.strip(), webConfig == null || webConfig.isBlank() ? null : webConfig.strip());
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, listenAddress(listen).orElse(null),
+                webConfig == null || webConfig.isBlank() ? null : webConfig.strip());
     }
 
     /** Whether the user asked not to see the welcome page at start. */

@@ -47,8 +47,9 @@ public final class ServeCommand implements Callable<Integer> {
     double duration = -1;
 
     @Option(names = "--prometheus", paramLabel = "HOST:PORT", description = "Serve the latest readings to Prometheus"
-            + " on http://HOST:PORT/metrics (off by default). A loopback address answers loopback Host names only;"
-            + " any other needs --web-config with TLS and basic auth.")
+            + " on http://HOST:PORT/metrics (off by default; a bare PORT is on 127.0.0.1; default: the address saved"
+            + " in Preferences). A loopback address answers loopback Host names only; any other needs --web-config"
+            + " with TLS and basic auth.")
     String prometheus;
 
     @Option(names = "--web-config", paramLabel = "FILE", description = "The web configuration file of Prometheus'"
@@ -73,8 +74,9 @@ public final class ServeCommand implements Callable<Integer> {
             o.error("gpuforge serve: --duration must be more than 0 seconds");
             return 2;
         }
-        if (prometheus != null && !Settings.validListen(prometheus)) {
-            o.error("gpuforge serve: --prometheus takes HOST:PORT (127.0.0.1:9835), not " + prometheus);
+        if (prometheus != null && Settings.listenAddress(prometheus).isEmpty()) {
+            o.error("gpuforge serve: --prometheus takes HOST:PORT (127.0.0.1:9835) or a port on loopback, not "
+                    + prometheus);
             return 2;
         }
         if (prometheus == null && webConfig != null) {
@@ -87,7 +89,8 @@ public final class ServeCommand implements Callable<Integer> {
             String metrics = "off";
             // the flag, else what the window's Preferences saved
             Settings settings = ctx.settings().current();
-            String listen = prometheus != null ? prometheus : settings.prometheusListen();
+            String listen = prometheus != null ? Settings.listenAddress(prometheus).orElseThrow()
+                    : settings.prometheusListen();
             Optional<Path> web = prometheus != null ? Optional.ofNullable(webConfig)
                     : Optional.ofNullable(settings.prometheusWebConfig()).map(Path::of);
             if (listen != null) {

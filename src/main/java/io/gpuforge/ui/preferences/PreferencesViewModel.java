@@ -84,7 +84,7 @@ public final class PreferencesViewModel {
      */
     public java.util.Optional<String> savePrometheus() {
         String listen = prometheusListen.get() == null ? "" : prometheusListen.get().strip();
-        if (!listen.isEmpty() && !io.gpuforge.app.settings.Settings.validListen(listen)) {
+        if (!listen.isEmpty() && io.gpuforge.app.settings.Settings.listenAddress(listen).isEmpty()) {
             return java.util.Optional.of("prefs.prometheus.invalid");
         }
         settings.update(st -> st.withPrometheus(listen, prometheusWebConfig.get()));

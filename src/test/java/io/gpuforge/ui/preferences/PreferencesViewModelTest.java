@@ -61,6 +61,9 @@ class PreferencesViewModelTest {
         assertThat(vm.savePrometheus()).isEmpty();
         assertThat(settings.current().prometheusListen()).isEqualTo("0.0.0.0:9835");
         assertThat(settings.current().prometheusWebConfig()).isEqualTo("/etc/gpuforge/web.yml");
+        vm.prometheusListenProperty().set("9835");
+        assertThat(vm.savePrometheus()).isEmpty();
+        assertThat(settings.current().prometheusListen()).as("a bare port is on loopback").isEqualTo("127.0.0.1:9835");
         vm.prometheusListenProperty().set("");
         assertThat(vm.savePrometheus()).isEmpty();
         assertThat(settings.current().prometheusListen()).as("emptied: off again").isNull();
