@@ -39,9 +39,10 @@ fi
 rm -rf "$out"
 mkdir -p "$out/input/config"
 cp "$jar" "$out/input/gpuforge.jar"
-# config/: shipped defaults, the admin's site file, logging, example templates (not the CI's apt lists)
+# config/: shipped defaults, the admin's site file, logging, example templates, the Grafana dashboard (not the
+# CI's apt lists)
 cp config/defaults.json config/site.json config/logback.xml config/README.md "$out/input/config/"
-cp -r config/templates "$out/input/config/"
+cp -r config/templates config/grafana "$out/input/config/"
 # JavaFX's native libraries beside the jar (lib/app), where JavaFX looks first: from inside the jar they are copied
 # to ~/.openjfx/cache and both copies checksummed (SHA-256, before the JIT has warmed up) at every start
 mapfile -t natives < <(jar tf "$jar" | grep -E '^lib[^/]*\.so$')

@@ -31,7 +31,7 @@ rm -rf "$out"
 mkdir -p "$out/input/config"
 cp "$jar" "$out/input/gpuforge.jar"
 cp config/defaults.json config/site.json config/logback.xml config/README.md "$out/input/config/"
-cp -r config/templates "$out/input/config/"
+cp -r config/templates config/grafana "$out/input/config/"
 jar_path=$(cd "$(dirname "$jar")" && pwd)/$(basename "$jar")
 natives=()
 while IFS= read -r n; do natives+=("$n"); done < <(jar tf "$jar" | grep -E '^lib[^/]*\.dylib$')

@@ -36,6 +36,7 @@ New-Item -ItemType Directory -Force "$out\input\config" | Out-Null
 Copy-Item $jar "$out\input\gpuforge.jar"
 Copy-Item config\defaults.json, config\site.json, config\logback.xml, config\README.md "$out\input\config\"
 Copy-Item -Recurse config\templates "$out\input\config\"
+Copy-Item -Recurse config\grafana "$out\input\config\"
 $jarPath = (Resolve-Path $jar).Path
 $natives = @(& jar tf $jarPath | Where-Object { $_ -match '^[^/]+\.dll$' })
 if ($LASTEXITCODE -ne 0 -or $natives.Count -eq 0) {
