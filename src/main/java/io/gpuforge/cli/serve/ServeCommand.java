@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
  * computer's) at the interval the window's Preferences set, keeps the history and rollups in the same SQLite store,
  * evaluates the alert rules (a firing or cleared alert is a line of its output and of the log), until SIGTERM or
  * Ctrl-C; then it closes its watches, writes what it read and says how many samples it read and how many the store
- * holds from this run. With {@code --prometheus HOST:PORT} it serves the latest readings to Prometheus. No class of
+ * holds from this run. Alert rules and saved connections the window changes are taken up within
+ * {@link #RELOAD}. With {@code --prometheus HOST:PORT} it serves the latest readings to Prometheus. No class of
  * the window (JavaFX) is loaded.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the GPU monitor without a window:"
@@ -41,6 +42,8 @@ public final class ServeCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
     /** How long the first listing of the connections' GPUs is waited for before the start line is printed. */
     private static final Duration FIRST_LISTING = Duration.ofSeconds(60);
+    /** How often the window's changes (alert rules, saved connections) are read. */
+    static final Duration RELOAD = Duration.ofSeconds(10);
 
     @Option(names = "--duration", paramLabel = "S", description = "Stop after S seconds (default: until SIGTERM or"
             + " Ctrl-C).")
@@ -143,7 +146,28 @@ public final class ServeCommand implements Callable<Integer> {
                         });
                     }
                 }
-                why = signals.await(duration < 0 ? -1 : Math.round(duration * 1000));
+                ServeReloads reloads = new ServeReloads(ctx);
+                java.util.concurrent.ScheduledExecutorService every = java.util.concurrent.Executors
+                        .newSingleThreadScheduledExecutor(r -> {
+                            Thread t = new Thread(r, "gpuforge-serve-reloads");
+                            t.setDaemon(true);
+                            return t;
+                        });
+                every.scheduleWithFixedDelay(() -> {
+                    try {
+                        if (reloads.check()) {
+                            emit(o, "gpuforge serve: the saved connections changed; watching their GPUs again",
+                                    event("reloaded", "what", "connections"));
+                        }
+                    } catch (RuntimeException e) {
+                        LOG.warn("Reading the window's changes failed", e);
+                    }
+                }, RELOAD.toSeconds(), RELOAD.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+                try {
+                    why = signals.await(duration < 0 ? -1 : Math.round(duration * 1000));
+                } finally {
+                    every.shutdownNow();
+                }
             } finally {
                 ctx.alerts().removeListener(alerts);
             }
