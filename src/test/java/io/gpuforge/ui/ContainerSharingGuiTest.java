@@ -37,7 +37,7 @@ import org.testfx.framework.junit5.Start;
  * A GPU shared with containers, where the window shows GPUs, on the Demo lab: its container 201 (media-01) under
  * pve-3090 in the tree, the RTX 3090 it has the old way marked in the tree and on the node page with its driver and
  * user, the container's page with its raw lxc lines, and "Migrate to devN…" opening the plan that, applied, gives
- * it devN entries instead: the mark goes.
+ * it devN entries instead: the mark goes; then "Add a GPU…" gives it a second GPU.
  */
 @Tag("ui")
 @ExtendWith(ApplicationExtension.class)
@@ -120,15 +120,15 @@ class ContainerSharingGuiTest {
         waitUntil(() -> texts(robot, "#ct-devices").contains("/dev/nvidia3"));
         assertThat(texts(robot, "#ct-lxc")).doesNotContain("/dev/nvidia3");
         assertThat(onFx(() -> robot.lookup("#ct-legacy").tryQuery().isPresent())).isFalse();
+
+        addASecondGpu(robot, n3090);
     }
 
-    /** "Add a GPU…" on a container's page: the host plan first where the GPU needs it, then its devN entries. */
-    @Test
-    void aGpuIsAddedToAStoppedContainerFromItsPage(FxRobot robot) throws Exception {
-        TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);
-        TreeItem<NavItem> n3090 = child(lab, "pve-3090"::equals);
-        waitUntil(() -> labels(n3090).contains("CT 201 media-01"));
-        select(robot, child(n3090, "CT 201 media-01"::equals));
+    /**
+     * "Add a GPU…" on the (still stopped) container's page: the host plan first where the GPU needs it, then the
+     * second GPU's devN entries beside the first's (one Demo lab start for both flows: the suite's time).
+     */
+    private void addASecondGpu(FxRobot robot, TreeItem<NavItem> n3090) throws Exception {
         waitUntil(() -> onFx(() -> robot.lookup("#ct-add-gpu").tryQuery().isPresent()));
         robot.interact(() -> visible(robot, "#ct-add-gpu", Button.class).fire());
         waitUntil(() -> onFx(() -> robot.lookup("#addgpu-gpus").tryQuery().map(n -> !((javafx.scene.control.ListView<?>)
@@ -159,6 +159,7 @@ class ContainerSharingGuiTest {
         waitUntil(() -> texts(robot, "#addgpu-state").contains("added to container 201"));
         assertThat(texts(robot, "#addgpu-state")).contains("/dev/nvidia1");
         waitUntil(() -> texts(robot, "#ct-devices").contains("/dev/nvidia1"));
+        assertThat(texts(robot, "#ct-devices")).as("the first GPU's entries stay").contains("/dev/nvidia3");
         waitUntil(() -> labels(n3090).stream().anyMatch(l -> l.contains("02:00.0") && l.contains("shared ×1")));
     }
 

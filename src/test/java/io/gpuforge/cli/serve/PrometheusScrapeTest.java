@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.domain.telemetry.AlertRule;
 import io.gpuforge.domain.telemetry.GpuId;
 import io.gpuforge.domain.telemetry.GpuMetric;
 import io.gpuforge.domain.telemetry.ReducedSeries;
@@ -30,16 +31,19 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code gpuforge serve --prometheus} scraped by a real Prometheus (the Debian package) on loopback for more than
- * 20 s: {@code promtool check metrics} accepts the endpoint's text, a request whose Host is not a loopback name is
- * refused (DNS rebinding), and what PromQL answers for the temperature and power of each Demo lab GPU is what the
- * store holds for the same window, within the sampling's error.
+ * {@code gpuforge serve} as a service runs it, over a saved Demo lab with an alert rule its GPUs break and the
+ * Prometheus address saved as Preferences save it, scraped by a real Prometheus (the Debian package) on loopback for
+ * more than 20 s: {@code promtool check metrics} accepts the endpoint's text, a request whose Host is not a loopback
+ * name is refused (DNS rebinding), what PromQL answers for the temperature and power of each GPU is what the store
+ * holds for the same window within the sampling's error; the alert is printed; SIGTERM ends it with exit 0 and
+ * "N samples read, N stored", N being what a second reader counts in the store; no JavaFX class was loaded.
  */
 class PrometheusScrapeTest {
 
@@ -53,19 +57,29 @@ class PrometheusScrapeTest {
         Tools.require("prometheus", "prometheus");
         Tools.require("promtool", "prometheus");
         Path appHome = dir.resolve("gpuforge");
+        int metricsPort = freePort();
         try (AppContext ctx = TestContexts.create(appHome, dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
                 LanguageChoice.ENGLISH)) {
             ctx.connections().addDemo("Demo lab");
+            // an alert rule the simulated GPUs break at once
+            ctx.alerts().save(new AlertRule(0, Optional.empty(), AlertRule.Kind.TEMPERATURE, 20, Duration.ZERO, 2,
+                    true));
+            // what the window's Preferences save: serve takes it without --prometheus
+            ctx.settings().update(st -> st.withPrometheus("127.0.0.1:" + metricsPort, null));
         }
-        int metricsPort = freePort();
+        Path classes = dir.resolve("classes.log");
+        java.time.Instant started = java.time.Instant.now();
         int promPort = freePort();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         CliProcess cli = new CliProcess(dir.resolve("home"), appHome);
         Map<String, Double> temperature;
         Map<String, Double> power;
         long at;
-        try (CliProcess.Running serve = cli.start(List.of(), "serve", "--prometheus", "127.0.0.1:" + metricsPort)) {
+        CliProcess.Result end;
+        try (CliProcess.Running serve = cli.start(List.of("-Xlog:class+load=info:file=" + classes), "serve")) {
             waitFor(() -> serve.out().contains("Prometheus: http://127.0.0.1:" + metricsPort + "/metrics"), serve::err);
+            assertThat(serve.out()).contains("watching 6 GPUs").contains("alert rules: 1");
+            waitFor(() -> serve.out().contains("alert fired"), serve::out);
             String metrics = get(http, "http://127.0.0.1:" + metricsPort + "/metrics");
             waitFor(() -> get(http, "http://127.0.0.1:" + metricsPort + "/metrics")
                     .contains("gpuforge_gpu_temperature_celsius{"), serve::err);
@@ -101,12 +115,28 @@ class PrometheusScrapeTest {
                 prom.destroy();
                 prom.waitFor(20, TimeUnit.SECONDS);
             }
-            assertThat(serve.terminate().exit()).isZero();
+            end = serve.terminate();
         }
+        // SIGTERM: exit 0, every reading read was stored
+        assertThat(end.exit()).as(end.out() + end.err()).isZero();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "stopped \\(SIGTERM\\): (\\d+) samples read, (\\d+) stored by this run").matcher(end.out());
+        assertThat(m.find()).as(end.out()).isTrue();
+        long read = Long.parseLong(m.group(1));
+        assertThat(read).as("6 GPUs for half a minute").isGreaterThanOrEqualTo(60);
+        assertThat(Long.parseLong(m.group(2))).as("no sample read was lost").isEqualTo(read);
+        assertThat(end.out()).contains("alert fired: Alert: ").contains("temperature ≥ 20 °C");
+        assertThat(Files.readAllLines(classes)).as("classes of the window loaded by serve")
+                .noneMatch(l -> l.contains(" javafx.") || l.contains(" com.sun.javafx."))
+                .as("the class-load log is real").anyMatch(l -> l.contains("io.gpuforge.cli.serve.ServeCommand"));
         assertThat(temperature).as("every Demo lab GPU").hasSize(6);
         try (AppContext ctx = TestContexts.create(appHome, dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
                 LanguageChoice.ENGLISH)) {
+            long inStore = 0;
             for (GpuId gpu : ctx.telemetry().knownGpus()) {
+                inStore += ctx.telemetry().history(List.of(new SeriesKey(gpu, GpuMetric.TEMPERATURE_C)),
+                        started.minusSeconds(1), java.time.Instant.now(), 100).stream()
+                        .mapToLong(ReducedSeries::rawCount).sum();
                 double t = storeAverage(ctx, gpu, GpuMetric.TEMPERATURE_C, at);
                 double p = storeAverage(ctx, gpu, GpuMetric.POWER_W, at);
                 assertThat(temperature.get(gpu.toString())).as("temperature of " + gpu).isCloseTo(t,
@@ -114,6 +144,7 @@ class PrometheusScrapeTest {
                 assertThat(power.get(gpu.toString())).as("power of " + gpu).isCloseTo(p,
                         org.assertj.core.data.Offset.offset(Math.max(5, p * 0.08)));
             }
+            assertThat(inStore).as("the readings in the store, counted by a reader of its own").isEqualTo(read);
         }
     }
 
