@@ -291,48 +291,42 @@ public final class CtCommand implements Runnable {
         }
     }
 
-    @Command(name = "start", mixinStandardHelpOptions = true, description = "Start a container.")
-    static final class Start extends OnCt {
-        Start(CliServices s) {
-            super(s);
+    /** A start, clean shutdown or stop of a container: the action's name is the verb. */
+    abstract static class Power extends OnCt {
+        private final VmAction action;
+
+        Power(CliServices services, VmAction action) {
+            super(services);
+            this.action = action;
         }
 
         String verb() {
-            return "start";
+            return action.json();
         }
 
         TaskOutcome run(NodeOptions.Opened n) throws BackendException, InterruptedException {
-            return n.session().containerAction(n.node(), vmid, VmAction.START, l -> { }, () -> false);
+            return n.session().containerAction(n.node(), vmid, action, l -> { }, () -> false);
+        }
+    }
+
+    @Command(name = "start", mixinStandardHelpOptions = true, description = "Start a container.")
+    static final class Start extends Power {
+        Start(CliServices s) {
+            super(s, VmAction.START);
         }
     }
 
     @Command(name = "shutdown", mixinStandardHelpOptions = true, description = "Shut a container down cleanly.")
-    static final class Shutdown extends OnCt {
+    static final class Shutdown extends Power {
         Shutdown(CliServices s) {
-            super(s);
-        }
-
-        String verb() {
-            return "shutdown";
-        }
-
-        TaskOutcome run(NodeOptions.Opened n) throws BackendException, InterruptedException {
-            return n.session().containerAction(n.node(), vmid, VmAction.SHUTDOWN, l -> { }, () -> false);
+            super(s, VmAction.SHUTDOWN);
         }
     }
 
     @Command(name = "stop", mixinStandardHelpOptions = true, description = "Stop a container at once.")
-    static final class Stop extends OnCt {
+    static final class Stop extends Power {
         Stop(CliServices s) {
-            super(s);
-        }
-
-        String verb() {
-            return "stop";
-        }
-
-        TaskOutcome run(NodeOptions.Opened n) throws BackendException, InterruptedException {
-            return n.session().containerAction(n.node(), vmid, VmAction.STOP, l -> { }, () -> false);
+            super(s, VmAction.STOP);
         }
     }
 
