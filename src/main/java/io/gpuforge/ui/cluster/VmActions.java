@@ -143,23 +143,7 @@ public final class VmActions {
     }
 
     private void task(VmInfo vm, String name, Callable<TaskOutcome> work) {
-        String source = session().connection().name();
-        ui.tasks().supply(name, work)
-                .onSuccess(out -> {
-                    if (out.ok()) {
-                        ui.app().events().info(source, ui.i18n().get("console.event.taskOk", name));
-                    } else {
-                        ui.app().events().warn(source, ui.i18n().get("console.event.taskFailed", name, out.status()));
-                    }
-                    cluster.inventory().changed();
-                })
-                .onError(t -> {
-                    ui.app().events().error(source, ui.i18n().get("console.event.taskFailed", name, t.getMessage()));
-                    ui.dialogs().showError("dialog.error.title", ui.i18n().get("console.event.taskFailed", name,
-                            t.getMessage()), t);
-                    cluster.inventory().changed();
-                })
-                .start();
+        ConnectionTasks.run(ui, cluster, name, work);
     }
 
     private void console(VmInfo vm) {
