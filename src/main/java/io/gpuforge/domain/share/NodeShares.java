@@ -52,6 +52,11 @@ public record NodeShares(String node, List<GpuShare> gpus, Map<String, String> d
                 .findFirst();
     }
 
+    /** What a container holds of a GPU (matched to one or not): its device nodes, and whether the old way. */
+    public Optional<ContainerUse> use(int vmid) {
+        return gpus.stream().flatMap(g -> g.containers().stream()).filter(c -> c.vmid() == vmid).findFirst();
+    }
+
     private static boolean sameCard(String address, PciAddress card) {
         try {
             return PciAddress.parse(address).sameSlot(card);

@@ -3,6 +3,7 @@ package io.gpuforge.ui.cluster;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.share.ContainerSummary;
+import io.gpuforge.domain.share.ContainerUse;
 import io.gpuforge.domain.tasks.TaskOutcome;
 import io.gpuforge.domain.vm.VmAction;
 import io.gpuforge.ui.common.FxHostKeyPrompt;
@@ -45,9 +46,8 @@ public final class ContainerActions {
             case START -> !ct.running();
             case SHUTDOWN, STOP -> ct.running();
             case DELETE -> !ct.running();
-            case MIGRATE -> !ct.running() && cluster.shares(ct.node()).flatMap(s -> s.gpus().stream()
-                    .flatMap(g -> g.containers().stream()).filter(u -> u.vmid() == ct.vmid()).findFirst())
-                    .map(u -> u.legacy()).orElse(false);
+            case MIGRATE -> !ct.running() && cluster.shares(ct.node()).flatMap(s -> s.use(ct.vmid()))
+                    .map(ContainerUse::legacy).orElse(false);
         };
     }
 
@@ -110,22 +110,6 @@ public final class ContainerActions {
     }
 
     private void task(String name, Callable<TaskOutcome> work) {
-        String source = cluster.session().connection().name();
-        ui.tasks().supply(name, work)
-                .onSuccess(out -> {
-                    if (out.ok()) {
-                        ui.app().events().info(source, ui.i18n().get("console.event.taskOk", name));
-                    } else {
-                        ui.app().events().warn(source, ui.i18n().get("console.event.taskFailed", name, out.status()));
-                    }
-                    cluster.inventory().changed();
-                })
-                .onError(t -> {
-                    ui.app().events().error(source, ui.i18n().get("console.event.taskFailed", name, t.getMessage()));
-                    ui.dialogs().showError("dialog.error.title", ui.i18n().get("console.event.taskFailed", name,
-                            t.getMessage()), t);
-                    cluster.inventory().changed();
-                })
-                .start();
+        ConnectionTasks.run(ui, cluster, name, work);
     }
 }

@@ -1,10 +1,8 @@
 package io.gpuforge.ui.share;
 
 import io.gpuforge.app.host.HostTarget;
-import io.gpuforge.app.passthrough.CheckMessages;
 import io.gpuforge.app.share.ShareService;
 import io.gpuforge.domain.connections.ConnectionInfo;
-import io.gpuforge.domain.passthrough.Check;
 import io.gpuforge.domain.passthrough.Verdict;
 import io.gpuforge.domain.share.ContainerInfo;
 import io.gpuforge.domain.share.ShareReadiness;
@@ -140,13 +138,7 @@ public final class AddGpuWindow {
         if (r == null) {
             return;
         }
-        CheckMessages words = new CheckMessages(i18n.getLocale());
-        for (Check c : r.checks()) {
-            String style = c.status() == Check.Status.PASS ? "wizard-message-ok"
-                    : c.status() == Check.Status.FAIL ? "wizard-message-error" : "wizard-message-info";
-            detail.getChildren().add(ContainerWizardPages.message(style, words.message(c)
-                    + words.fix(c).map(f -> "\n→ " + f).orElse("")));
-        }
+        detail.getChildren().addAll(ContainerWizardPages.checks(r, i18n));
         detail.getChildren().add(new Label(i18n.get("share.addGpu.devices", String.join(", ", r.devices().stream()
                 .map(d -> d.value()).toList()))));
     }

@@ -193,8 +193,7 @@ final class ContainerWizardModel {
                 ApplyProgressLines.Style.SYMBOLS);
         run("share.task.apply", () -> {
             Optional<PassthroughService.Applied> applied = shares().applyHostPlan(host(), a,
-                    p -> p.edits().equals(shownPlan.edits()) && p.commands().equals(shownPlan.commands()), progress,
-                    prompt());
+                    PlanWindow.sameAs(shownPlan), progress, prompt());
             if (applied.isEmpty()) {
                 throw new IllegalStateException(i18n.get("share.plan.changed"));
             }

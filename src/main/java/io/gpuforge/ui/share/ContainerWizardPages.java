@@ -100,13 +100,7 @@ final class ContainerWizardPages {
             if (r == null) {
                 return;
             }
-            for (Check c : r.checks()) {
-                String style = c.status() == Check.Status.PASS ? "wizard-message-ok"
-                        : c.status() == Check.Status.FAIL ? "wizard-message-error" : "wizard-message-info";
-                CheckMessages words = new CheckMessages(i18n.getLocale());
-                detail.getChildren().add(message(style, words.message(c) + words.fix(c).map(f -> "\n→ " + f)
-                        .orElse("")));
-            }
+            detail.getChildren().addAll(checks(r, i18n));
             if (r.hostDriver().filter("vfio-pci"::equals).isPresent()) {
                 Button back = new Button(i18n.get("share.wizard.rollback"));
                 back.setId("ct-wizard-rollback");
@@ -121,6 +115,18 @@ final class ContainerWizardPages {
         });
         show.run();
         return page("share.wizard.gpu.intro", list, scroll(detail));
+    }
+
+    /** A GPU's share checks in the UI's language, each with its fix, coloured by how it went. */
+    static List<Node> checks(ShareReadiness r, I18n i18n) {
+        CheckMessages words = new CheckMessages(i18n.getLocale());
+        List<Node> out = new ArrayList<>();
+        for (Check c : r.checks()) {
+            String style = c.status() == Check.Status.PASS ? "wizard-message-ok"
+                    : c.status() == Check.Status.FAIL ? "wizard-message-error" : "wizard-message-info";
+            out.add(message(style, words.message(c) + words.fix(c).map(f -> "\n→ " + f).orElse("")));
+        }
+        return out;
     }
 
     private String gpuLine(ShareReadiness r) {

@@ -110,6 +110,14 @@ public final class PlanWindow {
         return scene;
     }
 
+    /**
+     * Accepts the plan made again at apply time only when it changes what the one shown changes (the same edits and
+     * commands): what the user confirmed is what is applied.
+     */
+    static Predicate<PassthroughPlan> sameAs(PassthroughPlan shown) {
+        return p -> p.edits().equals(shown.edits()) && p.commands().equals(shown.commands());
+    }
+
     private void load(Callable<PassthroughPlan> plan) {
         busy.setVisible(true);
         state.setText(i18n.get("share.plan.making"));
@@ -133,8 +141,8 @@ public final class PlanWindow {
         output.clear();
         ApplyProgress progress = new ApplyProgressLines(l -> Platform.runLater(() -> output.add(l)),
                 ApplyProgressLines.Style.SYMBOLS);
-        ui.tasks().supply(i18n.get("share.task.apply"), () -> work.apply(p -> p.edits().equals(expected.edits())
-                && p.commands().equals(expected.commands()), progress)).onSuccess(applied -> {
+        ui.tasks().supply(i18n.get("share.task.apply"), () -> work.apply(sameAs(expected), progress))
+                .onSuccess(applied -> {
                     if (applied.isEmpty()) {
                         state.setText(i18n.get("share.plan.changed"));
                         return;
