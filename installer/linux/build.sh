@@ -11,7 +11,9 @@
 #      launcher maps (-XX:SharedArchiveFile); checked to be used (-Xlog:class+load: 'shared objects file');
 #   4. a .deb (dpkg-deb and fakeroot) and an .rpm (rpmbuild), when the tools are there: desktop entry in the
 #      System menu, icon, depends on GTK 3. Their post-install script makes the AppCDS archive at the installed
-#      path (an archive is valid only for the class path it was made with) and links /usr/bin/gpuforge.
+#      path (an archive is valid only for the class path it was made with) and links /usr/bin/gpuforge; and installs
+#      the monitor's systemd units (installer/linux/systemd: the system service with its user gpuforge, state in
+#      /var/lib/gpuforge and vault passphrase in /etc/gpuforge; the user service) and /usr/sbin/gpuforge-service.
 # Run by `mvn -Pdist package` (see pom.xml), or by hand after `mvn -DskipTests package`:
 #   installer/linux/build.sh VERSION [TYPES]      TYPES: any of "app-image deb rpm" (default: all it can)
 # Output in target/dist/.
@@ -43,6 +45,8 @@ cp "$jar" "$out/input/gpuforge.jar"
 # CI's apt lists)
 cp config/defaults.json config/site.json config/logback.xml config/README.md "$out/input/config/"
 cp -r config/templates config/grafana "$out/input/config/"
+# the monitor as a service: the system and user units (the packages' post-install scripts put them in place)
+cp -r installer/linux/systemd "$out/input/systemd"
 # JavaFX's native libraries beside the jar (lib/app), where JavaFX looks first: from inside the jar they are copied
 # to ~/.openjfx/cache and both copies checksummed (SHA-256, before the JIT has warmed up) at every start
 mapfile -t natives < <(jar tf "$jar" | grep -E '^lib[^/]*\.so$')
@@ -105,6 +109,8 @@ LAUNCHER
     chmod 755 "$out/GPUForge/bin/$launcher"
 done
 rm -f "$out/GPUForge/lib/libapplauncher.so"
+# the admin's command for the system service's setup (the gpuforge command as the service runs it)
+install -m 0755 installer/linux/gpuforge-service "$out/GPUForge/bin/gpuforge-service"
 
 # 3. AppCDS: the app runs once, from the app-image's own runtime and jar (an archive is valid only for the class
 #    path it was made with), until its window has filled in and been drawn (own temp home: the builder's settings

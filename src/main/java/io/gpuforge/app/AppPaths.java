@@ -19,11 +19,14 @@ import java.util.Set;
  *   <li>Windows: {@code %APPDATA%\GPUForge} for settings, {@code %LOCALAPPDATA%\GPUForge} for data and logs.</li>
  *   <li>macOS: {@code ~/Library/Application Support/GPUForge}, logs in {@code ~/Library/Logs/GPUForge}.</li>
  * </ul>
- * {@code -Dgpuforge.home=DIR} overrides all of them with {@code DIR/config}, {@code DIR/data}, {@code DIR/logs}.
+ * {@code -Dgpuforge.home=DIR}, else the variable {@code GPUFORGE_HOME=DIR} (the system service's unit sets it), overrides
+ * all of them with {@code DIR/config}, {@code DIR/data}, {@code DIR/logs}.
  */
 public record AppPaths(Path configDir, Path dataDir, Path logDir) {
 
     public static final String HOME_PROPERTY = "gpuforge.home";
+    /** The environment's form of {@link #HOME_PROPERTY}: an absolute directory. */
+    public static final String HOME_VARIABLE = "GPUFORGE_HOME";
 
     public AppPaths {
         Objects.requireNonNull(configDir);
@@ -45,6 +48,10 @@ public record AppPaths(Path configDir, Path dataDir, Path logDir) {
     static AppPaths resolve(OsFamily os, Map<String, String> env, String userHome, String override) {
         if (override != null && !override.isBlank()) {
             return underHome(Path.of(override));
+        }
+        String fromEnv = env.get(HOME_VARIABLE);
+        if (fromEnv != null && !fromEnv.isBlank() && Path.of(fromEnv).isAbsolute()) {
+            return underHome(Path.of(fromEnv));
         }
         Path home = Path.of(userHome);
         switch (os) {

@@ -30,6 +30,19 @@ class AppPathsTest {
     }
 
     @Test
+    void theServiceHomeVariableHoldsEverythingUnlessThePropertyIsSet() {
+        Map<String, String> env = Map.of("GPUFORGE_HOME", "/var/lib/gpuforge", "XDG_CONFIG_HOME", "/cfg");
+        AppPaths service = AppPaths.resolve(OsFamily.LINUX, env, "/nonexistent", null);
+        assertThat(service.configDir()).isEqualTo(Path.of("/var/lib/gpuforge/config"));
+        assertThat(service.databaseFile()).isEqualTo(Path.of("/var/lib/gpuforge/data/gpuforge.db"));
+        assertThat(service.logDir()).isEqualTo(Path.of("/var/lib/gpuforge/logs"));
+        assertThat(AppPaths.resolve(OsFamily.LINUX, env, "/home/ada", "/tmp/h").dataDir())
+                .isEqualTo(Path.of("/tmp/h/data"));
+        assertThat(AppPaths.resolve(OsFamily.LINUX, Map.of("GPUFORGE_HOME", "relative"), "/home/ada", null)
+                .configDir()).as("a relative home is ignored").isEqualTo(Path.of("/home/ada/.config/gpuforge"));
+    }
+
+    @Test
     void windowsUsesAppData() {
         AppPaths p = AppPaths.resolve(OsFamily.WINDOWS,
                 Map.of("APPDATA", "/C/Users/ada/AppData/Roaming", "LOCALAPPDATA", "/C/Users/ada/AppData/Local"),

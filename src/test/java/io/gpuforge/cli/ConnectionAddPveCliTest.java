@@ -116,6 +116,31 @@ class ConnectionAddPveCliTest {
         assertThat(out.toString()).contains("root").doesNotContain("ops").doesNotContain("bad");
     }
 
+    /**
+     * The system service's way: systemd hands the root-only passphrase file over as the credential vault-passphrase
+     * ($CREDENTIALS_DIRECTORY); the vault is set up and unlocked with it, ahead of the variable, and nothing else.
+     */
+    @Test
+    void theServiceCredentialSetsUpAndUnlocksTheVault() throws Exception {
+        Path credentials = Files.createDirectories(home.resolve("run/credentials/gpuforge.service"));
+        Files.writeString(credentials.resolve(CliVault.CREDENTIAL), "from the credential file\n");
+        Map<String, String> service = Map.of("CREDENTIALS_DIRECTORY", credentials.toString());
+        assertThat(run(service, token + "\n", "connection", "add", "lab", "--pve", sim.url(), "--fingerprint",
+                sim.certificateFingerprint(), "--token-stdin")).as(err.toString()).isZero();
+        assertThat(run(service, "", "connection", "test", "lab")).as(err.toString()).isZero();
+        assertThat(run(Map.of("CREDENTIALS_DIRECTORY", credentials.toString(), CliVault.PASSPHRASE_VARIABLE,
+                "not the passphrase"), "", "connection", "test", "lab")).as("the credential comes first: " + err)
+                .isZero();
+        assertThat(run(Map.of(CliVault.PASSPHRASE_VARIABLE, "from the credential file"), "", "connection", "test",
+                "lab")).as("the same vault, its passphrase typed by the admin: " + err).isZero();
+        assertThat(run(Map.of(CliVault.PASSPHRASE_VARIABLE, VAULT), "", "connection", "test", "lab"))
+                .as("another passphrase does not open it").isNotZero();
+
+        Files.writeString(credentials.resolve(CliVault.CREDENTIAL), "\n");
+        assertThat(run(service, "", "connection", "test", "lab")).isNotZero();
+        assertThat(err.toString()).contains(CliVault.CREDENTIAL, "is empty");
+    }
+
     @Test
     void withoutAKeyringOrAVaultPassphraseNothingIsSaved() {
         assertThat(run(Map.of(), token + "\n", "connection", "add", "lab", "--pve", sim.url(), "--fingerprint",

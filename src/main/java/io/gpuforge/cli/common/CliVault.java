@@ -3,27 +3,88 @@ package io.gpuforge.cli.common;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.connections.SecretsService;
 import java.io.Console;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * GPUForge's encrypted vault from a shell, where no OS keyring answers: its master passphrase from
- * {@code GPUFORGE_VAULT_PASSPHRASE} (scripts), else asked on the terminal without echo. Commands that read a saved
+ * GPUForge's encrypted vault from a shell, where no OS keyring answers: its master passphrase from the systemd
+ * credential {@code vault-passphrase} ({@code $CREDENTIALS_DIRECTORY/vault-passphrase}: the system service's unit
+ * hands over a root-only file with {@code LoadCredential=}), else from {@code GPUFORGE_VAULT_PASSPHRASE} (scripts),
+ * else asked on the terminal without echo. Commands that read a saved
  * secret unlock it when the variable is set; {@code connection add} with a secret sets it up or unlocks it, and
  * asks where it must.
  */
 public final class CliVault {
 
     public static final String PASSPHRASE_VARIABLE = "GPUFORGE_VAULT_PASSPHRASE";
+    /** The name of the systemd credential (the file in {@code $CREDENTIALS_DIRECTORY}) that holds the passphrase. */
+    public static final String CREDENTIAL = "vault-passphrase";
+    /** A passphrase file is a line of text; anything longer is not one. */
+    private static final int CREDENTIAL_LIMIT = 4096;
 
     private CliVault() {
     }
 
     /** Unlocks a locked vault with the passphrase in the environment, if one is there. */
     static void unlockFromEnvironment(AppContext ctx, CliServices services) throws Exception {
-        Optional<String> p = services.env(PASSPHRASE_VARIABLE);
-        if (p.isPresent() && ctx.secrets().state() == SecretsService.State.VAULT_LOCKED) {
-            ctx.secrets().unlockVault(p.get().toCharArray());
+        if (ctx.secrets().state() != SecretsService.State.VAULT_LOCKED) {
+            return;
+        }
+        Optional<char[]> p = credential(services);
+        if (p.isEmpty()) {
+            p = services.env(PASSPHRASE_VARIABLE).map(String::toCharArray);
+        }
+        if (p.isPresent()) {
+            try {
+                ctx.secrets().unlockVault(p.get());
+            } finally {
+                Arrays.fill(p.get(), '\0');
+            }
+        }
+    }
+
+    /**
+     * The passphrase systemd handed over as the credential {@value #CREDENTIAL} (its file's first line); empty when
+     * no credentials directory is set or it holds no such file.
+     *
+     * @throws IOException when the file is there but cannot be read, or is no passphrase (empty, over 4 KiB)
+     */
+    static Optional<char[]> credential(CliServices services) throws IOException {
+        Optional<String> dir = services.env("CREDENTIALS_DIRECTORY").filter(d -> !d.isBlank());
+        if (dir.isEmpty() || !Files.exists(Path.of(dir.get(), CREDENTIAL))) {
+            return Optional.empty();
+        }
+        Path file = Path.of(dir.get(), CREDENTIAL);
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(CREDENTIAL_LIMIT + 1);
+        }
+        try {
+            if (bytes.length > CREDENTIAL_LIMIT) {
+                throw new IOException("the credential " + file + " holds more than " + CREDENTIAL_LIMIT
+                        + " bytes: it is not a passphrase");
+            }
+            CharBuffer chars = StandardCharsets.UTF_8.decode(ByteBuffer.wrap(bytes));
+            int end = 0;
+            while (end < chars.limit() && chars.get(end) != '\n' && chars.get(end) != '\r') {
+                end++;
+            }
+            if (end == 0) {
+                throw new IOException("the credential " + file + " is empty: write the vault's passphrase in it");
+            }
+            char[] out = new char[end];
+            chars.get(out, 0, end);
+            Arrays.fill(chars.array(), '\0');
+            return Optional.of(out);
+        } finally {
+            Arrays.fill(bytes, (byte) 0);
         }
     }
 
@@ -46,7 +107,11 @@ public final class CliVault {
         }
     }
 
-    private static Optional<char[]> passphrase(CliServices services, boolean create) {
+    private static Optional<char[]> passphrase(CliServices services, boolean create) throws IOException {
+        Optional<char[]> handedOver = credential(services);
+        if (handedOver.isPresent()) {
+            return handedOver;
+        }
         Optional<String> env = services.env(PASSPHRASE_VARIABLE);
         if (env.isPresent()) {
             return env.map(String::toCharArray);

@@ -130,13 +130,14 @@ public final class ServeCommand implements Callable<Integer> {
                 }
                 String start = "gpuforge serve: watching " + fleet.gpus().size() + " GPUs every "
                         + fleet.interval().toMillis() / 1000.0 + " s; history in " + ctx.paths().dataDir()
-                        .resolve("gpuforge.db") + "; alert rules: " + ctx.alerts().rules().size() + "; Prometheus: "
-                        + metrics;
+                        .resolve("gpuforge.db") + "; alert rules: " + ctx.alerts().rules().size() + "; secrets: "
+                        + secrets(ctx) + "; Prometheus: " + metrics;
                 LOG.info(start);
                 if (!output.quiet) {
                     emit(o, start, event("started", "gpus", fleet.gpus().size(), "intervalSeconds",
                             fleet.interval().toMillis() / 1000.0, "store", ctx.paths().dataDir().resolve("gpuforge.db")
-                                    .toString(), "alertRules", ctx.alerts().rules().size(), "prometheus", metrics));
+                                    .toString(), "alertRules", ctx.alerts().rules().size(), "secrets", secrets(ctx),
+                            "prometheus", metrics));
                     for (GpuFleet.Source s : fleet.sources()) {
                         // the whole text goes to JSON and the log; a line of the output holds its first line
                         s.problem().ifPresent(p -> {
@@ -186,6 +187,17 @@ public final class ServeCommand implements Callable<Integer> {
         } finally {
             signals.done();
         }
+    }
+
+    /** Where the connections' secrets come from, so that a service that cannot reach them says why. */
+    private static String secrets(AppContext ctx) {
+        return switch (ctx.secrets().state()) {
+            case KEYRING -> "the desktop's keyring";
+            case VAULT_UNLOCKED -> "vault, unlocked";
+            case VAULT_LOCKED -> "vault, locked (no passphrase: the credential vault-passphrase or "
+                    + "GPUFORGE_VAULT_PASSPHRASE)";
+            case VAULT_NOT_SET_UP -> "none saved";
+        };
     }
 
     /** A line of text, or with --json the same as one JSON object on its own line. */
