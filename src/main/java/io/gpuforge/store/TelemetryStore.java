@@ -115,6 +115,11 @@ public final class TelemetryStore {
         return clock;
     }
 
+    /** Follows what another process (gpuforge serve) writes into this store from {@code fromMillis} on. */
+    public HistoryFollower follower(long fromMillis) {
+        return new HistoryFollower(db, fromMillis);
+    }
+
     /** Queues samples for the next flush; returns true when the queue is long enough to flush now. */
     public boolean append(List<GpuSample> samples) {
         synchronized (queueLock) {
@@ -242,32 +247,8 @@ public final class TelemetryStore {
             return new ArrayList<>(); // a minute after every stored one: nothing to merge with
         }
         Optional<GpuChunkRepository.Chunk> stored = GpuChunkRepository.get(c, id, start);
-        List<GpuSample> out = new ArrayList<>();
-        if (stored.isPresent()) {
-            GpuSeriesRepository.Row row = labels.get(id);
-            int n = SampleCodec.count(stored.get().data());
-            long[] t = new long[n];
-            int[] iv = new int[n];
-            double[][] rows = SampleCodec.decodeAll(start, stored.get().data(), t, iv);
-            for (int i = 0; i < n; i++) {
-                GpuSample.Builder b = GpuSample.builder(row.gpu(), t[i], sourceOf(row)).name(row.name())
-                        .intervalMillis(iv[i]);
-                for (int m = 0; m < GpuMetric.count(); m++) {
-                    b.set(GpuMetric.of(m), rows[i][m]);
-                }
-                out.add(b.build());
-            }
-        }
-        return out;
-    }
-
-    private static SourceKind sourceOf(GpuSeriesRepository.Row row) {
-        for (SourceKind k : SourceKind.values()) {
-            if (k.json().equals(row.source())) {
-                return k;
-            }
-        }
-        return SourceKind.NVIDIA_SMI;
+        return stored.isPresent() ? StoredSamples.decode(labels.get(id), start, stored.get().data())
+                : new ArrayList<>();
     }
 
     /** Inserts in time order; returns whether {@code s} went at the end. */

@@ -1,5 +1,7 @@
 package io.gpuforge.app.monitor;
 
+import io.gpuforge.telemetry.GpuMetricsCollector;
+
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ClusterInventory;
@@ -155,5 +157,16 @@ final class FleetRows {
             }
         }
         return -1;
+    }
+
+    /** What the Prometheus endpoint's {@code gpuforge_gpu_info} says of each GPU. */
+    static Map<GpuId, GpuMetricsCollector.GpuLabels> labels(List<FleetGpu> rows) {
+        Map<GpuId, GpuMetricsCollector.GpuLabels> out = new LinkedHashMap<>();
+        for (FleetGpu g : rows) {
+            out.put(g.id(), new GpuMetricsCollector.GpuLabels(g.model(), g.driver().orElse(""), g.host(),
+                    g.vm().orElse(g.containers().isEmpty() ? "" : g.containers().stream().map(c -> "CT " + c.vmid())
+                            .collect(java.util.stream.Collectors.joining(","))), g.connection()));
+        }
+        return out;
     }
 }

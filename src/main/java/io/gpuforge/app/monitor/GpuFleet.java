@@ -13,9 +13,7 @@ import io.gpuforge.domain.telemetry.SourceStatus;
 import io.gpuforge.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -72,8 +70,7 @@ public final class GpuFleet implements AutoCloseable {
     private final boolean includeLocal;
     private final Supplier<Duration> interval;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private final Map<GpuId, GpuSample> latest = new ConcurrentHashMap<>();
-    private final Map<GpuId, Deque<GpuSample>> recent = new ConcurrentHashMap<>();
+    private final FleetReadings readings = new FleetReadings(RECENT);
     private final Map<String, Source> sources = new ConcurrentHashMap<>();
     private final List<TelemetryService.Watch> watches = new ArrayList<>();
     /** What a node's host says of its GPUs' drivers and containers (blocking; never throws). */
@@ -83,7 +80,10 @@ public final class GpuFleet implements AutoCloseable {
     private int subscribers;
     private volatile long generation;
     private ScheduledFuture<?> ticker;
-    private final java.util.concurrent.atomic.AtomicLong read = new java.util.concurrent.atomic.AtomicLong();
+    /** Where a gpuforge serve writing this store makes itself known (the window's fleet only). */
+    private volatile Optional<ServiceBeacon> beacon = Optional.empty();
+    private volatile Optional<ServiceBeacon.Info> following = Optional.empty();
+    private ScheduledFuture<?> serviceCheck;
 
     public GpuFleet(ConnectionsService connections, Sessions sessions, TelemetryService telemetry, AlertService alerts,
                     Executor background, ScheduledExecutorService scheduler, Clock clock, boolean includeLocal,
@@ -125,6 +125,21 @@ public final class GpuFleet implements AutoCloseable {
         };
     }
 
+    /**
+     * The window's fleet: while a gpuforge serve writes this store (its {@code beacon} is live), its readings are read
+     * from the store instead of sampling the same GPUs a second time, and its alerts are its own; looked at when the
+     * watches start and every {@link ServiceBeacon#HEARTBEAT}, so the fleet samples by itself again when it stops.
+     */
+    public synchronized void followService(ServiceBeacon beacon) {
+        this.beacon = Optional.of(beacon);
+        refresh();
+    }
+
+    /** The service whose readings the fleet reads, while it does. */
+    public Optional<ServiceBeacon.Info> service() {
+        return following;
+    }
+
     /** Reads the connections and their GPUs again and restarts the watches (a connection was added, F5). */
     public synchronized void refresh() {
         if (subscribers > 0) {
@@ -145,18 +160,12 @@ public final class GpuFleet implements AutoCloseable {
 
     /** What the Prometheus endpoint's {@code gpuforge_gpu_info} says of each GPU that has readings. */
     public Map<GpuId, GpuMetricsCollector.GpuLabels> labels() {
-        Map<GpuId, GpuMetricsCollector.GpuLabels> out = new java.util.LinkedHashMap<>();
-        for (FleetGpu g : rows) {
-            out.put(g.id(), new GpuMetricsCollector.GpuLabels(g.model(), g.driver().orElse(""), g.host(),
-                    g.vm().orElse(g.containers().isEmpty() ? "" : g.containers().stream().map(c -> "CT " + c.vmid())
-                            .collect(java.util.stream.Collectors.joining(","))), g.connection()));
-        }
-        return out;
+        return FleetRows.labels(rows);
     }
 
     /** Readings (not gaps) received since the fleet was made. */
     public long samplesRead() {
-        return read.get();
+        return readings.read();
     }
 
     /** The GPUs, in the order of the connections and their nodes. */
@@ -174,24 +183,12 @@ public final class GpuFleet implements AutoCloseable {
     }
 
     public Optional<GpuSample> latest(GpuId id) {
-        return Optional.ofNullable(latest.get(id));
+        return readings.latest(id);
     }
 
     /** The readings of a GPU newer than {@code afterMillis} (gap markers included), oldest first. */
     public List<GpuSample> recent(GpuId id, long afterMillis) {
-        Deque<GpuSample> d = recent.get(id);
-        if (d == null) {
-            return List.of();
-        }
-        List<GpuSample> out = new ArrayList<>();
-        synchronized (d) {
-            for (GpuSample s : d) {
-                if (s.timeMillis() > afterMillis) {
-                    out.add(s);
-                }
-            }
-        }
-        return out;
+        return readings.recent(id, afterMillis);
     }
 
     /** The sources and the connections that cannot be read, by connection. */
@@ -205,6 +202,11 @@ public final class GpuFleet implements AutoCloseable {
         long gen = ++generation;
         loading = true;
         ticker = scheduler.scheduleWithFixedDelay(() -> alerts.tick(clock.millis()), 1, 1, TimeUnit.SECONDS);
+        beacon.ifPresent(b -> serviceCheck = scheduler.scheduleWithFixedDelay(() -> {
+            if (b.live().isPresent() != following.isPresent()) {
+                background.execute(this::refresh);
+            }
+        }, ServiceBeacon.HEARTBEAT.toMillis(), ServiceBeacon.HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS));
         background.execute(() -> open(gen));
     }
 
@@ -213,6 +215,10 @@ public final class GpuFleet implements AutoCloseable {
         if (ticker != null) {
             ticker.cancel(false);
             ticker = null;
+        }
+        if (serviceCheck != null) {
+            serviceCheck.cancel(false);
+            serviceCheck = null;
         }
         List<TelemetryService.Watch> closing = new ArrayList<>(watches);
         watches.clear();
@@ -223,6 +229,7 @@ public final class GpuFleet implements AutoCloseable {
 
     /** Reads every connection's GPUs and starts its watch (background). */
     private void open(long gen) {
+        Optional<ServiceBeacon.Info> service = beacon.flatMap(ServiceBeacon::live);
         List<ConnectionInfo> all;
         try {
             all = connections.all();
@@ -249,6 +256,12 @@ public final class GpuFleet implements AutoCloseable {
             rows = List.copyOf(found);
         }
         changed();
+        following = service;
+        telemetry.following(service.isPresent());
+        if (service.isPresent()) {
+            follow(gen, all);
+            return;
+        }
         for (ConnectionInfo c : all) {
             if (sessions.isHypervisor(c.kind())) {
                 watch(gen, c.name(), Optional.of(c), new GpuTarget.Connection(c));
@@ -256,6 +269,25 @@ public final class GpuFleet implements AutoCloseable {
         }
         if (includeLocal) {
             watch(gen, "local", Optional.empty(), new GpuTarget.Local());
+        }
+        loading = false;
+        changed();
+    }
+
+    /** The service's readings from the store: the last minutes at once (sparklines), then as they are written. */
+    private void follow(long gen, List<ConnectionInfo> all) {
+        ServiceFeed feed = new ServiceFeed(telemetry.follower(clock.millis() - RECENT * 1000L), interval(), scheduler,
+                background, s -> {
+                    Optional<ConnectionInfo> c = ServiceFeed.connectionOf(s, all, rows);
+                    sample(gen, s, c.map(ConnectionInfo::name).orElse("local"), c,
+                            c.<GpuTarget>map(GpuTarget.Connection::new).orElse(new GpuTarget.Local()));
+                }, message -> problem("gpuforge serve", message));
+        synchronized (this) {
+            if (gen != generation) {
+                feed.close();
+                return;
+            }
+            watches.add(feed);
         }
         loading = false;
         changed();
@@ -301,19 +333,11 @@ public final class GpuFleet implements AutoCloseable {
         if (gen != generation) {
             return;
         }
-        if (!s.isGap()) {
-            latest.put(s.gpu(), s);
-            read.incrementAndGet();
-        }
-        Deque<GpuSample> d = recent.computeIfAbsent(s.gpu(), k -> new ArrayDeque<>());
-        synchronized (d) {
-            d.addLast(s);
-            while (d.size() > RECENT) {
-                d.removeFirst();
-            }
-        }
+        readings.add(s);
         bind(s, connection, c, target);
-        alerts.accept(s);
+        if (following.isEmpty()) { // else the service evaluates the rules, and says so
+            alerts.accept(s);
+        }
         changed();
     }
 

@@ -105,6 +105,7 @@ public final class TelemetryService implements AutoCloseable {
     private final Map<GpuId, Double> simulatedLimits = new ConcurrentHashMap<>();
     private volatile boolean simulatedSensorsLost;
     private volatile MetricsServer endpoint;
+    private volatile boolean following;
 
     /** Hosts over SSH only as the CLI names them, checked against {@code knownHosts} (nothing saved behind it). */
     public TelemetryService(Database db, Sessions sessions, Path knownHosts, Clock clock) {
@@ -460,7 +461,23 @@ public final class TelemetryService implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether a service (gpuforge serve) writes this store while the window reads it: then it rolls up and prunes,
+     * and this process does not do the same work a second time.
+     */
+    public void following(boolean following) {
+        this.following = following;
+    }
+
+    /** The newest samples a service writes into this store, from {@code fromMillis} on (see HistoryFollower). */
+    public io.gpuforge.store.HistoryFollower follower(long fromMillis) {
+        return store.follower(fromMillis);
+    }
+
     private void rollUpQuietly() {
+        if (following) {
+            return;
+        }
         try {
             store.rollUpAndPrune();
         } catch (StoreException e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.GpuFleet;
+import io.gpuforge.app.monitor.ServiceBeacon;
 import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.app.settings.Settings;
 import io.gpuforge.cli.common.CliOutput;
@@ -11,6 +12,7 @@ import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.telemetry.AlertEvent;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -88,6 +90,13 @@ public final class ServeCommand implements Callable<Integer> {
         }
         StopSignals signals = new StopSignals();
         try (AppContext ctx = services.openContext()) {
+            ServiceBeacon beacon = new ServiceBeacon(ctx.paths().dataDir(), Clock.systemUTC());
+            Optional<ServiceBeacon.Info> other = beacon.live();
+            if (other.isPresent()) {
+                o.error("gpuforge serve: another gpuforge serve (process " + other.get().pid() + ") already samples"
+                        + " into " + ctx.paths().databaseFile() + "; stop it first (one service per store)");
+                return 1;
+            }
             GpuFleet fleet = ctx.fleet();
             String metrics = "off";
             // the flag, else what the window's Preferences saved
@@ -164,9 +173,12 @@ public final class ServeCommand implements Callable<Integer> {
                         LOG.warn("Reading the window's changes failed", e);
                     }
                 }, RELOAD.toSeconds(), RELOAD.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+                // the window that opens this store reads what is sampled here instead of sampling it again
+                ServiceBeacon.Announcement announced = beacon.announce(fleet.interval(), metrics, every);
                 try {
                     why = signals.await(duration < 0 ? -1 : Math.round(duration * 1000));
                 } finally {
+                    announced.close();
                     every.shutdownNow();
                 }
             } finally {

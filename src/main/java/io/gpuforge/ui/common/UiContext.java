@@ -1,5 +1,8 @@
 package io.gpuforge.ui.common;
 
+import io.gpuforge.app.monitor.ServiceBeacon;
+import java.time.Clock;
+
 import io.gpuforge.app.AppContext;
 import java.util.Locale;
 import java.util.Objects;
@@ -44,6 +47,8 @@ public record UiContext(AppContext app, I18n i18n, ThemeManager theme, DialogSer
         TaskMonitor monitor = new TaskMonitor();
         FxBackgroundTasks tasks = new FxBackgroundTasks(context.executors().background(), fallbackHandler::show,
                 monitor);
+        // the window's GPU monitor reads what a gpuforge serve on the same store samples, while one runs
+        context.fleet().followService(new ServiceBeacon(context.paths().dataDir(), Clock.systemUTC()));
         return new UiContext(context, i18n, theme, dialogs, tasks, monitor, fallbackHandler, new WindowLinks());
     }
 }

@@ -1,14 +1,26 @@
 package io.gpuforge.ui.monitor;
 
+import io.gpuforge.app.monitor.ServiceBeacon;
 import io.gpuforge.domain.telemetry.FleetGpu;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.UiContext;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import javafx.animation.Animation;
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.geometry.Insets;
 import javafx.scene.Node;
+import javafx.scene.control.Label;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import javafx.util.Duration;
 import javafx.scene.Scene;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
@@ -23,6 +35,7 @@ import org.kordamp.ikonli.feather.Feather;
  */
 public final class GpuMonitor {
 
+    private static final DateTimeFormatter SINCE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
     private final UiContext ui;
     private final Stage stage = new Stage();
     private final TabPane tabs = new TabPane();
@@ -35,6 +48,9 @@ public final class GpuMonitor {
     private final AlertsView alerts;
     private final CostView cost;
     private final AlertNotifier notifier;
+    /** Says so while gpuforge serve samples into this store and the window reads its readings. */
+    private final Label service = new Label();
+    private final Timeline serviceCheck = new Timeline(new KeyFrame(Duration.seconds(1), e -> showService()));
 
     private GpuMonitor(UiContext ui, Window owner, Optional<Consumer<FleetGpu>> passThrough) {
         this.ui = ui;
@@ -59,7 +75,18 @@ public final class GpuMonitor {
                 alerts.refreshScopes();
             }
         });
-        Scene scene = new Scene(tabs, 1280, 760);
+        service.setId("monitor-service");
+        service.getStyleClass().addAll("text-small", "banner-info");
+        service.setWrapText(true);
+        service.setMaxWidth(Double.MAX_VALUE);
+        service.setPadding(new Insets(4, 8, 4, 8));
+        service.managedProperty().bind(service.visibleProperty());
+        showService();
+        serviceCheck.setCycleCount(Animation.INDEFINITE);
+        serviceCheck.play();
+        VBox root = new VBox(service, tabs);
+        VBox.setVgrow(tabs, Priority.ALWAYS);
+        Scene scene = new Scene(root, 1280, 760);
         ui.theme().style(scene);
         stage.setScene(scene);
         notifier = new AlertNotifier(ui, stage);
@@ -79,6 +106,13 @@ public final class GpuMonitor {
     /** Opens the GPU monitor without the passthrough entry. */
     public static GpuMonitor open(UiContext ui, Window owner) {
         return open(ui, owner, Optional.empty());
+    }
+
+    private void showService() {
+        Optional<ServiceBeacon.Info> s = ui.app().fleet().service();
+        service.setVisible(s.isPresent());
+        s.ifPresent(i -> service.setText(ui.i18n().get("monitor.service", Long.toString(i.pid()),
+                SINCE.format(Instant.ofEpochMilli(i.startedMillis()).atZone(ZoneId.systemDefault())))));
     }
 
     private void tab(Tab t, String id, String key, Feather icon, Node content) {
@@ -113,6 +147,7 @@ public final class GpuMonitor {
     }
 
     private void dispose() {
+        serviceCheck.stop();
         stage.titleProperty().unbind();
         notifier.dispose();
         for (Tab t : tabs.getTabs()) {
