@@ -13,6 +13,8 @@ import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.vmcreate.TemplateService;
 import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.app.monitor.AlertService;
+import io.gpuforge.app.monitor.AlertWebhook;
+import io.gpuforge.app.monitor.HostName;
 import io.gpuforge.app.monitor.CostService;
 import io.gpuforge.app.monitor.EventLog;
 import io.gpuforge.app.monitor.GpuFleet;
@@ -87,6 +89,8 @@ public final class AppContext implements AutoCloseable {
     private final TelemetryService telemetry;
     private final TemplateService templates;
     private final VmProvisioning provisioning;
+    private final AlertWebhook webhook;
+    private final java.util.concurrent.ScheduledExecutorService webhookPosts;
     private final AlertService alerts;
     private final CostService costs;
     private final GpuFleet fleet;
@@ -129,6 +133,14 @@ public final class AppContext implements AutoCloseable {
         this.templates = new TemplateService(new TemplateRepository(database, Clock.systemUTC()));
         this.provisioning = new VmProvisioning(sessions, hostAccess, taskLog);
         this.alerts = new AlertService(new AlertRuleRepository(database), events);
+        this.webhookPosts = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "gpuforge-alert-webhook");
+            t.setDaemon(true);
+            return t;
+        });
+        this.webhook = new AlertWebhook(() -> Optional.ofNullable(settings.current().alertWebhook()),
+                () -> secrets.store().get(AlertWebhook.TOKEN_KEY), webhookPosts, Clock.systemUTC(), HostName.get());
+        this.alerts.addListener(webhook);
         this.costs = new CostService(new CostProfileRepository(database), telemetry);
         this.fleet = new GpuFleet(connections, sessions, telemetry, alerts, executors.background(),
                 executors.scheduler(), Clock.systemUTC(), true, () -> settings.current().samplerInterval(),
@@ -312,6 +324,11 @@ public final class AppContext implements AutoCloseable {
     }
 
     /** GPU alerts: the rules, evaluated on every reading the monitor receives. */
+    /** Where fired and cleared alerts are posted (the settings' webhook), with its counters. */
+    public AlertWebhook webhook() {
+        return webhook;
+    }
+
     public AlertService alerts() {
         return alerts;
     }
@@ -349,6 +366,7 @@ public final class AppContext implements AutoCloseable {
         }
         fleet.close();
         telemetry.close();
+        webhookPosts.shutdownNow();
         prompts.clear();
         sessions.close();
         executors.close();

@@ -107,6 +107,12 @@ public final class CliProcess {
 
     /** Starts a command with these JVM options (a class-load log…) and returns at once. */
     public Running start(List<String> moreJvmOptions, String... args) throws IOException {
+        return start(Map.of(), moreJvmOptions, args);
+    }
+
+    /** The same with these environment variables too ({@code CREDENTIALS_DIRECTORY}, as systemd sets it). */
+    public Running start(Map<String, String> environment, List<String> moreJvmOptions, String... args)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Duser.home=" + home,
@@ -124,6 +130,7 @@ public final class CliProcess {
         pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         pb.environment().put("HOME", home.toString());
         pb.environment().put("LANG", "C.UTF-8");
+        pb.environment().putAll(environment);
         return new Running(pb.start(), out, err);
     }
 

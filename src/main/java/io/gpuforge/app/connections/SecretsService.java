@@ -62,4 +62,30 @@ public final class SecretsService {
     public void lockVault() {
         vault.lock();
     }
+
+    /** Whether secrets can be read and kept now: the keyring, or the vault set up and unlocked. */
+    public boolean ready() {
+        return store().isUnlocked();
+    }
+
+    /** Whether a secret is kept under {@code key} (read and wiped at once); false when the store is not ready. */
+    public boolean has(String key) {
+        try {
+            Optional<char[]> v = store().get(key);
+            v.ifPresent(c -> Arrays.fill(c, '\0'));
+            return v.isPresent();
+        } catch (SecretStoreException e) {
+            return false;
+        }
+    }
+
+    /** Keeps a copy of {@code secret} under {@code key} (the caller wipes its array); the store must be ready. */
+    public void put(String key, char[] secret) throws SecretStoreException {
+        store().put(key, secret);
+    }
+
+    /** Forgets the secret under {@code key}, if there is one; the store must be ready. */
+    public void delete(String key) throws SecretStoreException {
+        store().delete(key);
+    }
 }

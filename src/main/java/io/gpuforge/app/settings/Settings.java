@@ -19,13 +19,15 @@ import java.time.Duration;
  * @param rollupRetentionDays how long per-minute rollups are kept (at least as long as raw samples)
  * @param prometheusListen   where {@code gpuforge serve} serves Prometheus metrics ({@code HOST:PORT}); null: off
  * @param prometheusWebConfig the exporters' web configuration file it uses (TLS, basic auth); null: none
+ * @param alertWebhook       where fired and cleared alerts are posted as JSON (http or https URL; its bearer token, if
+ *                           any, is in the secret store); null: off
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Settings(int version, ThemeChoice theme, LanguageChoice language, WindowBounds window,
                        Double navigationDivider, KnownHostsFile newHostKeys, Boolean welcomeDismissed,
                        Integer samplerIntervalMillis, Integer rawRetentionHours, Integer rollupRetentionDays,
-                       String prometheusListen, String prometheusWebConfig) {
+                       String prometheusListen, String prometheusWebConfig, String alertWebhook) {
 
     public static final int CURRENT_VERSION = 1;
 
@@ -51,6 +53,20 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
         }
         if (prometheusWebConfig != null && prometheusWebConfig.isBlank()) {
             prometheusWebConfig = null;
+        }
+        if (alertWebhook != null && !validWebhook(alertWebhook)) {
+            alertWebhook = null;
+        }
+    }
+
+    /** An absolute http or https URL with a host: where an alert's JSON is posted. */
+    public static boolean validWebhook(String url) {
+        try {
+            java.net.URI u = new java.net.URI(url.strip());
+            return u.getHost() != null && ("https".equalsIgnoreCase(u.getScheme())
+                    || "http".equalsIgnoreCase(u.getScheme()));
+        } catch (java.net.URISyntaxException e) {
+            return false;
         }
     }
 
@@ -78,7 +94,7 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
 
     public Settings(int version, ThemeChoice theme, LanguageChoice language, WindowBounds window,
                     Double navigationDivider, KnownHostsFile newHostKeys) {
-        this(version, theme, language, window, navigationDivider, newHostKeys, null, null, null, null, null, null);
+        this(version, theme, language, window, navigationDivider, newHostKeys, null, null, null, null, null, null, null);
     }
 
     public static Settings defaults() {
@@ -88,50 +104,58 @@ public record Settings(int version, ThemeChoice theme, LanguageChoice language, 
     public Settings withTheme(ThemeChoice t) {
         return new Settings(version, t, language, window, navigationDivider, newHostKeys, welcomeDismissed,
                 samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen,
-                prometheusWebConfig);
+                prometheusWebConfig, alertWebhook);
     }
 
     public Settings withLanguage(LanguageChoice l) {
         return new Settings(version, theme, l, window, navigationDivider, newHostKeys, welcomeDismissed,
                 samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen,
-                prometheusWebConfig);
+                prometheusWebConfig, alertWebhook);
     }
 
     public Settings withWindow(WindowBounds w) {
         return new Settings(version, theme, language, w, navigationDivider, newHostKeys, welcomeDismissed,
                 samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen,
-                prometheusWebConfig);
+                prometheusWebConfig, alertWebhook);
     }
 
     public Settings withNavigationDivider(double d) {
         return new Settings(version, theme, language, window, d, newHostKeys, welcomeDismissed,
                 samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen,
-                prometheusWebConfig);
+                prometheusWebConfig, alertWebhook);
     }
 
     /** Where accepted SSH host keys are written (both files are always read). */
     public Settings withNewHostKeys(KnownHostsFile f) {
         return new Settings(version, theme, language, window, navigationDivider, f, welcomeDismissed,
                 samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen,
-                prometheusWebConfig);
+                prometheusWebConfig, alertWebhook);
     }
 
     public Settings withWelcomeDismissed(boolean dismissed) {
         return new Settings(version, theme, language, window, navigationDivider, newHostKeys, dismissed,
                 samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen,
-                prometheusWebConfig);
+                prometheusWebConfig, alertWebhook);
     }
 
     public Settings withSamplerIntervalMillis(Integer millis) {
         return new Settings(version, theme, language, window, navigationDivider, newHostKeys, welcomeDismissed,
-                millis, rawRetentionHours, rollupRetentionDays, prometheusListen, prometheusWebConfig);
+                millis, rawRetentionHours, rollupRetentionDays, prometheusListen, prometheusWebConfig,
+                alertWebhook);
     }
 
     /** Where {@code gpuforge serve} serves Prometheus metrics (blank: off), and with which web configuration file. */
     public Settings withPrometheus(String listen, String webConfig) {
         return new Settings(version, theme, language, window, navigationDivider, newHostKeys, welcomeDismissed,
                 samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, listenAddress(listen).orElse(null),
-                webConfig == null || webConfig.isBlank() ? null : webConfig.strip());
+                webConfig == null || webConfig.isBlank() ? null : webConfig.strip(), alertWebhook);
+    }
+
+    /** Where fired and cleared alerts are posted (blank: nowhere). */
+    public Settings withAlertWebhook(String url) {
+        return new Settings(version, theme, language, window, navigationDivider, newHostKeys, welcomeDismissed,
+                samplerIntervalMillis, rawRetentionHours, rollupRetentionDays, prometheusListen, prometheusWebConfig,
+                url == null || url.isBlank() ? null : url.strip());
     }
 
     /** Whether the user asked not to see the welcome page at start. */

@@ -19,7 +19,9 @@ import picocli.CommandLine.Option;
 
 /** {@code gpuforge alert}: the alert rules the window edits (GPU monitor → Alerts), for other tools. */
 @Command(name = "alert", mixinStandardHelpOptions = true, description = "The alert rules the window edits (GPU"
-        + " monitor, Alerts).", subcommands = {AlertCommand.Export.class})
+        + " monitor, Alerts), and where alerts are posted.", subcommands = {AlertRulesCommands.ListRules.class,
+        AlertRulesCommands.Add.class, AlertRulesCommands.Remove.class, AlertWebhookCommand.class,
+        AlertCommand.Export.class})
 public final class AlertCommand implements Runnable {
 
     @picocli.CommandLine.Spec

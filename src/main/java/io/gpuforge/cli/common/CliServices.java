@@ -39,6 +39,11 @@ public final class CliServices {
         return Optional.ofNullable(environment.get(name)).filter(v -> !v.isEmpty());
     }
 
+    /** Every variable the command was given. */
+    public Map<String, String> environment() {
+        return environment;
+    }
+
     public AppPaths paths() {
         return paths;
     }

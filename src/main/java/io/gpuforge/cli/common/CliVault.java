@@ -101,7 +101,8 @@ public final class CliVault {
         if (create) {
             ctx.secrets().createVault(passphrase);
             services.output().error("note: GPUForge's vault is set up in " + services.paths().vaultFile()
-                    + "; the window asks for the same passphrase");
+                    + (credential(services).isPresent() ? " with the passphrase of the credential " + CREDENTIAL
+                    : "; the window asks for the same passphrase"));
         } else {
             ctx.secrets().unlockVault(passphrase);
         }

@@ -3,6 +3,8 @@ package io.gpuforge.cli.serve;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppContext;
+import io.gpuforge.app.desktop.DesktopNotifications;
+import io.gpuforge.app.desktop.ProgramStarter;
 import io.gpuforge.app.monitor.GpuFleet;
 import io.gpuforge.app.monitor.ServiceBeacon;
 import io.gpuforge.app.monitor.TelemetryService;
@@ -131,6 +133,18 @@ public final class ServeCommand implements Callable<Integer> {
                         e.gpu().toString(), "rule", e.rule().describe(), "text", e.describe()));
             };
             ctx.alerts().addListener(alerts);
+            // with no window to show them: the desktop's notifications, where a session bus exists (the user
+            // service); the settings' webhook posts them already (AppContext)
+            java.util.concurrent.ExecutorService shown = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "gpuforge-serve-notifications");
+                t.setDaemon(true);
+                return t;
+            });
+            DesktopNotifications desktop = new DesktopNotifications(services.environment(), ProgramStarter.direct(),
+                    shown);
+            ctx.alerts().addListener(desktop);
+            String notified = desktop.why() + "; webhook: " + Optional.ofNullable(settings.alertWebhook())
+                    .map(ServeCommand::withoutSecrets).orElse("off");
             String why;
             try (GpuFleet.Subscription watching = fleet.subscribe(() -> { })) {
                 long until = System.nanoTime() + FIRST_LISTING.toNanos();
@@ -140,12 +154,12 @@ public final class ServeCommand implements Callable<Integer> {
                 String start = "gpuforge serve: watching " + fleet.gpus().size() + " GPUs every "
                         + fleet.interval().toMillis() / 1000.0 + " s; history in " + ctx.paths().dataDir()
                         .resolve("gpuforge.db") + "; alert rules: " + ctx.alerts().rules().size() + "; secrets: "
-                        + secrets(ctx) + "; Prometheus: " + metrics;
+                        + secrets(ctx) + "; Prometheus: " + metrics + "; alerts go to the log, " + notified;
                 LOG.info(start);
                 if (!output.quiet) {
                     emit(o, start, event("started", "gpus", fleet.gpus().size(), "intervalSeconds",
                             fleet.interval().toMillis() / 1000.0, "store", ctx.paths().dataDir().resolve("gpuforge.db")
-                                    .toString(), "alertRules", ctx.alerts().rules().size(), "secrets", secrets(ctx),
+                                    .toString(), "alertRules", ctx.alerts().rules().size(), "secrets", secrets(ctx), "notifications", notified,
                             "prometheus", metrics));
                     for (GpuFleet.Source s : fleet.sources()) {
                         // the whole text goes to JSON and the log; a line of the output holds its first line
@@ -183,6 +197,8 @@ public final class ServeCommand implements Callable<Integer> {
                 }
             } finally {
                 ctx.alerts().removeListener(alerts);
+                ctx.alerts().removeListener(desktop);
+                shown.shutdownNow();
             }
             ctx.telemetry().flushQuietly();
             long read = fleet.samplesRead();
@@ -210,6 +226,17 @@ public final class ServeCommand implements Callable<Integer> {
                     + "GPUFORGE_VAULT_PASSPHRASE)";
             case VAULT_NOT_SET_UP -> "none saved";
         };
+    }
+
+    /** A webhook's URL as it may be printed: its scheme, host and port (Slack-style URLs hold their secret). */
+    static String withoutSecrets(String url) {
+        try {
+            java.net.URI u = new java.net.URI(url);
+            return new java.net.URI(u.getScheme(), null, u.getHost(), u.getPort(), null, null, null).toString()
+                    + (u.getRawPath() != null && u.getRawPath().length() > 1 || u.getRawQuery() != null ? "/…" : "");
+        } catch (java.net.URISyntaxException e) {
+            return "(set)";
+        }
     }
 
     /** A line of text, or with --json the same as one JSON object on its own line. */

@@ -17,6 +17,7 @@ import javafx.scene.control.ButtonType;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
+import javafx.scene.control.PasswordField;
 import javafx.scene.control.Separator;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.ColumnConstraints;
@@ -124,8 +125,48 @@ public final class PreferencesDialog {
         prometheusHint.setWrapText(true);
         prometheusHint.textProperty().bind(i18n.text("prefs.prometheus.hint"));
         grid.add(prometheusHint, 1, 17);
+        webhook(grid, 18);
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().setPrefWidth(560);
+    }
+
+    /** The alert webhook: its URL, a bearer token for the secret store, save and a test post. */
+    private void webhook(GridPane grid, int row) {
+        grid.add(new Separator(), 0, row, 2, 1);
+        grid.add(header("prefs.section.webhook"), 0, row + 1, 2, 1);
+        TextField url = new TextField();
+        url.setId("prefs-webhook-url");
+        url.setPromptText("https://ntfy.example.org/gpus");
+        url.textProperty().bindBidirectional(model.alertWebhookProperty());
+        PasswordField token = new PasswordField();
+        token.setId("prefs-webhook-token");
+        token.promptTextProperty().bind(i18n.text("prefs.webhook.tokenPrompt"));
+        Button save = new Button();
+        save.setId("prefs-webhook-save");
+        save.textProperty().bind(i18n.text("prefs.webhook.save"));
+        save.setOnAction(e -> {
+            model.saveWebhook(token.getText().toCharArray());
+            token.clear();
+        });
+        Button test = new Button();
+        test.setId("prefs-webhook-test");
+        test.textProperty().bind(i18n.text("prefs.webhook.test"));
+        test.setOnAction(e -> model.testWebhook());
+        test.disableProperty().bind(model.busyProperty());
+        Label state = new Label();
+        state.setId("prefs-webhook-state");
+        state.setWrapText(true);
+        state.textProperty().bind(Bindings.createStringBinding(() -> model.webhookMessageProperty().get() == null
+                ? "" : i18n.get(model.webhookMessageProperty().get(), model.webhookDetailProperty().get()),
+                model.webhookMessageProperty(), model.webhookDetailProperty(), i18n.localeProperty()));
+        grid.addRow(row + 2, label("prefs.webhook.url"), url);
+        grid.addRow(row + 3, label("prefs.webhook.token"), token);
+        grid.add(new HBox(8, save, test), 1, row + 4);
+        grid.add(state, 1, row + 5);
+        Label hint = new Label();
+        hint.setWrapText(true);
+        hint.textProperty().bind(i18n.text("prefs.webhook.hint"));
+        grid.add(hint, 1, row + 6);
     }
 
     private String stateText() {

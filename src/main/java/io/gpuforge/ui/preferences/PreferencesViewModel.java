@@ -39,7 +39,26 @@ public final class PreferencesViewModel {
     private SettingsStore settings;
     private final BackgroundTasks tasks;
 
+    /** Posts a test message to a webhook and says how the receiver answered (AlertWebhook#test). */
+    @FunctionalInterface
+    public interface WebhookTester {
+        String test(String url) throws Exception;
+    }
+
+    private final javafx.beans.property.StringProperty alertWebhook = new javafx.beans.property.SimpleStringProperty("");
+    private final ReadOnlyStringWrapper webhookMessage = new ReadOnlyStringWrapper();
+    private final ReadOnlyStringWrapper webhookDetail = new ReadOnlyStringWrapper("");
+    private final WebhookTester webhookTester;
+
     public PreferencesViewModel(SettingsStore settings, SecretsService secrets, BackgroundTasks tasks) {
+        this(settings, secrets, tasks, url -> {
+            throw new java.io.IOException("no webhook here");
+        });
+    }
+
+    public PreferencesViewModel(SettingsStore settings, SecretsService secrets, BackgroundTasks tasks,
+                                WebhookTester webhookTester) {
+        this.webhookTester = webhookTester;
         this.secrets = secrets;
         this.tasks = tasks;
         theme.set(settings.current().theme());
@@ -66,6 +85,93 @@ public final class PreferencesViewModel {
                 : settings.current().prometheusListen());
         prometheusWebConfig.set(settings.current().prometheusWebConfig() == null ? ""
                 : settings.current().prometheusWebConfig());
+        alertWebhook.set(settings.current().alertWebhook() == null ? "" : settings.current().alertWebhook());
+    }
+
+    /** Where alerts are posted; blank for nowhere. */
+    public javafx.beans.property.StringProperty alertWebhookProperty() {
+        return alertWebhook;
+    }
+
+    /** Bundle key of the last webhook action's outcome, or null; {@link #webhookDetailProperty} its argument. */
+    public ReadOnlyStringProperty webhookMessageProperty() {
+        return webhookMessage.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty webhookDetailProperty() {
+        return webhookDetail.getReadOnlyProperty();
+    }
+
+    /**
+     * Saves the webhook's URL (blank: off, and its token is forgotten) and, when one was typed, its bearer token in
+     * the secret store (which must be ready: the keyring, or the vault set up and unlocked). The array is wiped.
+     */
+    public void saveWebhook(char[] token) {
+        String url = alertWebhook.get() == null ? "" : alertWebhook.get().strip();
+        webhookDetail.set("");
+        if (!url.isEmpty() && !io.gpuforge.app.settings.Settings.validWebhook(url)) {
+            Arrays.fill(token, '\0');
+            webhookMessage.set("prefs.webhook.invalid");
+            return;
+        }
+        settings.update(st -> st.withAlertWebhook(url));
+        boolean storeReady = secrets.state() == SecretsService.State.KEYRING
+                || secrets.state() == SecretsService.State.VAULT_UNLOCKED;
+        if (url.isEmpty()) {
+            Arrays.fill(token, '\0');
+            webhookMessage.set("prefs.webhook.off");
+            if (storeReady) {
+                tasks.supply("webhook token", () -> {
+                    secrets.delete(io.gpuforge.app.monitor.AlertWebhook.TOKEN_KEY);
+                    return Boolean.TRUE;
+                }).start();
+            }
+            return;
+        }
+        if (token.length == 0) {
+            webhookMessage.set("prefs.webhook.saved");
+            return;
+        }
+        if (!storeReady) {
+            Arrays.fill(token, '\0');
+            webhookMessage.set("prefs.webhook.noStore");
+            return;
+        }
+        tasks.supply("webhook token", () -> {
+            try {
+                secrets.put(io.gpuforge.app.monitor.AlertWebhook.TOKEN_KEY, token);
+            } finally {
+                Arrays.fill(token, '\0');
+            }
+            return Boolean.TRUE;
+        }).onSuccess(ok -> webhookMessage.set("prefs.webhook.savedToken"))
+                .onError(t -> {
+                    webhookDetail.set(t.getMessage() == null ? t.toString() : t.getMessage());
+                    webhookMessage.set("prefs.webhook.testFailed");
+                })
+                .start();
+    }
+
+    /** Posts a test message to the saved webhook (in the background) and says how it went. */
+    public void testWebhook() {
+        String url = settings.current().alertWebhook();
+        if (url == null) {
+            webhookDetail.set("");
+            webhookMessage.set("prefs.webhook.none");
+            return;
+        }
+        busy.set(true);
+        tasks.supply("webhook test", () -> webhookTester.test(url))
+                .onSuccess(answer -> {
+                    webhookDetail.set(answer);
+                    webhookMessage.set("prefs.webhook.tested");
+                })
+                .onError(t -> {
+                    webhookDetail.set(t.getMessage() == null ? t.toString() : t.getMessage());
+                    webhookMessage.set("prefs.webhook.testFailed");
+                })
+                .andFinally(() -> busy.set(false))
+                .start();
     }
 
     /** The Prometheus endpoint of gpuforge serve: {@code HOST:PORT}, blank for off. */

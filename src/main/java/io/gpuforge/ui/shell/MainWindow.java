@@ -314,7 +314,7 @@ public final class MainWindow {
     public void showPreferences() {
         if (preferences == null) {
             preferences = new PreferencesDialog(new PreferencesViewModel(ui.app().settings(), ui.app().secrets(),
-                    ui.tasks()), ui.i18n(), ui.dialogs(), stage);
+                    ui.tasks(), url -> ui.app().webhook().test(url)), ui.i18n(), ui.dialogs(), stage);
             ui.theme().style(preferences.dialog().getDialogPane().getScene());
         }
         preferences.show();

@@ -13,6 +13,7 @@ import io.gpuforge.domain.telemetry.GpuMetric;
 import io.gpuforge.domain.telemetry.ReducedSeries;
 import io.gpuforge.domain.telemetry.SeriesKey;
 import io.gpuforge.testing.CliProcess;
+import io.gpuforge.testing.WebhookReceiver;
 import io.gpuforge.testing.TestContexts;
 import io.gpuforge.testing.Tools;
 import java.io.InputStream;
@@ -76,46 +77,70 @@ class PrometheusScrapeTest {
         Map<String, Double> power;
         long at;
         CliProcess.Result end;
-        try (CliProcess.Running serve = cli.start(List.of("-Xlog:class+load=info:file=" + classes), "serve")) {
-            waitFor(() -> serve.out().contains("Prometheus: http://127.0.0.1:" + metricsPort + "/metrics"), serve::err);
-            assertThat(serve.out()).contains("watching 6 GPUs").contains("alert rules: 1");
-            waitFor(() -> serve.out().contains("alert fired"), serve::out);
-            String metrics = get(http, "http://127.0.0.1:" + metricsPort + "/metrics");
-            waitFor(() -> get(http, "http://127.0.0.1:" + metricsPort + "/metrics")
-                    .contains("gpuforge_gpu_temperature_celsius{"), serve::err);
-            metrics = get(http, "http://127.0.0.1:" + metricsPort + "/metrics");
-            Path text = Files.writeString(dir.resolve("metrics.txt"), metrics);
-            Process check = new ProcessBuilder("promtool", "check", "metrics").redirectInput(text.toFile())
-                    .redirectErrorStream(true).start();
-            String checked = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(check.waitFor()).as("promtool check metrics: " + checked).isZero();
-            assertThat(metrics).contains("gpuforge_gpu_info{").contains("gpuforge_gpu_power_watts{gpu=")
-                    .doesNotContainPattern("\\} [-0-9.e+]+ \\d{13}$");
-            assertThat(rawStatus(metricsPort, "evil.example")).as("a rebound DNS name").isEqualTo(403);
-            assertThat(rawStatus(metricsPort, "127.0.0.1:" + metricsPort)).isEqualTo(200);
+        // the system service's way to its secrets: the vault's passphrase as a systemd credential; the alerts'
+        // webhook set with its bearer token as an admin does (gpuforge-service alert webhook …)
+        Path credentials = Files.createDirectories(dir.resolve("credentials"));
+        Files.writeString(credentials.resolve("vault-passphrase"), "passphrase of the service's vault\n");
+        Map<String, String> service = Map.of("CREDENTIALS_DIRECTORY", credentials.toString());
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            CliProcess.Result hook = cli.run(service, "hook-token\n", "alert", "webhook", "--url",
+                    receiver.url("/ntfy/gpus"), "--token-stdin");
+            assertThat(hook.exit()).as(hook.err()).isZero();
+            assertThat(hook.out()).contains("with a bearer token");
+            try (CliProcess.Running serve = cli.start(service, List.of("-Xlog:class+load=info:file=" + classes),
+                    "serve")) {
+                waitFor(() -> serve.out().contains("Prometheus: http://127.0.0.1:" + metricsPort + "/metrics"),
+                        serve::err);
+                assertThat(serve.out()).contains("watching 6 GPUs").contains("alert rules: 1");
+                waitFor(() -> serve.out().contains("alert fired"), serve::out);
+                assertThat(serve.out()).contains("secrets: vault, unlocked").contains("webhook: http://127.0.0.1:");
+                // the alert fired with no window open reaches the webhook, with the token from the vault
+                waitFor(() -> receiver.posts().stream().anyMatch(p -> p.body().contains("\"state\":\"fired\"")),
+                        serve::err);
+                WebhookReceiver.Post post = receiver.posts().get(0);
+                JsonNode body = JSON.readTree(post.body());
+                assertThat(post.authorization()).isEqualTo("Bearer hook-token");
+                assertThat(post.path()).isEqualTo("/ntfy/gpus");
+                assertThat(body.get("text").asText()).startsWith("GPUForge on ").contains("Alert: ", "20 °C");
+                assertThat(body.get("gpu").asText()).startsWith("demo:Demo lab/");
+                Files.writeString(dir.resolve("webhook-body.json"), post.body());
+                String metrics = get(http, "http://127.0.0.1:" + metricsPort + "/metrics");
+                waitFor(() -> get(http, "http://127.0.0.1:" + metricsPort + "/metrics")
+                        .contains("gpuforge_gpu_temperature_celsius{"), serve::err);
+                metrics = get(http, "http://127.0.0.1:" + metricsPort + "/metrics");
+                Path text = Files.writeString(dir.resolve("metrics.txt"), metrics);
+                Process check = new ProcessBuilder("promtool", "check", "metrics").redirectInput(text.toFile())
+                        .redirectErrorStream(true).start();
+                String checked = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(check.waitFor()).as("promtool check metrics: " + checked).isZero();
+                assertThat(metrics).contains("gpuforge_gpu_info{").contains("gpuforge_gpu_power_watts{gpu=")
+                        .doesNotContainPattern("\\} [-0-9.e+]+ \\d{13}$");
+                assertThat(rawStatus(metricsPort, "evil.example")).as("a rebound DNS name").isEqualTo(403);
+                assertThat(rawStatus(metricsPort, "127.0.0.1:" + metricsPort)).isEqualTo(200);
 
-            Path config = Files.writeString(dir.resolve("prometheus.yml"), "global:\n  scrape_interval: 1s\n"
-                    + "scrape_configs:\n  - job_name: gpuforge\n    static_configs:\n      - targets: ['127.0.0.1:"
-                    + metricsPort + "']\n");
-            Process prom = new ProcessBuilder("prometheus", "--config.file=" + config, "--storage.tsdb.path="
-                    + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + promPort)
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
-            try {
-                String api = "http://127.0.0.1:" + promPort + "/api/v1/";
-                waitFor(() -> query(http, api, "count(up{job=\"gpuforge\"} == 1)").size() == 1,
-                        () -> Files.readString(dir.resolve("prometheus.log")));
-                Thread.sleep(21_000); // scraped for more than 20 s
-                at = System.currentTimeMillis() / 1000 * 1000;
-                temperature = byGpu(query(http, api + "", "avg_over_time(gpuforge_gpu_temperature_celsius[15s])"
-                        + "&time=" + at / 1000));
-                power = byGpu(query(http, api, "avg_over_time(gpuforge_gpu_power_watts[15s])&time=" + at / 1000));
-                List<JsonNode> info = query(http, api, "gpuforge_gpu_info{node=\"pve-3090\"}");
-                assertThat(info).as("the info metric carries the node").hasSize(4);
-            } finally {
-                prom.destroy();
-                prom.waitFor(20, TimeUnit.SECONDS);
+                Path config = Files.writeString(dir.resolve("prometheus.yml"), "global:\n  scrape_interval: 1s\n"
+                        + "scrape_configs:\n  - job_name: gpuforge\n    static_configs:\n      - targets: ['127.0.0.1:"
+                        + metricsPort + "']\n");
+                Process prom = new ProcessBuilder("prometheus", "--config.file=" + config, "--storage.tsdb.path="
+                        + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + promPort)
+                        .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+                try {
+                    String api = "http://127.0.0.1:" + promPort + "/api/v1/";
+                    waitFor(() -> query(http, api, "count(up{job=\"gpuforge\"} == 1)").size() == 1,
+                            () -> Files.readString(dir.resolve("prometheus.log")));
+                    Thread.sleep(21_000); // scraped for more than 20 s
+                    at = System.currentTimeMillis() / 1000 * 1000;
+                    temperature = byGpu(query(http, api + "", "avg_over_time(gpuforge_gpu_temperature_celsius[15s])"
+                            + "&time=" + at / 1000));
+                    power = byGpu(query(http, api, "avg_over_time(gpuforge_gpu_power_watts[15s])&time=" + at / 1000));
+                    List<JsonNode> info = query(http, api, "gpuforge_gpu_info{node=\"pve-3090\"}");
+                    assertThat(info).as("the info metric carries the node").hasSize(4);
+                } finally {
+                    prom.destroy();
+                    prom.waitFor(20, TimeUnit.SECONDS);
+                }
+                end = serve.terminate();
             }
-            end = serve.terminate();
         }
         // SIGTERM: exit 0, every reading read was stored
         assertThat(end.exit()).as(end.out() + end.err()).isZero();

@@ -69,6 +69,49 @@ class PreferencesViewModelTest {
         assertThat(settings.current().prometheusListen()).as("emptied: off again").isNull();
     }
 
+    /** The alert webhook as Preferences sets it: URL in the settings, token in the vault, a test post received. */
+    @Test
+    void theWebhookIsSavedWithItsTokenInTheVaultAndTested() throws Exception {
+        try (io.gpuforge.testing.WebhookReceiver receiver = new io.gpuforge.testing.WebhookReceiver()) {
+            io.gpuforge.app.monitor.AlertWebhook poster = new io.gpuforge.app.monitor.AlertWebhook(Optional::empty,
+                    () -> vault.get(io.gpuforge.app.monitor.AlertWebhook.TOKEN_KEY), scheduler,
+                    java.time.Clock.systemUTC(), "lab-host");
+            vm = new PreferencesViewModel(settings, new SecretsService(Optional.empty(), vault),
+                    BackgroundTasks.sameThread(), poster::test);
+            vm.alertWebhookProperty().set("ntfy.example.org/gpus");
+            vm.saveWebhook("t0ken".toCharArray());
+            assertThat(vm.webhookMessageProperty().get()).isEqualTo("prefs.webhook.invalid");
+            assertThat(settings.current().alertWebhook()).isNull();
+
+            vm.alertWebhookProperty().set(receiver.url("/gpus"));
+            vm.saveWebhook("t0ken".toCharArray());
+            assertThat(vm.webhookMessageProperty().get()).as("no vault yet: the URL only")
+                    .isEqualTo("prefs.webhook.noStore");
+            assertThat(settings.current().alertWebhook()).isEqualTo(receiver.url("/gpus"));
+            vm.setUpVault("long enough".toCharArray(), "long enough".toCharArray());
+            vm.saveWebhook("t0ken".toCharArray());
+            assertThat(vm.webhookMessageProperty().get()).isEqualTo("prefs.webhook.savedToken");
+            assertThat(new String(vault.get(io.gpuforge.app.monitor.AlertWebhook.TOKEN_KEY).orElseThrow()))
+                    .isEqualTo("t0ken");
+
+            vm.testWebhook();
+            assertThat(vm.webhookMessageProperty().get()).isEqualTo("prefs.webhook.tested");
+            assertThat(vm.webhookDetailProperty().get()).contains("HTTP 200");
+            assertThat(receiver.posts()).singleElement().satisfies(p -> {
+                assertThat(p.authorization()).isEqualTo("Bearer t0ken");
+                assertThat(p.body()).contains("a test of the alert webhook");
+            });
+
+            vm.alertWebhookProperty().set(" ");
+            vm.saveWebhook(new char[0]);
+            assertThat(vm.webhookMessageProperty().get()).isEqualTo("prefs.webhook.off");
+            assertThat(settings.current().alertWebhook()).isNull();
+            assertThat(vault.get(io.gpuforge.app.monitor.AlertWebhook.TOKEN_KEY)).as("the token goes too").isEmpty();
+            vm.testWebhook();
+            assertThat(vm.webhookMessageProperty().get()).isEqualTo("prefs.webhook.none");
+        }
+    }
+
     @Test
     void newHostKeysGoToOpenSshsFileUntilTheUserPicksGpuForgesOwn() {
         assertThat(vm.newHostKeysProperty().get()).isEqualTo(KnownHostsFile.OPENSSH);

@@ -1,0 +1,205 @@
+package io.gpuforge.app.monitor;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpuforge.domain.telemetry.AlertEvent;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Posts every fired and cleared alert as JSON to the webhook the settings name (Slack, Mattermost, Matrix hookshot,
+ * ntfy and alike read {@code text}; the other fields are for scripts), with the bearer token of the secret store when
+ * one is saved. At most {@link #PER_MINUTE} posts a minute: what goes over is counted and said in the next post
+ * ({@code suppressed}). A post that fails (no answer, 429, 5xx) is tried again after 1, 2, 4, 8 and 16 s; then it is
+ * logged and dropped. Never blocks the caller: posts go out on {@code timer}.
+ */
+public final class AlertWebhook implements Consumer<AlertEvent> {
+
+    /** The secret store's key of the webhook's bearer token. */
+    public static final String TOKEN_KEY = "alert-webhook-token";
+    public static final int PER_MINUTE = 12;
+    static final List<Duration> RETRIES = List.of(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4),
+            Duration.ofSeconds(8), Duration.ofSeconds(16));
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final Logger LOG = LoggerFactory.getLogger(AlertWebhook.class);
+
+    /** The bearer token, read when a post goes out; empty: none. */
+    @FunctionalInterface
+    public interface Token {
+        Optional<char[]> read() throws Exception;
+    }
+
+    private final Supplier<Optional<String>> url;
+    private final Token token;
+    private final ScheduledExecutorService timer;
+    private final Clock clock;
+    private final String hostName;
+    private final List<Duration> retries;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT)
+            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private final ObjectMapper json = new ObjectMapper();
+    private final Deque<Long> sent = new ArrayDeque<>();
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private long suppressed;
+    private long suppressedTotal;
+
+    public AlertWebhook(Supplier<Optional<String>> url, Token token, ScheduledExecutorService timer, Clock clock,
+                        String hostName) {
+        this(url, token, timer, clock, hostName, RETRIES);
+    }
+
+    AlertWebhook(Supplier<Optional<String>> url, Token token, ScheduledExecutorService timer, Clock clock,
+                 String hostName, List<Duration> retries) {
+        this.url = url;
+        this.token = token;
+        this.timer = timer;
+        this.clock = clock;
+        this.hostName = hostName;
+        this.retries = retries;
+    }
+
+    @Override
+    public void accept(AlertEvent e) {
+        Optional<String> to = url.get();
+        if (to.isEmpty()) {
+            return;
+        }
+        long skipped;
+        synchronized (this) {
+            long now = clock.millis();
+            while (!sent.isEmpty() && now - sent.peekFirst() >= 60_000) {
+                sent.removeFirst();
+            }
+            if (sent.size() >= PER_MINUTE) {
+                suppressed++;
+                suppressedTotal++;
+                return;
+            }
+            sent.addLast(now);
+            skipped = suppressed;
+            suppressed = 0;
+        }
+        byte[] body = body(e, skipped);
+        timer.execute(() -> attempt(to.get(), body, 0));
+    }
+
+    /** Alerts posted, posts that failed for good, alerts left out by the rate limit, since the start. */
+    public long delivered() {
+        return delivered.get();
+    }
+
+    public long failed() {
+        return failed.get();
+    }
+
+    public synchronized long suppressed() {
+        return suppressedTotal;
+    }
+
+    /**
+     * Posts a test message now, once, and says how it went: the receiver's status, or why there was none (for the
+     * window's "Send a test" and {@code gpuforge alert webhook --test}). Blocking.
+     */
+    public String test(String to) throws IOException, InterruptedException {
+        ObjectNode n = json.createObjectNode();
+        n.put("text", "GPUForge on " + hostName + ": a test of the alert webhook");
+        n.put("title", "GPUForge test");
+        n.put("state", "test");
+        n.put("host", hostName);
+        n.put("at", clock.instant().toString());
+        HttpResponse<Void> r = post(to, json.writeValueAsBytes(n));
+        if (r.statusCode() / 100 != 2) {
+            throw new IOException(to + " answered HTTP " + r.statusCode());
+        }
+        return to + " answered HTTP " + r.statusCode();
+    }
+
+    private void attempt(String to, byte[] body, int tried) {
+        String why;
+        boolean again;
+        try {
+            HttpResponse<Void> r = post(to, body);
+            if (r.statusCode() / 100 == 2) {
+                delivered.incrementAndGet();
+                return;
+            }
+            why = "HTTP " + r.statusCode();
+            again = r.statusCode() == 429 || r.statusCode() >= 500;
+        } catch (IOException e) {
+            why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            again = true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (RuntimeException e) {
+            why = e.toString();
+            again = false;
+        }
+        if (again && tried < retries.size()) {
+            LOG.info("Alert webhook {}: {}; trying again in {} s", to, why, retries.get(tried).toSeconds());
+            timer.schedule(() -> attempt(to, body, tried + 1), retries.get(tried).toMillis(), TimeUnit.MILLISECONDS);
+            return;
+        }
+        failed.incrementAndGet();
+        LOG.warn("Alert webhook {}: {}; the alert was not delivered{}", to, why,
+                again ? " after " + (tried + 1) + " tries" : "");
+    }
+
+    private HttpResponse<Void> post(String to, byte[] body) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(to)).timeout(TIMEOUT)
+                .header("Content-Type", "application/json").header("User-Agent", "GPUForge")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        Optional<char[]> t;
+        try {
+            t = token.read();
+        } catch (Exception e) {
+            throw new IOException("its token cannot be read from the secret store: " + e.getMessage(), e);
+        }
+        if (t.isPresent()) {
+            b.header("Authorization", "Bearer " + new String(t.get()));
+            Arrays.fill(t.get(), '\0');
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.discarding());
+    }
+
+    private byte[] body(AlertEvent e, long skipped) {
+        ObjectNode n = json.createObjectNode();
+        boolean fired = e.state() == AlertEvent.State.FIRED;
+        n.put("text", "GPUForge on " + hostName + ": " + e.describe()
+                + (skipped > 0 ? " (and " + skipped + " more alerts over the rate limit before it)" : ""));
+        n.put("title", fired ? "GPU alert fired" : "GPU alert cleared");
+        n.put("state", fired ? "fired" : "cleared");
+        n.put("gpu", e.gpu().toString());
+        n.put("gpuName", e.gpuName());
+        n.put("rule", e.rule().describe());
+        if (e.value().isPresent()) {
+            n.put("value", e.value().getAsDouble());
+        }
+        n.put("at", e.at().toString());
+        n.put("host", hostName);
+        n.put("suppressed", skipped);
+        try {
+            return json.writeValueAsBytes(n);
+        } catch (IOException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+}
