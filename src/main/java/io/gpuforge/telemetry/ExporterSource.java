@@ -7,10 +7,11 @@ import io.gpuforge.domain.telemetry.SourceInfo;
 import io.gpuforge.domain.telemetry.SourceKind;
 import java.io.IOException;
 import java.net.URI;
+import io.gpuforge.bounded.BoundedHttp;
+import io.gpuforge.bounded.BoundedReadException;
+import io.gpuforge.bounded.ReadLimits;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -61,11 +62,18 @@ public final class ExporterSource implements GpuSource.Polled {
             Map.entry("nvidia_smi_clocks_event_reasons_active", new Object[] {GpuMetric.THROTTLE_REASONS, 1.0}));
 
     private final URI url;
+    private final ReadLimits limits;
     private final HttpClient http;
     private final String host;
     private volatile SourceInfo info;
 
     public ExporterSource(URI url) {
+        this(url, new ReadLimits(TIMEOUT, MAX_BYTES));
+    }
+
+    /** With other limits than a scrape's 5 s and 16 MiB (the fault tests). */
+    ExporterSource(URI url, ReadLimits limits) {
+        this.limits = limits;
         this.url = url;
         this.host = "exporter:" + url.getScheme() + "://" + url.getAuthority();
         this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
@@ -81,16 +89,16 @@ public final class ExporterSource implements GpuSource.Polled {
     public List<GpuSample> poll(long nowMillis, int intervalMillis) throws SourceException {
         String body;
         try {
-            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(url).timeout(TIMEOUT)
-                    .header("Accept", "text/plain;version=0.0.4").GET().build(), HttpResponse.BodyHandlers.ofByteArray());
-            if (r.statusCode() != 200) {
-                throw new SourceException("the exporter at " + url + " answered HTTP " + r.statusCode()
+            BoundedHttp.Answer r = BoundedHttp.send(http, HttpRequest.newBuilder(url).timeout(TIMEOUT)
+                    .header("Accept", "text/plain;version=0.0.4").GET().build(), "the exporter at " + url, limits);
+            if (r.status() != 200) {
+                throw new SourceException("the exporter at " + url + " answered HTTP " + r.status()
                         + " (is this the exporter's /metrics address?)");
             }
-            if (r.body().length > MAX_BYTES) {
-                throw new SourceException("the exporter at " + url + " sent more than 16 MiB; is it an exporter?");
-            }
-            body = new String(r.body(), StandardCharsets.UTF_8);
+            body = r.text();
+        } catch (BoundedReadException e) {
+            throw new SourceException(e.getMessage() + (e.kind() == BoundedReadException.Kind.TOO_LARGE
+                    ? "; is it an exporter?" : "; it is asked again at the next interval"), e);
         } catch (IOException e) {
             throw new SourceException("cannot reach the exporter at " + url + ": " + e.getMessage()
                     + " (is it running, and is the port right: 9400 for DCGM, 9835 for nvidia_gpu_exporter?)", e);

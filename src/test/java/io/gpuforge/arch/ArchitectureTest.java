@@ -101,6 +101,13 @@ class ArchitectureTest {
     }
 
     @Test
+    void boundedReadsUseTheJdkOnly() {
+        classes().that().resideInAPackage("io.gpuforge.bounded..")
+                .should().onlyDependOnClassesThat(resideInAnyPackage("io.gpuforge.bounded..", "java..", "javax.."))
+                .check(classes);
+    }
+
+    @Test
     void theWindowAndTheCliGoThroughTheAppServicesAndDomainValuesOnly() {
         // An allow-list: a package added later (a new backend, a new engine) is outside it until app/ wraps it.
         classes().that().resideInAPackage("io.gpuforge.ui..")

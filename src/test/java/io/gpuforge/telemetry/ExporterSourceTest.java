@@ -154,4 +154,32 @@ class ExporterSourceTest {
         assertThat(back).filteredOn(x -> x.name().equals("gpuforge_gpu_info")).singleElement()
                 .satisfies(x -> assertThat(x.labels()).containsEntry("model", "RTX \"3090\""));
     }
+
+    /**
+     * The exporter that answers well, then trickles its body a byte a second, then sends far too much: each scrape
+     * ends at its deadline or limit in the source's error naming the exporter, the limit and what had arrived (Java's
+     * own request timeout would have left the poll hanging on the trickle), and the next good answer reads again.
+     */
+    @Test
+    void aTrickledOrHugeScrapeFailsWithinItsLimitsAndTheNextOneReads() throws Exception {
+        try (io.gpuforge.testing.FaultyHttpServer exporter = new io.gpuforge.testing.FaultyHttpServer()) {
+            exporter.body("DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",UUID=\"GPU-1\",modelName=\"NVIDIA L40S\"} 42\n");
+            ExporterSource src = new ExporterSource(URI.create(exporter.url("/metrics")),
+                    new io.gpuforge.bounded.ReadLimits(java.time.Duration.ofSeconds(2), 256 * 1024));
+            assertThat(src.poll(1000, 1000)).isNotEmpty();
+            exporter.mode(io.gpuforge.testing.FaultyHttpServer.Mode.TRICKLE);
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> src.poll(2000, 1000)).isInstanceOf(SourceException.class)
+                    .hasMessageStartingWith("the exporter at " + exporter.url("/metrics")
+                            + " did not finish its answer within 2 s (")
+                    .hasMessageContaining("had arrived); it is asked again at the next interval");
+            assertThat((System.nanoTime() - t0) / 1_000_000).as("back within the deadline and a margin")
+                    .isLessThan(6000);
+            exporter.mode(io.gpuforge.testing.FaultyHttpServer.Mode.HUGE);
+            assertThatThrownBy(() -> src.poll(3000, 1000)).isInstanceOf(SourceException.class)
+                    .hasMessageContaining("sent more than 256 KiB").hasMessageEndingWith("is it an exporter?");
+            exporter.mode(io.gpuforge.testing.FaultyHttpServer.Mode.GOOD);
+            assertThat(src.poll(4000, 1000)).isNotEmpty();
+        }
+    }
 }

@@ -2,12 +2,13 @@ package io.gpuforge.app.monitor;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpuforge.bounded.BoundedHttp;
+import io.gpuforge.bounded.ReadLimits;
 import io.gpuforge.domain.telemetry.AlertEvent;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -38,6 +39,7 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
     static final List<Duration> RETRIES = List.of(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4),
             Duration.ofSeconds(8), Duration.ofSeconds(16));
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final ReadLimits ANSWER = new ReadLimits(TIMEOUT, 64 * 1024);
     private static final Logger LOG = LoggerFactory.getLogger(AlertWebhook.class);
 
     /** The bearer token, read when a post goes out; empty: none. */
@@ -125,24 +127,24 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
         n.put("state", "test");
         n.put("host", hostName);
         n.put("at", clock.instant().toString());
-        HttpResponse<Void> r = post(to, json.writeValueAsBytes(n));
-        if (r.statusCode() / 100 != 2) {
-            throw new IOException(to + " answered HTTP " + r.statusCode());
+        int status = post(to, json.writeValueAsBytes(n));
+        if (status / 100 != 2) {
+            throw new IOException(to + " answered HTTP " + status);
         }
-        return to + " answered HTTP " + r.statusCode();
+        return to + " answered HTTP " + status;
     }
 
     private void attempt(String to, byte[] body, int tried) {
         String why;
         boolean again;
         try {
-            HttpResponse<Void> r = post(to, body);
-            if (r.statusCode() / 100 == 2) {
+            int status = post(to, body);
+            if (status / 100 == 2) {
                 delivered.incrementAndGet();
                 return;
             }
-            why = "HTTP " + r.statusCode();
-            again = r.statusCode() == 429 || r.statusCode() >= 500;
+            why = "HTTP " + status;
+            again = status == 429 || status >= 500;
         } catch (IOException e) {
             why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
             again = true;
@@ -163,7 +165,8 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
                 again ? " after " + (tried + 1) + " tries" : "");
     }
 
-    private HttpResponse<Void> post(String to, byte[] body) throws IOException, InterruptedException {
+    /** The receiver's status; its answer is read within 10 s and 64 KiB (and dropped). */
+    private int post(String to, byte[] body) throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(to)).timeout(TIMEOUT)
                 .header("Content-Type", "application/json").header("User-Agent", "GPUForge")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
@@ -177,7 +180,7 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
             b.header("Authorization", "Bearer " + new String(t.get()));
             Arrays.fill(t.get(), '\0');
         }
-        return http.send(b.build(), HttpResponse.BodyHandlers.discarding());
+        return BoundedHttp.send(http, b.build(), "the alert webhook " + to, ANSWER).status();
     }
 
     private byte[] body(AlertEvent e, long skipped) {
