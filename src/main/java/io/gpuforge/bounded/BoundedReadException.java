@@ -21,7 +21,12 @@ public final class BoundedReadException extends IOException {
     private final long read;
 
     public BoundedReadException(String source, Kind kind, ReadLimits limits, long read) {
-        super(message(source, kind, limits, read));
+        this(source, kind, limits, read, message(source, kind, limits, read));
+    }
+
+    /** The same with the transport's own words ("tar did not finish within 1 s and was stopped"). */
+    public BoundedReadException(String source, Kind kind, ReadLimits limits, long read, String message) {
+        super(message);
         this.source = Objects.requireNonNull(source);
         this.kind = Objects.requireNonNull(kind);
         this.limits = Objects.requireNonNull(limits);

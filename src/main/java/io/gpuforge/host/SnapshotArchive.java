@@ -1,5 +1,6 @@
 package io.gpuforge.host;
 
+import io.gpuforge.bounded.BoundedProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

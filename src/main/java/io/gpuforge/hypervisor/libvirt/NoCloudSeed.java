@@ -1,5 +1,8 @@
 package io.gpuforge.hypervisor.libvirt;
 
+import io.gpuforge.bounded.BoundedProcess;
+import io.gpuforge.bounded.BoundedReadException;
+import io.gpuforge.bounded.ReadLimits;
 import io.gpuforge.domain.BackendException;
 import java.io.File;
 import java.io.IOException;
@@ -10,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -21,6 +23,11 @@ import java.util.stream.Stream;
  * none of the tools.
  */
 final class NoCloudSeed {
+
+    /** The seed tool's time and output: 60 s, 64 KiB. */
+    private static final ReadLimits TOOL_LIMITS = new ReadLimits(java.time.Duration.ofSeconds(60), 64 * 1024);
+    /** A seed holds three small text files: far less than this. */
+    private static final int MAX_SEED_BYTES = 16 << 20;
 
     /** The seed's three documents. */
     record Documents(String userData, String metaData, String networkConfig) {
@@ -60,25 +67,31 @@ final class NoCloudSeed {
                         + " with cloud-localds, xorriso or genisoimage, and none is installed on this computer:"
                         + " apt-get install cloud-image-utils", null);
             }
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            byte[] output = p.getInputStream().readNBytes(64 * 1024);
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new LibvirtBackendException(BackendException.Kind.TIMEOUT, tool + " did not finish the seed image"
-                        + " within 60 s", null);
+            BoundedProcess.Output r;
+            try {
+                // its output is drained from the start and the deadline holds while it prints nothing
+                r = BoundedProcess.run(cmd, Optional.of(dir), TOOL_LIMITS);
+            } catch (BoundedReadException e) {
+                throw new LibvirtBackendException(e.kind() == BoundedReadException.Kind.DEADLINE
+                        ? BackendException.Kind.TIMEOUT : BackendException.Kind.FAILED, e.getMessage()
+                        + " while making the cloud-init seed image", e);
             }
-            if (p.exitValue() != 0 || !Files.isRegularFile(out)) {
+            if (r.exitCode() != 0 || !Files.isRegularFile(out)) {
                 throw new LibvirtBackendException(BackendException.Kind.FAILED, tool + " could not make the cloud-init"
-                        + " seed (exit " + p.exitValue() + "): " + new String(output, StandardCharsets.UTF_8).strip(), null);
+                        + " seed (exit " + r.exitCode() + "): " + r.text().strip(), null);
             }
-            return new Image(Files.readAllBytes(out), tool);
+            byte[] image;
+            try (java.io.InputStream in = Files.newInputStream(out)) {
+                image = in.readNBytes(MAX_SEED_BYTES + 1);
+            }
+            if (image.length > MAX_SEED_BYTES) {
+                throw new LibvirtBackendException(BackendException.Kind.FAILED, tool + " made a seed image of more"
+                        + " than " + (MAX_SEED_BYTES >> 20) + " MiB, more than a cloud-init seed can be", null);
+            }
+            return new Image(image, tool);
         } catch (IOException e) {
             throw new LibvirtBackendException(BackendException.Kind.FAILED, "the cloud-init seed could not be made: "
                     + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LibvirtBackendException(BackendException.Kind.FAILED, "interrupted while making the seed", e);
         } finally {
             if (dir != null) {
                 delete(dir);

@@ -1,32 +1,44 @@
-package io.gpuforge.host;
+package io.gpuforge.bounded;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs a local helper program (tar) with a time limit and a cap on what it may print. Its output is
- * drained on a thread of its own, so the limit fires while the program is still writing; a program
- * past either limit is killed with every process it started.
+ * Runs a local helper program (tar, cloud-localds) with a deadline and a cap on what it may print. Its output is
+ * drained on a thread of its own from the start, so the deadline holds while the program still writes or writes
+ * nothing; a program past either limit is killed with every process it started, and the
+ * {@link BoundedReadException} says which limit it passed.
  */
-final class BoundedProcess {
+public final class BoundedProcess {
 
     /** What the program printed (stdout and stderr together) and its exit code. */
-    record Output(int exitCode, String text) {
+    public record Output(int exitCode, String text) {
     }
 
     private BoundedProcess() {
     }
 
-    static Output run(List<String> command, Duration timeout, int maxBytes) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+    public static Output run(List<String> command, Duration timeout, int maxBytes) throws IOException {
+        return run(command, Optional.empty(), new ReadLimits(timeout, maxBytes));
+    }
+
+    /** Runs {@code command} in {@code directory} (else here), stdin empty, within {@code limits}. */
+    public static Output run(List<String> command, Optional<Path> directory, ReadLimits limits) throws IOException {
+        Duration timeout = limits.deadline();
+        int maxBytes = (int) Math.min(Integer.MAX_VALUE - 8, limits.maxBytes());
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        directory.ifPresent(d -> pb.directory(d.toFile()));
+        Process p = pb.start();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         AtomicBoolean tooMuch = new AtomicBoolean();
         Thread reader = new Thread(() -> drain(p, out, maxBytes, tooMuch), "bounded-" + command.get(0));
@@ -36,13 +48,13 @@ final class BoundedProcess {
             boolean exited = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (!exited) {
                 kill(p);
-                throw new IOException(name(command) + " did not finish within " + seconds(timeout)
-                        + " and was stopped");
+                throw new BoundedReadException(name(command), BoundedReadException.Kind.DEADLINE, limits, size(out),
+                        name(command) + " did not finish within " + seconds(timeout) + " and was stopped");
             }
             reader.join(TimeUnit.SECONDS.toMillis(5));
             if (tooMuch.get()) {
-                throw new IOException(name(command) + " printed more than " + maxBytes / 1024
-                        + " KiB and was stopped");
+                throw new BoundedReadException(name(command), BoundedReadException.Kind.TOO_LARGE, limits, size(out),
+                        name(command) + " printed more than " + limits.sizeText() + " and was stopped");
             }
             synchronized (out) {
                 return new Output(p.exitValue(), out.toString(StandardCharsets.UTF_8));
@@ -51,6 +63,12 @@ final class BoundedProcess {
             kill(p);
             Thread.currentThread().interrupt();
             throw new IOException(name(command) + " was interrupted", e);
+        }
+    }
+
+    private static long size(ByteArrayOutputStream out) {
+        synchronized (out) {
+            return out.size();
         }
     }
 
@@ -76,7 +94,7 @@ final class BoundedProcess {
     }
 
     /** Kills {@code p} and everything it started (children first: once it is gone they are not its own). */
-    static void kill(Process p) {
+    public static void kill(Process p) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
         try {
