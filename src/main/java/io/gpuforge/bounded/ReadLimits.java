@@ -16,6 +16,14 @@ public record ReadLimits(Duration deadline, long maxBytes) {
         }
     }
 
+    /**
+     * A byte limit alone, for what the user ends (a file they chose, stdin from their pipe, text they pasted): no
+     * deadline.
+     */
+    public static ReadLimits size(long maxBytes) {
+        return new ReadLimits(Duration.ofSeconds(Long.MAX_VALUE), maxBytes);
+    }
+
     /** The limit in words: "16 MiB", "64 KiB", "512 bytes". */
     public String sizeText() {
         if (maxBytes >= 1 << 20 && maxBytes % (1 << 20) == 0) {

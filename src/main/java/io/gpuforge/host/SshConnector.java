@@ -1,5 +1,6 @@
 package io.gpuforge.host;
 
+import io.gpuforge.bounded.BoundedStreams;
 import io.gpuforge.host.SshHops.Hop;
 import io.gpuforge.host.SshLoginAttempt.KeyProblem;
 import java.io.IOException;
@@ -126,7 +127,7 @@ final class SshConnector {
             Path pub = Path.of(f + ".pub");
             try {
                 if (Files.isRegularFile(pub)) {
-                    mine.add(PublicKeyEntry.parsePublicKeyEntry(Files.readString(pub).strip())
+                    mine.add(PublicKeyEntry.parsePublicKeyEntry(BoundedStreams.readString(pub, 64 * 1024).strip())
                             .resolvePublicKey(null, null, null));
                 }
             } catch (IOException | GeneralSecurityException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.gpuforge.telemetry;
 
+import io.gpuforge.bounded.BoundedStreams;
 import io.gpuforge.domain.telemetry.GpuId;
 import io.gpuforge.domain.telemetry.GpuMetric;
 import io.gpuforge.domain.telemetry.GpuSample;
@@ -127,7 +128,7 @@ public final class HwmonSource implements GpuSource.Polled {
     private static void put(Map<String, String> m, Path base, Path f) {
         if (Files.isRegularFile(f) && Files.isReadable(f)) {
             try {
-                byte[] b = Files.readAllBytes(f);
+                byte[] b = BoundedStreams.readAll(f, 64 * 1024);
                 m.put(base.relativize(f).toString(), new String(b, 0, Math.min(b.length, 4096), StandardCharsets.UTF_8)
                         .strip());
             } catch (IOException e) {

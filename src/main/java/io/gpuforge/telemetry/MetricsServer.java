@@ -1,5 +1,6 @@
 package io.gpuforge.telemetry;
 
+import io.gpuforge.bounded.BoundedStreams;
 import com.sun.net.httpserver.Authenticator;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpPrincipal;
@@ -147,7 +148,7 @@ public final class MetricsServer implements AutoCloseable {
             if (chain.isEmpty()) {
                 throw new IOException(web.certFile().get() + " holds no certificate");
             }
-            PrivateKey key = key(Files.readString(web.keyFile().orElseThrow()));
+            PrivateKey key = key(BoundedStreams.readString(web.keyFile().orElseThrow(), 1 << 20));
             char[] pass = Long.toHexString(new SecureRandom().nextLong()).toCharArray();
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);

@@ -1,7 +1,7 @@
 package io.gpuforge.telemetry;
 
+import io.gpuforge.bounded.BoundedStreams;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,7 +41,7 @@ public record WebConfig(Optional<Path> certFile, Optional<Path> keyFile, Map<Str
     public static WebConfig read(Path file) throws IOException {
         Object doc;
         try {
-            doc = new Yaml(new SafeConstructor(new LoaderOptions())).load(Files.readString(file));
+            doc = new Yaml(new SafeConstructor(new LoaderOptions())).load(BoundedStreams.readString(file, 1 << 20));
         } catch (RuntimeException e) {
             throw new IOException(file + " is not YAML: " + e.getMessage(), e);
         }

@@ -184,4 +184,12 @@ class CheckCommandTest {
         String text = run(post, "check", "--listing", "-");
         assertThat(text).contains("Skipped 3 of 38 lines").contains("Partial listing:");
     }
+
+    /** A "listing" that never ends is refused at 16 MiB by name, not read until the memory runs out. */
+    @Test
+    void aListingPastItsLimitIsRefusedByName() {
+        run("", "check", "--listing", "/dev/zero");
+        assertThat(code).isNotZero();
+        assertThat(err).contains("/dev/zero holds more than 16 MiB");
+    }
 }

@@ -1,5 +1,6 @@
 package io.gpuforge.app.host;
 
+import io.gpuforge.bounded.BoundedStreams;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,7 @@ public final class KeyFiles {
         if (Files.size(key) > MAX_KEY_FILE) {
             throw new IOException("The key file " + key + " is too big to be an SSH private key");
         }
-        String text = Files.readString(key, StandardCharsets.ISO_8859_1);
+        String text = new String(BoundedStreams.readAll(key, 1 << 20), StandardCharsets.ISO_8859_1);
         if (text.contains("BEGIN ENCRYPTED PRIVATE KEY") || text.contains("Proc-Type: 4,ENCRYPTED")) {
             return true;
         }

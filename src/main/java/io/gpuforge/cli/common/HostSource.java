@@ -1,5 +1,6 @@
 package io.gpuforge.cli.common;
 
+import io.gpuforge.bounded.BoundedStreams;
 import io.gpuforge.app.host.HostReading;
 import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.host.HostTarget;
@@ -73,11 +74,15 @@ public final class HostSource {
         return target(services);
     }
 
+    /** The most a pasted listing may hold. */
+    static final long LISTING_LIMIT = 16 << 20;
+
     /** The host the options name (this computer by default). */
     public HostTarget target(CliServices services) throws IOException {
         if (which.listing != null) {
-            byte[] data = which.listing.equals("-") ? services.stdin().readAllBytes()
-                    : Files.readAllBytes(Path.of(which.listing));
+            // a listing is a few kilobytes: a file or pipe past 16 MiB is not one (--listing /dev/zero)
+            byte[] data = which.listing.equals("-") ? BoundedStreams.readAll(services.stdin(), "standard input",
+                    LISTING_LIMIT) : BoundedStreams.readAll(Path.of(which.listing), LISTING_LIMIT);
             return new HostTarget.Listing(which.listing, data);
         }
         if (which.ssh != null) {

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.share;
 
+import io.gpuforge.bounded.BoundedStreams;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.app.share.ShareService;
@@ -21,7 +22,6 @@ import io.gpuforge.domain.share.ShareReadiness;
 import io.gpuforge.domain.tasks.TaskOutcome;
 import io.gpuforge.domain.vm.StorageInfo;
 import io.gpuforge.domain.vm.VmAction;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -154,7 +154,7 @@ public final class CtCommand implements Runnable {
                 }
                 int id = vmid != null ? vmid : shares.freeId(n.session());
                 ContainerSpec spec = new ContainerSpec(id, name, template, cores, memory, storage(n), disk, bridge,
-                        List.of(), sshKey == null ? Optional.empty() : Optional.of(Files.readString(sshKey).strip()),
+                        List.of(), sshKey == null ? Optional.empty() : Optional.of(BoundedStreams.readString(sshKey, 64 * 1024).strip()),
                         start);
                 TaskOutcome out = shares.create(n.session(), n.node(), spec, ready, line -> {
                     if (!json.quiet && !json.enabled()) {

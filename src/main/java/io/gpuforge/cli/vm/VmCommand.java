@@ -1,5 +1,6 @@
 package io.gpuforge.cli.vm;
 
+import io.gpuforge.bounded.BoundedStreams;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.vmcreate.TemplateService;
 import io.gpuforge.domain.vm.TemplateFormatException;
@@ -78,7 +79,7 @@ public final class VmCommand implements Runnable {
             try (AppContext ctx = context(services)) {
                 TemplateService t = ctx.templates();
                 if (importFile != null) {
-                    TemplateService.Imported done = t.importJson(Files.readString(importFile, StandardCharsets.UTF_8));
+                    TemplateService.Imported done = t.importJson(BoundedStreams.readString(importFile, 16 << 20));
                     if (json.enabled()) {
                         services.output().json(Map.of("imported", done.added().stream().map(VmTemplate::id).toList(),
                                 "renamed", done.renamed()));

@@ -1,5 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
+import io.gpuforge.bounded.BoundedStreams;
 import io.gpuforge.app.host.HostReading;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.domain.passthrough.GpuVerdict;
@@ -11,7 +12,6 @@ import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.iommu.IommuTable;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collectors;
@@ -106,7 +106,7 @@ public final class AnalyseListing {
             return;
         }
         busy.setVisible(true);
-        ui.tasks().supply(i18n.get("listing.task.read"), () -> Files.readString(f.toPath(), StandardCharsets.UTF_8))
+        ui.tasks().supply(i18n.get("listing.task.read"), () -> BoundedStreams.readString(f.toPath(), 16 << 20))
                 .onSuccess(text::setText)
                 .onError(e -> result.getChildren().setAll(WizardPages.message("wizard-message-error",
                         i18n.get("listing.openFailed", f, e.getMessage()))))

@@ -1,5 +1,6 @@
 package io.gpuforge.ui.vmcreate;
 
+import io.gpuforge.bounded.BoundedStreams;
 import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.TextCells;
@@ -248,8 +249,8 @@ final class TemplateManager {
 
     /** Imports a template file (what the Import button does once a file is chosen). */
     void importFrom(Path file) {
-        ui.tasks().supply("templates-import", () -> ui.app().templates().importJson(Files.readString(file,
-                StandardCharsets.UTF_8))).onSuccess(r -> {
+        ui.tasks().supply("templates-import", () -> ui.app().templates().importJson(BoundedStreams.readString(file,
+                16 << 20))).onSuccess(r -> {
                     done(i18n.get("vmcreate.templates.imported", r.added().size(), file.getFileName(),
                             String.join(", ", r.renamed())));
                     reload(r.added().stream().findFirst().map(VmTemplate::id));
