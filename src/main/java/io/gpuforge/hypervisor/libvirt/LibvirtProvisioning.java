@@ -8,17 +8,15 @@ import io.gpuforge.domain.SpecRefusedException;
 import io.gpuforge.domain.vm.VmField;
 import io.gpuforge.domain.vm.VmOptions;
 import io.gpuforge.domain.vm.VmSpec;
+import io.gpuforge.bounded.BoundedDownload;
+import io.gpuforge.bounded.BoundedReadException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,9 +32,10 @@ import java.util.function.Consumer;
  */
 final class LibvirtProvisioning {
 
-    /** Cloud images are big; a download that makes no progress for this long fails. */
-    private static final Duration DOWNLOAD_TIMEOUT = Duration.ofMinutes(30);
-    private static final long MAX_IMAGE = Integer.MAX_VALUE - 16;
+    /** A download that makes no progress for this long is given up. */
+    private static final Duration STALL = Duration.ofSeconds(60);
+    /** Cloud images are a few hundred MiB to a few GiB. */
+    private static final long MAX_IMAGE = 16L << 30;
     private final LibvirtConnection connection;
     private final LibvirtVolumes volumes;
 
@@ -70,10 +69,21 @@ final class LibvirtProvisioning {
                 Optional<String> have = volumes.path(pool, img.fileName());
                 if (have.isEmpty()) {
                     log.accept("download " + img.url() + " (on this computer, then into pool " + pool + ")");
-                    byte[] bytes = download(img);
-                    have = Optional.of(volumes.upload(pool, img.fileName(), bytes));
-                    log.accept("cloud image " + img.fileName() + " uploaded into pool " + pool + " (" + (bytes.length >> 20)
-                            + " MiB)");
+                    Path dir = null;
+                    try {
+                        dir = Files.createTempDirectory("gpuforge-image-");
+                        BoundedDownload.Result got = download(img, dir.resolve(img.fileName()), log);
+                        have = Optional.of(volumes.upload(pool, img.fileName(), got.file()));
+                        log.accept("cloud image " + img.fileName() + " uploaded into pool " + pool + " ("
+                                + (got.bytes() >> 20) + " MiB, SHA-256 " + got.sha256() + got.checkedAgainst()
+                                .map(a -> ", checked against " + a).orElse(", no published sum to check it against")
+                                + ")");
+                    } catch (IOException e) {
+                        throw refused(VmField.IMAGE, "the cloud image could not be stored on this computer: "
+                                + e.getMessage());
+                    } finally {
+                        deleteQuietly(dir);
+                    }
                 } else {
                     log.accept("cloud image " + img.fileName() + " is in pool " + pool + " already");
                 }
@@ -114,38 +124,52 @@ final class LibvirtProvisioning {
         return new LibvirtBackendException(Kind.INVALID, message, new SpecRefusedException(Map.of(field, message), null));
     }
 
-    /** The image's bytes, checked against its SHA-256 when the template gives one. */
-    private static byte[] download(CloudImage img) throws LibvirtBackendException {
+    /**
+     * The image streamed to {@code file} (never through the memory), with its progress told to {@code log} every 10 %,
+     * checked against the template's SHA-256 or the image server's SHA256SUMS; a thread interrupted (a cancelled
+     * create) stops it, and nothing of a failed download is left.
+     */
+    private static BoundedDownload.Result download(CloudImage img, Path file, Consumer<String> log)
+            throws LibvirtBackendException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(20))
                 .followRedirects(HttpClient.Redirect.NORMAL).build();
+        Thread caller = Thread.currentThread();
+        int[] told = {0};
         try {
-            HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(img.url())).timeout(DOWNLOAD_TIMEOUT)
-                    .GET().build(), HttpResponse.BodyHandlers.ofInputStream());
-            try (InputStream in = r.body()) {
-                if (r.statusCode() != 200) {
-                    throw refused(VmField.IMAGE, img.url() + " answered HTTP " + r.statusCode());
-                }
-                byte[] bytes = in.readNBytes((int) MAX_IMAGE);
-                if (in.read() >= 0) {
-                    throw refused(VmField.IMAGE, img.url() + " is larger than GPUForge uploads (2 GiB): put it into the"
-                            + " pool yourself as " + img.fileName());
-                }
-                if (img.sha256().isPresent()) {
-                    String sum = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-                    if (!sum.equals(img.sha256().get())) {
-                        throw refused(VmField.IMAGE, img.url() + " has SHA-256 " + sum + ", not the template's "
-                                + img.sha256().get());
-                    }
-                }
-                return bytes;
-            }
+            return BoundedDownload.download(http, URI.create(img.url()), file, MAX_IMAGE, STALL, img.sha256(),
+                    (done, total) -> {
+                        if (total.isPresent() && total.getAsLong() > 0) {
+                            int pct = (int) (done * 100 / total.getAsLong());
+                            if (pct / 10 > told[0] / 10) {
+                                told[0] = pct;
+                                log.accept(String.format(java.util.Locale.ROOT, "download %d %% (%,d of %,d MiB)", pct,
+                                        done >> 20, total.getAsLong() >> 20));
+                            }
+                        }
+                    }, caller::isInterrupted);
+        } catch (BoundedDownload.CancelledException e) {
+            throw new LibvirtBackendException(Kind.FAILED, e.getMessage(), e);
+        } catch (BoundedReadException e) {
+            throw refused(VmField.IMAGE, e.kind() == BoundedReadException.Kind.TOO_LARGE ? img.url()
+                    + " is larger than GPUForge uploads (" + (MAX_IMAGE >> 30) + " GiB): put it into the pool yourself"
+                    + " as " + img.fileName() : e.getMessage());
         } catch (IOException | IllegalArgumentException e) {
-            throw refused(VmField.IMAGE, "the cloud image could not be downloaded from " + img.url() + ": " + e.getMessage());
+            throw refused(VmField.IMAGE, "the cloud image could not be downloaded from " + img.url() + ": "
+                    + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LibvirtBackendException(Kind.FAILED, "interrupted while downloading " + img.url(), e);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> s = Files.walk(dir)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temp directory: the system cleans it
         }
     }
 }

@@ -119,7 +119,36 @@ final class LibvirtVolumes {
 
     /** A new raw volume holding exactly {@code bytes}, sent through libvirt's upload stream; its path. */
     String upload(String pool, String name, byte[] bytes) throws LibvirtBackendException {
-        String xml = "<volume>\n  <name>" + DomainXmlBuilder.escape(name) + "</name>\n  <capacity unit='bytes'>" + bytes.length
+        return upload(pool, name, bytes.length, (off, len) -> Arrays.copyOfRange(bytes, (int) off, (int) (off + len)));
+    }
+
+    /** The same from a file (a downloaded cloud image), read a chunk at a time: never whole in memory. */
+    String upload(String pool, String name, java.nio.file.Path file) throws LibvirtBackendException {
+        try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(file)) {
+            long size = in.size();
+            return upload(pool, name, size, (off, len) -> {
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(len);
+                while (b.hasRemaining()) {
+                    if (in.read(b, off + b.position()) < 0) {
+                        throw new java.io.IOException(file + " ended before its " + size + " bytes");
+                    }
+                }
+                return b.array();
+            });
+        } catch (java.io.IOException e) {
+            throw new LibvirtBackendException(BackendException.Kind.FAILED, "cannot read " + file + " to upload it: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** A part of what is uploaded. */
+    @FunctionalInterface
+    private interface Chunks {
+        byte[] read(long offset, int length) throws java.io.IOException;
+    }
+
+    private String upload(String pool, String name, long size, Chunks chunks) throws LibvirtBackendException {
+        String xml = "<volume>\n  <name>" + DomainXmlBuilder.escape(name) + "</name>\n  <capacity unit='bytes'>" + size
                 + "</capacity>\n  <target>\n    <format type='raw'/>\n  </target>\n</volume>\n";
         return onPool(pool, "upload " + name + " into pool " + pool, p -> {
             StorageVol v = p.storageVolCreateXML(xml, 0);
@@ -127,9 +156,16 @@ final class LibvirtVolumes {
             try {
                 Stream s = c.streamNew(0);
                 try {
-                    v.upload(s, 0, bytes.length, 0);
-                    for (int off = 0; off < bytes.length; off += CHUNK) {
-                        int sent = s.send(Arrays.copyOfRange(bytes, off, Math.min(bytes.length, off + CHUNK)));
+                    v.upload(s, 0, size, 0);
+                    for (long off = 0; off < size; off += CHUNK) {
+                        byte[] chunk;
+                        try {
+                            chunk = chunks.read(off, (int) Math.min(CHUNK, size - off));
+                        } catch (java.io.IOException e) {
+                            throw new LibvirtBackendException(BackendException.Kind.FAILED, "cannot read what is"
+                                    + " uploaded as " + name + ": " + e.getMessage(), e);
+                        }
+                        int sent = s.send(chunk);
                         if (sent < 0) {
                             throw new LibvirtBackendException(BackendException.Kind.FAILED, "libvirt refused the upload"
                                     + " of " + name, null);

@@ -107,6 +107,9 @@ class LibvirtDaemonVmCreateTest {
             TaskOutcome out = h.createVm(host, spec).await(log::add, () -> false, Duration.ofMinutes(2));
             assertThat(out.ok()).as(String.join("\n", log)).isTrue();
             assertThat(log).anyMatch(l -> l.startsWith("download http://127.0.0.1"))
+                    .as("streamed through a file, its sum said (this server publishes no SHA256SUMS)")
+                    .anyMatch(l -> l.startsWith("cloud image noble-test.qcow2 uploaded into pool " + name + " (")
+                            && l.contains(", SHA-256 ") && l.endsWith(", no published sum to check it against)"))
                     .anyMatch(l -> l.contains("made with cloud-localds"));
             assertThat(h.volumes(host, name, "import")).contains("noble-test.qcow2", name + "-disk0.qcow2");
             String xml = h.readConfig(new VmRef(host, name)).document();
