@@ -22,6 +22,8 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 final class FleetRow {
 
     static final long SPARK_MILLIS = 60_000;
+    private static final java.time.format.DateTimeFormatter SINCE =
+            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
 
     private final ReadOnlyObjectWrapper<FleetGpu> gpu = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyDoubleWrapper temperature = new ReadOnlyDoubleWrapper(Double.NaN);
@@ -30,6 +32,8 @@ final class FleetRow {
     private final ReadOnlyDoubleWrapper utilization = new ReadOnlyDoubleWrapper(Double.NaN);
     private final ReadOnlyDoubleWrapper vram = new ReadOnlyDoubleWrapper(Double.NaN);
     private final ReadOnlyStringWrapper source = new ReadOnlyStringWrapper("");
+    /** Why the GPU's source gives no readings (its error), empty while it does. */
+    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<double[]> spark = new ReadOnlyObjectWrapper<>(new double[0]);
     private long sparkUntil;
 
@@ -37,7 +41,10 @@ final class FleetRow {
         gpu.set(g);
     }
 
-    /** Takes the newest reading; a GPU whose source is lost shows no values (never the last good ones). */
+    /**
+     * Takes the newest reading; a GPU whose source is lost shows no values (never the last good ones), "no data since"
+     * the time of its last reading, and its source's error.
+     */
     void update(GpuFleet fleet, I18n i18n, long nowMillis) {
         FleetGpu g = gpu.get();
         List<GpuSample> recent = fleet.recent(g.id(), nowMillis - SPARK_MILLIS);
@@ -51,7 +58,15 @@ final class FleetRow {
         if (s != null && s.has(GpuMetric.MEMORY_TOTAL_MIB)) {
             vram.set(s.raw(GpuMetric.MEMORY_TOTAL_MIB));
         }
-        String src = s == null ? (lost ? i18n.get("monitor.fleet.lost") : "") : MonitorText.source(i18n, s);
+        String src = s == null ? (lost ? fleet.latest(g.id()).map(x -> i18n.get("monitor.fleet.noDataSince",
+                SINCE.format(java.time.Instant.ofEpochMilli(x.timeMillis()).atZone(java.time.ZoneId.systemDefault()))))
+                .orElse(i18n.get("monitor.fleet.lost")) : "") : MonitorText.source(i18n, s);
+        // the error first: the source column's cell reads it when the text changes
+        String why = lost ? fleet.sources().stream().filter(x -> x.connection().equals(g.connection()))
+                .map(x -> x.problem().orElse("")).filter(x -> !x.isEmpty()).findFirst().orElse("") : "";
+        if (!why.equals(problem.get())) {
+            problem.set(why);
+        }
         if (!src.equals(source.get())) {
             source.set(src);
         }
@@ -109,6 +124,10 @@ final class FleetRow {
 
     ReadOnlyStringProperty source() {
         return source.getReadOnlyProperty();
+    }
+
+    ReadOnlyStringProperty problem() {
+        return problem.getReadOnlyProperty();
     }
 
     ReadOnlyObjectProperty<double[]> spark() {

@@ -104,7 +104,7 @@ final class FleetView extends BorderPane implements Disposable {
                         v -> String.format(Locale.ROOT, "%.0f °C", v)),
                 powerColumn(),
                 sparkColumn(),
-                text("monitor.fleet.col.source", 155, FleetRow::source)));
+                sourceColumn()));
         table.setRowFactory(tv -> {
             TableRow<FleetRow> row = new TableRow<>();
             MenuItem p = menu("monitor.fleet.passthrough", () -> passThrough.ifPresent(x -> x.accept(row.getItem().gpu())));
@@ -188,6 +188,26 @@ final class FleetView extends BorderPane implements Disposable {
                 double l = r.limit().get();
                 setText(Double.isNaN(l) ? String.format(Locale.ROOT, "%.0f W", n.doubleValue())
                         : String.format(Locale.ROOT, "%.0f / %.0f W", n.doubleValue(), l));
+            }
+        });
+        return c;
+    }
+
+    /** Where the readings come from; for a GPU without readings, since when, with its source's error on hover. */
+    private TableColumn<FleetRow, String> sourceColumn() {
+        TableColumn<FleetRow, String> c = text("monitor.fleet.col.source", 155, FleetRow::source);
+        c.setCellFactory(col -> new TableCell<>() {
+            @Override
+            protected void updateItem(String text, boolean empty) {
+                super.updateItem(text, empty);
+                FleetRow r = empty ? null : getTableRow().getItem();
+                setText(empty ? null : text);
+                String why = r == null ? "" : r.problem().get();
+                setTooltip(why.isEmpty() ? null : new javafx.scene.control.Tooltip(why));
+                getStyleClass().remove("danger");
+                if (!why.isEmpty()) {
+                    getStyleClass().add("danger");
+                }
             }
         });
         return c;

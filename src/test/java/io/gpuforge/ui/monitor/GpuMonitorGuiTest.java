@@ -171,10 +171,15 @@ class GpuMonitorGuiTest {
         // the history gets each alert through Platform.runLater, after the listener above has it
         MonitorFixture.waitUntil(() -> onFx(() -> m.alerts().history().size()) >= 6);
         assertThat(onFx(() -> List.copyOf(m.alerts().history()))).hasSize(6).allMatch(s -> s.contains("source lost"));
-        // the fleet shows no stale values for a lost GPU
+        // the fleet shows no stale values for a lost GPU: since when it has none, and why on hover
         robot.interact(() -> m.tabs().getSelectionModel().select(1));
         MonitorFixture.waitUntil(() -> m.fleet().rows().stream().allMatch(r -> Double.isNaN(r.temperature().get())
-                && r.source().get().equals("source lost")));
+                && r.source().get().startsWith("no data since ") && !r.problem().get().isEmpty()));
+        FleetRow first = m.fleet().rows().stream().filter(r -> r.gpu().id().equals(one.id())).findFirst().orElseThrow();
+        long last = fx.app.fleet().latest(one.id()).orElseThrow().timeMillis();
+        assertThat(first.source().get()).isEqualTo("no data since " + java.time.format.DateTimeFormatter
+                .ofPattern("HH:mm:ss").format(java.time.Instant.ofEpochMilli(last).atZone(java.time.ZoneId
+                        .systemDefault())));
         fx.app.telemetry().simulateSensorLoss(false);
         MonitorFixture.waitUntil(() -> alerts.stream().filter(a -> a.state() == AlertEvent.State.CLEARED).count() == 6);
     }
