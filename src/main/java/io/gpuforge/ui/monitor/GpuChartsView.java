@@ -145,7 +145,10 @@ final class GpuChartsView extends BorderPane implements Disposable {
             e.getValue().draw();
         }
         legend();
-        sources.setText(SourcesText.of(ui.i18n(), fleet.sources()));
+        sources.setText(SourcesText.of(ui.i18n(), fleet.sources(), connection -> fleet.gpus().stream()
+                .filter(g -> g.connection().equals(connection)).map(g -> fleet.latest(g.id()))
+                .flatMap(java.util.Optional::stream).map(x -> java.time.Instant.ofEpochMilli(x.timeMillis()))
+                .max(java.util.Comparator.naturalOrder())));
         toolbar.status(ui.i18n().get(resolution == ReducedSeries.Resolution.RAW ? "monitor.status.raw"
                 : "monitor.status.minute", charts.get(ChartKind.TEMPERATURE).plotWidth(), rawCount));
     }
@@ -237,6 +240,11 @@ final class GpuChartsView extends BorderPane implements Disposable {
     }
 
     // for tests
+
+    /** Whether a history query is under way (a pause or a window change reloads the charts). */
+    boolean loading() {
+        return loading != null && !loading.isDone();
+    }
 
     GpuChart chart(ChartKind k) {
         return charts.get(k);

@@ -3,7 +3,12 @@ package io.gpuforge.ui.monitor;
 import io.gpuforge.app.monitor.GpuFleet;
 import io.gpuforge.domain.telemetry.SourceStatus;
 import io.gpuforge.ui.common.I18n;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 /** The sources of the readings and how each is doing, one line each, for the bottom of the charts. */
 final class SourcesText {
@@ -11,7 +16,17 @@ final class SourcesText {
     private SourcesText() {
     }
 
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+
     static String of(I18n i18n, List<GpuFleet.Source> sources) {
+        return of(i18n, sources, c -> Optional.empty());
+    }
+
+    /**
+     * With {@code lastReading}: for a failing source, the time of its connection's last reading ("no data since
+     * 10:42:07") and when it is tried again.
+     */
+    static String of(I18n i18n, List<GpuFleet.Source> sources, Function<String, Optional<Instant>> lastReading) {
         StringBuilder b = new StringBuilder(i18n.get("monitor.sources"));
         for (GpuFleet.Source s : sources) {
             b.append('\n').append("• ");
@@ -27,7 +42,11 @@ final class SourcesText {
                     state = i18n.get("monitor.sources.ok", st.gpus());
                     break;
                 case FAILING:
-                    state = i18n.get("monitor.sources.failing", st.problem().orElse(""));
+                    String retry = st.retryAt().map(SourcesText::time).orElse("—");
+                    Optional<Instant> last = lastReading.apply(s.connection());
+                    state = last.isPresent() ? i18n.get("monitor.sources.noDataSince", time(last.get()),
+                            st.problem().orElse(""), retry) : i18n.get("monitor.sources.failing",
+                            st.problem().orElse(""), retry);
                     break;
                 default:
                     state = i18n.get("monitor.sources.starting");
@@ -36,5 +55,9 @@ final class SourcesText {
             b.append(st.source().description()).append(": ").append(state);
         }
         return b.toString();
+    }
+
+    private static String time(Instant t) {
+        return TIME.format(t.atZone(ZoneId.systemDefault()));
     }
 }

@@ -82,6 +82,9 @@ class GpuMonitorGuiTest {
                 .filteredOn(s -> s.dashed).hasSize(6);
         robot.interact(() -> robot.lookup("#monitor-pause").queryAs(ToggleButton.class).fire());
         assertThat(charts.window().isLive()).isFalse();
+        // the pause reloads the window up to its time (history may hold a reading the live end had not drawn yet)
+        MonitorFixture.waitUntil(() -> !onFx(charts::loading));
+        WaitForAsyncUtils.waitForFxEvents();
         ChartSeries paused = charts.data().lines(ChartKind.TEMPERATURE).get(0);
         int size = paused.size();
         long pausedAt = System.currentTimeMillis();
@@ -171,6 +174,11 @@ class GpuMonitorGuiTest {
         // the history gets each alert through Platform.runLater, after the listener above has it
         MonitorFixture.waitUntil(() -> onFx(() -> m.alerts().history().size()) >= 6);
         assertThat(onFx(() -> List.copyOf(m.alerts().history()))).hasSize(6).allMatch(s -> s.contains("source lost"));
+        // the charts' sources say since when there is no data, why, and when it is tried again
+        Label sources = robot.lookup("#monitor-sources").queryAs(Label.class);
+        MonitorFixture.waitUntil(() -> onFx(sources::getText).contains("no data since "));
+        assertThat(onFx(sources::getText)).containsPattern("no data since \\d\\d:\\d\\d:\\d\\d: .+ \\(trying again at "
+                + "\\d\\d:\\d\\d:\\d\\d\\)");
         // the fleet shows no stale values for a lost GPU: since when it has none, and why on hover
         robot.interact(() -> m.tabs().getSelectionModel().select(1));
         MonitorFixture.waitUntil(() -> m.fleet().rows().stream().allMatch(r -> Double.isNaN(r.temperature().get())
