@@ -323,12 +323,12 @@ public final class AppContext implements AutoCloseable {
         return provisioning;
     }
 
-    /** GPU alerts: the rules, evaluated on every reading the monitor receives. */
     /** Where fired and cleared alerts are posted (the settings' webhook), with its counters. */
     public AlertWebhook webhook() {
         return webhook;
     }
 
+    /** GPU alerts: the rules, evaluated on every reading the monitor receives. */
     public AlertService alerts() {
         return alerts;
     }

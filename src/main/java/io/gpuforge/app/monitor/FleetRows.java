@@ -104,7 +104,7 @@ final class FleetRows {
                     a = FleetGpu.Availability.UNKNOWN;
                 }
                 String model = modelName(dev.flatMap(PciDevice::name).orElse(info.map(GpuInfo::name).orElse("GPU")));
-                out.add(new FleetGpu(new GpuId(c.kind().db() + ":" + c.name() + "/" + n.name(), g.address().toString()),
+                out.add(new FleetGpu(new GpuId(c.nodeHost(n.name()), g.address().toString()),
                         c.name(), Optional.of(c), n.name(), Optional.of(g.address().toString()), model,
                         dev.flatMap(PciDevice::driver).or(() -> onNode.flatMap(x -> x.driver(g.address()))), ref,
                         vm.map(VmInfo::name), vm.map(VmInfo::state), a, Optional.of(new GpuTarget.Connection(c)), cts));

@@ -65,7 +65,7 @@ final class ServiceFeed implements TelemetryService.Watch {
      */
     static Optional<ConnectionInfo> connectionOf(GpuSample s, List<ConnectionInfo> all, List<FleetGpu> rows) {
         for (ConnectionInfo c : all) {
-            if (s.gpu().host().startsWith(c.kind().db() + ":" + c.name() + "/")) {
+            if (s.gpu().host().startsWith(c.nodeHost(""))) {
                 return Optional.of(c);
             }
         }

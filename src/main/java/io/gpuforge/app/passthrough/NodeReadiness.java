@@ -68,7 +68,7 @@ public final class NodeReadiness {
             facts = fromHost.get();
         } else {
             NodePci pci = sessions.of(c).nodePci(node);
-            facts = HostFacts.fromListing(c.kind().db() + ":" + c.name() + "/" + node, pci.inventory());
+            facts = HostFacts.fromListing(c.nodeHost(node), pci.inventory());
             source = c.name();
         }
         return new Result(node, GpuVerdicts.of(facts, PassthroughOverrides.none(), Coverage.wholeHost()),

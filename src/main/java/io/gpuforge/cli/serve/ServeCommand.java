@@ -159,8 +159,8 @@ public final class ServeCommand implements Callable<Integer> {
                 if (!output.quiet) {
                     emit(o, start, event("started", "gpus", fleet.gpus().size(), "intervalSeconds",
                             fleet.interval().toMillis() / 1000.0, "store", ctx.paths().dataDir().resolve("gpuforge.db")
-                                    .toString(), "alertRules", ctx.alerts().rules().size(), "secrets", secrets(ctx), "notifications", notified,
-                            "prometheus", metrics));
+                                    .toString(), "alertRules", ctx.alerts().rules().size(), "secrets", secrets(ctx),
+                            "notifications", notified, "prometheus", metrics));
                     for (GpuFleet.Source s : fleet.sources()) {
                         // the whole text goes to JSON and the log; a line of the output holds its first line
                         s.problem().ifPresent(p -> {

@@ -65,6 +65,14 @@ public record ConnectionInfo(long id, String name, Kind kind, String address, St
         return new ConnectionInfo(id, name, kind, address, username, secretRef, tlsFingerprint, o);
     }
 
+    /**
+     * How GPUForge names one of this connection's nodes as a host ({@code kind:name/node}): its GPUs' ids and the
+     * host facts read from its listing begin with it.
+     */
+    public String nodeHost(String node) {
+        return kind.db() + ":" + name + "/" + node;
+    }
+
     /** A Proxmox VE connection that logs in with a user's password (and a one-time code when asked), not a token. */
     public boolean passwordLogin() {
         return kind == Kind.PROXMOX && !username.contains("!");

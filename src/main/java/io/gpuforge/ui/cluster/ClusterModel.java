@@ -176,7 +176,7 @@ public final class ClusterModel {
 
     /** What a hypervisor's PCI listing tells, as facts for the IOMMU view (host files are not read). */
     HostFacts facts(NodePci p) {
-        return HostFacts.fromListing(session.connection().kind().db() + ":" + session.connection().name() + "/" + p.node(),
+        return HostFacts.fromListing(session.connection().nodeHost(p.node()),
                 p.inventory()).withSource(p.node(), List.of(i18n.get("cluster.pci.unknowns")));
     }
 

@@ -9,8 +9,6 @@ import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.ViewScope;
 import java.time.Duration;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -43,7 +41,6 @@ import javafx.util.StringConverter;
  */
 final class AlertsView extends VBox implements Disposable {
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
     private final UiContext ui;
     private final AlertService alerts;
@@ -119,7 +116,7 @@ final class AlertsView extends VBox implements Disposable {
         VBox.setVgrow(fired, Priority.ALWAYS);
         getChildren().addAll(label("monitor.alert.rules"), table, form, error, label("monitor.alert.recent"), fired);
         listener = e -> Platform.runLater(() -> {
-            history.add(0, TIME.format(e.at()) + "  " + MonitorText.alert(ui.i18n(), e));
+            history.add(0, MonitorText.clock(e.at()) + "  " + MonitorText.alert(ui.i18n(), e));
             if (history.size() > 200) {
                 history.remove(200, history.size());
             }

@@ -22,8 +22,6 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 final class FleetRow {
 
     static final long SPARK_MILLIS = 60_000;
-    private static final java.time.format.DateTimeFormatter SINCE =
-            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
 
     private final ReadOnlyObjectWrapper<FleetGpu> gpu = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyDoubleWrapper temperature = new ReadOnlyDoubleWrapper(Double.NaN);
@@ -59,7 +57,7 @@ final class FleetRow {
             vram.set(s.raw(GpuMetric.MEMORY_TOTAL_MIB));
         }
         String src = s == null ? (lost ? fleet.latest(g.id()).map(x -> i18n.get("monitor.fleet.noDataSince",
-                SINCE.format(java.time.Instant.ofEpochMilli(x.timeMillis()).atZone(java.time.ZoneId.systemDefault()))))
+                MonitorText.clock(java.time.Instant.ofEpochMilli(x.timeMillis()))))
                 .orElse(i18n.get("monitor.fleet.lost")) : "") : MonitorText.source(i18n, s);
         // the error first: the source column's cell reads it when the text changes
         String why = lost ? fleet.sources().stream().filter(x -> x.connection().equals(g.connection()))

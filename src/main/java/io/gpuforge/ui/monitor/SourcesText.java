@@ -4,8 +4,6 @@ import io.gpuforge.app.monitor.GpuFleet;
 import io.gpuforge.domain.telemetry.SourceStatus;
 import io.gpuforge.ui.common.I18n;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -15,8 +13,6 @@ final class SourcesText {
 
     private SourcesText() {
     }
-
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     static String of(I18n i18n, List<GpuFleet.Source> sources) {
         return of(i18n, sources, c -> Optional.empty());
@@ -42,9 +38,9 @@ final class SourcesText {
                     state = i18n.get("monitor.sources.ok", st.gpus());
                     break;
                 case FAILING:
-                    String retry = st.retryAt().map(SourcesText::time).orElse("—");
+                    String retry = st.retryAt().map(MonitorText::clock).orElse("—");
                     Optional<Instant> last = lastReading.apply(s.connection());
-                    state = last.isPresent() ? i18n.get("monitor.sources.noDataSince", time(last.get()),
+                    state = last.isPresent() ? i18n.get("monitor.sources.noDataSince", MonitorText.clock(last.get()),
                             st.problem().orElse(""), retry) : i18n.get("monitor.sources.failing",
                             st.problem().orElse(""), retry);
                     break;
@@ -55,9 +51,5 @@ final class SourcesText {
             b.append(st.source().description()).append(": ").append(state);
         }
         return b.toString();
-    }
-
-    private static String time(Instant t) {
-        return TIME.format(t.atZone(ZoneId.systemDefault()));
     }
 }
