@@ -54,7 +54,7 @@ public final class StartupClock {
     public long cpuMillis() {
         String stat;
         try {
-            stat = Files.readString(procStat, StandardCharsets.US_ASCII);
+            stat = new String(io.gpuforge.bounded.BoundedStreams.readAll(procStat, 64 * 1024), StandardCharsets.US_ASCII);
         } catch (IOException | UnsupportedOperationException e) {
             return -1;
         }

@@ -38,6 +38,9 @@ import javax.net.ssl.SSLContext;
  */
 public final class PveSimulator implements AutoCloseable {
 
+    /** pveproxy refuses a request body over 64 KiB with 413 ({@code $limit_max_post}); so does the simulator. */
+    static final int MAX_POST_BYTES = 64 * 1024;
+
     public static final String TOKEN_ID = "root@pam!gpuforge";
     public static final String PASSWORD = "demo-password";
     /**
@@ -154,7 +157,15 @@ public final class PveSimulator implements AutoCloseable {
             Map<String, List<String>> params = new LinkedHashMap<>();
             parse(ex.getRequestURI().getRawQuery(), params);
             if (method.equals("POST") || method.equals("PUT")) {
-                parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8), params);
+                byte[] body;
+                try {
+                    body = io.gpuforge.bounded.BoundedStreams.readAll(ex.getRequestBody(), "the request body",
+                            MAX_POST_BYTES);
+                } catch (io.gpuforge.bounded.BoundedReadException e) {
+                    send(ex, 413, "request too large", null, Map.of());
+                    return;
+                }
+                parse(new String(body, StandardCharsets.UTF_8), params);
             }
             Map<String, List<String>> checked = new LinkedHashMap<>(params);
             String[] t = endpoint.get().path().split("/");

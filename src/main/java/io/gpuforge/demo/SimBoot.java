@@ -1,5 +1,6 @@
 package io.gpuforge.demo;
 
+import io.gpuforge.bounded.BoundedStreams;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -26,6 +27,7 @@ import java.util.stream.Stream;
  */
 final class SimBoot {
 
+    private static final long MAX_FILE = 1 << 20;
     static final Set<String> REFRESH = Set.of("update-grub", "grub-mkconfig -o /boot/grub/grub.cfg",
             "proxmox-boot-tool refresh", "update-initramfs -u -k all", SharePlanner.command());
     private static final Pattern GRUB_VAR = Pattern.compile("^\\s*(GRUB_CMDLINE_LINUX(?:_DEFAULT)?)=(\"[^\"]*\"|'[^']*'|\\S*)");
@@ -146,7 +148,7 @@ final class SimBoot {
 
     private String read(String absolute) throws IOException {
         Path p = tree.path(absolute);
-        return Files.isRegularFile(p) ? Files.readString(p) : "";
+        return Files.isRegularFile(p) ? BoundedStreams.readString(p, MAX_FILE) : "";
     }
 
     /**

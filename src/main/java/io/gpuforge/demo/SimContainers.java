@@ -78,7 +78,7 @@ final class SimContainers {
         Optional<java.nio.file.Path> f = file(ct);
         if (f.isPresent() && java.nio.file.Files.isRegularFile(f.get())) {
             try {
-                String text = java.nio.file.Files.readString(f.get());
+                String text = io.gpuforge.bounded.BoundedStreams.readString(f.get(), 1 << 20);
                 if (!text.equals(ct.text())) {
                     ct.read(text);
                 }

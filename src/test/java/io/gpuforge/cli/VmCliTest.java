@@ -111,6 +111,16 @@ class VmCliTest {
         code = run("", "vm", "provision", "train-01", "--template", "windows11-gpu", "--connection", "Demo lab");
         assertThat(code).isEqualTo(1);
         assertThat(err.toString()).contains("has no cloud-init user-data");
+
+        // a key file that is not one (a disk image picked by mistake) is refused by its size, not read whole
+        Path wrong = home.resolve("disk.img");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(wrong.toFile(), "rw")) {
+            f.setLength(3L << 20);
+        }
+        code = run("", "vm", "provision", "train-01", "--template", "ubuntu-cuda", "--connection", "Demo lab",
+                "--ssh-key", wrong.toString());
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains(wrong.toString()).contains("more than 1 MiB");
     }
 
     @Test

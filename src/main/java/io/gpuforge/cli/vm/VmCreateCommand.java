@@ -13,8 +13,6 @@ import io.gpuforge.domain.SpecRefusedException;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmTemplate;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -234,10 +232,7 @@ final class VmCreateCommand implements Callable<Integer> {
         Optional<CloudInit> ci = Optional.empty();
         if (t.os() == VmTemplate.Os.LINUX) {
             List<String> keys = new ArrayList<>();
-            for (Path k : sshKeys) {
-                Files.readAllLines(k, StandardCharsets.UTF_8).stream().map(String::strip).filter(l -> !l.isEmpty()
-                        && !l.startsWith("#")).forEach(keys::add);
-            }
+            keys.addAll(SshKeyFiles.read(sshKeys));
             Optional<String> pw = passwordStdin ? PasswordHash.of(services.readLine()) : Optional.empty();
             CloudInit.Ip address = ip == null ? new CloudInit.Dhcp() : new CloudInit.Static(ip, Optional.ofNullable(gateway));
             ci = Optional.of(new CloudInit(user, pw, keys, address, dns, Optional.empty(), Optional.empty()));

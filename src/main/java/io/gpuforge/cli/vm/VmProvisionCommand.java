@@ -13,8 +13,6 @@ import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.domain.vm.VmTemplate;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -115,10 +113,7 @@ final class VmProvisionCommand implements Callable<Integer> {
 
     private CloudInit cloudInit() throws IOException {
         List<String> keys = new ArrayList<>();
-        for (Path k : sshKeys) {
-            Files.readAllLines(k, StandardCharsets.UTF_8).stream().map(String::strip).filter(l -> !l.isEmpty()
-                    && !l.startsWith("#")).forEach(keys::add);
-        }
+        keys.addAll(SshKeyFiles.read(sshKeys));
         Optional<String> pw = passwordStdin ? PasswordHash.of(services.readLine()) : Optional.empty();
         return new CloudInit(user, pw, keys, new CloudInit.Dhcp(), List.of(), Optional.empty(), Optional.empty());
     }

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -36,6 +35,8 @@ final class VaultFormat {
 
     static final String FORMAT = "gpuforge-vault";
     static final int VERSION = 1;
+    /** A vault holds a few hundred secrets at most: far less than this. */
+    static final long MAX_VAULT_BYTES = 16L << 20;
     static final String KDF = "PBKDF2WithHmacSHA256";
     private static final int TAG_BITS = 128;
 
@@ -64,7 +65,7 @@ final class VaultFormat {
     static Header read(Path file, ObjectMapper mapper) throws SecretStoreException {
         Map<String, Object> doc;
         try {
-            doc = mapper.readValue(Files.readAllBytes(file), new TypeReference<Map<String, Object>>() { });
+            doc = mapper.readValue(io.gpuforge.bounded.BoundedStreams.readAll(file, MAX_VAULT_BYTES), new TypeReference<Map<String, Object>>() { });
         } catch (NoSuchFileException e) {
             throw new SecretStoreException("No vault has been set up yet at " + file, e);
         } catch (IOException e) {
