@@ -61,6 +61,8 @@ public final class PveSimulator implements AutoCloseable {
     private final Map<String, String> tickets = new LinkedHashMap<>();
     private final SimApi api;
     private final String fingerprint;
+    private volatile int outageStatus;
+    private volatile String outageMessage = "";
 
     public PveSimulator(SimCluster cluster) throws IOException, GeneralSecurityException {
         this(cluster, KEYSTORE, SERVER_NICER);
@@ -132,6 +134,16 @@ public final class PveSimulator implements AutoCloseable {
         return new PveClient(url(), PveCredentials.Token.parse(token()), Optional.of(certificateFingerprint()), contract);
     }
 
+    /**
+     * From now on every request is answered with {@code status} and {@code message}, as pveproxy answers while
+     * pvedaemon or the node it proxies to is down (500, 595 "Errors during connection establishment", 596 "Broken
+     * pipe"); 0 answers normally again. For the tests of a server that fails.
+     */
+    public void outage(int status, String message) {
+        outageMessage = message == null ? "" : message;
+        outageStatus = status;
+    }
+
     public int requestCount() {
         return requests.get();
     }
@@ -143,6 +155,10 @@ public final class PveSimulator implements AutoCloseable {
     private void handle(HttpExchange ex) throws IOException {
         requests.incrementAndGet();
         try (ex) {
+            if (outageStatus != 0) {
+                send(ex, outageStatus, outageMessage, null, Map.of());
+                return;
+            }
             String method = ex.getRequestMethod();
             String path = ex.getRequestURI().getRawPath().substring("/api2/json".length());
             if (path.length() > 1 && path.endsWith("/")) {

@@ -11,14 +11,32 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A TCP forwarder on loopback in front of a real server (the Proxmox simulator): bytes pass through unchanged (TLS
- * included, so a pinned certificate still matches). {@link #cut()} drops every open connection and refuses new ones
- * as a host that went off the network does; {@link #restore()} lets them through again, on the same port.
+ * A TCP forwarder on loopback in front of a real server (the Proxmox simulator, an SSH server): bytes pass through
+ * unchanged (TLS and SSH included, so a pinned certificate or a known host key still matches). {@link #cut()} drops
+ * every open connection and refuses new ones as a host that went off the network does; {@link #restore()} lets them
+ * through again, on the same port. {@link #fault} makes the server's side misbehave as a bad network does (answers
+ * held back, trickled a byte a second, cut half way, reset), and {@link #retarget} puts another server behind the
+ * same address (a reinstalled host: another certificate, another host key).
  */
 public final class TcpProxy implements AutoCloseable {
 
     private final ServerSocket server;
-    private final InetSocketAddress target;
+    /** What happens to the bytes the server sends back, from the next ones on. */
+    public enum Fault {
+        /** Passed on at once. */
+        NONE,
+        /** Held back (the connection stays open) until the fault changes. */
+        STALL,
+        /** Passed on one byte a second. */
+        TRICKLE,
+        /** Half of the next bytes passed on, then the connection closed. */
+        HALF,
+        /** The connection reset (RST) as soon as the server answers. */
+        RESET
+    }
+
+    private volatile InetSocketAddress target;
+    private volatile Fault fault = Fault.NONE;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private volatile boolean down;
     private volatile boolean closed;
@@ -40,6 +58,16 @@ public final class TcpProxy implements AutoCloseable {
         return "https://127.0.0.1:" + port();
     }
 
+    /** From the next bytes the server sends on. */
+    public void fault(Fault f) {
+        fault = f;
+    }
+
+    /** New connections go to {@code host:port} from now on; open ones stay where they are. */
+    public void retarget(String host, int port) {
+        target = new InetSocketAddress(host, port);
+    }
+
     private void acceptLoop() {
         while (!closed) {
             try {
@@ -53,22 +81,24 @@ public final class TcpProxy implements AutoCloseable {
                 upstream.connect(target, 5000);
                 open.add(client);
                 open.add(upstream);
-                pump(client, upstream);
-                pump(upstream, client);
+                pump(client, upstream, false);
+                pump(upstream, client, true);
             } catch (IOException e) {
                 // a dropped client, or the proxy closed
             }
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, boolean answers) {
         Thread t = new Thread(() -> {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 byte[] buf = new byte[16384];
                 int n;
                 while ((n = in.read(buf)) > 0) {
-                    out.write(buf, 0, n);
-                    out.flush();
+                    if (!answers || !faulty(buf, n, to, out)) {
+                        out.write(buf, 0, n);
+                        out.flush();
+                    }
                 }
             } catch (IOException e) {
                 // one side went away
@@ -79,6 +109,44 @@ public final class TcpProxy implements AutoCloseable {
         }, "tcp-proxy-pump");
         t.setDaemon(true);
         t.start();
+    }
+
+    /** Passes {@code n} bytes on as the fault says; true when it did (or dropped them), false to pass them at once. */
+    private boolean faulty(byte[] buf, int n, Socket client, OutputStream out) throws IOException {
+        try {
+            while (fault == Fault.STALL && !closed) {
+                Thread.sleep(20);
+            }
+            switch (fault) {
+                case TRICKLE -> {
+                    for (int i = 0; i < n; i++) {
+                        out.write(buf[i]);
+                        out.flush();
+                        if (fault == Fault.TRICKLE) {
+                            Thread.sleep(1000);
+                        }
+                    }
+                    return true;
+                }
+                case HALF -> {
+                    out.write(buf, 0, Math.max(1, n / 2));
+                    out.flush();
+                    client.close();
+                    return true;
+                }
+                case RESET -> {
+                    client.setSoLinger(true, 0);
+                    client.close();
+                    return true;
+                }
+                default -> {
+                    return false;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
     }
 
     /** The network goes away: open connections are reset, new ones refused. */

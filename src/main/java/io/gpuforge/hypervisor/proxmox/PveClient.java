@@ -44,6 +44,7 @@ public final class PveClient {
     private final PinnedTrust trust;
     private final PveCredentials credentials;
     private final PveContract contract;
+    private final Duration readTimeout;
     private final ObjectMapper json = new ObjectMapper();
     private final AtomicInteger requests = new AtomicInteger();
     private String ticket;
@@ -80,6 +81,7 @@ public final class PveClient {
         this.base = u.newBuilder().encodedPath("/api2/json/").build();
         this.credentials = credentials;
         this.contract = contract;
+        this.readTimeout = readTimeout;
         try {
             this.trust = new PinnedTrust(pinnedFingerprint);
             OkHttpClient.Builder b = new OkHttpClient.Builder()
@@ -192,16 +194,58 @@ public final class PveClient {
             String reason = resp.header("X-PVE-Message") != null ? resp.header("X-PVE-Message") : resp.message();
             return answer(method, path, resp.code(), reason, text);
         } catch (SSLException ex) {
+            if (!certificateRefused(ex)) {
+                // the connection broke off during or after the handshake (a reset, a cut): the network, not the key
+                throw new PveApiException(PveApiException.Kind.NETWORK, 0, method + " " + path + ": the TLS connection"
+                        + " to " + base.host() + ":" + base.port() + " broke off (" + ex.getMessage() + "); GPUForge"
+                        + " asks again on a new connection", Map.of(), ex);
+            }
             String seen = trust.lastSeen().orElse("?");
             String msg = trust.pinned().map(p -> "The server's certificate changed: it presents " + seen
                     + ", but the fingerprint accepted for it is " + p + ". GPUForge refuses to connect.")
                     .orElse("The server's certificate is not trusted by this system (fingerprint " + seen
                             + "). Check it on the server (pvenode cert info) and accept it to pin it.");
             throw new PveApiException(PveApiException.Kind.TLS, 0, msg, Map.of(), ex);
+        } catch (java.io.InterruptedIOException ex) {
+            throw new PveApiException(PveApiException.Kind.NETWORK, 0, timedOut(method, path, ex), Map.of(), ex);
         } catch (IOException ex) {
             throw new PveApiException(PveApiException.Kind.NETWORK, 0, method + " " + path + " failed: " + ex.getMessage(),
                     Map.of(), ex);
         }
+    }
+
+    /** Whether the handshake failed on the server's certificate (not pinned, or not trusted), not on the network. */
+    private static boolean certificateRefused(SSLException ex) {
+        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.security.cert.CertificateException) {
+                return true;
+            }
+        }
+        return ex instanceof javax.net.ssl.SSLPeerUnverifiedException;
+    }
+
+    /**
+     * Which deadline a call passed, in words: OkHttp says only "timeout". A socket timeout is the connection (10 s) or
+     * one answer ({@code readTimeout} without a byte); any other is the whole call's (twice that: an answer that
+     * came too slowly to finish).
+     */
+    private String timedOut(String method, String path, java.io.InterruptedIOException ex) {
+        String server = base.host() + ":" + base.port();
+        if (ex instanceof java.net.SocketTimeoutException) {
+            if (ex.getMessage() != null && ex.getMessage().contains("connect")) {
+                return method + " " + path + ": " + server + " could not be reached within 10 s (a host that is down,"
+                        + " or a firewall that drops the connection)";
+            }
+            return method + " " + path + ": no answer within " + seconds(readTimeout) + " from " + server
+                    + " (the server or the network stalled); GPUForge gave up and asks again on a new connection";
+        }
+        return method + " " + path + ": the answer from " + server + " was not complete within "
+                + seconds(readTimeout.multipliedBy(2)) + " (it came too slowly); GPUForge gave up and asks again on a"
+                + " new connection";
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
     private PveApiException redirected(String method, String path, Response resp) {

@@ -216,6 +216,12 @@ class PveClientSimulatorTest {
                 .execute()) {
             assertThat(r.code()).isEqualTo(401);
         }
+        // pveproxy's limit_max_post: a request body over 64 KiB is refused, not read into memory
+        try (Response r = raw.newCall(new Request.Builder().url(sim.url() + "/api2/json/nodes/pve-4090/qemu/101/config")
+                .header("Authorization", "PVEAPIToken=" + sim.token())
+                .post(new FormBody.Builder().add("description", "x".repeat(70_000)).build()).build()).execute()) {
+            assertThat(r.code()).isEqualTo(413);
+        }
     }
 
     private OkHttpClient rawClient() throws Exception {
