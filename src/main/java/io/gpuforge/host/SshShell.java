@@ -137,7 +137,7 @@ public final class SshShell implements HostShell {
             ch.setIn(new ByteArrayInputStream(stdin == null ? new byte[0] : stdin));
             ch.setOut(out);
             ch.setErr(err);
-            ch.open().verify(timeout);
+            open(ch, command, timeout);
             Set<ClientChannelEvent> ended = EnumSet.of(ClientChannelEvent.CLOSED, ClientChannelEvent.EXIT_STATUS);
             while (true) {
                 long left = deadline - System.nanoTime();
@@ -171,6 +171,20 @@ public final class SshShell implements HostShell {
             Thread.currentThread().interrupt();
             throw new ProbeException("Interrupted while running '" + command + "' on " + target, e);
         }
+    }
+
+    /**
+     * Opens a command's channel within {@code timeout}: a host that does not answer (a stalled network, a hung sshd)
+     * is a {@link CommandTimeoutException} saying the command did not start, not sshd's "Timed out after N msec".
+     */
+    private void open(ChannelExec ch, String command, Duration timeout) throws IOException, ProbeException {
+        org.apache.sshd.client.future.OpenFuture opened = ch.open();
+        if (!opened.await(timeout)) {
+            throw new CommandTimeoutException("'" + shown(command) + "' on " + target + " did not start within "
+                    + CommandTimeoutException.human(timeout) + ": the host does not answer (the network or its sshd"
+                    + " stalled)", false);
+        }
+        opened.verify();
     }
 
     /**
@@ -247,7 +261,7 @@ public final class SshShell implements HostShell {
             if (!stop.attach(ch)) {
                 return new Result(-1, new byte[0], "");
             }
-            ch.open().verify(openTimeout);
+            open(ch, command, openTimeout);
             while (!stop.stopped() && !ch.isClosing() && ch.getExitStatus() == null && ch.getExitSignal() == null) {
                 relay.deliver(lines, STREAM_TICK);
             }

@@ -91,6 +91,11 @@ public final class ExporterSource implements GpuSource.Polled {
         try {
             BoundedHttp.Answer r = BoundedHttp.send(http, HttpRequest.newBuilder(url).timeout(TIMEOUT)
                     .header("Accept", "text/plain;version=0.0.4").GET().build(), "the exporter at " + url, limits);
+            if (r.status() >= 500) {
+                throw new SourceException("the exporter at " + url + " answered HTTP " + r.status() + ": it runs but"
+                        + " cannot give readings now (DCGM or the driver not ready, or a proxy in front of it); it is"
+                        + " asked again at the next interval");
+            }
             if (r.status() != 200) {
                 throw new SourceException("the exporter at " + url + " answered HTTP " + r.status()
                         + " (is this the exporter's /metrics address?)");
@@ -99,7 +104,15 @@ public final class ExporterSource implements GpuSource.Polled {
         } catch (BoundedReadException e) {
             throw new SourceException(e.getMessage() + (e.kind() == BoundedReadException.Kind.TOO_LARGE
                     ? "; is it an exporter?" : "; it is asked again at the next interval"), e);
+        } catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException
+                 | java.nio.channels.UnresolvedAddressException e) {
+            throw new SourceException("cannot reach the exporter at " + url + ": " + e.getMessage()
+                    + " (is it running, and is the port right: 9400 for DCGM, 9835 for nvidia_gpu_exporter?)", e);
         } catch (IOException e) {
+            if (!(e instanceof java.net.UnknownHostException)) {
+                throw new SourceException("the connection to the exporter at " + url + " broke off: " + e.getMessage()
+                        + "; it is asked again at the next interval", e);
+            }
             throw new SourceException("cannot reach the exporter at " + url + ": " + e.getMessage()
                     + " (is it running, and is the port right: 9400 for DCGM, 9835 for nvidia_gpu_exporter?)", e);
         } catch (InterruptedException e) {

@@ -180,6 +180,23 @@ class ExporterSourceTest {
                     .hasMessageContaining("sent more than 256 KiB").hasMessageEndingWith("is it an exporter?");
             exporter.mode(io.gpuforge.testing.FaultyHttpServer.Mode.GOOD);
             assertThat(src.poll(4000, 1000)).isNotEmpty();
+            for (var m : List.of(io.gpuforge.testing.FaultyHttpServer.Mode.STALL_HEADERS,
+                    io.gpuforge.testing.FaultyHttpServer.Mode.STALL_BODY,
+                    io.gpuforge.testing.FaultyHttpServer.Mode.HALF_BODY_CLOSE,
+                    io.gpuforge.testing.FaultyHttpServer.Mode.SERVER_ERROR,
+                    io.gpuforge.testing.FaultyHttpServer.Mode.RESET)) {
+                exporter.mode(m);
+                long t = System.nanoTime();
+                Throwable e = org.assertj.core.api.Assertions.catchThrowable(() -> src.poll(5000, 1000));
+                long ms = (System.nanoTime() - t) / 1_000_000;
+                System.out.printf("exporter fault %-15s -> %s in %,d ms: %s%n", m, e == null ? "nothing" : "error", ms,
+                        e == null ? "" : e.getMessage());
+                assertThat(e).as(m + " is an error naming the exporter").isInstanceOf(SourceException.class)
+                        .hasMessageContaining(exporter.url("/metrics"));
+                assertThat(ms).as(m + " ends within the deadline and a margin").isLessThan(6000);
+                exporter.mode(io.gpuforge.testing.FaultyHttpServer.Mode.GOOD);
+                assertThat(src.poll(6000, 1000)).as("read again after " + m).isNotEmpty();
+            }
         }
     }
 }

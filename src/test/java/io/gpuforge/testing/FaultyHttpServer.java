@@ -12,13 +12,13 @@ import java.util.List;
 
 /**
  * An HTTP server on loopback that misbehaves the ways real ones do: it answers well, trickles its body a byte at a
- * time, sends far too much, announces too much, stalls after the headers or before them, or stops half way and hangs
- * up. Raw sockets: no library smooths the fault over. The mode can change between requests.
+ * time, sends far too much, announces too much, stalls after the headers or before them, stops half way and hangs
+ * up, answers 503, or resets the connection. Raw sockets: no library smooths the fault over. The mode can change between requests.
  */
 public final class FaultyHttpServer implements AutoCloseable {
 
     /** How the next answers go. */
-    public enum Mode { GOOD, TRICKLE, HUGE, HUGE_ANNOUNCED, STALL_BODY, STALL_HEADERS, HALF_BODY_CLOSE }
+    public enum Mode { GOOD, TRICKLE, HUGE, HUGE_ANNOUNCED, STALL_BODY, STALL_HEADERS, HALF_BODY_CLOSE, SERVER_ERROR, RESET }
 
     private final ServerSocket server;
     private final Thread acceptor;
@@ -114,6 +114,13 @@ public final class FaultyHttpServer implements AutoCloseable {
                     Thread.sleep(60_000);
                 }
                 case STALL_HEADERS -> Thread.sleep(60_000);
+                case SERVER_ERROR -> out.write(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+                        + "Content-Length: 12\r\nConnection: close\r\n\r\nunavailable\n").getBytes(StandardCharsets.US_ASCII));
+                case RESET -> {
+                    s.setSoLinger(true, 0);
+                    s.close();
+                    return;
+                }
                 case HALF_BODY_CLOSE -> {
                     out.write(headers(full.length));
                     out.write(full, 0, full.length / 2);
