@@ -36,7 +36,7 @@ public final class NvidiaSmiCsv {
         }
 
         public GpuSample.Builder sample(String host, long timeMillis, SourceKind source) {
-            GpuSample.Builder b = GpuSample.builder(id(host), timeMillis, source).name(name);
+            GpuSample.Builder b = GpuSample.builder(id(host), timeMillis, source).name(name).address(busId);
             for (GpuMetric m : GpuMetric.values()) {
                 b.set(m, values[m.ordinal()]);
             }

@@ -12,13 +12,13 @@ import java.nio.file.attribute.PosixFilePermissions;
  * capture, like the real one: the asked columns in the asked order, units dropped with {@code nounits}, unknown
  * fields refused, one round per interval until killed. Counts its starts in {@code starts}.
  */
-final class FakeNvidiaSmi {
+public final class FakeNvidiaSmi {
 
     private FakeNvidiaSmi() {
     }
 
     /** Writes the fake into {@code dir}; returns its path. */
-    static Path write(Path dir, Path capture) throws IOException {
+    public static Path write(Path dir, Path capture) throws IOException {
         Path awk = dir.resolve("fake-nvidia-smi.awk");
         try (InputStream in = FakeNvidiaSmi.class.getResourceAsStream("/telemetry/fake-nvidia-smi.awk")) {
             Files.write(awk, in.readAllBytes());
@@ -49,7 +49,7 @@ final class FakeNvidiaSmi {
         return p;
     }
 
-    static int starts(Path dir) {
+    public static int starts(Path dir) {
         Path s = dir.resolve("starts");
         try {
             return Files.exists(s) ? Files.readAllLines(s).size() : 0;

@@ -46,6 +46,17 @@ final class FleetReadings {
         return Optional.ofNullable(latest.get(id));
     }
 
+    /** The newest entry of a GPU, gap markers included. */
+    Optional<GpuSample> newest(GpuId id) {
+        Deque<GpuSample> d = recent.get(id);
+        if (d == null) {
+            return Optional.empty();
+        }
+        synchronized (d) {
+            return Optional.ofNullable(d.peekLast());
+        }
+    }
+
     /** The readings of a GPU newer than {@code afterMillis}, oldest first. */
     List<GpuSample> recent(GpuId id, long afterMillis) {
         Deque<GpuSample> d = recent.get(id);

@@ -129,8 +129,8 @@ final class FleetRows {
     /** A row for readings that match no listed GPU (this computer's, an exporter's). */
     static FleetGpu fromSample(GpuSample s, String connection, Optional<ConnectionInfo> c, GpuTarget target) {
         String host = s.node().orElse(s.gpu().host());
-        Optional<String> address = s.gpu().device().matches("(?i)[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]")
-                ? Optional.of(s.gpu().device()) : Optional.empty();
+        Optional<String> address = s.address().or(() -> s.gpu().device().matches(
+                "(?i)[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]") ? Optional.of(s.gpu().device()) : Optional.empty());
         return new FleetGpu(s.gpu(), connection, c, host, address, s.name().isEmpty() ? "GPU" : s.name(),
                 Optional.empty(), Optional.empty(), s.vm(), Optional.empty(),
                 s.vm().isPresent() ? FleetGpu.Availability.IN_USE : FleetGpu.Availability.UNKNOWN, Optional.of(target));
@@ -148,7 +148,8 @@ final class FleetRows {
                 continue;
             }
             boolean sameNode = s.node().map(r.host()::equals).orElse(false);
-            if (sameNode && r.address().map(a -> a.equalsIgnoreCase(s.gpu().device())).orElse(false)) {
+            String address = s.address().orElse(s.gpu().device());
+            if (sameNode && r.address().map(a -> a.equalsIgnoreCase(address)).orElse(false)) {
                 return i;
             }
             if (vmHost.startsWith("vm:") && r.vmRef().map(v -> vmHost.equals("vm:" + v.id() + "@" + v.node()))

@@ -126,6 +126,20 @@ public final class GpuFleet implements AutoCloseable {
     }
 
     /**
+     * Told of the same changes as a subscriber, without starting the watches: the tree shows what the monitor reads
+     * while it is open, and nothing is sampled for it alone.
+     */
+    public Subscription observe(Listener l) {
+        listeners.add(l);
+        return () -> listeners.remove(l);
+    }
+
+    /** Whether the GPUs are watched now (the monitor, or another subscriber, is open). */
+    public synchronized boolean watching() {
+        return subscribers > 0;
+    }
+
+    /**
      * The window's fleet: while a gpuforge serve writes this store (its {@code beacon} is live), its readings are read
      * from the store instead of sampling the same GPUs a second time, and its alerts are its own; looked at when the
      * watches start and every {@link ServiceBeacon#HEARTBEAT}, so the fleet samples by itself again when it stops.
@@ -186,6 +200,11 @@ public final class GpuFleet implements AutoCloseable {
         return readings.latest(id);
     }
 
+    /** The newest entry of a GPU, a gap marker when its source is lost. */
+    public Optional<GpuSample> newest(GpuId id) {
+        return readings.newest(id);
+    }
+
     /** The readings of a GPU newer than {@code afterMillis} (gap markers included), oldest first. */
     public List<GpuSample> recent(GpuId id, long afterMillis) {
         return readings.recent(id, afterMillis);
@@ -225,6 +244,7 @@ public final class GpuFleet implements AutoCloseable {
         background.execute(() -> closing.forEach(TelemetryService.Watch::close));
         alerts.forgetAll();
         sources.clear();
+        changed();
     }
 
     /** Reads every connection's GPUs and starts its watch (background). */

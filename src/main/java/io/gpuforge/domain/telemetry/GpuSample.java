@@ -22,6 +22,7 @@ public final class GpuSample {
     private final SourceKind source;
     private final Optional<String> node;
     private final Optional<String> vm;
+    private final Optional<String> address;
     private final int intervalMillis;
     private final double[] values;
 
@@ -32,6 +33,7 @@ public final class GpuSample {
         this.source = Objects.requireNonNull(b.source, "source");
         this.node = Objects.requireNonNull(b.node);
         this.vm = Objects.requireNonNull(b.vm);
+        this.address = Objects.requireNonNull(b.address);
         this.intervalMillis = b.intervalMillis;
         this.values = b.values.clone();
     }
@@ -69,6 +71,14 @@ public final class GpuSample {
     /** The hypervisor node the GPU is in, where known. */
     public Optional<String> node() {
         return node;
+    }
+
+    /**
+     * The GPU's PCI address on the host that reads it ({@code 0000:02:00.0}), where the source says: what ties a
+     * reading identified by its UUID to the GPU a hypervisor lists by address.
+     */
+    public Optional<String> address() {
+        return address;
     }
 
     /** The VM the GPU is passed through to (and read inside), where known. */
@@ -115,7 +125,8 @@ public final class GpuSample {
     }
 
     public Builder toBuilder() {
-        Builder b = new Builder(gpu, timeMillis, source).name(name).node(node).vm(vm).intervalMillis(intervalMillis);
+        Builder b = new Builder(gpu, timeMillis, source).name(name).node(node).vm(vm).address(address)
+                .intervalMillis(intervalMillis);
         System.arraycopy(values, 0, b.values, 0, values.length);
         return b;
     }
@@ -127,7 +138,7 @@ public final class GpuSample {
         }
         GpuSample s = (GpuSample) o;
         return gpu.equals(s.gpu) && timeMillis == s.timeMillis && name.equals(s.name) && source == s.source
-                && node.equals(s.node) && vm.equals(s.vm) && intervalMillis == s.intervalMillis
+                && node.equals(s.node) && vm.equals(s.vm) && address.equals(s.address) && intervalMillis == s.intervalMillis
                 && Arrays.equals(values, s.values);
     }
 
@@ -149,6 +160,7 @@ public final class GpuSample {
         private String name = "";
         private Optional<String> node = Optional.empty();
         private Optional<String> vm = Optional.empty();
+        private Optional<String> address = Optional.empty();
         private int intervalMillis = 1000;
         private final double[] values = new double[GpuMetric.count()];
 
@@ -171,6 +183,11 @@ public final class GpuSample {
 
         public Builder vm(Optional<String> v) {
             this.vm = v;
+            return this;
+        }
+
+        public Builder address(Optional<String> a) {
+            this.address = a;
             return this;
         }
 

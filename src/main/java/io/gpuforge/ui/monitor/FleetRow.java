@@ -1,12 +1,14 @@
 package io.gpuforge.ui.monitor;
 
 import io.gpuforge.app.monitor.GpuFleet;
+import io.gpuforge.app.monitor.NoData;
 import io.gpuforge.domain.telemetry.FleetGpu;
 import io.gpuforge.domain.telemetry.GpuMetric;
 import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.ui.common.I18n;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import javafx.beans.property.ReadOnlyDoubleProperty;
 import javafx.beans.property.ReadOnlyDoubleWrapper;
@@ -47,8 +49,8 @@ final class FleetRow {
         FleetGpu g = gpu.get();
         List<GpuSample> recent = fleet.recent(g.id(), nowMillis - SPARK_MILLIS);
         GpuSample last = recent.isEmpty() ? null : recent.get(recent.size() - 1);
-        boolean lost = last != null && last.isGap();
-        GpuSample s = lost ? null : fleet.latest(g.id()).orElse(null);
+        Optional<NoData> none = NoData.of(fleet, g);
+        GpuSample s = none.isPresent() ? null : fleet.latest(g.id()).orElse(null);
         set(temperature, s, GpuMetric.TEMPERATURE_C);
         set(power, s, GpuMetric.POWER_W);
         set(limit, s, GpuMetric.POWER_LIMIT_W);
@@ -56,12 +58,10 @@ final class FleetRow {
         if (s != null && s.has(GpuMetric.MEMORY_TOTAL_MIB)) {
             vram.set(s.raw(GpuMetric.MEMORY_TOTAL_MIB));
         }
-        String src = s == null ? (lost ? fleet.latest(g.id()).map(x -> i18n.get("monitor.fleet.noDataSince",
-                MonitorText.clock(java.time.Instant.ofEpochMilli(x.timeMillis()))))
-                .orElse(i18n.get("monitor.fleet.lost")) : "") : MonitorText.source(i18n, s);
+        String src = s == null ? none.map(n -> n.since().map(t -> i18n.get("monitor.fleet.noDataSince",
+                MonitorText.clock(t))).orElse(i18n.get("monitor.fleet.lost"))).orElse("") : MonitorText.source(i18n, s);
         // the error first: the source column's cell reads it when the text changes
-        String why = lost ? fleet.sources().stream().filter(x -> x.connection().equals(g.connection()))
-                .map(x -> x.problem().orElse("")).filter(x -> !x.isEmpty()).findFirst().orElse("") : "";
+        String why = none.map(NoData::problem).orElse("");
         if (!why.equals(problem.get())) {
             problem.set(why);
         }

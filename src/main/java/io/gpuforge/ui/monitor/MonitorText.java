@@ -14,15 +14,12 @@ import java.util.List;
 /** The monitor's words for domain values, in the UI's language (keys written out so a test finds them all). */
 final class MonitorText {
 
-    private static final java.time.format.DateTimeFormatter CLOCK = java.time.format.DateTimeFormatter
-            .ofPattern("HH:mm:ss").withZone(java.time.ZoneId.systemDefault());
-
     private MonitorText() {
     }
 
     /** A time of today as the monitor shows it: 10:42:07, local. */
     static String clock(java.time.Instant t) {
-        return CLOCK.format(t);
+        return io.gpuforge.ui.common.ClockText.of(t);
     }
 
     /** Where a series comes from: host NVML, nvidia-smi, the guest agent inside a VM, simulated… */

@@ -80,6 +80,7 @@ public final class MainWindow {
         I18n i18n = ui.i18n();
         AppContext app = ui.app();
         navigation = new NavigationTree(i18n);
+        navigation.followReadings(app.fleet());
         activity = new ActivityPanel(i18n, ui.taskMonitor(), app.events(), ui.tasks(),
                 new TaskLogViewModel(app.taskLog(), ui.tasks(), i18n));
         local = new LocalHostPages(ui, this::onLocalSummary, facts -> navigation.showGpus(true, Optional.empty(), facts));
@@ -396,6 +397,7 @@ public final class MainWindow {
         features.dispose();
         ui.app().prompts().clear();
         watches.dispose();
+        navigation.dispose();
         activity.dispose();
         content.disposeAll();
         pages.forEach(PageFactory::dispose);

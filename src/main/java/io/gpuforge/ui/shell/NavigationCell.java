@@ -42,6 +42,7 @@ final class NavigationCell extends TreeCell<NavItem> {
 
     private final I18n i18n;
     private final Function<NavItem, String> suffix;
+    private final Function<NavItem, String> hover;
     private final FontIcon icon = Icons.of(Feather.BOX);
     /** The item's label, in the cell's font and text colour (which follow the theme and the selection). */
     private final Text label = new Text();
@@ -52,9 +53,15 @@ final class NavigationCell extends TreeCell<NavItem> {
     private boolean bound;
     private boolean measuring;
 
-    NavigationCell(I18n i18n, Function<NavItem, String> suffix, Function<NavItem, List<MenuItem>> menus) {
+    /**
+     * @param suffix what follows an item's label ("· reconnecting…", "· no data since 10:42:07")
+     * @param hover  what a GPU's tooltip adds below its label (why it has no data), "" for nothing
+     */
+    NavigationCell(I18n i18n, Function<NavItem, String> suffix, Function<NavItem, String> hover,
+                   Function<NavItem, List<MenuItem>> menus) {
         this.i18n = i18n;
         this.suffix = suffix;
+        this.hover = hover;
         label.getStyleClass().add("navigation-label");
         label.fontProperty().bind(fontProperty());
         label.fillProperty().bind(textFillProperty());
@@ -106,8 +113,9 @@ final class NavigationCell extends TreeCell<NavItem> {
             }
         }
         if (item.kind() == NavItem.Kind.GPU) {
+            String why = hover.apply(item);
             tip.setText(item.target().flatMap(t -> t.gpu().map(g -> ShareFormat.tooltip(g, t.share(), i18n)))
-                    .orElse(item.label()));
+                    .orElse(item.label()) + (why.isEmpty() ? "" : "\n" + why));
             if (getTooltip() != tip) {
                 setTooltip(tip);
             }

@@ -9,6 +9,9 @@ import io.gpuforge.domain.host.HostSummary;
 import io.gpuforge.domain.pci.PciDevice;
 import io.gpuforge.domain.share.NodeShares;
 import io.gpuforge.ui.cluster.ConsoleFormat;
+import io.gpuforge.app.monitor.GpuFleet;
+import io.gpuforge.app.monitor.NoData;
+import io.gpuforge.ui.common.ClockText;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.NavItem;
 import java.util.Collections;
@@ -65,6 +68,9 @@ final class NavigationTree {
     /** The nodes that were expanded when a search began: clearing it collapses the others again. */
     private Set<TreeItem<NavItem>> expandedBeforeSearch;
     private boolean syncing;
+    /** GPUs the monitor watches that have no data now, by item id (empty while it is closed). */
+    private Map<String, NoData> noData = Map.of();
+    private TreeGpuReadings readings;
 
     NavigationTree(I18n i18n) {
         this.i18n = i18n;
@@ -75,7 +81,8 @@ final class NavigationTree {
         view.setShowRoot(false);
         view.setId("navigation");
         view.getStyleClass().add("navigation");
-        view.setCellFactory(tv -> new NavigationCell(i18n, this::stateSuffix, item -> menus.apply(item)));
+        view.setCellFactory(tv -> new NavigationCell(i18n, this::stateSuffix, this::hover,
+                item -> menus.apply(item)));
         applier = new TreeApplier(r -> slices.execute(r), this::keepingSelection);
         search.setId("navigation-search");
         search.promptTextProperty().bind(i18n.text("console.tree.search"));
@@ -87,8 +94,33 @@ final class NavigationTree {
         box.getStyleClass().add("navigation-box");
     }
 
-    /** "· reconnecting…" after a connection that is not connected. */
+    /** Shows, on the GPUs' rows, which have no data while the monitor watches them. */
+    void followReadings(GpuFleet fleet) {
+        readings = new TreeGpuReadings(fleet, lost -> {
+            noData = lost;
+            view.refresh();
+        });
+    }
+
+    void dispose() {
+        if (readings != null) {
+            readings.close();
+        }
+    }
+
+    /** What a row's tooltip adds: why a GPU has no data. */
+    private String hover(NavItem item) {
+        NoData n = item.kind() == NavItem.Kind.GPU ? noData.get(item.id()) : null;
+        return n == null || n.problem().isEmpty() ? "" : n.problem();
+    }
+
+    /** "· reconnecting…" after a connection that is not connected; "· no data since 10:42:07" after a GPU. */
     private String stateSuffix(NavItem item) {
+        if (item.kind() == NavItem.Kind.GPU) {
+            NoData n = noData.get(item.id());
+            return n == null ? "" : "  · " + n.since().map(t -> i18n.get("console.tree.gpuNoData", ClockText.of(t)))
+                    .orElse(i18n.get("monitor.fleet.lost"));
+        }
         if (item.kind() != NavItem.Kind.CONNECTION || item.connection().isEmpty()) {
             return "";
         }
