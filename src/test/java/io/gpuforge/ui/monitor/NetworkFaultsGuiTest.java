@@ -240,6 +240,13 @@ class NetworkFaultsGuiTest {
             waitUntil(20, () -> onFx(() -> charts.data().lines(ChartKind.TEMPERATURE).stream()
                     .anyMatch(ChartSeries::endsInGap)));
             String why = NoData.of(app.fleet(), gpu().orElseThrow()).map(NoData::problem).orElse("");
+            if (fault == TcpProxy.Fault.STALL) {
+                WaitForAsyncUtils.waitForFxEvents();
+                io.gpuforge.testing.Screenshots.writePng(io.gpuforge.testing.Screenshots.snapshot(stage.getScene()),
+                        "tree-no-data-light-en.png");
+                io.gpuforge.testing.Screenshots.writePng(io.gpuforge.testing.Screenshots.snapshot(
+                        monitor[0].stage().getScene()), "monitor-no-data-light-en.png");
+            }
             double longest = onFx(() -> frames.longest / 1e6);
             GpuId id = gpu().orElseThrow().id();
             waitUntil(30, () -> alerts.stream().anyMatch(a -> a.gpu().equals(id)
