@@ -58,7 +58,8 @@ import org.testfx.util.WaitForAsyncUtils;
  * fault the monitor's readings stop being live (a gap, "no data since" the last reading in the tree with the source's
  * error on hover, the chart's line broken), the window keeps drawing frames (the longest gap between two frames during
  * the fault is measured and printed, not asserted), and the readings come back by themselves once the network does;
- * the changed host key is refused and stays refused. A "no data for 5 s" alert rule fires for each fault and
+ * the changed host key is refused and stays refused. Then the Proxmox VE API stalls, resets and answers 596 while the
+ * window refreshes the cluster: the window keeps drawing and the connection comes back. A "no data for 5 s" alert rule fires for each fault and
  * clears once the readings are back. Figures go to {@code target/bench/network-faults.json}.
  */
 @Tag("ui")
@@ -191,6 +192,13 @@ class NetworkFaultsGuiTest {
         return cell(robot).map(c -> onFx(() -> c.getTooltip() == null ? "" : c.getTooltip().getText())).orElse("");
     }
 
+    @SuppressWarnings("unchecked")
+    private String connectionRow(FxRobot robot) {
+        return onFx(() -> robot.lookup(".tree-cell").queryAll().stream().map(n -> (TreeCell<NavItem>) n)
+                .filter(c -> c.getItem() != null && c.getItem().id().equals("conn:" + pve.id()) && c.isVisible())
+                .map(c -> c.getAccessibleText().strip()).findFirst().orElse(""));
+    }
+
     /** Opens the lab's node in the tree so that its GPU has a row. */
     @SuppressWarnings("unchecked")
     private void showNode(FxRobot robot) throws Exception {
@@ -285,6 +293,35 @@ class NetworkFaultsGuiTest {
                 new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(why));
         System.out.println("network fault " + line);
         report.add(line);
+
+        // the Proxmox VE API misbehaves while the window refreshes the cluster: the window keeps drawing, and the
+        // connection is back once the network is
+        for (String fault : List.of("STALL", "RESET", "596")) {
+            robot.interact(frames::reset);
+            if (fault.equals("596")) {
+                sim.outage(596, "Broken pipe");
+            } else {
+                pveProxy.fault(TcpProxy.Fault.valueOf(fault));
+            }
+            robot.interact(window::refresh);
+            long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (System.nanoTime() < until) {
+                WaitForAsyncUtils.sleep(100, TimeUnit.MILLISECONDS);
+            }
+            String shown = connectionRow(robot);
+            double pulse = onFx(() -> frames.longest / 1e6);
+            sim.outage(0, null);
+            pveProxy.fault(TcpProxy.Fault.NONE);
+            robot.interact(window::refresh);
+            long t1 = System.nanoTime();
+            waitUntil(90, () -> connectionRow(robot).equals("lab"));
+            String l = String.format(java.util.Locale.ROOT, "{\"fault\":\"PVE_%s\",\"longestFrameGapMs\":%.1f,"
+                    + "\"treeSaid\":%s,\"connectedAgainAfterMs\":%d}", fault, pulse,
+                    new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(shown),
+                    (System.nanoTime() - t1) / 1_000_000);
+            System.out.println("network fault " + l);
+            report.add(l);
+        }
         robot.interact(frames::stop);
 
         Path bench = Path.of("target", "bench");
