@@ -1,5 +1,6 @@
 package io.gpuforge.hypervisor.libvirt;
 
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.vm.Firmware;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.vm.VmDetails;
@@ -18,13 +19,21 @@ final class DomainDetails {
     }
 
     static VmDetails parse(String xml) throws LibvirtBackendException {
-        Element root = Xml.parse(xml);
+        try {
+            return read(Xml.parse(xml), xml);
+        } catch (Xml.Malformed e) {
+            throw new LibvirtBackendException(BackendException.Kind.PROTOCOL, "libvirt returned a domain XML GPUForge"
+                    + " cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    private static VmDetails read(Element root, String xml) throws LibvirtBackendException {
         Optional<Element> os = Xml.child(root, "os");
         Optional<String> machine = os.flatMap(o -> Xml.child(o, "type")).map(t -> t.getAttribute("machine"))
                 .filter(m -> !m.isEmpty());
         boolean efi = os.map(o -> "efi".equals(o.getAttribute("firmware")) || Xml.child(o, "loader").isPresent())
                 .orElse(false);
-        int vcpus = Xml.child(root, "vcpu").map(v -> parseInt(v.getTextContent(), 1)).orElse(1);
+        int vcpus = Xml.child(root, "vcpu").map(v -> Xml.number(v.getTextContent(), "<vcpu>")).orElse(1);
         long memory = Xml.child(root, "memory").map(DomainDetails::bytes).orElse(0L);
         List<PciAddress> hostdevs = DomainXmlBuilder.hostdevSources(xml);
         boolean agent = Xml.all(root, "channel").stream().anyMatch(c -> Xml.child(c, "target")
@@ -36,26 +45,31 @@ final class DomainDetails {
     }
 
     private static long bytes(Element memory) {
-        long n = parseLong(memory.getTextContent());
+        long n = Xml.decimal(memory.getTextContent(), "<memory>");
         String unit = memory.getAttribute("unit").isEmpty() ? "KiB" : memory.getAttribute("unit");
-        switch (unit) {
-            case "b":
-            case "bytes":
-                return n;
-            case "KB":
-                return n * 1000;
-            case "MB":
-                return n * 1000_000;
-            case "GB":
-                return n * 1000_000_000;
-            case "M":
-            case "MiB":
-                return n << 20;
-            case "G":
-            case "GiB":
-                return n << 30;
-            default:
-                return n << 10;
+        try {
+            switch (unit) {
+                case "b":
+                case "bytes":
+                    return n;
+                case "KB":
+                    return Math.multiplyExact(n, 1000L);
+                case "MB":
+                    return Math.multiplyExact(n, 1000_000L);
+                case "GB":
+                    return Math.multiplyExact(n, 1000_000_000L);
+                case "M":
+                case "MiB":
+                    return Math.multiplyExact(n, 1L << 20);
+                case "G":
+                case "GiB":
+                    return Math.multiplyExact(n, 1L << 30);
+                default:
+                    return Math.multiplyExact(n, 1L << 10);
+            }
+        } catch (ArithmeticException e) {
+            throw new Xml.Malformed("<memory unit='" + Xml.clip(unit) + "'> of " + Xml.clip(memory.getTextContent())
+                    + " is more than any machine has");
         }
     }
 
@@ -88,21 +102,5 @@ final class DomainDetails {
             out.add(new VmNic("net" + i++, model, mac, src));
         }
         return out;
-    }
-
-    private static int parseInt(String s, int fallback) {
-        try {
-            return Integer.parseInt(s.strip());
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
-    }
-
-    private static long parseLong(String s) {
-        try {
-            return Long.parseLong(s.strip());
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 }

@@ -100,7 +100,13 @@ public final class DomainXmlBuilder {
             if (!"pci".equals(h.getAttribute("type"))) {
                 continue;
             }
-            Xml.child(h, "source").flatMap(src -> Xml.child(src, "address")).map(NodeDeviceXml::address).ifPresent(out::add);
+            try {
+                Xml.child(h, "source").flatMap(src -> Xml.child(src, "address")).map(NodeDeviceXml::address)
+                        .ifPresent(out::add);
+            } catch (Xml.Malformed e) {
+                throw new LibvirtBackendException(io.gpuforge.domain.BackendException.Kind.PROTOCOL, "A <hostdev> of"
+                        + " the domain XML cannot be read: " + e.getMessage(), e);
+            }
         }
         return out;
     }

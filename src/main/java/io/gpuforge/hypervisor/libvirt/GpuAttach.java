@@ -60,7 +60,12 @@ final class GpuAttach {
         }
         boolean running = connection.withDomain(vm.id(), "read the state of " + vm.id(), d -> d.isActive() == 1);
         VmConfig after = configs.redefine(vm, r.basedOnVersion(), root -> {
-            place(root, r, changes);
+            try {
+                place(root, r, changes);
+            } catch (Xml.Malformed e) {
+                throw new LibvirtBackendException(Kind.PROTOCOL, "The domain XML of " + vm.id() + ": " + e.getMessage(),
+                        e);
+            }
             return root;
         });
         if (!after.details().hostDevices().containsAll(r.functions())) {
@@ -131,7 +136,7 @@ final class GpuAttach {
             if (!"pci".equals(c.getAttribute("type"))) {
                 continue;
             }
-            int index = Xml.attr(c, "index").map(Xml::number).orElse(0);
+            int index = Xml.attr(c, "index").map(v -> Xml.number(c, "index")).orElse(0);
             max = Math.max(max, index);
             last = c;
             if ("pcie-root-port".equals(c.getAttribute("model")) && !used.contains(index)) {
@@ -149,7 +154,7 @@ final class GpuAttach {
         Set<Integer> used = new HashSet<>();
         for (Element a : Xml.all(devices, "address")) {
             if ("pci".equals(a.getAttribute("type"))) {
-                used.add(Xml.number(a.getAttribute("bus")));
+                used.add(Xml.number(a, "bus"));
             }
         }
         return used;
@@ -158,8 +163,8 @@ final class GpuAttach {
     private static int freeLegacySlot(Element devices) throws LibvirtBackendException {
         Set<Integer> used = new HashSet<>();
         for (Element a : Xml.all(devices, "address")) {
-            if ("pci".equals(a.getAttribute("type")) && Xml.number(a.getAttribute("bus")) == 0) {
-                used.add(Xml.number(a.getAttribute("slot")));
+            if ("pci".equals(a.getAttribute("type")) && Xml.number(a, "bus") == 0) {
+                used.add(Xml.number(a, "slot"));
             }
         }
         for (int s = FIRST_LEGACY_SLOT; s < 32; s++) {

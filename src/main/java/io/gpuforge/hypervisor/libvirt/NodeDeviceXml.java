@@ -37,9 +37,10 @@ public final class NodeDeviceXml {
         }
         Element cap = pci.get();
         try {
-            PciAddress address = new PciAddress(Xml.number(Xml.text(cap, "domain").orElse("0")),
-                    Xml.number(Xml.text(cap, "bus").orElseThrow()), Xml.number(Xml.text(cap, "slot").orElseThrow()),
-                    Xml.number(Xml.text(cap, "function").orElseThrow()));
+            PciAddress address = new PciAddress(Xml.number(Xml.text(cap, "domain").orElse("0"), "<domain>"),
+                    Xml.number(Xml.text(cap, "bus").orElseThrow(), "<bus>"),
+                    Xml.number(Xml.text(cap, "slot").orElseThrow(), "<slot>"),
+                    Xml.number(Xml.text(cap, "function").orElseThrow(), "<function>"));
             Element vendor = Xml.child(cap, "vendor").orElseThrow();
             Element product = Xml.child(cap, "product").orElseThrow();
             String cls = Xml.text(cap, "class").orElse(null);
@@ -99,9 +100,20 @@ public final class NodeDeviceXml {
         }
     }
 
+    /** An {@code <address domain= bus= slot= function=>}; a malformed one is an {@link Xml.Malformed} naming it. */
     static PciAddress address(Element a) {
-        return new PciAddress(Xml.number(a.getAttribute("domain")), Xml.number(a.getAttribute("bus")),
-                Xml.number(a.getAttribute("slot")), Xml.number(a.getAttribute("function")));
+        int domain = Xml.number(a, "domain");
+        int bus = Xml.number(a, "bus");
+        int slot = Xml.number(a, "slot");
+        int function = Xml.number(a, "function");
+        try {
+            return new PciAddress(domain, bus, slot, function);
+        } catch (IllegalArgumentException e) {
+            throw new Xml.Malformed("<address domain='" + Xml.clip(a.getAttribute("domain")) + "' bus='"
+                    + Xml.clip(a.getAttribute("bus")) + "' slot='" + Xml.clip(a.getAttribute("slot")) + "' function='"
+                    + Xml.clip(a.getAttribute("function")) + "'> is not a PCI address (bus 0-0xff, slot 0-0x1f,"
+                    + " function 0-7)");
+        }
     }
 
     private static String hex(String id) {

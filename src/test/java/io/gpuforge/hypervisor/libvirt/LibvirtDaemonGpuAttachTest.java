@@ -97,7 +97,7 @@ class LibvirtDaemonGpuAttachTest {
         assertThat(Xml.children(devs.get(0), "address").get(0).getAttribute("multifunction")).isEqualTo("on");
         boolean onRootPort = Xml.all(Xml.parse(after.document()), "controller").stream()
                 .anyMatch(c -> "pcie-root-port".equals(c.getAttribute("model"))
-                        && Xml.number(c.getAttribute("index")) == f0.bus());
+                        && Xml.number(c, "index") == f0.bus());
         assertThat(onRootPort).as("the guest bus %d is a PCIe root port", f0.bus()).isTrue();
 
         GpuAttachResult detached = h.detachGpu(vm, CARD.get(0), after.version());
