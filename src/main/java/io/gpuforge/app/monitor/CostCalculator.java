@@ -83,16 +83,9 @@ public final class CostCalculator {
         return String.format(Locale.ROOT, "%." + places + "f", v);
     }
 
-    /** A CSV cell: quoted when it holds a comma, a quote or a line break; a leading =+-@ is neutralised. */
+    /** A CSV cell a spreadsheet reads as text ({@link io.gpuforge.domain.CsvCell}). */
     static String cell(String s) {
-        String v = s;
-        if (!v.isEmpty() && "=+-@".indexOf(v.charAt(0)) >= 0) {
-            v = "'" + v;
-        }
-        if (v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r")) {
-            return "\"" + v.replace("\"", "\"\"") + "\"";
-        }
-        return v;
+        return io.gpuforge.domain.CsvCell.of(s);
     }
 
     /** The window of a report in days (for labels). */

@@ -87,12 +87,7 @@ public final class TaskLogExport {
     }
 
     static String csvCell(String v) {
-        // a cell a spreadsheet would run as a formula is kept as text
-        String safe = !v.isEmpty() && "=+-@".indexOf(v.charAt(0)) >= 0 && !v.matches("-?\\d+") ? "'" + v : v;
-        if (safe.contains(",") || safe.contains("\"") || safe.contains("\n") || safe.contains("\r")) {
-            return "\"" + safe.replace("\"", "\"\"") + "\"";
-        }
-        return safe;
+        return io.gpuforge.domain.CsvCell.of(v);
     }
 
     static String jsonLine(TaskRecord t) {
