@@ -1,6 +1,7 @@
 package io.gpuforge.app.host;
 
 import io.gpuforge.domain.host.HostException;
+import io.gpuforge.host.FileScripts;
 import io.gpuforge.host.HostShell;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -13,7 +14,8 @@ import java.time.Duration;
 public final class HostScripts {
 
     static final Duration LIMIT = Duration.ofSeconds(60);
-    static final String PRELUDE = "R=\"${1:-}\"\nset -e\n";
+    /** {@code R}, {@code set -e}, and {@code target}, which keeps a path under a sysroot ({@link FileScripts}). */
+    static final String PRELUDE = FileScripts.PRELUDE;
 
     private HostScripts() {
     }

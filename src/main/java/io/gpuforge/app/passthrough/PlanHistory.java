@@ -83,11 +83,20 @@ public final class PlanHistory {
         }
     }
 
-    private static final String LIST = "for d in \"$R\"/var/lib/gpuforge/backups/*; do\n"
-            + "  [ -f \"$d/manifest.json\" ] || continue\n"
-            + "  printf '@@manifest %s\\n' \"${d##*/}\"\n  base64 < \"$d/manifest.json\"\n  echo '@@end'\ndone\n"
-            + "if [ -f \"$R/var/lib/gpuforge/journal.json\" ]; then echo '@@journal'; base64 < \"$R/var/lib/gpuforge/journal.json\";"
-            + " echo '@@end'; fi";
+    /**
+     * Lists the manifests and the journal, each through {@code target}: under a sysroot, one that resolves outside it
+     * (a link in a mounted disk) is named as such and not read.
+     */
+    private static final String LIST = "b=\"$(target \"$R/var/lib/gpuforge/backups\")\"\n"
+            + "for d in \"$b\"/*; do\n"
+            + "  [ -f \"$d/manifest.json\" ] || [ -L \"$d\" ] || [ -L \"$d/manifest.json\" ] || continue\n"
+            + "  if m=\"$(target \"$d/manifest.json\" 2>/dev/null)\"; then\n"
+            + "    [ -f \"$m\" ] || continue\n"
+            + "    printf '@@manifest %s\\n' \"${d##*/}\"\n    base64 < \"$m\"\n    echo '@@end'\n"
+            + "  else printf '@@outside %s\\n' \"${d##*/}\"; fi\n"
+            + "done\n"
+            + "j=\"$(target \"$R/var/lib/gpuforge/journal.json\")\"\n"
+            + "if [ -f \"$j\" ]; then echo '@@journal'; base64 < \"$j\"; echo '@@end'; fi";
     private final HostAccess access;
     private final PassthroughService passthrough;
     private final ObjectMapper json = new ObjectMapper();
@@ -112,7 +121,10 @@ public final class PlanHistory {
         String name = null;
         StringBuilder body = null;
         for (String line : out.split("\n")) {
-            if (line.startsWith("@@manifest ")) {
+            if (line.startsWith("@@outside ")) {
+                ignored.add(JournalPolicy.BACKUPS + line.substring("@@outside ".length()).strip() + "/manifest.json:"
+                        + " it resolves outside the host's root (a link out of the sysroot); not read");
+            } else if (line.startsWith("@@manifest ")) {
                 name = line.substring("@@manifest ".length()).strip();
                 body = new StringBuilder();
             } else if (line.equals("@@journal")) {
@@ -190,7 +202,7 @@ public final class PlanHistory {
     }
 
     private static Optional<String> file(HostAccess.Opened h, String path) throws HostException {
-        String out = HostScripts.run(h, "Reading " + path, "f=\"$R\"" + HostScripts.q(path)
+        String out = HostScripts.run(h, "Reading " + path, "f=\"$(target \"$R\"" + HostScripts.q(path) + ")\""
                 + "\nif [ -f \"$f\" ]; then echo EXISTS; base64 < \"$f\"; else echo ABSENT; fi");
         if (out.startsWith("ABSENT")) {
             return Optional.empty();
@@ -214,8 +226,8 @@ public final class PlanHistory {
             AppliedPlan p = history.plan(id).orElseThrow();
             if (!p.current()) {
                 String m = p.backupDir() + "/manifest.json";
-                HostScripts.run(h, "Making " + m + " the journal again", "m=\"$R\"" + HostScripts.q(m)
-                        + "\nj=\"$R\"" + HostScripts.q(Journal.PATH) + "\ncp -p -- \"$m\" \"$j.gpuforge-tmp\"\n"
+                HostScripts.run(h, "Making " + m + " the journal again", "m=\"$(target \"$R\"" + HostScripts.q(m)
+                        + ")\"\nj=\"$(target \"$R\"" + HostScripts.q(Journal.PATH) + ")\"\ncp -p -- \"$m\" \"$j.gpuforge-tmp\"\n"
                         + "{ sync -- \"$j.gpuforge-tmp\" 2>/dev/null || sync; }\nmv -f -- \"$j.gpuforge-tmp\" \"$j\"");
             }
         }
