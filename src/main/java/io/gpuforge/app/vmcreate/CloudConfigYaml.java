@@ -124,11 +124,21 @@ public final class CloudConfigYaml {
         }
         for (String k : doc.keys()) {
             if (VmTemplate.RESERVED_KEYS.contains(k.toLowerCase(Locale.ROOT))) {
-                throw new Invalid("The template '" + t.name() + "' sets '" + k + "' in its user-data: GPUForge sets it"
-                        + " from the wizard's values (user, password, SSH keys, host name), so the template must leave"
-                        + " it out", Optional.of(k));
+                throw reserved(t, k);
             }
         }
+        // below the top: cloud-init makes the default user (its name, password and keys) from system_info
+        Object system = doc.root.get("system_info");
+        if (system instanceof Map && ((Map<?, ?>) system).keySet().stream()
+                .anyMatch(k -> "default_user".equalsIgnoreCase(String.valueOf(k)))) {
+            throw reserved(t, "system_info.default_user");
+        }
+    }
+
+    private static Invalid reserved(VmTemplate t, String key) {
+        return new Invalid("The template '" + t.name() + "' sets '" + key + "' in its user-data: GPUForge sets it"
+                + " from the wizard's values (user, password, SSH keys, host name), so the template must leave it out",
+                Optional.of(key));
     }
 
     /** The top-level keys, in the document's order. */

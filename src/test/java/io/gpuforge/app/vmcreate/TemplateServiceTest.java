@@ -217,7 +217,9 @@ class TemplateServiceTest {
                 "'hostname': evil\\n", "hostname",
                 "? ssh_authorized_keys\\n: [ssh-ed25519 AAAA eve]\\n", "ssh_authorized_keys",
                 "base: &b {chpasswd: {expire: false}}\\n<<: *b\\n", "chpasswd",
-                "\\\"pass\\\\u0077ord\\\": x\\n", "password");
+                "\\\"pass\\\\u0077ord\\\": x\\n", "password",
+                "system_info: {\\\"default_user\\\": {name: eve, plain_text_passwd: x}}\\n",
+                "system_info.default_user");
         for (Map.Entry<String, String> e : spellings.entrySet()) {
             String file = good.replace("#cloud-config\\n", "#cloud-config\\n" + e.getKey());
             assertThatThrownBy(() -> templates.importJson(file)).as(e.getKey())
