@@ -19,9 +19,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -42,7 +45,8 @@ public final class PveSimulator implements AutoCloseable {
     static final int MAX_POST_BYTES = 64 * 1024;
 
     public static final String TOKEN_ID = "root@pam!gpuforge";
-    public static final String PASSWORD = "demo-password";
+    /** How long a ticket is good for, as in PVE: it is renewed by logging in with it as the password before then. */
+    public static final Duration TICKET_LIFETIME = Duration.ofHours(2);
     /**
      * How many nice levels the simulated servers give way by: as many as the app's own background threads once its
      * window is drawn ({@code AppExecutors.NICER}), so the Demo lab never outranks the window and is not starved by
@@ -56,9 +60,18 @@ public final class PveSimulator implements AutoCloseable {
     private final SimCluster cluster;
     private final PveContract contract = PveContract.load();
     private final String tokenSecret = UUID.randomUUID().toString();
+    /** root@pam's password for this run (the simulator listens on loopback, where any local user can find it). */
+    private final String password = "demo-" + UUID.randomUUID();
+    private volatile Clock clock = Clock.systemUTC();
     private final ObjectMapper json = new ObjectMapper();
     private final AtomicInteger requests = new AtomicInteger();
-    private final Map<String, String> tickets = new LinkedHashMap<>();
+    private final AtomicInteger passwordLogins = new AtomicInteger();
+    private final AtomicInteger renewals = new AtomicInteger();
+    /** Tickets given out, with their CSRF token ({@code tfa-pending} for a TFA challenge), user and issue time. */
+    private final Map<String, Ticket> tickets = new LinkedHashMap<>();
+
+    private record Ticket(String csrf, String user, long issuedMillis) {
+    }
     private final SimApi api;
     private final String fingerprint;
     private volatile int outageStatus;
@@ -119,6 +132,16 @@ public final class PveSimulator implements AutoCloseable {
         return "https://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** root@pam's (and {@link #TFA_USER}'s) password for this run. */
+    public String password() {
+        return password;
+    }
+
+    /** The simulator's clock, for tests of tickets that outlive their two hours. */
+    public void useClock(Clock c) {
+        clock = c;
+    }
+
     /** {@code USER@REALM!ID=SECRET} for this run. */
     public String token() {
         return TOKEN_ID + "=" + tokenSecret;
@@ -142,6 +165,15 @@ public final class PveSimulator implements AutoCloseable {
     public void outage(int status, String message) {
         outageMessage = message == null ? "" : message;
         outageStatus = status;
+    }
+
+    /** Logins of root@pam with its password, and tickets renewed with a ticket, so far. */
+    public int passwordLogins() {
+        return passwordLogins.get();
+    }
+
+    public int ticketRenewals() {
+        return renewals.get();
     }
 
     public int requestCount() {
@@ -228,13 +260,22 @@ public final class PveSimulator implements AutoCloseable {
             return null;
         }
         String ticket = URLDecoder.decode(cookie.substring("PVEAuthCookie=".length()).split(";")[0], StandardCharsets.UTF_8);
-        String csrf;
+        Ticket t = valid(ticket);
+        boolean ok = t != null && !t.csrf().equals("tfa-pending")
+                && (!write || t.csrf().equals(ex.getRequestHeaders().getFirst("CSRFPreventionToken")));
+        return ok ? t.user() : null;
+    }
+
+    /** The ticket while it is less than {@link #TICKET_LIFETIME} old; an expired one is forgotten. */
+    private Ticket valid(String ticket) {
         synchronized (tickets) {
-            csrf = tickets.get(ticket);
+            Ticket t = ticket == null ? null : tickets.get(ticket);
+            if (t != null && clock.millis() - t.issuedMillis() >= TICKET_LIFETIME.toMillis()) {
+                tickets.remove(ticket);
+                return null;
+            }
+            return t;
         }
-        boolean ok = csrf != null && !csrf.equals("tfa-pending")
-                && (!write || csrf.equals(ex.getRequestHeaders().getFirst("CSRFPreventionToken")));
-        return ok ? ticket.split(":")[1] : null;
     }
 
     /** A user with a TOTP second factor, whose current code is {@link #TOTP_CODE}. */
@@ -255,7 +296,11 @@ public final class PveSimulator implements AutoCloseable {
 
     private void login(HttpExchange ex, Map<String, String> p) throws IOException {
         String user = p.get("username");
-        if (TFA_USER.equals(user) && p.containsKey("tfa-challenge")) {
+        Ticket renewing = valid(p.get("password"));
+        if (renewing != null && !renewing.csrf().equals("tfa-pending") && renewing.user().equals(user)) {
+            // PVE takes a valid ticket as the password: a new ticket, no password and no second factor again
+            renewals.incrementAndGet();
+        } else if (TFA_USER.equals(user) && p.containsKey("tfa-challenge")) {
             boolean known;
             synchronized (tickets) {
                 known = tickets.remove(p.get("tfa-challenge")) != null;
@@ -264,22 +309,24 @@ public final class PveSimulator implements AutoCloseable {
                 failedAuth(ex);
                 return;
             }
-        } else if (TFA_USER.equals(user) && PASSWORD.equals(p.get("password"))) {
+        } else if (TFA_USER.equals(user) && password.equals(p.get("password"))) {
             String challenge = "PVE:!tfa!" + user + ":" + UUID.randomUUID();
             synchronized (tickets) {
-                tickets.put(challenge, "tfa-pending");
+                tickets.put(challenge, new Ticket("tfa-pending", user, clock.millis()));
             }
             send(ex, 200, "OK", Map.of("ticket", challenge, "NeedTFA", 1, "username", user), Map.of());
             return;
-        } else if (!"root@pam".equals(user) || !PASSWORD.equals(p.get("password"))) {
+        } else if (!"root@pam".equals(user) || !password.equals(p.get("password"))) {
             failedAuth(ex);
             return;
+        } else {
+            passwordLogins.incrementAndGet();
         }
-        String ticket = "PVE:" + user + ":" + Long.toHexString(System.currentTimeMillis() / 1000).toUpperCase() + "::"
+        String ticket = "PVE:" + user + ":" + Long.toHexString(clock.millis() / 1000).toUpperCase(Locale.ROOT) + "::"
                 + UUID.randomUUID();
         String csrf = Long.toHexString(System.nanoTime()) + ":" + UUID.randomUUID();
         synchronized (tickets) {
-            tickets.put(ticket, csrf);
+            tickets.put(ticket, new Ticket(csrf, user, clock.millis()));
         }
         send(ex, 200, "OK", Map.of("ticket", ticket, "CSRFPreventionToken", csrf, "username", user), Map.of());
     }

@@ -19,6 +19,8 @@ final class SimGuestFiles {
 
     /** PVE's {@code content} limit ({@code maxLength} of the schema). */
     private static final int MAX_CONTENT = 61440;
+    /** What a simulated guest's disk holds of written files: past it, a write fails as on a full disk. */
+    static final long MAX_GUEST_BYTES = 4L << 20;
     private static final String CLOUD_INIT = "Cloud-init v. 24.4.1-0ubuntu0~24.04.1";
     private static final long MODULE_MILLIS = 150;
 
@@ -46,6 +48,12 @@ final class SimGuestFiles {
         }
         if (!file.startsWith("/") || !vm.dirs.contains(parent(file))) {
             return Answer.fail(500, "Agent error: failed to open file '" + file + "': No such file or directory");
+        }
+        long held = vm.files.entrySet().stream().filter(e -> !e.getKey().equals(file))
+                .mapToLong(e -> e.getValue().length).sum();
+        if (held + bytes.length > MAX_GUEST_BYTES) {
+            return Answer.fail(500, "Agent error: Guest agent command failed, error was 'failed to write to file '"
+                    + file + "': No space left on device'");
         }
         vm.files.put(file, bytes);
         vm.written.put(file, bytes.clone());

@@ -78,7 +78,7 @@ class SecretsScanTest {
             Optional<String> pin = Optional.of(sim.certificateFingerprint());
             String token = sim.token();
             scan.secret("the vault's passphrase", VAULT_PASSPHRASE);
-            scan.secret("the Proxmox VE password", PveSimulator.PASSWORD);
+            scan.secret("the Proxmox VE password", sim.password());
             scan.secret("the one-time code", PveSimulator.TOTP_CODE);
             scan.secret("the API token's secret", token.substring(token.indexOf('=') + 1));
             scan.secret("the SSH key's passphrase", KEY_PASSPHRASE);
@@ -91,7 +91,7 @@ class SecretsScanTest {
             // connect: a password with a second factor, a wrong password, an API token
             ctx.prompts().use((connection, user) -> Optional.of(PveSimulator.TOTP_CODE));
             ConnectionInfo ops = ctx.connections().addProxmoxUser("pve as ops", sim.url(), PveSimulator.TFA_USER,
-                    PveSimulator.PASSWORD.toCharArray(), pin);
+                    sim.password().toCharArray(), pin);
             assertThat(ctx.sessions().of(ops).inventory().nodes()).isNotEmpty();
             ConnectionTester.Report wrong = ctx.tester().proxmox(new ConnectionTester.ProxmoxLogin(sim.url(),
                     "root@pam", WRONG_PASSWORD.toCharArray(), pin, Optional.empty()));

@@ -58,7 +58,7 @@ class AttachCliTest {
     @Test
     void attachReusesTheMappingThatNamesTheCardAndDetachTakesItBack() throws Exception {
         try (PveSimulator sim = new PveSimulator(SimCluster.contractLab())) {
-            String password = PveSimulator.PASSWORD + "\n";
+            String password = sim.password() + "\n";
             assertThat(run(password, pve(sim, "attach", "--node", "pve-4090", "--vm", "dev-01", "--device", "0000:02:00.1",
                     "--json"))).as(err.toString()).isZero();
             JsonNode a = json();

@@ -74,7 +74,7 @@ class CliTest {
             int code = GpuForgeCli.run(new String[] {"inventory", "--pve", sim.url(), "--fingerprint",
                 sim.certificateFingerprint(), "--pve-user", "root@pam", "--pve-password-stdin", "--node", "pve-4090", "--json"},
                     AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
-                    new ByteArrayInputStream((PveSimulator.PASSWORD + "\n").getBytes()));
+                    new ByteArrayInputStream((sim.password() + "\n").getBytes()));
             assertThat(code).as(err.toString()).isZero();
             JsonNode doc = new ObjectMapper().readTree(out.toString());
             assertThat(doc.get("nodes")).hasSize(1);
@@ -85,7 +85,7 @@ class CliTest {
             code = GpuForgeCli.run(new String[] {"iommu", "--pve", sim.url(), "--fingerprint", sim.certificateFingerprint(),
                 "--pve-user", "root@pam", "--pve-password-stdin", "--node", "pve-3090", "--json"}, AppPaths.underHome(home),
                     new CliOutput(new PrintWriter(out), new PrintWriter(err)),
-                    new ByteArrayInputStream((PveSimulator.PASSWORD + "\n").getBytes()));
+                    new ByteArrayInputStream((sim.password() + "\n").getBytes()));
             assertThat(code).as(err.toString()).isZero();
             JsonNode iommu = new ObjectMapper().readTree(out.toString());
             IommuCommandTest.assertContract(iommu);

@@ -100,11 +100,11 @@ class ConnectionAddPveCliTest {
     @Test
     void aPasswordLoginIsSavedAndASecondFactorOrAWrongTokenIsRefused() {
         String pin = sim.certificateFingerprint();
-        assertThat(run(PveSimulator.PASSWORD + "\n", "connection", "add", "root", "--pve", sim.url(), "--fingerprint",
+        assertThat(run(sim.password() + "\n", "connection", "add", "root", "--pve", sim.url(), "--fingerprint",
                 pin, "--pve-user", "root@pam", "--pve-password-stdin")).as(err.toString()).isZero();
         assertThat(run("", "connection", "test", "root")).as(err.toString()).isZero();
 
-        assertThat(run(PveSimulator.PASSWORD + "\n", "connection", "add", "ops", "--pve", sim.url(), "--fingerprint",
+        assertThat(run(sim.password() + "\n", "connection", "add", "ops", "--pve", sim.url(), "--fingerprint",
                 pin, "--pve-user", PveSimulator.TFA_USER, "--pve-password-stdin")).isEqualTo(1);
         assertThat(err.toString()).contains("has a second factor", "--token-stdin");
 

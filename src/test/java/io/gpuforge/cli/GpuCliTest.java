@@ -136,7 +136,7 @@ class GpuCliTest {
                 "--pve-password-stdin"};
             String[] watch = Stream.concat(Stream.of("gpu", "watch"), Stream.concat(Arrays.stream(pve),
                     Stream.of("--vm", "101", "--interval", "0.2", "--json", "--count", "2"))).toArray(String[]::new);
-            assertThat(runWithStdin(PveSimulator.PASSWORD + "\n", watch)).as(err.toString()).isZero();
+            assertThat(runWithStdin(sim.password() + "\n", watch)).as(err.toString()).isZero();
             List<String> lines = out.toString().lines().toList();
             assertThat(lines).hasSize(2);
             for (String l : lines) {
@@ -149,7 +149,7 @@ class GpuCliTest {
             }
             String[] list = Stream.concat(Stream.of("gpu", "list"), Stream.concat(Arrays.stream(pve),
                     Stream.of("--json"))).toArray(String[]::new);
-            assertThat(runWithStdin(PveSimulator.PASSWORD + "\n", list)).as(err.toString()).isZero();
+            assertThat(runWithStdin(sim.password() + "\n", list)).as(err.toString()).isZero();
             JsonNode gpus = new ObjectMapper().readTree(out.toString()).get("gpus");
             assertThat(gpus).isNotEmpty().allSatisfy(g -> assertThat(g.get("source").asText()).isEqualTo("guest-agent"));
             assertThat(gpus).anySatisfy(g -> assertThat(g.get("host").asText()).isEqualTo("vm:101@pve-4090"));

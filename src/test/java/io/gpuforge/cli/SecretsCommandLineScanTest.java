@@ -37,7 +37,7 @@ class SecretsCommandLineScanTest {
         CliProcess traced = cli.wrappedIn("strace", "-f", "-qq", "-s", "1000000", "-e", "trace=execve", "-e",
                 "signal=none", "-o", trace.toString());
         try (PveSimulator sim = new PveSimulator(SimCluster.demo())) {
-            CliProcess.Result login = traced.run(Map.of(), PveSimulator.PASSWORD + "\n", "inventory", "--pve",
+            CliProcess.Result login = traced.run(Map.of(), sim.password() + "\n", "inventory", "--pve",
                     sim.url(), "--fingerprint", sim.certificateFingerprint(), "--pve-user", "root@pam",
                     "--pve-password-stdin", "--json");
             assertThat(login.exit()).as(login.err()).isZero();
@@ -52,7 +52,7 @@ class SecretsCommandLineScanTest {
             assertThat(create.out()).contains("Removed");
             String createTrace = Files.readString(trace);
 
-            SecretScan scan = new SecretScan().secret("the Proxmox VE password", PveSimulator.PASSWORD)
+            SecretScan scan = new SecretScan().secret("the Proxmox VE password", sim.password())
                     .secret("the VM password", VM_PASSWORD).secret("the template's secret variable", MUNGE_KEY);
             for (String line : (loginTrace + "\n" + createTrace).split("\n")) {
                 scan.text("a command line", line);

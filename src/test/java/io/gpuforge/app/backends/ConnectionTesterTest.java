@@ -108,14 +108,14 @@ class ConnectionTesterTest {
 
     @Test
     void aPasswordLoginWithASecondFactorAsksForTheCodeThenReportsWhatTheUserLacks() {
-        char[] pw = PveSimulator.PASSWORD.toCharArray();
+        char[] pw = sim.password().toCharArray();
         Report first = tester.proxmox(new ProxmoxLogin(sim.url(), PveSimulator.TFA_USER, pw,
                 Optional.of(sim.certificateFingerprint()), Optional.empty()));
         assertThat(pw).containsOnly('\0');
         assertThat(first.ok()).isFalse();
         assertThat(first.field()).contains(Field.ONE_TIME_CODE);
         Report second = tester.proxmox(new ProxmoxLogin(sim.url(), PveSimulator.TFA_USER,
-                PveSimulator.PASSWORD.toCharArray(), Optional.of(sim.certificateFingerprint()),
+                sim.password().toCharArray(), Optional.of(sim.certificateFingerprint()),
                 Optional.of(PveSimulator.TOTP_CODE)));
         assertThat(second.ok()).as(second.message()).isTrue();
         assertThat(second.missing()).extracting(PrivilegeCheck.Missing::privilege)

@@ -130,7 +130,7 @@ class ProxmoxHypervisorTest {
     void aRawHostpciSetByRootIsReadAsEveryFunctionOfTheSlotAndDetached() throws Exception {
         VmRef vm = newVm("raw-01");
         PveClient root = new PveClient(sim.url(), new PveCredentials.Password("root@pam",
-                PveSimulator.PASSWORD.toCharArray()), Optional.of(sim.certificateFingerprint()), PveContract.load());
+                sim.password().toCharArray()), Optional.of(sim.certificateFingerprint()), PveContract.load());
         VmConfig cfg = h.readConfig(vm);
         root.put("/nodes/pve-4090/qemu/" + vm.id() + "/config", Map.of("digest", cfg.version(), "hostpci0",
                 "0000:02:00,pcie=1"));

@@ -92,7 +92,7 @@ class PveClientSimulatorTest {
 
     @Test
     void theTicketIsRenewedBeforeItsTwoHoursEnd() throws Exception {
-        PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", PveSimulator.PASSWORD.toCharArray()),
+        PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", sim.password().toCharArray()),
                 Optional.of(pin), PveContract.load());
         Instant t0 = Instant.parse("2026-11-29T10:00:00Z");
         c.useClock(Clock.fixed(t0, ZoneOffset.UTC));
@@ -107,17 +107,29 @@ class PveClientSimulatorTest {
         assertThat(c.logins()).as("renewed before the 2 h expiry").isEqualTo(2);
     }
 
+    /** The Demo lab's password is its own per run, not a fixed one any local user could read in the sources. */
+    @Test
+    void theSimulatorsPasswordIsItsOwnPerRun() throws Exception {
+        try (PveSimulator other = new PveSimulator(SimCluster.demo())) {
+            assertThat(other.password()).isNotEqualTo(sim.password()).hasSizeGreaterThan(20);
+        }
+        PveClient fixed = new PveClient(sim.url(), new PveCredentials.Password("root@pam", "demo-password".toCharArray()),
+                Optional.of(pin), PveContract.load());
+        assertThatThrownBy(() -> fixed.get("/nodes", Map.of())).isInstanceOf(PveApiException.class)
+                .satisfies(e -> assertThat(((PveApiException) e).kind()).isEqualTo(PveApiException.Kind.AUTH));
+    }
+
     @Test
     void theTotpChallengeStep() throws Exception {
         PveClient withCode = new PveClient(sim.url(), new PveCredentials.Password(PveSimulator.TFA_USER,
-                PveSimulator.PASSWORD.toCharArray(), Optional.of(() -> PveSimulator.TOTP_CODE)), Optional.of(pin),
+                sim.password().toCharArray(), Optional.of(() -> PveSimulator.TOTP_CODE)), Optional.of(pin),
                 PveContract.load());
         assertThat(withCode.get("/nodes", Map.of())).hasSize(3);
         PveClient noCode = new PveClient(sim.url(), new PveCredentials.Password(PveSimulator.TFA_USER,
-                PveSimulator.PASSWORD.toCharArray()), Optional.of(pin), PveContract.load());
+                sim.password().toCharArray()), Optional.of(pin), PveContract.load());
         assertThatThrownBy(() -> noCode.get("/nodes", Map.of())).hasMessageContaining("second factor");
         PveClient wrongCode = new PveClient(sim.url(), new PveCredentials.Password(PveSimulator.TFA_USER,
-                PveSimulator.PASSWORD.toCharArray(), Optional.of(() -> "000000")), Optional.of(pin), PveContract.load());
+                sim.password().toCharArray(), Optional.of(() -> "000000")), Optional.of(pin), PveContract.load());
         assertThatThrownBy(() -> wrongCode.get("/nodes", Map.of())).isInstanceOf(PveApiException.class)
                 .satisfies(e -> assertThat(((PveApiException) e).kind()).isEqualTo(PveApiException.Kind.AUTH));
     }
@@ -156,7 +168,7 @@ class PveClientSimulatorTest {
 
     @Test
     void passwordTicketWithCsrfOnWritesAndStaleDigestIsAConflict() throws Exception {
-        PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", PveSimulator.PASSWORD.toCharArray()),
+        PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", sim.password().toCharArray()),
                 Optional.of(pin), PveContract.load());
         c.post("/cluster/mapping/pci", Map.of("id", "gpu-4090-b", "map", "node=pve-4090,path=0000:02:00,id=10de:2684"));
         JsonNode cfg = c.get("/nodes/pve-4090/qemu/101/config", Map.of());

@@ -75,6 +75,25 @@ class PveGuestFilesTest {
         assertThat(sim.cluster().guestFile(101, "/tmp/x")).isEmpty();
     }
 
+    /** The simulated guest's disk is bounded too: writes past 4 MiB fail as on a full disk, not fill the heap. */
+    @Test
+    void aGuestsWrittenFilesAreBoundedLikeADisk() throws Exception {
+        byte[] block = new byte[40_000]; // 40 KB each (53 KB of base64: under PVE's limit per write)
+        int written = 0;
+        Throwable full = null;
+        while (full == null && written < 1000) {
+            int i = written;
+            full = org.assertj.core.api.Assertions.catchThrowable(() -> api.agentFileWrite("pve-4090", 101,
+                    "/tmp/f" + i, block));
+            if (full == null) {
+                written++;
+            }
+        }
+        assertThat(full).as("after %d files", written).hasMessageContaining("No space left on device");
+        assertThat(written * (long) block.length).isLessThanOrEqualTo(4L << 20).isGreaterThan(3L << 20);
+        api.agentFileWrite("pve-4090", 101, "/tmp/f0", new byte[10]); // rewriting a file frees its old size
+    }
+
     @Test
     void cloudInitRunsTheModulesAskedForWithTheFileAndOneCanBeMadeToFail() throws Exception {
         api.agentFileWrite("pve-4090", 101, "/tmp/u.yaml", "#cloud-config\nruncmd: [\"true\"]\n"

@@ -43,7 +43,7 @@ class PveSimulatorBehaviourTest {
     }
 
     private PveClient root() throws PveApiException {
-        return new PveClient(sim.url(), new PveCredentials.Password("root@pam", PveSimulator.PASSWORD.toCharArray()),
+        return new PveClient(sim.url(), new PveCredentials.Password("root@pam", sim.password().toCharArray()),
                 Optional.of(sim.certificateFingerprint()), PveContract.load());
     }
 

@@ -149,7 +149,7 @@ class AddConnectionViewModelTest {
         m.pveAuthProperty().set(ConnectionForm.PveAuth.PASSWORD);
         m.pveUserProperty().set("ops");
         m.realmProperty().set("pve");
-        m.pvePasswordProperty().set(PveSimulator.PASSWORD);
+        m.pvePasswordProperty().set(sim.password());
         m.testConnection();
         m.trustFingerprintProperty().set(true);
         assertThat(m.asksOneTimeCodeProperty().get()).isFalse();
