@@ -130,7 +130,7 @@ public final class Backends implements HypervisorFactory, SimulatedHosts {
             throw new BackendException(BackendException.Kind.AUTH, "The secret store says: " + e.getMessage(), e);
         }
         if (c.passwordLogin()) {
-            // the client keeps the password for its ticket renewals: it is not wiped here
+            // the client wipes it once it has its first ticket (it renews the ticket with itself)
             try {
                 return new PveClient(c.address(), new PveCredentials.Password(c.username(), secret,
                         Optional.of(() -> prompts.oneTimeCode(c.name(), c.username()).orElse(""))), c.tlsFingerprint(),

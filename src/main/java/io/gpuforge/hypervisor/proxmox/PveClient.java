@@ -50,6 +50,8 @@ public final class PveClient {
     private String ticket;
     private String csrf;
     private long ticketAt;
+    private boolean passwordDropped;
+    private final AtomicInteger renewals = new AtomicInteger();
     private Clock clock = Clock.systemUTC();
 
     /** For tests of the ticket renewal. */
@@ -342,13 +344,25 @@ public final class PveClient {
         return out;
     }
 
-    /** Logs in with the password (POST /access/ticket), again before the two-hour ticket expires. */
+    /**
+     * Logs in with the password (POST /access/ticket) once, then wipes it: the ticket is renewed before its two hours
+     * end by logging in with the ticket as the password, as PVE allows, so the password is not kept for the session.
+     * A ticket that could not be renewed in time (a machine asleep for hours) needs a new connection.
+     */
     private synchronized void ensureTicket() throws PveApiException {
         if (ticket != null && clock.millis() - ticketAt < TICKET_RENEWAL.toMillis()) {
             return;
         }
-        logins.incrementAndGet();
         PveCredentials.Password p = (PveCredentials.Password) credentials;
+        if (ticket != null) {
+            renew(p);
+            return;
+        }
+        if (passwordDropped) {
+            throw new PveApiException(PveApiException.Kind.AUTH, 401, "The Proxmox VE login of " + p.username()
+                    + " has expired and GPUForge does not keep the password: connect again", Map.of(), null);
+        }
+        logins.incrementAndGet();
         JsonNode d = call("POST", "/access/ticket", Map.of("username", p.username(), "password", new String(p.password()),
                 "new-format", "1"));
         if (PveValues.bool(d, "NeedTFA").orElse(false)) {
@@ -364,5 +378,38 @@ public final class PveClient {
                 "The login answer has no ticket", Map.of(), null));
         csrf = PveValues.text(d, "CSRFPreventionToken").orElse("");
         ticketAt = clock.millis();
+        java.util.Arrays.fill(p.password(), '\0');
+        passwordDropped = true;
+    }
+
+    /** A new ticket for the current one (its own password), before it expires. */
+    private void renew(PveCredentials.Password p) throws PveApiException {
+        JsonNode d;
+        try {
+            d = call("POST", "/access/ticket", Map.of("username", p.username(), "password", ticket, "new-format", "1"));
+        } catch (PveApiException e) {
+            if (e.kind() == PveApiException.Kind.AUTH) {
+                ticket = null;
+                throw new PveApiException(PveApiException.Kind.AUTH, e.status(), "The Proxmox VE login of "
+                        + p.username() + " has expired (its ticket could not be renewed within its 2 hours) and"
+                        + " GPUForge does not keep the password: connect again", Map.of(), e);
+            }
+            throw e;
+        }
+        ticket = PveValues.text(d, "ticket").orElseThrow(() -> new PveApiException(PveApiException.Kind.PROTOCOL, 200,
+                "The ticket renewal's answer has no ticket", Map.of(), null));
+        csrf = PveValues.text(d, "CSRFPreventionToken").orElse(csrf);
+        ticketAt = clock.millis();
+        renewals.incrementAndGet();
+    }
+
+    /** Whether the password was dropped (once the first ticket was obtained). */
+    boolean passwordDropped() {
+        return passwordDropped;
+    }
+
+    /** Tickets renewed with a ticket so far. */
+    int renewals() {
+        return renewals.get();
     }
 }

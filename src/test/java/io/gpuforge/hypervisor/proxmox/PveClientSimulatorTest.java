@@ -15,6 +15,7 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
@@ -90,21 +91,71 @@ class PveClientSimulatorTest {
         });
     }
 
+    /** A clock the test moves, shared by the client and the simulator. */
+    private static final class MovableClock extends Clock {
+        private volatile Instant now;
+
+        MovableClock(Instant start) {
+            now = start;
+        }
+
+        void set(Instant t) {
+            now = t;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    /**
+     * The password is used once, for the first ticket, and wiped; the ticket is renewed with itself before its two
+     * hours end (the simulator's tickets expire as PVE's do), so the session outlives the first ticket without the
+     * password. A ticket left to expire (a machine asleep) asks for a new connection instead of a password it no
+     * longer has.
+     */
     @Test
-    void theTicketIsRenewedBeforeItsTwoHoursEnd() throws Exception {
-        PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", sim.password().toCharArray()),
-                Optional.of(pin), PveContract.load());
+    void aPasswordSessionOutlivesItsFirstTicketWithoutKeepingThePassword() throws Exception {
         Instant t0 = Instant.parse("2026-11-29T10:00:00Z");
-        c.useClock(Clock.fixed(t0, ZoneOffset.UTC));
+        MovableClock clock = new MovableClock(t0);
+        sim.useClock(clock);
+        char[] password = sim.password().toCharArray();
+        PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", password), Optional.of(pin),
+                PveContract.load());
+        c.useClock(clock);
         c.get("/nodes", Map.of());
         c.get("/version", Map.of());
         assertThat(c.logins()).isEqualTo(1);
-        c.useClock(Clock.fixed(t0.plus(Duration.ofMinutes(99)), ZoneOffset.UTC));
+        assertThat(c.passwordDropped()).isTrue();
+        assertThat(new String(password)).as("wiped once the ticket is there").matches("\\x00+");
+        clock.set(t0.plus(Duration.ofMinutes(99)));
         c.get("/nodes", Map.of());
-        assertThat(c.logins()).as("still valid").isEqualTo(1);
-        c.useClock(Clock.fixed(t0.plus(Duration.ofMinutes(101)), ZoneOffset.UTC));
+        assertThat(c.renewals()).as("still valid").isZero();
+        clock.set(t0.plus(Duration.ofMinutes(101)));
         c.get("/nodes", Map.of());
-        assertThat(c.logins()).as("renewed before the 2 h expiry").isEqualTo(2);
+        assertThat(c.renewals()).as("renewed before the 2 h expiry, with the ticket").isEqualTo(1);
+        clock.set(t0.plus(Duration.ofMinutes(150)));
+        assertThat(c.get("/nodes", Map.of())).as("past the first ticket's 2 h").hasSize(3);
+        c.put("/nodes/pve-4090/qemu/101/config", Map.of("description", "renewed")); // a write: the CSRF token came along
+        assertThat(sim.passwordLogins()).as("the password was sent once").isEqualTo(1);
+        assertThat(sim.ticketRenewals()).isEqualTo(1);
+
+        clock.set(t0.plus(Duration.ofHours(6))); // asleep: the renewed ticket expired too
+        assertThatThrownBy(() -> c.get("/nodes", Map.of())).isInstanceOf(PveApiException.class)
+                .hasMessageContaining("has expired").hasMessageContaining("does not keep the password")
+                .satisfies(e -> assertThat(((PveApiException) e).kind()).isEqualTo(PveApiException.Kind.AUTH));
+        assertThat(sim.passwordLogins()).isEqualTo(1);
     }
 
     /** The Demo lab's password is its own per run, not a fixed one any local user could read in the sources. */
