@@ -344,6 +344,39 @@ class CreateVmWizardGuiTest {
                 .satisfies(v -> assertThat(v.ref().id()).isNotEqualTo(other.ref().id()));
     }
 
+    /**
+     * Cancelling the wait for the guest agent keeps the VM and offers its setup; the setup then runs when asked. It
+     * failed at once before: the create's cancel flag was reset only when a create started, so the setup saw it set.
+     */
+    @Test
+    void afterTheCreateIsCancelledTheTemplatesSetupRunsWhenAsked() throws Exception {
+        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        ConnectionInfo c = simulatorConnection();
+        sim.cluster().agentBootMillis(3_600_000);
+        fx.show(stage);
+        CreateVmWizard w = openOn(c, "pve-4090");
+        fillUpToSummary(w, "agent-cancel-01");
+        fx.robot.interact(() -> fx.find("#vmc-start", CheckBox.class).setSelected(true));
+        fx.fire("#vmc-create");
+        WizardFixture.waitFor(90, () -> fx.find("#vmc-log", TextArea.class).getText()
+                .contains("Waiting for the QEMU guest agent"));
+        fx.fire("#vmc-cancel-create");
+        WizardFixture.waitFor(60, () -> fx.text("#vmc-setup").contains("Cancelled while waiting for the guest agent"));
+        assertThat(fx.find("#vmc-provision", Button.class).isDisabled()).as("the setup is offered").isFalse();
+        assertThat(vmsNamed(c, "agent-cancel-01")).as("the VM stays").hasSize(1);
+
+        // its guest is still booting (for an hour): the admin stops it; the setup starts it again and runs
+        VmInfo vm = vmsNamed(c, "agent-cancel-01").get(0);
+        sim.cluster().agentBootMillis(200);
+        sim.tokenClient(io.gpuforge.hypervisor.proxmox.PveContract.load()).post("/nodes/" + vm.ref().node() + "/qemu/"
+                + vm.ref().id() + "/status/stop", java.util.Map.of());
+        org.testfx.util.WaitForAsyncUtils.waitFor(60, java.util.concurrent.TimeUnit.SECONDS,
+                () -> !vmsNamed(c, "agent-cancel-01").get(0).state().isRunning());
+        fx.fire("#vmc-provision");
+        WizardFixture.waitFor(90, () -> fx.text("#vmc-setup").startsWith("The template's setup ran"));
+        assertThat(fx.find("#vmc-log", TextArea.class).getText()).contains("single --name scripts_user");
+    }
+
     @Test
     void aCancelledCreateLeavesNoVmBehind() throws Exception {
         fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
