@@ -108,6 +108,28 @@ class ConsoleLauncherTest {
                 .startsWith("rundll32", "url.dll,FileProtocolHandler");
     }
 
+    /**
+     * The names of finding 2 of the review: "3" (an id of another VM to virt-viewer), "-x" (an option), "a b/c" (a
+     * space and a slash): on the Demo lab each opens its own VM's noVNC page with the name encoded and nothing added,
+     * through the browser opener with the URL as its one argument.
+     */
+    @Test
+    void oddVmNamesOpenTheirOwnConsoleOnTheDemoLab() throws Exception {
+        ConsoleLauncher launcher = new ConsoleLauncher(OsFamily.LINUX, "xdg-open", "virt-viewer",
+                () -> Optional.of("https://127.0.0.1:41234"), NO_UUIDS);
+        ConnectionInfo demo = new ConnectionInfo(3, "Demo", ConnectionInfo.Kind.DEMO, "simulated", "", Optional.empty());
+        java.util.Map<String, String> encoded = java.util.Map.of("3", "3", "-x", "-x", "a b/c", "a+b%2Fc");
+        for (java.util.Map.Entry<String, String> e : encoded.entrySet()) {
+            String name = e.getKey();
+            String enc = e.getValue();
+            ConsoleLauncher.Launch l = launcher.plan(demo, new VmRef("pve-4090", "105"), name);
+            String url = "https://127.0.0.1:41234/?console=kvm&novnc=1&vmid=105&vmname=" + enc
+                    + "&node=pve-4090&resize=off&cmd=";
+            assertThat(l.url().orElseThrow()).as(name).hasToString(url);
+            assertThat(l.command()).as(name).containsExactly("xdg-open", url);
+        }
+    }
+
     @Test
     void aLibvirtDomainIsOpenedByTheUuidOfItsOwnConfigurationAfterTheEndOfOptions() throws Exception {
         // a domain named "3" (virt-viewer would take 3 for an id: another VM) and one named "-x" (an option)
