@@ -22,6 +22,7 @@ import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.app.monitor.TelemetrySources;
 import io.gpuforge.app.host.OsFamily;
 import io.gpuforge.app.host.HostAccess;
+import io.gpuforge.app.host.HostLogs;
 import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.host.KnownHosts;
 import io.gpuforge.app.connections.ConnectionsService;
@@ -266,6 +267,11 @@ public final class AppContext implements AutoCloseable {
     }
 
     /** Diagnosis of failed GPU VM starts from logs. */
+    /** Logs read from hosts (a node's kernel log, libvirt's domain logs) for the diagnosis of a VM. */
+    public HostLogs hostLogs() {
+        return new HostLogs(hostAccess);
+    }
+
     public DiagnoseService diagnosis() {
         return diagnosis;
     }

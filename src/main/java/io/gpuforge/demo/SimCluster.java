@@ -223,6 +223,25 @@ public final class SimCluster {
         agentBootMillis = millis;
     }
 
+    /** How the next starts of a VM fail: the lines its task log gets, and the error the task ends with. */
+    record StartFailure(List<String> log, String error) {
+    }
+
+    final Map<Integer, StartFailure> startFailures = new TreeMap<>();
+
+    /**
+     * Makes every start of VM {@code vmid} fail as PVE writes it: {@code log} goes into the {@code qmstart} task's log
+     * (the lines QEMU and the kernel printed), which ends in {@code TASK ERROR: error}; null {@code error} lets it
+     * start again.
+     */
+    public synchronized void failStarts(int vmid, List<String> log, String error) {
+        if (error == null) {
+            startFailures.remove(vmid);
+        } else {
+            startFailures.put(vmid, new StartFailure(List.copyOf(log), error));
+        }
+    }
+
     /** Makes {@code cloud-init single --name MODULE} fail in every guest, leaving {@code output} on its stderr (null: work again). */
     public synchronized void failCloudInitModule(String module, String output) {
         if (output == null) {

@@ -248,12 +248,16 @@ final class SimVmApi {
         if (vm.template) {
             return Answer.fail(500, "you can't start a vm if it's a template");
         }
-        return task(vm.node, "qm" + action, vm.vmid, who, () -> {
+        SimCluster.StartFailure failure = action.equals("start") ? c.startFailures.get(vm.vmid) : null;
+        Answer started = task(vm.node, "qm" + action, vm.vmid, who, () -> {
             boolean running = vm.status.equals("running");
             switch (action) {
                 case "start":
                     if (running) {
                         throw new IllegalStateException("VM " + vm.vmid + " already running");
+                    }
+                    if (failure != null) {
+                        throw new IllegalStateException(failure.error());
                     }
                     vm.applyPending();
                     checkMappings(vm);
@@ -281,6 +285,10 @@ final class SimVmApi {
                 c.processes.remove(vm.vmid);
             }
         });
+        if (failure != null) {
+            c.tasks.get((String) started.data()).log.addAll(failure.log());
+        }
+        return started;
     }
 
     /** At start PVE looks each mapping up for the VM's node. */

@@ -9,6 +9,7 @@ import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.vm.ChangeEvent;
 import io.gpuforge.domain.vm.CloneRequest;
+import io.gpuforge.domain.vm.FailedStart;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.passthrough.ConfigChange;
 import io.gpuforge.domain.connections.ConnectionState;
@@ -181,6 +182,14 @@ public interface Hypervisor extends AutoCloseable {
     /** Deletes a stopped container and its volumes. */
     default BackendTask deleteContainer(String node, int vmid) throws BackendException {
         throw BackendException.unsupported(kind(), Capability.CONTAINERS);
+    }
+
+    /**
+     * The VM's last start that failed, with its log (at most {@code maxLines} lines), where the hypervisor keeps one
+     * (Proxmox VE's {@code qmstart} tasks); empty when none failed recently or the hypervisor keeps no such record.
+     */
+    default Optional<FailedStart> lastFailedStart(VmRef vm, int maxLines) throws BackendException {
+        return Optional.empty();
     }
 
     Subscription watch(Consumer<ChangeEvent> listener) throws BackendException;

@@ -29,6 +29,57 @@ class DiagnoseCliTest {
         return new CliHarness(home.resolve("home"));
     }
 
+    /**
+     * {@code --vm}: GPUForge fetches the VM's own evidence from the Proxmox VE cluster (the simulator, its start
+     * failing as PVE writes it) and names the cause from the task log; the JSON's {@code collected} lists the task log
+     * and the configuration with what was read. A VM without a failed start says so instead of guessing.
+     */
+    @Test
+    void aVmsFailedStartIsDiagnosedFromWhatTheClusterKept() throws Exception {
+        try (io.gpuforge.demo.PveSimulator sim = new io.gpuforge.demo.PveSimulator(
+                io.gpuforge.demo.SimCluster.contractLab())) {
+            sim.cluster().failStarts(102, List.of(
+                    "kvm: -device vfio-pci,host=0000:02:00.0,id=hostpci0.0,bus=ich9-pcie-port-1,addr=0x0.0,"
+                            + "multifunction=on: vfio 0000:02:00.0: group 13 is not viable",
+                    "Please ensure all devices within the iommu_group are bound to their vfio bus driver."),
+                    "start failed: QEMU exited with code 1");
+            io.gpuforge.hypervisor.proxmox.PveClient api = sim.tokenClient(
+                    io.gpuforge.hypervisor.proxmox.PveContract.load());
+            api.post("/nodes/pve-4090/qemu/102/status/start", Map.of());
+            CliHarness cli = cli();
+            String[] target = {"--pve", sim.url(), "--fingerprint", sim.certificateFingerprint(), "--pve-user",
+                    "root@pam", "--pve-password-stdin"};
+            List<String> args = new ArrayList<>(List.of("diagnose", "--vm", "102", "--json"));
+            args.addAll(List.of(target));
+            long until = System.currentTimeMillis() + 20_000;
+            int code;
+            do { // the start task ends after the simulator's task time
+                code = cli.run(sim.password() + "\n", args.toArray(new String[0]));
+                if (code == 0) {
+                    break;
+                }
+                Thread.sleep(200);
+            } while (System.currentTimeMillis() < until);
+            assertThat(code).as(cli.err()).isZero();
+            JsonNode d = new com.fasterxml.jackson.databind.ObjectMapper().readTree(cli.out());
+            assertThat(d.get("cause").asText()).isEqualTo("group-not-viable");
+            JsonNode collected = d.get("collected");
+            assertThat(collected.get(0).get("name").asText()).startsWith("task UPID:pve-4090:")
+                    .contains(":qmstart:102:");
+            assertThat(collected.get(0).get("source").asText()).isEqualTo("task-log");
+            assertThat(collected.get(0).get("lines").asInt()).isGreaterThanOrEqualTo(4);
+            assertThat(collected.get(1).get("name").asText()).isEqualTo("the configuration of VM 102");
+            assertThat(collected.get(1).get("bytes_read").asLong()).isPositive();
+
+            // a VM whose start never failed: nothing to read there, said so; the cause stays unknown
+            List<String> other = new ArrayList<>(List.of("diagnose", "--vm", "101"));
+            other.addAll(List.of(target));
+            assertThat(cli.run(sim.password() + "\n", other.toArray(new String[0]))).isEqualTo(3);
+            assertThat(cli.err()).contains("no failed start of VM 101 among the cluster's recent tasks");
+            assertThat(cli.out()).contains("Cause: unknown");
+        }
+    }
+
     @Test
     void everyFixtureAsStoredGivesItsCauseWithExitZero() throws Exception {
         CliHarness cli = cli();
@@ -98,7 +149,7 @@ class DiagnoseCliTest {
         assertThat(cli.out()).startsWith("Cause: unknown (the log is empty)");
 
         assertThat(run(cli, "diagnose")).isEqualTo(2);
-        assertThat(cli.err()).contains("Missing required option: '--log=FILE'");
+        assertThat(cli.err()).contains("give the logs (--log FILE) or the VM (--vm ID with --connection NAME)");
     }
 
     @Test

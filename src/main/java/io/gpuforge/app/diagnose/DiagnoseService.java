@@ -1,9 +1,14 @@
 package io.gpuforge.app.diagnose;
 
+import io.gpuforge.app.host.HostKeyPrompt;
+import io.gpuforge.app.host.HostLogs;
+import io.gpuforge.app.session.ConnectionSession;
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.diagnose.Diagnoser;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.LogInput;
+import io.gpuforge.domain.vm.VmRef;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -21,6 +26,7 @@ public final class DiagnoseService {
     public static final int MAX_LOGS = 32;
 
     private final LogReader reader;
+    private final int maxBytes;
 
     public DiagnoseService() {
         this(LogReader.MAX_BYTES);
@@ -29,6 +35,7 @@ public final class DiagnoseService {
     /** With another byte limit per log (tests). */
     DiagnoseService(int maxBytes) {
         this.reader = new LogReader(maxBytes);
+        this.maxBytes = maxBytes;
     }
 
     /** The limit on each log, in bytes. */
@@ -45,6 +52,10 @@ public final class DiagnoseService {
         if (names.size() > MAX_LOGS) {
             throw new IllegalArgumentException("at most " + MAX_LOGS + " logs at once, not " + names.size());
         }
+        return diagnose(reads(names, stdin));
+    }
+
+    private List<LogReader.Read> reads(List<String> names, Supplier<InputStream> stdin) {
         List<LogReader.Read> reads = new ArrayList<>();
         boolean stdinRead = false;
         for (String name : names) {
@@ -57,7 +68,7 @@ public final class DiagnoseService {
                 reads.add(reader.file(Path.of(name)));
             }
         }
-        return diagnose(reads);
+        return reads;
     }
 
     /**
@@ -72,6 +83,25 @@ public final class DiagnoseService {
             throw new IOException(r.collected().problem().orElse(file + " could not be read"));
         }
         return r.input().get().text();
+    }
+
+    /**
+     * Diagnoses a VM from what its hypervisor kept of its last failed start (its task log, its configuration), with
+     * the user's own logs besides ({@code -} for stdin, as {@link #files}).
+     */
+    public Diagnosis vm(ConnectionSession session, ConnectionInfo connection, VmRef vm, HostLogs hosts,
+                        HostKeyPrompt prompt, List<String> logs, Supplier<InputStream> stdin) {
+        if (logs.size() > MAX_LOGS) {
+            throw new IllegalArgumentException("at most " + MAX_LOGS + " logs at once, not " + logs.size());
+        }
+        VmEvidence.Gathered g = VmEvidence.of(session, vm, new VmEvidence.Hosts(connection, hosts, prompt), maxBytes);
+        List<LogInput> inputs = new ArrayList<>(g.inputs());
+        List<Collected> collected = new ArrayList<>(g.collected());
+        for (LogReader.Read r : reads(logs, stdin)) {
+            r.input().ifPresent(inputs::add);
+            collected.add(r.collected());
+        }
+        return Diagnoser.diagnose(inputs, collected);
     }
 
     /** Diagnoses text pasted in the window. */

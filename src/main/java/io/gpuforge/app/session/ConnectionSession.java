@@ -10,6 +10,7 @@ import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.vm.ChangeEvent;
 import io.gpuforge.domain.vm.CloneRequest;
+import io.gpuforge.domain.vm.FailedStart;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.passthrough.ConfigChange;
 import io.gpuforge.domain.connections.ConnectionInfo;
@@ -133,6 +134,11 @@ public final class ConnectionSession implements AutoCloseable {
 
     public VmConfig readConfig(VmRef vm) throws BackendException {
         return quick(h -> h.readConfig(vm));
+    }
+
+    /** The VM's last failed start and its log ({@link Hypervisor#lastFailedStart}). */
+    public Optional<FailedStart> lastFailedStart(VmRef vm, int maxLines) throws BackendException {
+        return quick(h -> h.lastFailedStart(vm, maxLines));
     }
 
     public VmConfig writeConfig(VmRef vm, ConfigChange change, String basedOnVersion) throws BackendException {

@@ -1,6 +1,13 @@
 package io.gpuforge.cli.diagnose;
 
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.HypervisorTarget;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.vm.VmRef;
+import java.io.IOException;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.diagnose.Collected;
@@ -16,12 +23,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code gpuforge diagnose --log FILE…}: why a GPU VM did not start, from the logs a user has. */
+/**
+ * {@code gpuforge diagnose --log FILE…}: why a GPU VM did not start, from the logs a user has; with {@code --vm} (and
+ * a connection), from what its hypervisor kept of its last failed start as well.
+ */
 @Command(name = "diagnose", mixinStandardHelpOptions = true,
         description = {"Name the cause of a failed GPU VM start from its logs, with the lines that show it and the fix.",
                 "Give a Proxmox task log, QEMU's or libvirt's error, the host's dmesg or journalctl -k, a guest's"
                         + " nvidia-smi or Device Manager text, or a forum post: prose, Markdown and timestamps around"
-                        + " the lines are fine. Each log is read up to 8 MiB (a file's end, stdin's start)."},
+                        + " the lines are fine. Each log is read up to 8 MiB (a file's end, stdin's start).",
+                "With --vm and a connection (--connection NAME, --pve URL, --libvirt URI), GPUForge fetches the log of"
+                        + " the VM's last failed start and its configuration itself; what it could not read is listed."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:a cause was found", "1:no log could be read", "2:usage",
                 "3:no known cause (unknown)"})
@@ -29,9 +41,16 @@ public final class DiagnoseCommand implements Callable<Integer> {
 
     static final int UNKNOWN = 3;
 
-    @Option(names = "--log", required = true, paramLabel = "FILE",
+    @Option(names = "--log", paramLabel = "FILE",
             description = "A log to read; repeat for several; - for stdin.")
-    List<String> logs;
+    List<String> logs = new java.util.ArrayList<>();
+
+    @Option(names = "--vm", paramLabel = "VM", description = "The VM whose start failed, by id or name: its"
+            + " hypervisor's record of the start (the Proxmox task log) and its configuration are read.")
+    String vm;
+
+    @Mixin
+    HypervisorTarget target = new HypervisorTarget();
 
     @Mixin
     JsonOption json = new JsonOption();
@@ -46,11 +65,22 @@ public final class DiagnoseCommand implements Callable<Integer> {
     public Integer call() {
         CliOutput o = services.output();
         Diagnosis d;
+        if (vm == null && target.present()) {
+            o.error("gpuforge diagnose: " + target.describe() + " names where the VM is: give the VM with --vm");
+            return 2;
+        }
+        if (vm == null && logs.isEmpty()) {
+            o.error("gpuforge diagnose: give the logs (--log FILE) or the VM (--vm ID with --connection NAME)");
+            return 2;
+        }
         try {
-            d = services.standalone().diagnosis().files(logs, services::stdin);
+            d = vm == null ? services.standalone().diagnosis().files(logs, services::stdin) : vm(o);
         } catch (IllegalArgumentException e) {
             o.error("gpuforge diagnose: " + e.getMessage());
             return 2;
+        } catch (IOException | BackendException e) {
+            o.error("gpuforge diagnose: " + e.getMessage());
+            return 1;
         }
         d.collected().stream().flatMap(c -> c.problem().stream()).forEach(p -> o.error("gpuforge diagnose: " + p));
         if (d.collected().stream().noneMatch(Collected::read)) {
@@ -62,6 +92,21 @@ public final class DiagnoseCommand implements Callable<Integer> {
             print(o, d);
         }
         return d.known() ? 0 : UNKNOWN;
+    }
+
+    /** The VM's own evidence (and the logs given besides), over the connection the options name. */
+    private Diagnosis vm(CliOutput o) throws IOException, BackendException {
+        if (!target.present()) {
+            throw new IllegalArgumentException("--vm needs the VM's connection: --connection NAME, --pve URL or"
+                    + " --libvirt URI");
+        }
+        try (AppContext ctx = services.openContext()) {
+            ConnectionInfo c = target.connection(services, ctx);
+            ConnectionSession session = ctx.sessions().of(c);
+            VmRef ref = HypervisorTarget.find(session, vm, target.node);
+            // a host key not known yet is refused: the node's host is trusted on its page or with gpuforge host
+            return ctx.diagnosis().vm(session, c, ref, ctx.hostLogs(), (h, t, f) -> false, logs, services::stdin);
+        }
     }
 
     private void print(CliOutput o, Diagnosis d) {

@@ -8,6 +8,7 @@ import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.vm.ChangeEvent;
 import io.gpuforge.domain.vm.CloneRequest;
+import io.gpuforge.domain.vm.FailedStart;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.passthrough.ConfigChange;
 import io.gpuforge.domain.connections.ConnectionState;
@@ -417,6 +418,21 @@ public final class ProxmoxHypervisor implements Hypervisor {
 
     private BackendTask task(Upid upid, Optional<VmRef> creates) {
         return new PveBackendTask(session, tasks, upid, creates);
+    }
+
+    @Override
+    public Optional<FailedStart> lastFailedStart(VmRef vm, int maxLines) throws BackendException {
+        vmid(vm);
+        List<PveApi.ClusterTask> tasks = session.call(api::clusterTasks);
+        Optional<PveApi.ClusterTask> failed = tasks.stream().filter(t -> t.type().equals("qmstart")
+                && t.id().equals(vm.id()) && t.node().equals(vm.node()) && t.status().isPresent()
+                && !t.status().get().equals("OK")).findFirst();
+        if (failed.isEmpty()) {
+            return Optional.empty();
+        }
+        PveApi.ClusterTask t = failed.get();
+        List<String> log = session.call(() -> api.taskLog(Upid.parse(t.upid()), maxLines));
+        return Optional.of(new FailedStart(t.upid(), t.started(), t.status().get(), String.join("\n", log)));
     }
 
     private static int vmid(VmRef vm) throws BackendException {

@@ -220,6 +220,16 @@ public final class PveApi {
         }
     }
 
+    /** A task's log from its first line, at most {@code limit} lines (PVE gives 50 when not asked). */
+    public List<String> taskLog(Upid upid, int limit) throws PveApiException {
+        List<String> out = new ArrayList<>();
+        for (JsonNode l : c.get("/nodes/" + upid.node() + "/tasks/" + upid.raw() + "/log", Map.of("start", "0",
+                "limit", String.valueOf(limit)))) {
+            out.add(PveValues.text(l, "t").orElse(""));
+        }
+        return out;
+    }
+
     /** The cluster's recent tasks (every node), newest first. */
     public List<ClusterTask> clusterTasks() throws PveApiException {
         List<ClusterTask> out = new ArrayList<>();

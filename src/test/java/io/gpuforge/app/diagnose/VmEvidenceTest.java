@@ -1,0 +1,109 @@
+package io.gpuforge.app.diagnose;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.demo.PveSimulator;
+import io.gpuforge.demo.SimCluster;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.connections.HostLink;
+import io.gpuforge.domain.diagnose.Collected;
+import io.gpuforge.domain.diagnose.Diagnosis;
+import io.gpuforge.domain.diagnose.LogSource;
+import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.host.HostKeyPolicy;
+import io.gpuforge.host.SshShell;
+import io.gpuforge.host.SshTarget;
+import io.gpuforge.hypervisor.proxmox.PveContract;
+import io.gpuforge.testing.SysrootSshServer;
+import io.gpuforge.testing.TestContexts;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The evidence of a VM's failed start, fetched by GPUForge itself: from the Proxmox VE simulator the failed
+ * {@code qmstart} task's log and the VM's configuration, and over the node's host link (the embedded SSH server, a
+ * fixture host whose {@code journalctl} prints a kernel log as a PVE node writes it) the kernel log from a minute
+ * before the start. Each source is in {@code collected} with what was read; the cause is named from them together.
+ * A node without a host link says so for its kernel log.
+ */
+class VmEvidenceTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theTaskLogTheConfigurationAndTheNodesKernelLogAreCollectedAndDiagnosed() throws Exception {
+        Path root = dir.resolve("pve-4090");
+        Path bin = Files.createDirectories(root.resolve("usr/bin"));
+        Path journalctl = bin.resolve("journalctl");
+        Files.writeString(journalctl, "#!/bin/sh\necho \"$@\" > '" + dir.resolve("journalctl-args") + "'\n"
+                + "cat <<'EOF'\n"
+                + "2026-12-06T10:41:58+0100 pve-4090 kernel: vfio-pci 0000:02:00.0: vgaarb: changed VGA decodes\n"
+                + "2026-12-06T10:42:01+0100 pve-4090 kernel: vfio-pci 0000:02:00.1: not ready 1023ms after FLR;"
+                + " waiting\n"
+                + "2026-12-06T10:42:03+0100 pve-4090 kernel: snd_hda_intel 0000:02:00.1: enabling device\n"
+                + "EOF\n");
+        Files.setPosixFilePermissions(journalctl, PosixFilePermissions.fromString("rwxr-xr-x"));
+        try (PveSimulator sim = new PveSimulator(SimCluster.contractLab());
+             SysrootSshServer ssh = new SysrootSshServer(root, dir.resolve("host-key.ser"));
+             AppContext ctx = TestContexts.create(dir.resolve("home"), dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
+                     LanguageChoice.ENGLISH)) {
+            Path knownHosts = ctx.paths().configDir().resolve("known_hosts");
+            Files.createDirectories(knownHosts.getParent());
+            SshShell.connect(new SshTarget("root", "127.0.0.1", ssh.port()), new SshShell.Credentials(
+                    Optional.of(SysrootSshServer.PASSWORD.toCharArray()), Optional.empty(), Optional.empty()),
+                    knownHosts, HostKeyPolicy.acceptNew(), Duration.ofSeconds(20)).close();
+            ctx.secrets().createVault("vault passphrase".toCharArray());
+            ConnectionInfo host = ctx.connections().addSsh("pve-4090 host", "root@127.0.0.1:" + ssh.port(),
+                    Optional.of(SysrootSshServer.PASSWORD.toCharArray()));
+            String token = sim.token();
+            ConnectionInfo lab = ctx.connections().addProxmox("lab", sim.url(), token.substring(0, token.indexOf('=')),
+                    token.substring(token.indexOf('=') + 1).toCharArray(), Optional.of(sim.certificateFingerprint()));
+            ctx.hostLinks().link(lab, "pve-4090", new HostLink.SavedSsh(host.id()));
+
+            sim.cluster().failStarts(102, List.of("kvm: -device vfio-pci,host=0000:02:00.0,id=hostpci0.0,"
+                    + "bus=ich9-pcie-port-1,addr=0x0.0,multifunction=on: vfio 0000:02:00.0: group 13 is not viable"),
+                    "start failed: QEMU exited with code 1");
+            sim.tokenClient(PveContract.load()).post("/nodes/pve-4090/qemu/102/status/start", Map.of());
+            VmRef vm = new VmRef("pve-4090", "102");
+            long until = System.currentTimeMillis() + 20_000;
+            while (ctx.sessions().of(lab).lastFailedStart(vm, 10).isEmpty() && System.currentTimeMillis() < until) {
+                Thread.sleep(100); // the start task ends after the simulator's task time
+            }
+
+            Diagnosis d = ctx.diagnosis().vm(ctx.sessions().of(lab), lab, vm, ctx.hostLogs(), (h, t, f) -> false,
+                    List.of(), () -> null);
+            assertThat(d.cause()).isEqualTo("group-not-viable");
+            Collected task = d.collected().get(0);
+            assertThat(task.source()).isEqualTo(LogSource.TASK_LOG);
+            assertThat(task.name()).contains(":qmstart:102:");
+            assertThat(task.read()).isTrue();
+            Collected kernel = d.collected().stream().filter(c -> c.name().equals("the kernel log of pve-4090"))
+                    .findFirst().orElseThrow();
+            assertThat(kernel.read()).as(kernel.problem().orElse("")).isTrue();
+            assertThat(kernel.source()).isEqualTo(LogSource.KERNEL_LOG);
+            assertThat(kernel.lines()).isEqualTo(3);
+            assertThat(Files.readString(dir.resolve("journalctl-args"))).as("since a minute before the start")
+                    .startsWith("-k --no-pager -q -o short-iso --since @");
+            assertThat(d.causes().get(0).evidence()).anyMatch(e -> e.text().contains("group 13 is not viable"));
+
+            // pve-3090 has no host link: its kernel log is named as not read, with why
+            Diagnosis other = ctx.diagnosis().vm(ctx.sessions().of(lab), lab, new VmRef("pve-3090", "9000"),
+                    ctx.hostLogs(), (h, t, f) -> false, List.of(), () -> null);
+            assertThat(other.collected()).anySatisfy(c -> {
+                assertThat(c.name()).isEqualTo("the kernel log of pve-3090");
+                assertThat(c.problem()).get().asString().contains("could not be read");
+            });
+        }
+    }
+}
