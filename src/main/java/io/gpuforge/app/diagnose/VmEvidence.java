@@ -21,7 +21,8 @@ import java.util.Optional;
 /**
  * What a VM's failed start left, fetched for the diagnosis: the log of its last failed start (a Proxmox VE
  * {@code qmstart} task, at most {@value #MAX_TASK_LINES} lines), its configuration, and over the node's host link the
- * kernel log from a minute before the start and, for libvirt, the domain's log. Each source is
+ * kernel log from a minute before the start and, for libvirt, the domain's log; then the guest over its agent
+ * ({@link GuestEvidence}). Each source is
  * listed in the diagnosis with what was read of it, or why it could not be read; nothing is guessed around a source
  * that could not be read. Blocking.
  */
@@ -65,14 +66,17 @@ final class VmEvidence {
                     + e.getMessage())));
         }
         String config = "the configuration of VM " + vm.id();
+        Optional<String> osType = Optional.empty();
         try {
             VmConfig c = s.readConfig(vm);
             add(inputs, collected, config, LogSource.PASTED, c.document(), maxBytes);
+            osType = c.details().osType();
         } catch (BackendException e) {
             collected.add(new Collected(config, LogSource.PASTED, 0, 0, 0, Optional.of(config + " could not be read: "
                     + e.getMessage())));
         }
         host(vm, hosts, f, inputs, collected, maxBytes);
+        GuestEvidence.of(s, vm, osType, inputs, collected, maxBytes);
         return new Gathered(inputs, collected);
     }
 
@@ -107,7 +111,7 @@ final class VmEvidence {
     }
 
     /** A text as read, its end kept when it is over {@code maxBytes}. */
-    private static void add(List<LogInput> inputs, List<Collected> collected, String name, LogSource source,
+    static void add(List<LogInput> inputs, List<Collected> collected, String name, LogSource source,
                             String text, int maxBytes) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         long skipped = Math.max(0, bytes.length - maxBytes);

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The evidence of a VM's failed start, fetched by GPUForge itself: from the Proxmox VE simulator the failed
  * {@code qmstart} task's log and the VM's configuration, and over the node's host link (the embedded SSH server, a
  * fixture host whose {@code journalctl} prints a kernel log as a PVE node writes it) the kernel log from a minute
- * before the start. Each source is in {@code collected} with what was read; the cause is named from them together.
+ * before the start, and a running VM's guest over its agent ({@code nvidia-smi -L}). Each source is in
+ * {@code collected} with what was read, or why not; the cause is named from them together.
  * A node without a host link says so for its kernel log.
  */
 class VmEvidenceTest {
@@ -96,6 +97,20 @@ class VmEvidenceTest {
             assertThat(Files.readString(dir.resolve("journalctl-args"))).as("since a minute before the start")
                     .startsWith("-k --no-pager -q -o short-iso --since @");
             assertThat(d.causes().get(0).evidence()).anyMatch(e -> e.text().contains("group 13 is not viable"));
+
+            assertThat(d.collected()).as("a VM that did not start has no guest to ask").anySatisfy(c -> {
+                assertThat(c.source()).isEqualTo(LogSource.GUEST);
+                assertThat(c.problem()).get().asString().contains("could not be asked");
+            });
+
+            // a running VM's guest is asked over its agent: nvidia-smi -L lists its card
+            Diagnosis running = ctx.diagnosis().vm(ctx.sessions().of(lab), lab, new VmRef("pve-4090", "101"),
+                    ctx.hostLogs(), (h, t, f) -> false, List.of(), () -> null);
+            assertThat(running.collected()).anySatisfy(c -> {
+                assertThat(c.name()).isEqualTo("nvidia-smi -L in VM 101");
+                assertThat(c.read()).as(c.problem().orElse("")).isTrue();
+                assertThat(c.lines()).isPositive();
+            });
 
             // pve-3090 has no host link: its kernel log is named as not read, with why
             Diagnosis other = ctx.diagnosis().vm(ctx.sessions().of(lab), lab, new VmRef("pve-3090", "9000"),

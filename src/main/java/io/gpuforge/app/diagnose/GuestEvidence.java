@@ -1,0 +1,58 @@
+package io.gpuforge.app.diagnose;
+
+import io.gpuforge.app.session.ConnectionSession;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.diagnose.Collected;
+import io.gpuforge.domain.diagnose.LogInput;
+import io.gpuforge.domain.diagnose.LogSource;
+import io.gpuforge.domain.vm.GuestExecResult;
+import io.gpuforge.domain.vm.VmRef;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the guest says of its GPU, asked over its QEMU guest agent (a VM that runs, with the agent installed): on
+ * Linux {@code nvidia-smi -L} and the kernel's lines of the GPU drivers ({@code nvidia}, {@code NVRM},
+ * {@code amdgpu}, {@code nouveau}); on Windows the display devices with their Device Manager status and problem code
+ * ({@code Get-PnpDevice}: Code 43 is problem 43). Each command has {@value #SECONDS} s; a guest that cannot be asked
+ * is listed with why.
+ */
+final class GuestEvidence {
+
+    static final int SECONDS = 20;
+
+    private record Ask(String name, List<String> command) {
+    }
+
+    private GuestEvidence() {
+    }
+
+    static void of(ConnectionSession s, VmRef vm, Optional<String> osType, List<LogInput> inputs,
+                   List<Collected> collected, int maxBytes) {
+        boolean windows = osType.map(o -> o.toLowerCase(java.util.Locale.ROOT).startsWith("win")).orElse(false);
+        List<Ask> asks = windows
+                ? List.of(new Ask("the display devices of VM " + vm.id() + " (Get-PnpDevice)", List.of("powershell",
+                        "-NoProfile", "-NonInteractive", "-Command", "Get-PnpDevice -Class Display | Format-List"
+                                + " FriendlyName,InstanceId,Status,Problem,ProblemDescription")))
+                : List.of(new Ask("nvidia-smi -L in VM " + vm.id(), List.of("nvidia-smi", "-L")),
+                        new Ask("the GPU drivers' kernel lines in VM " + vm.id(), List.of("sh", "-c", "dmesg 2>&1"
+                                + " | grep -iE 'nvidia|NVRM|amdgpu|nouveau' | tail -n 500")));
+        for (Ask a : asks) {
+            try {
+                GuestExecResult r = s.guestExec(vm, a.command(), Duration.ofSeconds(SECONDS));
+                String text = r.stdout() + (r.stderr().isBlank() ? "" : (r.stdout().endsWith("\n") || r.stdout()
+                        .isEmpty() ? "" : "\n") + r.stderr());
+                VmEvidence.add(inputs, collected, a.name(), LogSource.GUEST, text, maxBytes);
+            } catch (BackendException e) {
+                collected.add(new Collected(a.name(), LogSource.GUEST, 0, 0, 0, Optional.of(a.name()
+                        + " could not be asked: " + e.getMessage())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                collected.add(new Collected(a.name(), LogSource.GUEST, 0, 0, 0, Optional.of(a.name()
+                        + " was not asked: interrupted")));
+                return;
+            }
+        }
+    }
+}
