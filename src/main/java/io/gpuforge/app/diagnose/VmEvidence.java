@@ -6,6 +6,7 @@ import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.host.HostException;
+import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.LogInput;
@@ -67,17 +68,36 @@ final class VmEvidence {
         }
         String config = "the configuration of VM " + vm.id();
         Optional<String> osType = Optional.empty();
+        List<PciAddress> functions = List.of();
         try {
             VmConfig c = s.readConfig(vm);
             add(inputs, collected, config, LogSource.PASTED, c.document(), maxBytes);
             osType = c.details().osType();
+            functions = c.details().hostDevices();
         } catch (BackendException e) {
             collected.add(new Collected(config, LogSource.PASTED, 0, 0, 0, Optional.of(config + " could not be read: "
                     + e.getMessage())));
         }
         host(vm, hosts, f, inputs, collected, maxBytes);
+        functions(vm, hosts, functions, inputs, collected, maxBytes);
         GuestEvidence.of(s, vm, osType, inputs, collected, maxBytes);
         return new Gathered(inputs, collected);
+    }
+
+    /** Over the node's host link: the VM's GPU functions as the host sees them (drivers, group, reset, power). */
+    private static void functions(VmRef vm, Hosts hosts, List<PciAddress> functions, List<LogInput> inputs,
+                                  List<Collected> collected, int maxBytes) {
+        if (functions.isEmpty()) {
+            return;
+        }
+        String name = "the GPU's functions on " + vm.node();
+        try {
+            add(inputs, collected, name, LogSource.PASTED, hosts.logs().pciFacts(new HostTarget.Linked(
+                    hosts.connection(), vm.node()), functions, hosts.prompt()), maxBytes);
+        } catch (HostException e) {
+            collected.add(new Collected(name, LogSource.PASTED, 0, 0, 0, Optional.of(name + " could not be read: "
+                    + e.getMessage())));
+        }
     }
 
     /** Over the node's host link: its kernel log around the failed start, and libvirt's log of the domain. */

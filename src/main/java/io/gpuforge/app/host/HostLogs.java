@@ -1,7 +1,9 @@
 package io.gpuforge.app.host;
 
 import io.gpuforge.domain.host.HostException;
+import io.gpuforge.domain.pci.PciAddress;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -31,6 +33,41 @@ public final class HostLogs {
                     + " journalctl -k --no-pager -q -o short-iso" + from + " | tail -n " + maxLines + "\n"
                     + "elif command -v dmesg >/dev/null 2>&1; then dmesg | tail -n " + maxLines + "\n"
                     + "else echo 'neither journalctl nor dmesg is on this host' >&2; exit 3; fi");
+        }
+    }
+
+    /**
+     * What the host says of the functions a VM is given, one line each, as lspci and sysfs word it: each function's
+     * driver ({@code Kernel driver in use: …}), {@code reset_method} and {@code power_state}, every function of its
+     * IOMMU group with its driver, the {@code /proc/iomem} lines that name it, and the shell's memlock limit
+     * ({@code ulimit -l}). Read from sysfs under the host's root, so a sysroot answers too.
+     */
+    public String pciFacts(HostTarget target, List<PciAddress> functions, HostKeyPrompt prompt) throws HostException {
+        StringBuilder b = new StringBuilder("for a in");
+        for (PciAddress a : functions) {
+            b.append(' ').append(HostScripts.q(a.toString()));
+        }
+        b.append("; do\n"
+                + "  d=\"$R/sys/bus/pci/devices/$a\"\n"
+                + "  if [ ! -e \"$d\" ]; then echo \"$a: no such PCI device on this host\"; continue; fi\n"
+                + "  drv=none; [ -L \"$d/driver\" ] && drv=\"$(basename \"$(readlink \"$d/driver\")\")\"\n"
+                + "  echo \"$a: Kernel driver in use: $drv\"\n"
+                + "  [ -r \"$d/reset_method\" ] && echo \"$a: reset_method: $(cat \"$d/reset_method\")\"\n"
+                + "  [ -r \"$d/power_state\" ] && echo \"$a: power_state: $(cat \"$d/power_state\")\"\n"
+                + "  if [ -L \"$d/iommu_group\" ]; then\n"
+                + "    g=\"$(basename \"$(readlink \"$d/iommu_group\")\")\"\n"
+                + "    for f in \"$R/sys/kernel/iommu_groups/$g/devices/\"*; do\n"
+                + "      [ -e \"$f\" ] || continue\n"
+                + "      fd=none; [ -L \"$f/driver\" ] && fd=\"$(basename \"$(readlink \"$f/driver\")\")\"\n"
+                + "      echo \"$a: IOMMU group $g: ${f##*/}: Kernel driver in use: $fd\"\n"
+                + "    done\n"
+                + "  else echo \"$a: no IOMMU group (the IOMMU is off or not given to the kernel)\"; fi\n"
+                + "  if [ -r \"$R/proc/iomem\" ]; then grep -i -- \"$a\" \"$R/proc/iomem\" | head -n 20"
+                + " | sed \"s/^/$a: iomem: /\"; fi\n"
+                + "done\n"
+                + "echo \"memlock: $(ulimit -l)\"\n");
+        try (HostAccess.Opened h = access.open(target, prompt)) {
+            return HostScripts.run(h, "Reading the GPU's functions", b.toString());
         }
     }
 

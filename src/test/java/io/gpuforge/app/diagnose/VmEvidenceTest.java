@@ -55,6 +55,11 @@ class VmEvidenceTest {
                 + "2026-12-06T10:42:03+0100 pve-4090 kernel: snd_hda_intel 0000:02:00.1: enabling device\n"
                 + "EOF\n");
         Files.setPosixFilePermissions(journalctl, PosixFilePermissions.fromString("rwxr-xr-x"));
+        // the card's audio function left on its host driver, in the same IOMMU group
+        new io.gpuforge.testing.SysrootBuilder(root)
+                .pci("0000:02:00.0", "10de", "2684", "030000", 13, "vfio-pci", 16L << 20)
+                .pci("0000:02:00.1", "10de", "22ba", "040300", 13, "snd_hda_intel", 16L << 10)
+                .file("proc/iomem", "f0000000-f0ffffff : 0000:02:00.0\n  f0000000-f0ffffff : vfio-pci\n");
         try (PveSimulator sim = new PveSimulator(SimCluster.contractLab());
              SysrootSshServer ssh = new SysrootSshServer(root, dir.resolve("host-key.ser"));
              AppContext ctx = TestContexts.create(dir.resolve("home"), dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
@@ -75,6 +80,8 @@ class VmEvidenceTest {
             sim.cluster().failStarts(102, List.of("kvm: -device vfio-pci,host=0000:02:00.0,id=hostpci0.0,"
                     + "bus=ich9-pcie-port-1,addr=0x0.0,multifunction=on: vfio 0000:02:00.0: group 13 is not viable"),
                     "start failed: QEMU exited with code 1");
+            sim.tokenClient(PveContract.load()).put("/nodes/pve-4090/qemu/102/config",
+                    Map.of("hostpci0", "mapping=gpu-4090-b,pcie=1"));
             sim.tokenClient(PveContract.load()).post("/nodes/pve-4090/qemu/102/status/start", Map.of());
             VmRef vm = new VmRef("pve-4090", "102");
             long until = System.currentTimeMillis() + 20_000;
@@ -97,6 +104,13 @@ class VmEvidenceTest {
             assertThat(Files.readString(dir.resolve("journalctl-args"))).as("since a minute before the start")
                     .startsWith("-k --no-pager -q -o short-iso --since @");
             assertThat(d.causes().get(0).evidence()).anyMatch(e -> e.text().contains("group 13 is not viable"));
+            Collected functions = d.collected().stream().filter(c -> c.name().equals("the GPU's functions on pve-4090"))
+                    .findFirst().orElseThrow();
+            assertThat(functions.read()).as(functions.problem().orElse("")).isTrue();
+            assertThat(functions.lines()).as("driver, reset, power, two group members, iomem, memlock")
+                    .isGreaterThanOrEqualTo(6);
+            assertThat(d.causes().get(0).evidence()).as("the audio function on its host driver supports it")
+                    .anyMatch(e -> e.text().contains("IOMMU group 13: 0000:02:00.1: Kernel driver in use: snd_hda_intel"));
 
             assertThat(d.collected()).as("a VM that did not start has no guest to ask").anySatisfy(c -> {
                 assertThat(c.source()).isEqualTo(LogSource.GUEST);
