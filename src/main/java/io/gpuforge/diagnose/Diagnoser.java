@@ -51,7 +51,7 @@ public final class Diagnoser {
             int index = indexOf(read, in.name());
             Collected c = index >= 0 ? read.get(index) : new Collected(in.name(), source, in.text().getBytes(java.nio.charset.StandardCharsets.UTF_8).length, 0,
                     in.text().split("\r\n|\r|\n", -1).length, Optional.empty());
-            c = new Collected(c.name(), source, c.bytesRead(), c.bytesSkipped(), c.lines(), c.problem());
+            c = new Collected(c.name(), source, c.bytesRead(), c.bytesSkipped(), c.lines(), c.problem(), c.millis());
             if (index >= 0) {
                 read.set(index, c);
             } else {

@@ -67,6 +67,7 @@ class DiagnoseCliTest {
             assertThat(collected.get(0).get("name").asText()).startsWith("task UPID:pve-4090:")
                     .contains(":qmstart:102:");
             assertThat(collected.get(0).get("source").asText()).isEqualTo("task-log");
+            assertThat(collected.get(0).get("millis").asLong()).as("how long fetching it took").isPositive();
             assertThat(collected.get(0).get("lines").asInt()).isGreaterThanOrEqualTo(4);
             assertThat(collected.get(1).get("name").asText()).isEqualTo("the configuration of VM 102");
             assertThat(collected.get(1).get("bytes_read").asLong()).isPositive();

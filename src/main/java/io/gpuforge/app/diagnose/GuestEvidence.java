@@ -39,6 +39,8 @@ final class GuestEvidence {
                         new Ask("the GPU drivers' kernel lines in VM " + vm.id(), List.of("sh", "-c", "dmesg 2>&1"
                                 + " | grep -iE 'nvidia|NVRM|amdgpu|nouveau' | tail -n 500")));
         for (Ask a : asks) {
+            int from = collected.size();
+            long t0 = System.nanoTime();
             try {
                 GuestExecResult r = s.guestExec(vm, a.command(), Duration.ofSeconds(SECONDS));
                 String text = r.stdout() + (r.stderr().isBlank() ? "" : (r.stdout().endsWith("\n") || r.stdout()
@@ -53,6 +55,7 @@ final class GuestEvidence {
                         + " was not asked: interrupted")));
                 return;
             }
+            VmEvidence.timed(collected, from, t0);
         }
     }
 }

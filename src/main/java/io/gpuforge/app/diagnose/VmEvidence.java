@@ -49,6 +49,7 @@ final class VmEvidence {
         List<Collected> collected = new ArrayList<>();
         String what = "the last failed start of VM " + vm.id() + " on " + vm.node();
         Optional<FailedStart> f = Optional.empty();
+        long t0 = System.nanoTime();
         try {
             if (hosts.connection().kind() == ConnectionInfo.Kind.LIBVIRT) {
                 throw new BackendException(BackendException.Kind.UNSUPPORTED, "libvirt keeps no record of a failed"
@@ -66,7 +67,10 @@ final class VmEvidence {
             collected.add(new Collected(what, LogSource.TASK_LOG, 0, 0, 0, Optional.of(what + " could not be read: "
                     + e.getMessage())));
         }
+        timed(collected, 0, t0);
         String config = "the configuration of VM " + vm.id();
+        int from = collected.size();
+        t0 = System.nanoTime();
         Optional<String> osType = Optional.empty();
         List<PciAddress> functions = List.of();
         try {
@@ -78,6 +82,7 @@ final class VmEvidence {
             collected.add(new Collected(config, LogSource.PASTED, 0, 0, 0, Optional.of(config + " could not be read: "
                     + e.getMessage())));
         }
+        timed(collected, from, t0);
         host(vm, hosts, f, inputs, collected, maxBytes);
         functions(vm, hosts, functions, inputs, collected, maxBytes);
         GuestEvidence.of(s, vm, osType, inputs, collected, maxBytes);
@@ -91,6 +96,8 @@ final class VmEvidence {
             return;
         }
         String name = "the GPU's functions on " + vm.node();
+        int from = collected.size();
+        long t0 = System.nanoTime();
         try {
             add(inputs, collected, name, LogSource.PASTED, hosts.logs().pciFacts(new HostTarget.Linked(
                     hosts.connection(), vm.node()), functions, hosts.prompt()), maxBytes);
@@ -98,6 +105,7 @@ final class VmEvidence {
             collected.add(new Collected(name, LogSource.PASTED, 0, 0, 0, Optional.of(name + " could not be read: "
                     + e.getMessage())));
         }
+        timed(collected, from, t0);
     }
 
     /** Over the node's host link: its kernel log around the failed start, and libvirt's log of the domain. */
@@ -105,6 +113,8 @@ final class VmEvidence {
                              List<Collected> collected, int maxBytes) {
         HostTarget node = new HostTarget.Linked(hosts.connection(), vm.node());
         String kernel = "the kernel log of " + vm.node();
+        int from = collected.size();
+        long t0 = System.nanoTime();
         try {
             add(inputs, collected, kernel, LogSource.KERNEL_LOG, hosts.logs().kernelLog(node,
                     f.map(FailedStart::at), MAX_HOST_LINES, hosts.prompt()), maxBytes);
@@ -112,10 +122,13 @@ final class VmEvidence {
             collected.add(new Collected(kernel, LogSource.KERNEL_LOG, 0, 0, 0, Optional.of(kernel
                     + " could not be read: " + e.getMessage())));
         }
+        timed(collected, from, t0);
         if (hosts.connection().kind() != ConnectionInfo.Kind.LIBVIRT) {
             return;
         }
         String path = "/var/log/libvirt/qemu/" + vm.id() + ".log";
+        from = collected.size();
+        t0 = System.nanoTime();
         try {
             Optional<String> log = hosts.logs().tail(node, path, MAX_HOST_LINES, hosts.prompt());
             if (log.isPresent()) {
@@ -127,6 +140,15 @@ final class VmEvidence {
         } catch (HostException e) {
             collected.add(new Collected(path, LogSource.QEMU_LOG, 0, 0, 0, Optional.of(path + " could not be read: "
                     + e.getMessage())));
+        }
+        timed(collected, from, t0);
+    }
+
+    /** Marks what was collected from index {@code from} on with the time since {@code t0}. */
+    static void timed(List<Collected> collected, int from, long t0) {
+        long ms = Math.max(1, (System.nanoTime() - t0) / 1_000_000);
+        for (int i = from; i < collected.size(); i++) {
+            collected.set(i, collected.get(i).took(ms));
         }
     }
 

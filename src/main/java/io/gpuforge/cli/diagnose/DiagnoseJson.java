@@ -73,6 +73,9 @@ final class DiagnoseJson {
         m.put("bytes_read", c.bytesRead());
         m.put("bytes_skipped", c.bytesSkipped());
         m.put("lines", c.lines());
+        if (c.millis() > 0) {
+            m.put("millis", c.millis());
+        }
         c.problem().ifPresent(p -> m.put("problem", p));
         return m;
     }

@@ -10,9 +10,15 @@ import java.util.Optional;
  * @param bytesRead bytes of it the diagnosis read
  * @param bytesSkipped bytes of it left unread (the start of a file larger than the limit, the rest of stdin)
  * @param lines lines read
+ * @param millis how long fetching it took (a host, a cluster, a guest), 0 for what the user gave
  */
 public record Collected(String name, LogSource source, long bytesRead, long bytesSkipped, int lines,
-                        Optional<String> problem) {
+                        Optional<String> problem, long millis) {
+
+    public Collected(String name, LogSource source, long bytesRead, long bytesSkipped, int lines,
+                     Optional<String> problem) {
+        this(name, source, bytesRead, bytesSkipped, lines, problem, 0);
+    }
 
     public Collected {
         Objects.requireNonNull(name);
@@ -22,6 +28,11 @@ public record Collected(String name, LogSource source, long bytesRead, long byte
 
     public static Collected failed(String name, String problem) {
         return new Collected(name, LogSource.PASTED, 0, 0, 0, Optional.of(problem));
+    }
+
+    /** The same, fetched in {@code ms}. */
+    public Collected took(long ms) {
+        return new Collected(name, source, bytesRead, bytesSkipped, lines, problem, ms);
     }
 
     public boolean read() {

@@ -101,6 +101,7 @@ class VmEvidenceTest {
             assertThat(kernel.read()).as(kernel.problem().orElse("")).isTrue();
             assertThat(kernel.source()).isEqualTo(LogSource.KERNEL_LOG);
             assertThat(kernel.lines()).isEqualTo(3);
+            assertThat(kernel.millis()).as("the time it took over SSH").isPositive();
             assertThat(Files.readString(dir.resolve("journalctl-args"))).as("since a minute before the start")
                     .startsWith("-k --no-pager -q -o short-iso --since @");
             assertThat(d.causes().get(0).evidence()).anyMatch(e -> e.text().contains("group 13 is not viable"));
