@@ -30,6 +30,26 @@ class DiagnoseCliTest {
     }
 
     /**
+     * {@code --vm} on libvirt (its test driver): the domain's XML is read; libvirt keeps no record of a failed start
+     * and this host has no link for the kernel log, and both are listed as not read, with why; the cause stays unknown.
+     */
+    @Test
+    void aLibvirtDomainIsDiagnosedFromWhatCanBeReadAndTheRestIsNamed() throws Exception {
+        CliHarness cli = cli();
+        int code = run(cli, "diagnose", "--libvirt", "test:///default", "--vm", "test", "--json");
+        org.junit.jupiter.api.Assumptions.assumeFalse(code == 1 && cli.err().contains("not installed")
+                && !"true".equals(System.getenv("CI")), cli.err() + " (apt-get install libvirt0)");
+        assertThat(code).as(cli.err()).isEqualTo(3);
+        JsonNode d = new com.fasterxml.jackson.databind.ObjectMapper().readTree(cli.out());
+        assertThat(d.get("cause").asText()).isEqualTo(io.gpuforge.domain.diagnose.Diagnosis.UNKNOWN);
+        List<String> names = new ArrayList<>();
+        d.get("collected").forEach(c -> names.add(c.get("name").asText() + (c.has("problem") ? " (not read)" : "")));
+        assertThat(names).contains("the configuration of VM test");
+        assertThat(cli.err()).contains("libvirt keeps no record of a failed start")
+                .contains("the kernel log of");
+    }
+
+    /**
      * {@code --vm}: GPUForge fetches the VM's own evidence from the Proxmox VE cluster (the simulator, its start
      * failing as PVE writes it) and names the cause from the task log; the JSON's {@code collected} lists the task log
      * and the configuration with what was read. A VM without a failed start says so instead of guessing.
