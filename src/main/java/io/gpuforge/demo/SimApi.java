@@ -76,6 +76,9 @@ final class SimApi {
         if (path.startsWith("/nodes/{node}/lxc")) {
             return containers.answer(method, path, p, caller);
         }
+        if (path.equals("/nodes/{node}/tasks") && method.equals("GET")) {
+            return Answer.ok(nodeTasks(p));
+        }
         if (path.startsWith("/nodes/{node}/") && !path.startsWith("/nodes/{node}/tasks/")) {
             return nodes.answer(method + " " + path, p, caller);
         }
@@ -192,24 +195,53 @@ final class SimApi {
         return Answer.ok(lines);
     }
 
+    /**
+     * A node's tasks, newest first, as PVE filters them: {@code vmid}, {@code typefilter}, {@code errors} (failed
+     * ones only), {@code start} and {@code limit} (50 when not given).
+     */
+    private List<Object> nodeTasks(Map<String, String> p) {
+        int limit = Integer.parseInt(p.getOrDefault("limit", "50"));
+        int skip = Integer.parseInt(p.getOrDefault("start", "0"));
+        boolean errors = List.of("1", "true").contains(p.getOrDefault("errors", "0"));
+        List<Object> out = new ArrayList<>();
+        List<SimCluster.Task> all = new ArrayList<>(c.tasks.values());
+        for (int i = all.size() - 1; i >= 0 && out.size() < limit; i--) {
+            SimCluster.Task t = all.get(i);
+            if (!t.node.equals(p.get("node")) || (p.containsKey("vmid") && !t.id.equals(p.get("vmid")))
+                    || (p.containsKey("typefilter") && !t.type.equals(p.get("typefilter")))
+                    || (errors && (t.exitStatus == null || t.exitStatus.equals("OK")))) {
+                continue;
+            }
+            if (skip > 0) {
+                skip--;
+                continue;
+            }
+            out.add(task(t));
+        }
+        return out;
+    }
+
+    private static Map<String, Object> task(SimCluster.Task t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("upid", t.upid);
+        m.put("node", t.node);
+        m.put("type", t.type);
+        m.put("id", t.id);
+        m.put("user", t.upid.split(":")[7]);
+        m.put("starttime", t.startMillis / 1000);
+        if (t.exitStatus != null) {
+            m.put("endtime", t.endMillis / 1000);
+            m.put("status", t.exitStatus);
+        }
+        return m;
+    }
+
     /** The cluster's recent tasks, newest first: running ones without {@code endtime} and {@code status}. */
     private List<Object> clusterTasks() {
         List<Object> out = new ArrayList<>();
         List<SimCluster.Task> all = new ArrayList<>(c.tasks.values());
         for (int i = all.size() - 1; i >= 0 && out.size() < 100; i--) {
-            SimCluster.Task t = all.get(i);
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("upid", t.upid);
-            m.put("node", t.node);
-            m.put("type", t.type);
-            m.put("id", t.id);
-            m.put("user", t.upid.split(":")[7]);
-            m.put("starttime", t.startMillis / 1000);
-            if (t.exitStatus != null) {
-                m.put("endtime", t.endMillis / 1000);
-                m.put("status", t.exitStatus);
-            }
-            out.add(m);
+            out.add(task(all.get(i)));
         }
         return out;
     }

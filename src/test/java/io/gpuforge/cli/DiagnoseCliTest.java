@@ -96,7 +96,7 @@ class DiagnoseCliTest {
             List<String> other = new ArrayList<>(List.of("diagnose", "--vm", "101"));
             other.addAll(List.of(target));
             assertThat(cli.run(sim.password() + "\n", other.toArray(new String[0]))).isEqualTo(3);
-            assertThat(cli.err()).contains("no failed start of VM 101 among the cluster's recent tasks");
+            assertThat(cli.err()).contains("no failed start of VM 101 among the tasks of pve-4090");
             assertThat(cli.out()).contains("Cause: unknown");
         }
     }

@@ -61,7 +61,7 @@ final class VmEvidence {
                 add(inputs, collected, name, LogSource.TASK_LOG, f.get().log(), maxBytes);
             } else {
                 collected.add(new Collected(what, LogSource.TASK_LOG, 0, 0, 0, Optional.of("no failed start of VM "
-                        + vm.id() + " among the cluster's recent tasks: start it once more, then diagnose it")));
+                        + vm.id() + " among the tasks of " + vm.node() + ": start it once more, then diagnose it")));
             }
         } catch (BackendException e) {
             collected.add(new Collected(what, LogSource.TASK_LOG, 0, 0, 0, Optional.of(what + " could not be read: "

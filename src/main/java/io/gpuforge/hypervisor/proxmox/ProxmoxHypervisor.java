@@ -422,8 +422,8 @@ public final class ProxmoxHypervisor implements Hypervisor {
 
     @Override
     public Optional<FailedStart> lastFailedStart(VmRef vm, int maxLines) throws BackendException {
-        vmid(vm);
-        List<PveApi.ClusterTask> tasks = session.call(api::clusterTasks);
+        int id = vmid(vm);
+        List<PveApi.ClusterTask> tasks = session.call(() -> api.nodeTasks(vm.node(), id, "qmstart", true, 5));
         Optional<PveApi.ClusterTask> failed = tasks.stream().filter(t -> t.type().equals("qmstart")
                 && t.id().equals(vm.id()) && t.node().equals(vm.node()) && t.status().isPresent()
                 && !t.status().get().equals("OK")).findFirst();

@@ -230,10 +230,28 @@ public final class PveApi {
         return out;
     }
 
+    /**
+     * A node's tasks, newest first, as PVE filters them: of one VM, of one type ({@code qmstart}), the failed ones
+     * only; at most {@code limit}. Reaches further back than the cluster's recent list.
+     */
+    public List<ClusterTask> nodeTasks(String node, int vmid, String type, boolean failedOnly, int limit)
+            throws PveApiException {
+        Map<String, String> q = new LinkedHashMap<>();
+        q.put("vmid", String.valueOf(vmid));
+        q.put("typefilter", type);
+        q.put("errors", failedOnly ? "1" : "0");
+        q.put("limit", String.valueOf(limit));
+        return tasks(c.get("/nodes/" + node + "/tasks", q));
+    }
+
     /** The cluster's recent tasks (every node), newest first. */
     public List<ClusterTask> clusterTasks() throws PveApiException {
+        return tasks(c.get("/cluster/tasks", Map.of()));
+    }
+
+    private static List<ClusterTask> tasks(JsonNode list) {
         List<ClusterTask> out = new ArrayList<>();
-        for (JsonNode t : c.get("/cluster/tasks", Map.of())) {
+        for (JsonNode t : list) {
             Optional<String> upid = PveValues.text(t, "upid");
             if (upid.isEmpty()) {
                 continue;
