@@ -26,7 +26,6 @@ public final class DiagnoseService {
     public static final int MAX_LOGS = 32;
 
     private final LogReader reader;
-    private final int maxBytes;
 
     public DiagnoseService() {
         this(LogReader.MAX_BYTES);
@@ -35,7 +34,6 @@ public final class DiagnoseService {
     /** With another byte limit per log (tests). */
     DiagnoseService(int maxBytes) {
         this.reader = new LogReader(maxBytes);
-        this.maxBytes = maxBytes;
     }
 
     /** The limit on each log, in bytes. */
@@ -94,14 +92,10 @@ public final class DiagnoseService {
         if (logs.size() > MAX_LOGS) {
             throw new IllegalArgumentException("at most " + MAX_LOGS + " logs at once, not " + logs.size());
         }
-        VmEvidence.Gathered g = VmEvidence.of(session, vm, new VmEvidence.Hosts(connection, hosts, prompt), maxBytes);
-        List<LogInput> inputs = new ArrayList<>(g.inputs());
-        List<Collected> collected = new ArrayList<>(g.collected());
-        for (LogReader.Read r : reads(logs, stdin)) {
-            r.input().ifPresent(inputs::add);
-            collected.add(r.collected());
-        }
-        return Diagnoser.diagnose(inputs, collected);
+        Evidence e = new Evidence(reader);
+        VmEvidence.of(session, vm, new VmEvidence.Hosts(connection, hosts, prompt), e);
+        reads(logs, stdin).forEach(e::given);
+        return Diagnoser.diagnose(e.inputs(), e.collected());
     }
 
     /** Diagnoses text pasted in the window. */
@@ -109,13 +103,9 @@ public final class DiagnoseService {
         return diagnose(List.of(reader.pasted("pasted", text)));
     }
 
-    private static Diagnosis diagnose(List<LogReader.Read> reads) {
-        List<LogInput> inputs = new ArrayList<>();
-        List<Collected> collected = new ArrayList<>();
-        for (LogReader.Read r : reads) {
-            r.input().ifPresent(inputs::add);
-            collected.add(r.collected());
-        }
-        return Diagnoser.diagnose(inputs, collected);
+    private Diagnosis diagnose(List<LogReader.Read> reads) {
+        Evidence e = new Evidence(reader);
+        reads.forEach(e::given);
+        return Diagnoser.diagnose(e.inputs(), e.collected());
     }
 }

@@ -2,8 +2,6 @@ package io.gpuforge.app.diagnose;
 
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.diagnose.Collected;
-import io.gpuforge.domain.diagnose.LogInput;
 import io.gpuforge.domain.diagnose.LogSource;
 import io.gpuforge.domain.vm.GuestExecResult;
 import io.gpuforge.domain.vm.VmRef;
@@ -28,8 +26,7 @@ final class GuestEvidence {
     private GuestEvidence() {
     }
 
-    static void of(ConnectionSession s, VmRef vm, Optional<String> osType, List<LogInput> inputs,
-                   List<Collected> collected, int maxBytes) {
+    static void of(ConnectionSession s, VmRef vm, Optional<String> osType, Evidence e) {
         boolean windows = osType.map(o -> o.toLowerCase(java.util.Locale.ROOT).startsWith("win")).orElse(false);
         List<Ask> asks = windows
                 ? List.of(new Ask("the display devices of VM " + vm.id() + " (Get-PnpDevice)", List.of("powershell",
@@ -39,23 +36,19 @@ final class GuestEvidence {
                         new Ask("the GPU drivers' kernel lines in VM " + vm.id(), List.of("sh", "-c", "dmesg 2>&1"
                                 + " | grep -iE 'nvidia|NVRM|amdgpu|nouveau' | tail -n 500")));
         for (Ask a : asks) {
-            int from = collected.size();
             long t0 = System.nanoTime();
             try {
                 GuestExecResult r = s.guestExec(vm, a.command(), Duration.ofSeconds(SECONDS));
                 String text = r.stdout() + (r.stderr().isBlank() ? "" : (r.stdout().endsWith("\n") || r.stdout()
                         .isEmpty() ? "" : "\n") + r.stderr());
-                VmEvidence.add(inputs, collected, a.name(), LogSource.GUEST, text, maxBytes);
-            } catch (BackendException e) {
-                collected.add(new Collected(a.name(), LogSource.GUEST, 0, 0, 0, Optional.of(a.name()
-                        + " could not be asked: " + e.getMessage())));
-            } catch (InterruptedException e) {
+                e.text(a.name(), LogSource.GUEST, text, t0);
+            } catch (BackendException x) {
+                e.missing(a.name(), LogSource.GUEST, a.name() + " could not be asked: " + x.getMessage(), t0);
+            } catch (InterruptedException x) {
                 Thread.currentThread().interrupt();
-                collected.add(new Collected(a.name(), LogSource.GUEST, 0, 0, 0, Optional.of(a.name()
-                        + " was not asked: interrupted")));
+                e.missing(a.name(), LogSource.GUEST, a.name() + " was not asked: interrupted", t0);
                 return;
             }
-            VmEvidence.timed(collected, from, t0);
         }
     }
 }

@@ -8,14 +8,10 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.diagnose.Collected;
-import io.gpuforge.domain.diagnose.LogInput;
 import io.gpuforge.domain.diagnose.LogSource;
 import io.gpuforge.domain.vm.FailedStart;
 import io.gpuforge.domain.vm.VmConfig;
 import io.gpuforge.domain.vm.VmRef;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,9 +30,6 @@ final class VmEvidence {
     /** The most lines read of a host's kernel log or a domain's log. */
     static final int MAX_HOST_LINES = 5000;
 
-    record Gathered(List<LogInput> inputs, List<Collected> collected) {
-    }
-
     private VmEvidence() {
     }
 
@@ -44,9 +37,7 @@ final class VmEvidence {
     record Hosts(ConnectionInfo connection, HostLogs logs, HostKeyPrompt prompt) {
     }
 
-    static Gathered of(ConnectionSession s, VmRef vm, Hosts hosts, int maxBytes) {
-        List<LogInput> inputs = new ArrayList<>();
-        List<Collected> collected = new ArrayList<>();
+    static void of(ConnectionSession s, VmRef vm, Hosts hosts, Evidence e) {
         String what = "the last failed start of VM " + vm.id() + " on " + vm.node();
         Optional<FailedStart> f = Optional.empty();
         long t0 = System.nanoTime();
@@ -57,110 +48,71 @@ final class VmEvidence {
             }
             f = s.lastFailedStart(vm, MAX_TASK_LINES);
             if (f.isPresent()) {
-                String name = "task " + f.get().task();
-                add(inputs, collected, name, LogSource.TASK_LOG, f.get().log(), maxBytes);
+                e.text("task " + f.get().task(), LogSource.TASK_LOG, f.get().log(), t0);
             } else {
-                collected.add(new Collected(what, LogSource.TASK_LOG, 0, 0, 0, Optional.of("no failed start of VM "
-                        + vm.id() + " among the tasks of " + vm.node() + ": start it once more, then diagnose it")));
+                e.missing(what, LogSource.TASK_LOG, "no failed start of VM " + vm.id() + " among the tasks of "
+                        + vm.node() + ": start it once more, then diagnose it", t0);
             }
-        } catch (BackendException e) {
-            collected.add(new Collected(what, LogSource.TASK_LOG, 0, 0, 0, Optional.of(what + " could not be read: "
-                    + e.getMessage())));
+        } catch (BackendException x) {
+            e.missing(what, LogSource.TASK_LOG, what + " could not be read: " + x.getMessage(), t0);
         }
-        timed(collected, 0, t0);
         String config = "the configuration of VM " + vm.id();
-        int from = collected.size();
         t0 = System.nanoTime();
         Optional<String> osType = Optional.empty();
         List<PciAddress> functions = List.of();
         try {
             VmConfig c = s.readConfig(vm);
-            add(inputs, collected, config, LogSource.PASTED, c.document(), maxBytes);
+            e.text(config, LogSource.PASTED, c.document(), t0);
             osType = c.details().osType();
             functions = c.details().hostDevices();
-        } catch (BackendException e) {
-            collected.add(new Collected(config, LogSource.PASTED, 0, 0, 0, Optional.of(config + " could not be read: "
-                    + e.getMessage())));
+        } catch (BackendException x) {
+            e.missing(config, LogSource.PASTED, config + " could not be read: " + x.getMessage(), t0);
         }
-        timed(collected, from, t0);
-        host(vm, hosts, f, inputs, collected, maxBytes);
-        functions(vm, hosts, functions, inputs, collected, maxBytes);
-        GuestEvidence.of(s, vm, osType, inputs, collected, maxBytes);
-        return new Gathered(inputs, collected);
+        host(vm, hosts, f, e);
+        functions(vm, hosts, functions, e);
+        GuestEvidence.of(s, vm, osType, e);
     }
 
     /** Over the node's host link: the VM's GPU functions as the host sees them (drivers, group, reset, power). */
-    private static void functions(VmRef vm, Hosts hosts, List<PciAddress> functions, List<LogInput> inputs,
-                                  List<Collected> collected, int maxBytes) {
+    private static void functions(VmRef vm, Hosts hosts, List<PciAddress> functions, Evidence e) {
         if (functions.isEmpty()) {
             return;
         }
         String name = "the GPU's functions on " + vm.node();
-        int from = collected.size();
         long t0 = System.nanoTime();
         try {
-            add(inputs, collected, name, LogSource.PASTED, hosts.logs().pciFacts(new HostTarget.Linked(
-                    hosts.connection(), vm.node()), functions, hosts.prompt()), maxBytes);
-        } catch (HostException e) {
-            collected.add(new Collected(name, LogSource.PASTED, 0, 0, 0, Optional.of(name + " could not be read: "
-                    + e.getMessage())));
+            e.text(name, LogSource.PASTED, hosts.logs().pciFacts(new HostTarget.Linked(hosts.connection(),
+                    vm.node()), functions, hosts.prompt()), t0);
+        } catch (HostException x) {
+            e.missing(name, LogSource.PASTED, name + " could not be read: " + x.getMessage(), t0);
         }
-        timed(collected, from, t0);
     }
 
     /** Over the node's host link: its kernel log around the failed start, and libvirt's log of the domain. */
-    private static void host(VmRef vm, Hosts hosts, Optional<FailedStart> f, List<LogInput> inputs,
-                             List<Collected> collected, int maxBytes) {
+    private static void host(VmRef vm, Hosts hosts, Optional<FailedStart> f, Evidence e) {
         HostTarget node = new HostTarget.Linked(hosts.connection(), vm.node());
         String kernel = "the kernel log of " + vm.node();
-        int from = collected.size();
         long t0 = System.nanoTime();
         try {
-            add(inputs, collected, kernel, LogSource.KERNEL_LOG, hosts.logs().kernelLog(node,
-                    f.map(FailedStart::at), MAX_HOST_LINES, hosts.prompt()), maxBytes);
-        } catch (HostException e) {
-            collected.add(new Collected(kernel, LogSource.KERNEL_LOG, 0, 0, 0, Optional.of(kernel
-                    + " could not be read: " + e.getMessage())));
+            e.text(kernel, LogSource.KERNEL_LOG, hosts.logs().kernelLog(node, f.map(FailedStart::at), MAX_HOST_LINES,
+                    hosts.prompt()), t0);
+        } catch (HostException x) {
+            e.missing(kernel, LogSource.KERNEL_LOG, kernel + " could not be read: " + x.getMessage(), t0);
         }
-        timed(collected, from, t0);
         if (hosts.connection().kind() != ConnectionInfo.Kind.LIBVIRT) {
             return;
         }
         String path = "/var/log/libvirt/qemu/" + vm.id() + ".log";
-        from = collected.size();
         t0 = System.nanoTime();
         try {
             Optional<String> log = hosts.logs().tail(node, path, MAX_HOST_LINES, hosts.prompt());
             if (log.isPresent()) {
-                add(inputs, collected, path, LogSource.QEMU_LOG, log.get(), maxBytes);
+                e.text(path, LogSource.QEMU_LOG, log.get(), t0);
             } else {
-                collected.add(new Collected(path, LogSource.QEMU_LOG, 0, 0, 0, Optional.of(path + " does not exist on "
-                        + vm.node())));
+                e.missing(path, LogSource.QEMU_LOG, path + " does not exist on " + vm.node(), t0);
             }
-        } catch (HostException e) {
-            collected.add(new Collected(path, LogSource.QEMU_LOG, 0, 0, 0, Optional.of(path + " could not be read: "
-                    + e.getMessage())));
+        } catch (HostException x) {
+            e.missing(path, LogSource.QEMU_LOG, path + " could not be read: " + x.getMessage(), t0);
         }
-        timed(collected, from, t0);
-    }
-
-    /** Marks what was collected from index {@code from} on with the time since {@code t0}. */
-    static void timed(List<Collected> collected, int from, long t0) {
-        long ms = Math.max(1, (System.nanoTime() - t0) / 1_000_000);
-        for (int i = from; i < collected.size(); i++) {
-            collected.set(i, collected.get(i).took(ms));
-        }
-    }
-
-    /** A text as read, its end kept when it is over {@code maxBytes}. */
-    static void add(List<LogInput> inputs, List<Collected> collected, String name, LogSource source,
-                            String text, int maxBytes) {
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        long skipped = Math.max(0, bytes.length - maxBytes);
-        String kept = skipped == 0 ? text : new String(bytes, (int) skipped, maxBytes, StandardCharsets.UTF_8);
-        int lines = kept.isEmpty() ? 0 : (int) kept.lines().count();
-        Optional<LogSource> known = source == LogSource.PASTED ? Optional.empty() : Optional.of(source);
-        inputs.add(new LogInput(name, known, kept));
-        collected.add(new Collected(name, source, bytes.length - skipped, skipped, lines, Optional.empty()));
     }
 }

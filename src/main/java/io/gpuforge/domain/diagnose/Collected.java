@@ -30,11 +30,6 @@ public record Collected(String name, LogSource source, long bytesRead, long byte
         return new Collected(name, LogSource.PASTED, 0, 0, 0, Optional.of(problem));
     }
 
-    /** The same, fetched in {@code ms}. */
-    public Collected took(long ms) {
-        return new Collected(name, source, bytesRead, bytesSkipped, lines, problem, ms);
-    }
-
     public boolean read() {
         return problem.isEmpty();
     }
