@@ -44,6 +44,11 @@ public record NavItem(Kind kind, String id, String label, boolean localized, Opt
                 Optional.of(NavTarget.node(node)));
     }
 
+    /** The id of a GPU's row below its node: what the tree and what watches the GPU's readings both name it by. */
+    public static String gpuId(ConnectionInfo c, String node, String address) {
+        return "conn:" + c.id() + "/node:" + node + "/gpu:" + address;
+    }
+
     /** The node, VM or GPU this item stands for, when it is below a hypervisor connection. */
     public Optional<String> node() {
         return target.map(NavTarget::node);

@@ -76,8 +76,8 @@ final class TreeContent {
                 Optional<GpuShare> share = onNode.flatMap(s -> s.of(g.address()));
                 // the row is short; a search finds what its tooltip says as well (the vendor's name, the mapping)
                 if (nodeMatches || ShareFormat.tooltip(g, share, i18n).toLowerCase(Locale.ROOT).contains(f)) {
-                    children.add(TreeSync.Wanted.leaf(new NavItem(NavItem.Kind.GPU, "conn:" + c.id() + "/node:"
-                            + n.name() + "/gpu:" + g.address(), ShareFormat.treeLabel(g, share, i18n), false,
+                    children.add(TreeSync.Wanted.leaf(new NavItem(NavItem.Kind.GPU, NavItem.gpuId(c, n.name(),
+                            g.address().toString()), ShareFormat.treeLabel(g, share, i18n), false,
                             Optional.of(c), Optional.of(NavTarget.gpu(g, share)))));
                 }
             }

@@ -3,6 +3,7 @@ package io.gpuforge.ui.shell;
 import io.gpuforge.app.monitor.GpuFleet;
 import io.gpuforge.app.monitor.NoData;
 import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.ui.common.NavItem;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -41,8 +42,7 @@ final class TreeGpuReadings implements AutoCloseable {
 
     /** A GPU's row in the tree, below its node: as {@code TreeContent} names it. */
     static Optional<String> itemId(FleetGpu g) {
-        return g.connectionInfo().flatMap(c -> g.address().map(a -> "conn:" + c.id() + "/node:" + g.host() + "/gpu:"
-                + a));
+        return g.connectionInfo().flatMap(c -> g.address().map(a -> NavItem.gpuId(c, g.host(), a)));
     }
 
     /** On the FX thread: a few map lookups per GPU. */
