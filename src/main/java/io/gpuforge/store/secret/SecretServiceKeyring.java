@@ -1,5 +1,6 @@
 package io.gpuforge.store.secret;
 
+import io.gpuforge.bounded.BoundedProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.File;
@@ -129,7 +130,7 @@ public final class SecretServiceKeyring implements SecretStore {
         reader.start();
         try {
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                stop(p);
+                BoundedProcess.kill(p);
                 throw new SecretStoreException("The keyring did not answer within " + timeout.toSeconds()
                         + " s (secret-tool was stopped); unlock it or use the vault");
             }
@@ -146,7 +147,7 @@ public final class SecretServiceKeyring implements SecretStore {
             return new Result(exit, out.chars());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            stop(p);
+            BoundedProcess.kill(p);
             throw new SecretStoreException("Interrupted while waiting for the keyring", e);
         } finally {
             Arrays.fill(input, (byte) 0);
@@ -170,17 +171,6 @@ public final class SecretServiceKeyring implements SecretStore {
         }
     }
 
-    /** Kills the tool and what it started (children first: once it is gone they are not its own). */
-    private static void stop(Process p) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-        try {
-            p.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** What the tool printed, at most {@link #MAX_OUTPUT} bytes. */
     private static final class Output {
         private final byte[] buf = new byte[MAX_OUTPUT];
@@ -196,7 +186,7 @@ public final class SecretServiceKeyring implements SecretStore {
                     }
                     if (len == buf.length && in.read() >= 0) {
                         tooMuch = true;
-                        stop(p);
+                        BoundedProcess.kill(p);
                         return;
                     }
                 }
