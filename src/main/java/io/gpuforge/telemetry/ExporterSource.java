@@ -105,16 +105,12 @@ public final class ExporterSource implements GpuSource.Polled {
             throw new SourceException(e.getMessage() + (e.kind() == BoundedReadException.Kind.TOO_LARGE
                     ? "; is it an exporter?" : "; it is asked again at the next interval"), e);
         } catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException
-                 | java.nio.channels.UnresolvedAddressException e) {
+                 | java.net.UnknownHostException | java.nio.channels.UnresolvedAddressException e) {
             throw new SourceException("cannot reach the exporter at " + url + ": " + e.getMessage()
                     + " (is it running, and is the port right: 9400 for DCGM, 9835 for nvidia_gpu_exporter?)", e);
         } catch (IOException e) {
-            if (!(e instanceof java.net.UnknownHostException)) {
-                throw new SourceException("the connection to the exporter at " + url + " broke off: " + e.getMessage()
-                        + "; it is asked again at the next interval", e);
-            }
-            throw new SourceException("cannot reach the exporter at " + url + ": " + e.getMessage()
-                    + " (is it running, and is the port right: 9400 for DCGM, 9835 for nvidia_gpu_exporter?)", e);
+            throw new SourceException("the connection to the exporter at " + url + " broke off: " + e.getMessage()
+                    + "; it is asked again at the next interval", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SourceException("scraping " + url + " was interrupted", e);
