@@ -11,12 +11,10 @@ import io.gpuforge.domain.telemetry.ReducedSeries;
 import io.gpuforge.domain.telemetry.SeriesKey;
 import io.gpuforge.domain.telemetry.SourceKind;
 import io.gpuforge.domain.telemetry.Tariff;
+import io.gpuforge.testing.MovableClock;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -35,38 +33,14 @@ class TelemetryStoreTest {
     Path dir;
 
     private Database db;
-    private MutableClock clock;
+    private MovableClock clock;
     private TelemetryStore store;
     private TelemetryQueries queries;
-
-    /** A clock the test moves. */
-    static final class MutableClock extends Clock {
-        volatile long now;
-
-        MutableClock(long now) {
-            this.now = now;
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(now);
-        }
-    }
 
     @BeforeEach
     void open() throws Exception {
         db = Database.open(dir.resolve("gpuforge.db"));
-        clock = new MutableClock(T0 + Duration.ofHours(4).toMillis());
+        clock = new MovableClock(Instant.ofEpochMilli(T0 + Duration.ofHours(4).toMillis()));
         store = new TelemetryStore(db, clock, TelemetryStore.Retention.defaults());
         queries = new TelemetryQueries(store);
     }
@@ -234,7 +208,7 @@ class TelemetryStoreTest {
         Instant to = Instant.ofEpochMilli(T0 + 2 * 3600_000);
         double rawEnergy = queries.energy(from, to, Optional.empty(), x -> true).total().joules();
         assertThat(store.rollUpAndPrune()).isEqualTo(120);
-        clock.now = T0 + Duration.ofHours(50).toMillis();
+        clock.set(Instant.ofEpochMilli(T0 + Duration.ofHours(50).toMillis()));
         store.rollUpAndPrune();
         assertThat(store.chunks().count()).as("raw samples past 48 h are gone").isZero();
         assertThat(store.rollups().count()).isEqualTo(120);
@@ -244,7 +218,7 @@ class TelemetryStoreTest {
         assertThat(r.min()).isCloseTo(300, within(0.01));
         double rolledEnergy = queries.energy(from, to, Optional.empty(), x -> true).total().joules();
         assertThat(rolledEnergy).isCloseTo(rawEnergy, within(rawEnergy * 1e-4));
-        clock.now = T0 + Duration.ofDays(91).toMillis();
+        clock.set(Instant.ofEpochMilli(T0 + Duration.ofDays(91).toMillis()));
         store.rollUpAndPrune();
         assertThat(store.rollups().count()).as("rollups past 90 days are gone").isZero();
     }

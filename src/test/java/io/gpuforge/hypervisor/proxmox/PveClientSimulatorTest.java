@@ -12,11 +12,8 @@ import io.gpuforge.domain.pci.PciAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
 import javax.net.ssl.SSLPeerUnverifiedException;
@@ -91,34 +88,6 @@ class PveClientSimulatorTest {
         });
     }
 
-    /** A clock the test moves, shared by the client and the simulator. */
-    private static final class MovableClock extends Clock {
-        private volatile Instant now;
-
-        MovableClock(Instant start) {
-            now = start;
-        }
-
-        void set(Instant t) {
-            now = t;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     /**
      * The password is used once, for the first ticket, and wiped; the ticket is renewed with itself before its two
      * hours end (the simulator's tickets expire as PVE's do), so the session outlives the first ticket without the
@@ -128,7 +97,7 @@ class PveClientSimulatorTest {
     @Test
     void aPasswordSessionOutlivesItsFirstTicketWithoutKeepingThePassword() throws Exception {
         Instant t0 = Instant.parse("2026-11-29T10:00:00Z");
-        MovableClock clock = new MovableClock(t0);
+        io.gpuforge.testing.MovableClock clock = new io.gpuforge.testing.MovableClock(t0);
         sim.useClock(clock);
         char[] password = sim.password().toCharArray();
         PveClient c = new PveClient(sim.url(), new PveCredentials.Password("root@pam", password), Optional.of(pin),
