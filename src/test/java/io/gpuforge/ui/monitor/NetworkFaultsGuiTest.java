@@ -249,6 +249,9 @@ class NetworkFaultsGuiTest {
                     .anyMatch(ChartSeries::endsInGap)));
             String why = NoData.of(app.fleet(), gpu().orElseThrow()).map(NoData::problem).orElse("");
             if (fault == TcpProxy.Fault.STALL) {
+                // wide enough for the row's whole label
+                robot.interact(() -> robot.lookup("#main-split").queryAs(javafx.scene.control.SplitPane.class)
+                        .setDividerPositions(0.45));
                 WaitForAsyncUtils.waitForFxEvents();
                 io.gpuforge.testing.Screenshots.writePng(io.gpuforge.testing.Screenshots.snapshot(stage.getScene()),
                         "tree-no-data-light-en.png");
