@@ -78,7 +78,8 @@ class ContainerWizardGuiTest {
         next(robot);
         waitUntil(() -> !busy(robot) && !"GPU".equals(title(robot)));
         if ("Host plan".equals(title(robot))) {
-            assertThat(texts(robot, "#pt-diff")).contains("gpuforge-nvidia-nodes.service");
+            // the diff sits in a ScrollPane, whose content joins the scene graph only once its skin is made (a pulse)
+            waitUntil(() -> texts(robot, "#pt-diff").contains("gpuforge-nvidia-nodes.service"));
             GuiFixture.writePng(GuiFixture.snapshot(wizard(robot).getScene()), "container-wizard-plan-light-en.png");
             next(robot); // "Apply the plan"
             waitUntil(() -> !busy(robot) && !"Host plan".equals(title(robot)));
@@ -87,6 +88,7 @@ class ContainerWizardGuiTest {
         assertThat(texts(robot, "#ct-wizard-driver")).contains("550.127.05");
         next(robot);
         assertThat(title(robot)).isEqualTo("Summary");
+        waitUntil(() -> texts(robot, "#ct-wizard-calls").startsWith("POST "));
         String summary = texts(robot, "#ct-wizard-calls");
         assertThat(summary).startsWith("POST /nodes/pve-3090/lxc").contains("hostname: cuda-01")
                 .contains("unprivileged: 1").containsPattern("dev\\d: /dev/nvidia2").contains("/dev/nvidia-uvm");
