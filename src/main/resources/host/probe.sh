@@ -32,7 +32,8 @@ for p in /etc/hostname /etc/os-release /usr/lib/os-release /proc/cmdline /proc/s
          /proc/meminfo /etc/default/grub /etc/kernel/cmdline /proc/modules /etc/modules /proc/net/route \
          /proc/mounts /etc/initramfs-tools/modules /etc/mkinitcpio.conf /gpuforge/dmesg.txt \
          /gpuforge/proxmox-boot-tool-status.txt /gpuforge/zpool-status.txt \
-         /etc/udev/rules.d/80-gpuforge-vfio.rules /var/lib/gpuforge/journal.json /proc/driver/nvidia/version \
+         /etc/udev/rules.d/80-gpuforge-vfio.rules /etc/udev/rules.d/81-gpuforge-fix.rules \
+         /var/lib/gpuforge/journal.json /proc/driver/nvidia/version \
          /usr/share/perl5/PVE/pvecfg.pm /etc/systemd/system/gpuforge-nvidia-nodes.service /proc/devices; do
   emit "$p"
 done

@@ -1,6 +1,7 @@
 package io.gpuforge.host;
 
 import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.passthrough.FixPlanner;
 import io.gpuforge.passthrough.Planner;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -22,9 +23,10 @@ public final class JournalPolicy {
 
     public static final String BACKUPS = "/var/lib/gpuforge/backups/";
 
-    /** Every file the planner edits (its boot loader, initramfs and binding strategies). */
+    /** Every file the planners edit (boot loader, initramfs and binding strategies; a diagnosis's fix files). */
     static final Set<String> FILES = Set.of("/etc/default/grub", "/etc/kernel/cmdline", "/etc/modules",
-            "/etc/mkinitcpio.conf", Planner.MODPROBE_FILE, Planner.UDEV_FILE, Planner.DRACUT_FILE);
+            "/etc/mkinitcpio.conf", Planner.MODPROBE_FILE, Planner.UDEV_FILE, Planner.DRACUT_FILE,
+            FixPlanner.MODPROBE_FILE, FixPlanner.UDEV_FILE);
 
     /** Every refresh command the planner asks for (boot loader, then initramfs). */
     static final Set<String> COMMANDS = Set.of("update-grub", "grub-mkconfig -o /boot/grub/grub.cfg",
