@@ -8,6 +8,8 @@ import io.gpuforge.app.backends.PciMappings;
 import io.gpuforge.app.backends.UserPromptRelay;
 import io.gpuforge.app.passthrough.NodeReadiness;
 import io.gpuforge.app.diagnose.DiagnoseService;
+import io.gpuforge.app.diagnose.FixService;
+import io.gpuforge.store.DiagnosisFixRepository;
 import io.gpuforge.app.share.ShareService;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.vmcreate.TemplateService;
@@ -95,6 +97,7 @@ public final class AppContext implements AutoCloseable {
     private final AlertService alerts;
     private final CostService costs;
     private final GpuFleet fleet;
+    private final FixService fixes;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
                        EventLog events, SecretsService secrets, ConnectionsService connections,
@@ -118,6 +121,7 @@ public final class AppContext implements AutoCloseable {
         this.hosts = new HostService(hostAccess);
         this.passthrough = new PassthroughService(hosts, hostAccess, Clock.systemUTC());
         this.shares = new ShareService(hosts, passthrough);
+        this.fixes = new FixService(passthrough, hosts, new DiagnosisFixRepository(database), Clock.systemUTC());
         this.taskLog = new TaskLog(new TaskLogRepository(database), Clock.systemUTC(),
                 System.getProperty("user.name", "unknown"));
         this.taskLog.abandonLeftovers();
@@ -274,6 +278,11 @@ public final class AppContext implements AutoCloseable {
 
     public DiagnoseService diagnosis() {
         return diagnosis;
+    }
+
+    /** A diagnosis's fixes: proposed, applied as shown, kept, rolled back. */
+    public FixService fixes() {
+        return fixes;
     }
 
     public PassthroughService passthrough() {

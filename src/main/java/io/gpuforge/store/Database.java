@@ -28,7 +28,7 @@ public final class Database implements AutoCloseable {
     /** Migrations in order; version n is the n-th entry. Append, never edit a released one. */
     static final List<String> MIGRATIONS = List.of("V1__init.sql", "V2__connection_tls_fingerprint.sql",
             "V3__host_link.sql", "V4__telemetry.sql", "V5__vm_templates.sql", "V6__alert_rules.sql",
-            "V7__task_log.sql", "V8__connection_options.sql");
+            "V7__task_log.sql", "V8__connection_options.sql", "V9__diagnosis_fix.sql");
 
     private final Connection connection;
     private final Path file;

@@ -1,0 +1,36 @@
+package io.gpuforge.app.diagnose;
+
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.diagnose.VmFix;
+import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.vm.VmConfig;
+import java.util.List;
+import java.util.Optional;
+
+/** The VM side of a fix on the VM's hypervisor: Proxmox VE keys, or libvirt's domain XML. */
+final class VmFixes {
+
+    private VmFixes() {
+    }
+
+    static VmFix of(ConnectionInfo.Kind kind, String cause, VmConfig c, List<PassthroughPlan.VmChange> advised)
+            throws BackendException {
+        if (kind == ConnectionInfo.Kind.LIBVIRT) {
+            return DomainVmFixes.of(cause, c, advised.stream().filter(v -> v.hypervisor().equals("libvirt"))
+                    .map(PassthroughPlan.VmChange::snippet).findFirst());
+        }
+        return PveVmFixes.of(cause, c);
+    }
+
+    /** Whether the change of {@code fix} is in {@code now} as written: every key with its value, or the document. */
+    static boolean stillApplied(VmFix fix, VmConfig now, Optional<String> versionAfter) {
+        return fix.change().map(ch -> {
+            if (ch instanceof io.gpuforge.domain.passthrough.ConfigChange.Settings s) {
+                return s.keys().entrySet().stream().allMatch(e -> e.getValue().equals(
+                        Optional.ofNullable(now.settings().get(e.getKey()))));
+            }
+            return versionAfter.map(now.version()::equals).orElse(false);
+        }).orElse(true);
+    }
+}
