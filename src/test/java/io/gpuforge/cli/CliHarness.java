@@ -18,8 +18,16 @@ final class CliHarness {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
+    private final java.util.Map<String, String> environment;
+
     CliHarness(Path home) {
+        this(home, System.getenv());
+    }
+
+    /** With its own environment (a vault passphrase in {@code GPUFORGE_VAULT_PASSPHRASE}, say). */
+    CliHarness(Path home, java.util.Map<String, String> environment) {
         this.home = home;
+        this.environment = environment;
     }
 
     /** Runs one command with {@code stdin} as its input; its exit code. */
@@ -27,7 +35,7 @@ final class CliHarness {
         out.getBuffer().setLength(0);
         err.getBuffer().setLength(0);
         return GpuForgeCli.run(args, AppPaths.underHome(home), new CliOutput(new PrintWriter(out), new PrintWriter(err)),
-                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), environment);
     }
 
     int run(String... args) {

@@ -101,6 +101,59 @@ class DiagnoseCliTest {
         }
     }
 
+    /**
+     * {@code --apply-fix}: the VM side of the fix shown as a diff of the VM's configuration, applied only when the user
+     * says yes ({@code n} changes nothing), listed by {@code --fixes}, and undone by {@code --rollback-fix}.
+     */
+    @Test
+    void aFixIsShownAppliedOnlyWithYesListedAndRolledBack() throws Exception {
+        try (io.gpuforge.demo.PveSimulator sim = new io.gpuforge.demo.PveSimulator(
+                io.gpuforge.demo.SimCluster.contractLab())) {
+            io.gpuforge.hypervisor.proxmox.PveClient api = sim.tokenClient(
+                    io.gpuforge.hypervisor.proxmox.PveContract.load());
+            api.put("/nodes/pve-4090/qemu/102/config", Map.of("vga", "std"));
+            sim.cluster().failStarts(102, List.of("kvm: -device vfio-pci,host=00:02.0,addr=0x02,x-igd-gms=1: PCI:"
+                    + " slot 2 function 0 not available for vfio-pci, in use by VGA"), "start failed: QEMU exited with"
+                    + " code 1");
+            api.post("/nodes/pve-4090/qemu/102/status/start", Map.of());
+            CliHarness cli = new CliHarness(home.resolve("home"), Map.of("GPUFORGE_VAULT_PASSPHRASE", "of the test"));
+            assertThat(cli.run(sim.token() + "\n", new String[] {"connection", "add", "lab", "--pve", sim.url(),
+                    "--fingerprint", sim.certificateFingerprint(), "--token-stdin"})).as(cli.err()).isZero();
+            long until = System.currentTimeMillis() + 20_000;
+            while (run(cli, "diagnose", "--connection", "lab", "--vm", "102") != 0
+                    && System.currentTimeMillis() < until) {
+                Thread.sleep(200); // the start task ends after the simulator's task time
+            }
+
+            assertThat(cli.run("n\n", new String[] {"diagnose", "--connection", "lab", "--vm", "102", "--apply-fix"}))
+                    .isEqualTo(1);
+            assertThat(cli.out()).contains("Cause: vga-slot-conflict")
+                    .contains("Fix plan for vga-slot-conflict on VM 102 (pve-4090):")
+                    .contains("--- a/etc/pve/qemu-server/102.conf").contains("-vga: std").contains("+vga: none")
+                    .contains("Apply this fix to VM 102 and its host pve-4090? [y/N]");
+            assertThat(cli.err()).contains("nothing was changed");
+            assertThat(api.get("/nodes/pve-4090/qemu/102/config", Map.of()).path("vga").asText()).isEqualTo("std");
+
+            assertThat(run(cli, "diagnose", "--connection", "lab", "--vm", "102", "--apply-fix", "--yes"))
+                    .as(cli.err()).isZero();
+            assertThat(cli.out()).contains("Applied fix fix-").contains("checked: VM 102 on pve-4090 reads back with"
+                    + " the change").contains("not checked: Whether VM 102 starts now");
+            assertThat(api.get("/nodes/pve-4090/qemu/102/config", Map.of()).path("vga").asText()).isEqualTo("none");
+            String id = cli.out().lines().filter(l -> l.startsWith("Applied fix ")).findFirst().orElseThrow()
+                    .split(" ")[2];
+
+            assertThat(run(cli, "diagnose", "--connection", "lab", "--fixes")).isZero();
+            assertThat(cli.out()).contains(id).contains("VM 102 on pve-4090").contains("vga-slot-conflict")
+                    .contains("applied");
+            assertThat(run(cli, "diagnose", "--connection", "lab", "--rollback-fix", id)).as(cli.err()).isZero();
+            assertThat(cli.out()).contains("Rolled back fix " + id + ": VM 102's configuration restored.");
+            assertThat(api.get("/nodes/pve-4090/qemu/102/config", Map.of()).path("vga").asText()).isEqualTo("std");
+            assertThat(run(cli, "diagnose", "--connection", "lab", "--rollback-fix", id)).isEqualTo(1);
+            assertThat(cli.err()).contains("rolled back already");
+            assertThat(run(cli, "diagnose", "--connection", "lab", "--apply-fix")).isEqualTo(2);
+        }
+    }
+
     @Test
     void everyFixtureAsStoredGivesItsCauseWithExitZero() throws Exception {
         CliHarness cli = cli();

@@ -198,8 +198,13 @@ public final class FixService {
     }
 
     /** The fixes applied on a connection's VMs, newest first. */
-    public List<AppliedFix> applied(ConnectionInfo c) throws StoreException {
-        return fixes.of(c.id());
+    public List<AppliedFix> applied(ConnectionInfo c) throws BackendException {
+        try {
+            return fixes.of(c.id());
+        } catch (StoreException e) {
+            throw new BackendException(BackendException.Kind.FAILED, "The fixes applied cannot be read: "
+                    + e.getMessage(), e);
+        }
     }
 
     /**
@@ -207,9 +212,15 @@ public final class FixService {
      * host's journal rolled back. Run again after a host rollback that did not finish, it finishes it.
      */
     public AppliedFix rollback(ConnectionSession s, ConnectionInfo c, String id, ApplyProgress progress,
-                               HostKeyPrompt prompt) throws BackendException, HostException, StoreException {
-        AppliedFix f = fixes.find(id).filter(x -> x.connectionId() == c.id()).orElseThrow(() ->
-                new IllegalArgumentException("No fix " + id + " was applied on " + c.name()));
+                               HostKeyPrompt prompt) throws BackendException, HostException {
+        AppliedFix f;
+        try {
+            f = fixes.find(id).filter(x -> x.connectionId() == c.id()).orElseThrow(() ->
+                    new IllegalArgumentException("No fix " + id + " was applied on " + c.name()));
+        } catch (StoreException e) {
+            throw new BackendException(BackendException.Kind.FAILED, "The fix " + id + " cannot be read: "
+                    + e.getMessage(), e);
+        }
         if (f.rolledBack()) {
             throw new IllegalStateException("The fix " + id + " is rolled back already.");
         }

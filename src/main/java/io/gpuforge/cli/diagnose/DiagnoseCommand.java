@@ -5,6 +5,7 @@ import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.HypervisorTarget;
 import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.vm.VmRef;
 import java.io.IOException;
@@ -33,7 +34,10 @@ import picocli.CommandLine.Option;
                         + " nvidia-smi or Device Manager text, or a forum post: prose, Markdown and timestamps around"
                         + " the lines are fine. Each log is read up to 8 MiB (a file's end, stdin's start).",
                 "With --vm and a connection (--connection NAME, --pve URL, --libvirt URI), GPUForge fetches the log of"
-                        + " the VM's last failed start and its configuration itself; what it could not read is listed."},
+                        + " the VM's last failed start and its configuration itself; what it could not read is listed.",
+                "With --apply-fix the fix of the most likely cause is shown as a plan (the VM's configuration diff,"
+                        + " the host's files), applied once you confirm (or --yes) and kept: --fixes lists the fixes"
+                        + " applied, --rollback-fix ID undoes one."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:a cause was found", "1:no log could be read", "2:usage",
                 "3:no known cause (unknown)"})
@@ -48,6 +52,21 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Option(names = "--vm", paramLabel = "VM", description = "The VM whose start failed, by id or name: its"
             + " hypervisor's record of the start (the Proxmox task log) and its configuration are read.")
     String vm;
+
+    @Option(names = "--apply-fix", description = "With --vm: show the fix of the most likely cause as a plan (the"
+            + " VM's configuration diff, the host's file diffs and commands, what GPUForge leaves to you), ask, and"
+            + " apply it: the VM's change, then the host's, journaled; the host's side over the node's host link.")
+    boolean applyFix;
+
+    @Option(names = "--yes", description = "With --apply-fix: do not ask for confirmation (the plan is still shown).")
+    boolean yes;
+
+    @Option(names = "--fixes", description = "List the fixes applied on the connection's VMs, newest first.")
+    boolean fixes;
+
+    @Option(names = "--rollback-fix", paramLabel = "ID", description = "Undo an applied fix: the VM's earlier values"
+            + " written back (refused when the VM changed since), the host's journal rolled back.")
+    String rollbackFix;
 
     @Mixin
     HypervisorTarget target = new HypervisorTarget();
@@ -65,6 +84,17 @@ public final class DiagnoseCommand implements Callable<Integer> {
     public Integer call() {
         CliOutput o = services.output();
         Diagnosis d;
+        if (fixes || rollbackFix != null) {
+            return fixes(o);
+        }
+        if (applyFix && vm == null) {
+            o.error("gpuforge diagnose: --apply-fix needs the VM: --vm ID with its connection");
+            return 2;
+        }
+        if (yes && !applyFix) {
+            o.error("gpuforge diagnose: --yes goes with --apply-fix");
+            return 2;
+        }
         if (vm == null && target.present()) {
             o.error("gpuforge diagnose: " + target.describe() + " names where the VM is: give the VM with --vm");
             return 2;
@@ -74,28 +104,39 @@ public final class DiagnoseCommand implements Callable<Integer> {
             return 2;
         }
         try {
-            d = vm == null ? services.standalone().diagnosis().files(logs, services::stdin) : vm(o);
+            if (vm != null) {
+                return vm(o);
+            }
+            d = services.standalone().diagnosis().files(logs, services::stdin);
         } catch (IllegalArgumentException e) {
             o.error("gpuforge diagnose: " + e.getMessage());
             return 2;
-        } catch (IOException | BackendException e) {
+        } catch (IllegalStateException | IOException | BackendException | HostException e) {
             o.error("gpuforge diagnose: " + e.getMessage());
             return 1;
         }
+        return report(o, d, true);
+    }
+
+    /** Prints the diagnosis (unless {@code print} is false); the exit code. */
+    private int report(CliOutput o, Diagnosis d, boolean print) {
         d.collected().stream().flatMap(c -> c.problem().stream()).forEach(p -> o.error("gpuforge diagnose: " + p));
         if (d.collected().stream().noneMatch(Collected::read)) {
             return 1;
         }
-        if (json.enabled()) {
+        if (print && json.enabled()) {
             o.json(DiagnoseJson.of(d));
-        } else {
+        } else if (print) {
             print(o, d);
         }
         return d.known() ? 0 : UNKNOWN;
     }
 
-    /** The VM's own evidence (and the logs given besides), over the connection the options name. */
-    private Diagnosis vm(CliOutput o) throws IOException, BackendException {
+    /**
+     * The VM's own evidence (and the logs given besides), over the connection the options name, diagnosed; with
+     * --apply-fix its fix applied. The exit code.
+     */
+    private int vm(CliOutput o) throws IOException, BackendException, HostException {
         if (!target.present()) {
             throw new IllegalArgumentException("--vm needs the VM's connection: --connection NAME, --pve URL or"
                     + " --libvirt URI");
@@ -104,9 +145,40 @@ public final class DiagnoseCommand implements Callable<Integer> {
             ConnectionInfo c = target.connection(services, ctx);
             ConnectionSession session = ctx.sessions().of(c);
             VmRef ref = HypervisorTarget.find(session, vm, target.node);
-            // a host key not known yet is refused: the node's host is trusted on its page or with gpuforge host
-            return ctx.diagnosis().vm(session, c, ref, ctx.hostLogs(), (h, t, f) -> false, logs, services::stdin);
+            Diagnosis d = ctx.diagnosis().vm(session, c, ref, ctx.hostLogs(), DiagnoseCommand::refuseUnknownKey,
+                    logs, services::stdin);
+            // with --apply-fix --json, the one JSON document is the fix's, the diagnosis in it
+            int code = report(o, d, !(applyFix && json.enabled()));
+            if (!applyFix || code == 1) {
+                return code;
+            }
+            return new DiagnoseFixes(services, json.enabled(), yes).apply(ctx, c, ref, d);
         }
+    }
+
+    /** --fixes and --rollback-fix, over the connection the options name. */
+    private int fixes(CliOutput o) {
+        if (!target.present()) {
+            o.error("gpuforge diagnose: " + (fixes ? "--fixes" : "--rollback-fix") + " needs the connection:"
+                    + " --connection NAME, --pve URL or --libvirt URI");
+            return 2;
+        }
+        try (AppContext ctx = services.openContext()) {
+            ConnectionInfo c = target.connection(services, ctx);
+            DiagnoseFixes f = new DiagnoseFixes(services, json.enabled(), yes);
+            return fixes ? f.list(ctx, c) : f.rollback(ctx, c, rollbackFix);
+        } catch (IllegalArgumentException e) {
+            o.error("gpuforge diagnose: " + e.getMessage());
+            return 2;
+        } catch (IllegalStateException | IOException | BackendException | HostException e) {
+            o.error("gpuforge diagnose: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** A host key not known yet is refused: the node's host is trusted on its page or with gpuforge host. */
+    static boolean refuseUnknownKey(String host, String type, String fingerprint) {
+        return false;
     }
 
     private void print(CliOutput o, Diagnosis d) {
