@@ -223,8 +223,27 @@ public final class SimCluster {
         agentBootMillis = millis;
     }
 
-    /** How the next starts of a VM fail: the lines its task log gets, and the error the task ends with. */
-    record StartFailure(List<String> log, String error) {
+    /**
+     * How the next starts of a VM fail: the lines its task log gets, the error the task ends with, the lines the
+     * node's kernel logs at that moment, and whether it still fails (a fix made on the VM or its host ends it).
+     */
+    record StartFailure(List<String> log, String error, List<String> kernel, java.util.function.Predicate<Vm> fails) {
+        StartFailure {
+            log = List.copyOf(log);
+            kernel = List.copyOf(kernel);
+        }
+    }
+
+    /** A line of a node's kernel log, as its host logged it. */
+    record KernelLine(String node, long millis, String text) {
+    }
+
+    /** The kernel lines the nodes logged while the cluster ran (a failed start's), oldest first. */
+    final List<KernelLine> kernelLines = new ArrayList<>();
+
+    /** The kernel lines {@code node} logged since {@code fromMillis}. */
+    synchronized List<KernelLine> kernelLines(String node, long fromMillis) {
+        return kernelLines.stream().filter(l -> l.node().equals(node) && l.millis() >= fromMillis).toList();
     }
 
     final Map<Integer, StartFailure> startFailures = new TreeMap<>();
@@ -238,7 +257,7 @@ public final class SimCluster {
         if (error == null) {
             startFailures.remove(vmid);
         } else {
-            startFailures.put(vmid, new StartFailure(List.copyOf(log), error));
+            startFailures.put(vmid, new StartFailure(log, error, List.of(), vm -> true));
         }
     }
 
@@ -308,7 +327,24 @@ public final class SimCluster {
 
     /** Starts a task as PVE's workers do: it answers its UPID at once and ends after {@link #taskMillis}. */
     String task(String node, String type, String id, String user, Runnable effect) {
-        long now = System.currentTimeMillis();
+        return task(node, type, id, user, effect, System.currentTimeMillis());
+    }
+
+    /**
+     * A start of {@code vm} that failed at {@code at} as {@code f} says, finished: its task with its log, and the lines
+     * the node's kernel logged then (the Demo lab's VMs that were tried before the user came).
+     */
+    void failedStartAt(Vm vm, long at, StartFailure f) {
+        String upid = task(vm.node, "qmstart", String.valueOf(vm.vmid), "root@pam", () -> {
+            throw new IllegalStateException(f.error());
+        }, at);
+        Task t = tasks.get(upid);
+        t.log.addAll(f.log());
+        t.advance(at + taskMillis);
+        f.kernel().forEach(l -> kernelLines.add(new KernelLine(vm.node, at, l)));
+    }
+
+    private String task(String node, String type, String id, String user, Runnable effect, long now) {
         String upid = String.format("UPID:%s:%08X:%08X:%08X:%s:%s:%s:", node, (int) (Math.abs(now) % 0x7fffffff),
                 (int) (now / 10 % 0x7fffffff) + tasks.size(), now / 1000, type, id, user);
         Task t = new Task(upid, node, type, id, now, taskMillis, effect);
@@ -376,6 +412,7 @@ public final class SimCluster {
         train.config.put("net0", "virtio=BC:24:11:3A:01:01,bridge=vmbr0,firewall=1");
         c.vms.put(101, train);
         c.mappings.put("gpu-4090-a", List.of("node=pve-4090,path=0000:01:00,id=10de:2684,subsystem-id=1043:889d,iommugroup=12"));
+        SimFailedStarts.add(c);
         return c;
     }
 

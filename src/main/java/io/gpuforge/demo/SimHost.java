@@ -161,6 +161,7 @@ public final class SimHost {
                 throw new UncheckedIOException("the simulated host " + node + " could not boot: " + e.getMessage(), e);
             }
             down = false;
+            bootedMillis = System.currentTimeMillis();
         }
         return !down;
     }
@@ -174,6 +175,45 @@ public final class SimHost {
         recorded.add(new Recorded(when, how));
         down = true;
         downUntil = when + rebootTakes.toMillis();
+    }
+
+    private volatile java.util.function.LongFunction<List<SimCluster.KernelLine>> clusterKernel = from -> List.of();
+    /** when the host booted last: three days before the lab started, until it reboots */
+    private long bootedMillis = System.currentTimeMillis() - Duration.ofDays(3).toMillis();
+
+    /** Where the kernel lines the cluster made this node log (a failed start's) come from. */
+    void kernelLinesFrom(java.util.function.LongFunction<List<SimCluster.KernelLine>> lines) {
+        clusterKernel = lines;
+    }
+
+    /**
+     * The host's kernel log since {@code fromMillis}, its last {@code maxLines} lines, as {@code journalctl -k -o
+     * short-iso} prints it: the boot's lines (its dmesg) at the last boot, then what it logged since.
+     */
+    String journal(long fromMillis, int maxLines) throws IOException {
+        long booted;
+        synchronized (this) {
+            booted = bootedMillis;
+        }
+        List<String> out = new ArrayList<>();
+        java.time.format.DateTimeFormatter iso = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssZ")
+                .withZone(ZoneOffset.UTC);
+        java.util.regex.Pattern stamp = java.util.regex.Pattern.compile("^\\[\\s*(\\d+)\\.(\\d{6})\\] ?(.*)$");
+        java.nio.file.Path dmesg = tree.path("/gpuforge/dmesg.txt");
+        if (java.nio.file.Files.exists(dmesg)) {
+            for (String line : io.gpuforge.bounded.BoundedStreams.readString(dmesg, 1 << 20).split("\n")) {
+                java.util.regex.Matcher m = stamp.matcher(line);
+                long at = booted + (m.matches() ? Long.parseLong(m.group(1)) * 1000 + Long.parseLong(m.group(2)) / 1000 : 0);
+                if (at >= fromMillis) {
+                    out.add(iso.format(Instant.ofEpochMilli(at)) + " " + node + " kernel: " + (m.matches() ? m.group(3) : line));
+                }
+            }
+        }
+        for (SimCluster.KernelLine l : clusterKernel.apply(Math.max(fromMillis, booted))) {
+            out.add(iso.format(Instant.ofEpochMilli(l.millis())) + " " + node + " kernel: " + l.text());
+        }
+        return String.join("\n", out.subList(Math.max(0, out.size() - maxLines), out.size()))
+                + (out.isEmpty() ? "" : "\n");
     }
 
     /** A shell on this host, as SSH would give one (it refuses while the host is down). */

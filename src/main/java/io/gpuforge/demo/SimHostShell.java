@@ -5,6 +5,7 @@ import io.gpuforge.host.LocalShell;
 import io.gpuforge.host.ProbeException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -17,6 +18,8 @@ import java.util.regex.Pattern;
 final class SimHostShell implements HostShell {
 
     private static final Pattern SCRIPT = Pattern.compile("(sh|dash|bash) -s");
+    private static final Pattern SINCE = Pattern.compile("--since @(\\d+)");
+    private static final Pattern TAIL = Pattern.compile("tail -n (\\d+)");
     private static final String REBOOT = "systemctl reboot";
     private static final String REFRESH_TOOLS = "(the simulated host runs its refresh commands itself)";
     private final SimHost host;
@@ -59,6 +62,18 @@ final class SimHostShell implements HostShell {
             // the launcher of a detached commit that runs refresh commands: they must never run on this machine
             // (systemctl here is not the host's), so the commit goes over the connection, command by command
             return new Result(0, ("missing " + REFRESH_TOOLS + "\n").getBytes(StandardCharsets.UTF_8), "");
+        }
+        if (SCRIPT.matcher(c).matches() && input.contains("journalctl -k")) {
+            // the host's kernel log is the simulated host's, never this machine's
+            Matcher since = SINCE.matcher(input);
+            Matcher tail = TAIL.matcher(input);
+            try {
+                return new Result(0, host.journal(since.find() ? Long.parseLong(since.group(1)) * 1000 : 0,
+                        tail.find() ? Integer.parseInt(tail.group(1)) : Integer.MAX_VALUE)
+                        .getBytes(StandardCharsets.UTF_8), "");
+            } catch (java.io.IOException e) {
+                throw new ProbeException("The kernel log of " + host.node() + " cannot be read: " + e.getMessage(), e);
+            }
         }
         if (SCRIPT.matcher(c).matches()) {
             try (LocalShell local = new LocalShell()) {

@@ -59,6 +59,7 @@ public final class SimHosts implements AutoCloseable {
                 base = Files.createTempDirectory("gpuforge-demo-hosts-");
             }
             h = new SimHost(n, base.resolve(node));
+            h.kernelLinesFrom(from -> cluster.kernelLines(node, from));
             hosts.put(node, h);
             live.put(node, h);
             synchronized (cluster) {

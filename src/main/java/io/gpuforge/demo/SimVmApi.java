@@ -248,7 +248,9 @@ final class SimVmApi {
         if (vm.template) {
             return Answer.fail(500, "you can't start a vm if it's a template");
         }
-        SimCluster.StartFailure failure = action.equals("start") ? c.startFailures.get(vm.vmid) : null;
+        SimCluster.StartFailure asked = action.equals("start") ? c.startFailures.get(vm.vmid) : null;
+        // a failure fixed meanwhile (on the VM or its host) is no longer one
+        SimCluster.StartFailure failure = asked != null && asked.fails().test(vm) ? asked : null;
         Answer started = task(vm.node, "qm" + action, vm.vmid, who, () -> {
             boolean running = vm.status.equals("running");
             switch (action) {
@@ -287,6 +289,8 @@ final class SimVmApi {
         });
         if (failure != null) {
             c.tasks.get((String) started.data()).log.addAll(failure.log());
+            long now = System.currentTimeMillis();
+            failure.kernel().forEach(l -> c.kernelLines.add(new SimCluster.KernelLine(vm.node, now, l)));
         }
         return started;
     }

@@ -42,7 +42,7 @@ final class Signatures {
                             "/sys/kernel/iommu_groups/?\\S* (is empty|: no such file)",
                             "iommu_group\\S*: no such file or directory",
                             "no iommu groups", "dmar: iommu disabled", "no available iommu models",
-                            "host doesn't support passthrough of host pci devices"),
+                            "host doesn't support passthrough of host pci devices", "no iommu detected"),
                     support("intel_iommu=off", "amd_iommu=off", "\\biommu=off")),
             cause("vgpu-unsupported-gpu", "The card cannot do vGPU with this driver",
                     strong("vgpu is supported only on vgx capable boards"),

@@ -40,10 +40,17 @@ public final class FixPlanner {
      */
     public static PassthroughPlan plan(HostFacts f, String cause, FixPlan fix, List<PciAddress> functions) {
         PlanPart host = PlanPart.none();
-        if (!fix.kernelArguments().isEmpty()) {
-            boolean iommu = fix.kernelArguments().stream().anyMatch(a -> a.endsWith("_iommu=on"));
-            KernelArguments args = new KernelArguments(fix.kernelArguments(), iommu ? IOMMU_OFF : List.of(), List.of());
+        // intel_iommu= switches Intel's VT-d only: not added on an AMD-Vi host
+        List<String> arguments = fix.kernelArguments().stream()
+                .filter(a -> !a.startsWith("intel_iommu=") || KernelArguments.vtd(f)).toList();
+        if (!arguments.isEmpty()) {
+            boolean iommu = arguments.stream().anyMatch(a -> a.endsWith("_iommu=on"));
+            KernelArguments args = new KernelArguments(arguments, iommu ? IOMMU_OFF : List.of(), List.of());
             host = host.and(BootLoader.forHost(f).kernelArguments(f, args));
+            if (iommu && !f.acpiDmar().orElse(false) && !f.acpiIvrs().orElse(false)) {
+                host = host.and(PlanPart.note("The firmware offers no IOMMU (no DMAR or IVRS table): turn on VT-d"
+                        + " (Intel) or AMD-Vi/IOMMU (AMD) in its setup; the kernel arguments alone do not."));
+            }
         }
         PlanPart modprobe = file(MODPROBE_FILE, f.modprobe().files().get(MODPROBE_FILE), cause, fix.modprobe());
         host = host.and(modprobe);

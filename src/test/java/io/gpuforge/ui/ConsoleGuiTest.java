@@ -221,7 +221,7 @@ class ConsoleGuiTest {
         TreeItem<NavItem> lab = addDemoLab(robot);
         select(robot, lab);
         waitUntil(() -> robot.lookup("#domains-table").tryQuery().isPresent()
-                && robot.lookup("#domains-table").queryAs(TableView.class).getItems().size() == 2);
+                && robot.lookup("#domains-table").queryAs(TableView.class).getItems().size() == 6);
         TableView<Object> table = robot.lookup("#domains-table").queryAs(TableView.class);
         List<String> empty = onFx(() -> table.getVisibleLeafColumns().stream()
                 .filter(c -> table.getItems().stream().allMatch(i -> String.valueOf(c.getCellData(i)).isBlank()))

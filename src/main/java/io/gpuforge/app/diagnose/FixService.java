@@ -43,7 +43,10 @@ import java.util.TreeSet;
  */
 public final class FixService {
 
-    /** What a fix would change: the host plan (over the node's host link), the VM's change, and what it leaves. */
+    /**
+     * What a fix would change: the host plan (over the node's host link), the VM's change, and the notes on it: what
+     * it leaves to the user (by hand, in the firmware) and what the user should know (a card bound by address).
+     */
     public record Proposal(ConnectionInfo connection, VmRef vm, Finding finding, Optional<PassthroughPlan> host,
                            List<PciAddress> functions, Optional<VmFix> vmFix, List<String> notDone) {
         public Proposal {
@@ -66,10 +69,12 @@ public final class FixService {
     }
 
     /** A fix applied: what is kept to roll it back, what was checked, and what could not be. */
-    public record Result(AppliedFix fix, List<String> verified, List<String> notChecked, boolean rebootNeeded) {
+    public record Result(AppliedFix fix, List<String> verified, List<String> notChecked, List<String> notes,
+                         boolean rebootNeeded) {
         public Result {
             verified = List.copyOf(verified);
             notChecked = List.copyOf(notChecked);
+            notes = List.copyOf(notes);
         }
     }
 
@@ -193,8 +198,7 @@ public final class FixService {
                     + " checks it.");
         }
         notChecked.add("Whether VM " + p.vm().id() + " starts now: start it" + (reboot ? " after the reboot." : "."));
-        notChecked.addAll(p.notDone());
-        return new Result(fix, verified, notChecked, reboot);
+        return new Result(fix, verified, notChecked, p.notDone(), reboot);
     }
 
     /** The fixes applied on a connection's VMs, newest first. */

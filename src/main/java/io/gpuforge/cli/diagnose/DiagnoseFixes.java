@@ -73,6 +73,7 @@ final class DiagnoseFixes {
             m.put("rebootNeeded", r.rebootNeeded());
             m.put("verified", r.verified());
             m.put("notChecked", r.notChecked());
+            m.put("notes", r.notes());
             m.put("diagnosis", DiagnoseJson.of(d));
             o.json(m);
             return 0;
@@ -81,6 +82,7 @@ final class DiagnoseFixes {
         o.line("Applied fix " + r.fix().id() + " (" + r.fix().cause() + ").");
         r.verified().forEach(v -> o.line("  checked: " + v));
         r.notChecked().forEach(n -> o.line("  not checked: " + n));
+        r.notes().forEach(n -> o.line("  note: " + n));
         o.line("Undo it with: gpuforge diagnose --rollback-fix " + r.fix().id() + " --connection \"" + c.name() + "\"");
         return 0;
     }
@@ -100,7 +102,7 @@ final class DiagnoseFixes {
             }
             h.commands().forEach(cmd -> o.line("  $ " + cmd));
         });
-        p.notDone().forEach(n -> o.line("Not done by GPUForge: " + n));
+        p.notDone().forEach(n -> o.line("Note: " + n));
     }
 
     /** The fixes applied on the connection's VMs, newest first. */

