@@ -81,12 +81,15 @@ final class SimFailedStarts {
         return vm;
     }
 
-    /** Every start of {@code vm} fails so while {@code fails}; one did twenty minutes before the lab started. */
+    /**
+     * Every start of {@code vm} fails so while {@code fails}; one did before the lab started (120 fifty minutes before,
+     * each next ten minutes later: a node's kernel log read around one start holds no other's lines).
+     */
     private static void fail(SimCluster c, SimCluster.Vm vm, List<String> log, String error, List<String> kernel,
                              java.util.function.Predicate<SimCluster.Vm> fails) {
         SimCluster.StartFailure f = new SimCluster.StartFailure(log, error, kernel, fails);
         c.startFailures.put(vm.vmid, f);
-        c.failedStartAt(vm, System.currentTimeMillis() - 20 * 60_000L + vm.vmid * 1000L, f);
+        c.failedStartAt(vm, System.currentTimeMillis() - (50 - 10L * (vm.vmid - 120)) * 60_000L, f);
     }
 
     /** The driver of a function on the node's simulated host now; the host's default before it was made. */

@@ -187,10 +187,11 @@ public final class SimHost {
     }
 
     /**
-     * The host's kernel log since {@code fromMillis}, its last {@code maxLines} lines, as {@code journalctl -k -o
-     * short-iso} prints it: the boot's lines (its dmesg) at the last boot, then what it logged since.
+     * The host's kernel log from {@code fromMillis} to {@code untilMillis}, its last {@code maxLines} lines, as
+     * {@code journalctl -k -o short-iso} prints it: the boot's lines (its dmesg) at the last boot, then what it logged
+     * since.
      */
-    String journal(long fromMillis, int maxLines) throws IOException {
+    String journal(long fromMillis, long untilMillis, int maxLines) throws IOException {
         long booted;
         synchronized (this) {
             booted = bootedMillis;
@@ -204,12 +205,15 @@ public final class SimHost {
             for (String line : io.gpuforge.bounded.BoundedStreams.readString(dmesg, 1 << 20).split("\n")) {
                 java.util.regex.Matcher m = stamp.matcher(line);
                 long at = booted + (m.matches() ? Long.parseLong(m.group(1)) * 1000 + Long.parseLong(m.group(2)) / 1000 : 0);
-                if (at >= fromMillis) {
+                if (at >= fromMillis && at <= untilMillis) {
                     out.add(iso.format(Instant.ofEpochMilli(at)) + " " + node + " kernel: " + (m.matches() ? m.group(3) : line));
                 }
             }
         }
         for (SimCluster.KernelLine l : clusterKernel.apply(Math.max(fromMillis, booted))) {
+            if (l.millis() > untilMillis) {
+                continue;
+            }
             out.add(iso.format(Instant.ofEpochMilli(l.millis())) + " " + node + " kernel: " + l.text());
         }
         return String.join("\n", out.subList(Math.max(0, out.size() - maxLines), out.size()))

@@ -19,6 +19,7 @@ final class SimHostShell implements HostShell {
 
     private static final Pattern SCRIPT = Pattern.compile("(sh|dash|bash) -s");
     private static final Pattern SINCE = Pattern.compile("--since @(\\d+)");
+    private static final Pattern UNTIL = Pattern.compile("--until @(\\d+)");
     private static final Pattern TAIL = Pattern.compile("tail -n (\\d+)");
     private static final String REBOOT = "systemctl reboot";
     private static final String REFRESH_TOOLS = "(the simulated host runs its refresh commands itself)";
@@ -66,9 +67,11 @@ final class SimHostShell implements HostShell {
         if (SCRIPT.matcher(c).matches() && input.contains("journalctl -k")) {
             // the host's kernel log is the simulated host's, never this machine's
             Matcher since = SINCE.matcher(input);
+            Matcher until = UNTIL.matcher(input);
             Matcher tail = TAIL.matcher(input);
             try {
                 return new Result(0, host.journal(since.find() ? Long.parseLong(since.group(1)) * 1000 : 0,
+                        until.find() ? Long.parseLong(until.group(1)) * 1000 + 999 : Long.MAX_VALUE,
                         tail.find() ? Integer.parseInt(tail.group(1)) : Integer.MAX_VALUE)
                         .getBytes(StandardCharsets.UTF_8), "");
             } catch (java.io.IOException e) {

@@ -28,7 +28,10 @@ public final class HostLogs {
             if (h.sysroot().isPresent()) {
                 throw new HostException(h.describe() + " is a directory of files, with no running kernel to ask");
             }
-            String from = since.map(t -> " --since @" + (t.getEpochSecond() - 60)).orElse("");
+            // from a minute before the start to five after it: a failed start shows within that, and the node's
+            // later lines (other VMs' starts) are not this one's
+            String from = since.map(t -> " --since @" + (t.getEpochSecond() - 60) + " --until @"
+                    + (t.getEpochSecond() + 300)).orElse("");
             return HostScripts.run(h, "Reading the kernel log", "if command -v journalctl >/dev/null 2>&1; then"
                     + " journalctl -k --no-pager -q -o short-iso" + from + " | tail -n " + maxLines + "\n"
                     + "elif command -v dmesg >/dev/null 2>&1; then dmesg | tail -n " + maxLines + "\n"

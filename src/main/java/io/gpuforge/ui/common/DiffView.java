@@ -9,18 +9,21 @@ import javafx.scene.layout.VBox;
 public final class DiffView extends VBox {
 
     public DiffView(List<PassthroughPlan.FileEdit> edits) {
+        this(edits.stream().map(PassthroughPlan.FileEdit::diff).reduce("", (a, b) -> a + "\n" + b));
+    }
+
+    /** A unified diff given as text (a VM's configuration, say). */
+    public DiffView(String diff) {
         getStyleClass().add("diff-view");
         setId("pt-diff");
-        for (PassthroughPlan.FileEdit e : edits) {
-            for (String line : e.diff().split("\n", -1)) {
-                if (line.isEmpty()) {
-                    continue;
-                }
-                Label l = new Label(line);
-                l.getStyleClass().addAll("diff-line", style(line));
-                l.setMaxWidth(Double.MAX_VALUE);
-                getChildren().add(l);
+        for (String line : diff.split("\n", -1)) {
+            if (line.isEmpty()) {
+                continue;
             }
+            Label l = new Label(line);
+            l.getStyleClass().addAll("diff-line", style(line));
+            l.setMaxWidth(Double.MAX_VALUE);
+            getChildren().add(l);
         }
     }
 

@@ -95,6 +95,7 @@ public final class MainWindow {
 
         features = new ShellFeatures(ui, () -> stage, this::selectedItem);
         features.register(extensions);
+        features.whyFailed(activity.taskLog());
         menus.onPassThrough(features::passThrough);
         menus.onCreateVm(features::createVm);
         ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(() -> addConnection(Optional.empty()),

@@ -12,6 +12,7 @@ import io.gpuforge.ui.common.Page;
 import io.gpuforge.ui.common.PageExtensions;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.VmPageExtension;
+import io.gpuforge.ui.diagnose.VmDiagnosisWindow;
 import io.gpuforge.ui.monitor.GpuMonitor;
 import io.gpuforge.ui.monitor.GpuTabs;
 import io.gpuforge.ui.diagnose.DiagnoseWindow;
@@ -67,7 +68,10 @@ final class ShellFeatures {
                 add.setId("vm-gpu-add");
                 Button detach = button("vm.gpu.detach", Feather.SCISSORS, () -> detach(vm));
                 detach.setId("vm-gpu-detach");
-                return List.of(add, detach);
+                Button why = button("diagnose.vm.action", Feather.HELP_CIRCLE, () -> VmDiagnosisWindow.open(ui,
+                        vm.owner(), vm.connection(), vm.vm()));
+                why.setId("vm-diagnose");
+                return List.of(add, detach, why);
             }
 
             @Override
@@ -75,6 +79,13 @@ final class ShellFeatures {
                 return List.of(GpuTabs.forVm(vm.ui(), vm.connection(), vm.vm()));
             }
         });
+    }
+
+    /** The task log's "Why did it fail?" for a failed VM start: the VM's diagnosis window. */
+    void whyFailed(io.gpuforge.ui.tasks.TaskLogView taskLog) {
+        taskLog.onWhyFailed((connectionId, vm) -> ui.tasks().supply(ui.i18n().get("diagnose.vm.task", vm.id()),
+                () -> ui.app().connections().find(connectionId)).onSuccess(c -> c.ifPresent(found ->
+                VmDiagnosisWindow.open(ui, owner.get(), found, vm))).start());
     }
 
     private Button button(String key, Feather icon, Runnable action) {

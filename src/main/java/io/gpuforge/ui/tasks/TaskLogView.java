@@ -1,5 +1,6 @@
 package io.gpuforge.ui.tasks;
 
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.app.tasks.TaskLog;
 import io.gpuforge.domain.tasks.TaskRecord;
 import io.gpuforge.ui.common.Disposable;
@@ -39,6 +40,8 @@ public final class TaskLogView extends VBox implements Disposable {
     private final ViewScope scope = new ViewScope();
     private final TaskLogViewModel model;
     private final TableView<TaskRecord> table = new TableView<>();
+    private final Button why = new Button();
+    private java.util.function.BiConsumer<Long, VmRef> whyFailed = (c, vm) -> { };
     private final I18n i18n;
 
     public TaskLogView(TaskLogViewModel model, I18n i18n) {
@@ -93,12 +96,19 @@ public final class TaskLogView extends VBox implements Disposable {
         open.setGraphic(Icons.of(Feather.FILE_TEXT));
         open.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull());
         open.setOnAction(e -> openLog(table.getSelectionModel().getSelectedItem()));
+        why.setId("task-log-why");
+        scope.bind(why.textProperty(), i18n.text("diagnose.vm.action"));
+        why.setGraphic(Icons.of(Feather.HELP_CIRCLE));
+        why.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> failedStart(
+                table.getSelectionModel().getSelectedItem()).isEmpty(), table.getSelectionModel().selectedItemProperty()));
+        why.setOnAction(e -> failedStart(table.getSelectionModel().getSelectedItem())
+                .ifPresent(vm -> whyFailed.accept(table.getSelectionModel().getSelectedItem().connectionId(), vm)));
         Label message = new Label();
         message.setId("task-log-message");
         scope.bind(message.textProperty(), model.messageProperty());
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox bar = new HBox(8, open, export, spacer, message);
+        HBox bar = new HBox(8, open, why, export, spacer, message);
         VBox.setVgrow(table, Priority.ALWAYS);
         getChildren().setAll(bar, table);
     }
@@ -171,6 +181,21 @@ public final class TaskLogView extends VBox implements Disposable {
         if (f != null) {
             model.export(f.toPath(), () -> { });
         }
+    }
+
+    /** What "Why did it fail?" does for a failed VM start: the task's connection id and the VM. */
+    public void onWhyFailed(java.util.function.BiConsumer<Long, VmRef> action) {
+        whyFailed = action;
+    }
+
+    /** The VM of a failed start ({@code 120@pve-3090}); empty for any other task. */
+    static java.util.Optional<VmRef> failedStart(TaskRecord t) {
+        if (t == null || t.status() != TaskRecord.Status.FAILED || !t.action().equals(TaskLog.VM_START)) {
+            return java.util.Optional.empty();
+        }
+        int at = t.target().indexOf('@');
+        return at <= 0 || at == t.target().length() - 1 ? java.util.Optional.empty()
+                : java.util.Optional.of(new VmRef(t.target().substring(at + 1), t.target().substring(0, at)));
     }
 
     public TaskLogViewModel model() {
