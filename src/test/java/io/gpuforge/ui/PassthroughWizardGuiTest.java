@@ -72,6 +72,8 @@ class PassthroughWizardGuiTest {
                 fx = new GuiFixture(owner, theme, language);
                 // as ui/shell links it in the main window: the Attach page's "Create a VM..."
                 fx.ui.links().vmCreation(io.gpuforge.ui.vmcreate.CreateVmWizard.creation(fx.ui));
+                fx.ui.links().vmDiagnosis((o, c, vm) -> io.gpuforge.ui.diagnose.VmDiagnosisWindow.open(fx.ui, o, c,
+                        vm));
             } catch (Exception e) {
                 failed.set(e);
             }
@@ -257,6 +259,8 @@ class PassthroughWizardGuiTest {
         assertThat(fx.app.sessions().of(demo).inventory().vm(vm).orElseThrow().state().name()).isEqualTo("RUNNING");
         assertThat(onFx(() -> robot.lookup("#pt-start-vm").queryAs(Button.class).isVisible()))
                 .as("a started VM is not offered to be started again").isFalse();
+        assertThat(onFx(() -> robot.lookup("#pt-why").queryAs(Button.class).isVisible()))
+                .as("a VM that started with its GPU seen needs no diagnosis").isFalse();
         shot(w, "wizard-9-done-guest-light-en.png");
     }
 
@@ -328,6 +332,45 @@ class PassthroughWizardGuiTest {
                 "Verify (not needed)");
         assertThat(fx.app.demoLab().host("pve-4090").orElseThrow().commands()).isEmpty();
         shot(w, "wizard-in-place-light-en.png");
+    }
+
+    /**
+     * The Done page of a VM whose start then fails (its memory cannot be pinned): the diagnosis window opens by itself
+     * with the cause, and the page keeps "Why did it fail?" for later.
+     */
+    @Test
+    void aVmThatDoesNotStartOnTheDonePageIsDiagnosed(FxRobot robot) throws Exception {
+        lab(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        TaskOutcome cloned = fx.app.sessions().of(demo).cloneVm(new CloneRequest(new VmRef("pve-3090", "9000"),
+                "big-01", Optional.of("pve-4090"), true, Optional.empty()), TaskListener.none(), () -> false);
+        assertThat(cloned.ok()).as(cloned.status()).isTrue();
+        VmRef vm = cloned.created().orElseThrow();
+        fx.app.demoLab().failStarts(Integer.parseInt(vm.id()), List.of("kvm: -device vfio-pci,host=0000:01:00.0,"
+                + "id=hostpci0.0: vfio 0000:01:00.0: failed to setup container for group 12: memory listener"
+                + " initialization failed: Region pc.ram: vfio_dma_map(0x5634, 0x0, 0x80000000, 0x7f1e) = -12 (Cannot"
+                + " allocate memory)"), "start failed: QEMU exited with code 1");
+        open(robot, Optional.of(Preselection.node(demo, "pve-4090", Optional.of(PciAddress.parse("0000:01:00.0")))));
+        waitFor("the readiness", () -> robot.lookup("#pt-message").tryQuery().isPresent());
+        ack(robot).ifPresent(ack -> robot.interact(() -> ack.setSelected(true)));
+        clickNext(robot);
+        waitFor("the attach page", () -> "Attach".equals(title(robot)) && robot.lookup("#pt-vms").tryQuery().isPresent()
+                && robot.lookup("#pt-vms").queryAs(ListView.class).getItems().size() > 0);
+        @SuppressWarnings("unchecked")
+        ListView<VmInfo> vms = robot.lookup("#pt-vms").queryAs(ListView.class);
+        waitFor("the new VM in the list", () -> onFx(() -> vms.getItems().stream().anyMatch(v -> v.ref().equals(vm))));
+        robot.interact(() -> vms.getSelectionModel().select(vms.getItems().stream().filter(v -> v.ref().equals(vm))
+                .findFirst().orElseThrow()));
+        clickNext(robot);
+        waitFor("the done page", () -> "Done".equals(title(robot)) && robot.lookup("#pt-start-vm").tryQuery().isPresent());
+        assertThat(onFx(() -> robot.lookup("#pt-why").queryAs(Button.class).isVisible())).isFalse();
+        robot.interact(() -> robot.lookup("#pt-start-vm").queryAs(Button.class).fire());
+        waitFor("the diagnosis", () -> robot.lookup("#vm-diagnose-status").tryQuery().map(n -> ((Label) n).getText()
+                .startsWith("The cause: ")).orElse(false));
+        assertThat(onFx(() -> robot.lookup("#diagnose-cause").queryAs(Label.class).getText()))
+                .isEqualTo("The VM's memory could not be pinned for the GPU");
+        assertThat(onFx(() -> robot.lookup("#pt-guest").queryAs(Label.class).getText()))
+                .startsWith("The VM did not start: start failed: QEMU exited with code 1");
+        assertThat(onFx(() -> robot.lookup("#pt-why").queryAs(Button.class).isVisible())).isTrue();
     }
 
     @Test

@@ -17,6 +17,14 @@ public final class DemoLab {
         this.backends = backends;
     }
 
+    /**
+     * Makes every start of VM {@code vmid} fail as Proxmox VE writes it ({@code log} in its task log, ending in
+     * {@code TASK ERROR: error}); a null {@code error} lets it start again.
+     */
+    public void failStarts(int vmid, java.util.List<String> log, String error) throws io.gpuforge.domain.BackendException {
+        backends.demo().cluster().failStarts(vmid, log, error);
+    }
+
     /** The simulated host of a node (the Demo lab starts when it does not run yet). */
     public Optional<SimHost> host(String node) throws HostException {
         return backends.demoHost(node);

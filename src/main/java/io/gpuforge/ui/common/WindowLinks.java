@@ -9,7 +9,7 @@ import javafx.stage.Window;
 /**
  * Where one window feature opens another that it may not know (the layer rules keep window features apart): the
  * shell, which composes them, links them here. The passthrough wizard's "Create a VM…" opens the VM creation
- * wizard through {@link #vmCreation}. FX thread.
+ * wizard through {@link #vmCreation}, its Done page a VM's diagnosis through {@link #vmDiagnosis}. FX thread.
  */
 public final class WindowLinks {
 
@@ -19,7 +19,23 @@ public final class WindowLinks {
         void open(Window owner, ConnectionInfo connection, String node, Consumer<Optional<VmRef>> closed);
     }
 
+    /** Opens "Why did it fail?" for a VM: its evidence collected, the cause, the fix as a plan. */
+    @FunctionalInterface
+    public interface VmDiagnosis {
+        void open(Window owner, ConnectionInfo connection, VmRef vm);
+    }
+
     private VmCreation vmCreation;
+    private VmDiagnosis vmDiagnosis;
+
+    public void vmDiagnosis(VmDiagnosis diagnosis) {
+        this.vmDiagnosis = diagnosis;
+    }
+
+    /** A VM's diagnosis, where the shell linked it (empty in a window without it). */
+    public Optional<VmDiagnosis> vmDiagnosis() {
+        return Optional.ofNullable(vmDiagnosis);
+    }
 
     public void vmCreation(VmCreation creation) {
         this.vmCreation = creation;

@@ -367,8 +367,18 @@ public final class PassthroughWizard {
                 return pages.attach(ui.links().vmCreation().filter(v -> m.host.get().connection().isPresent()
                         && m.host.get().node().isPresent()).map(v -> (Runnable) () -> createVm(v)));
             default:
-                return pages.done(() -> m.startVm(() -> { }));
+                return pages.done(() -> m.startVm(() -> {
+                    if (m.troubled.get()) {
+                        whyFailed(); // the start failed or the guest does not see the GPU: diagnose it at once
+                    }
+                }), this::whyFailed);
         }
+    }
+
+    /** The VM's diagnosis window: why it did not start, or why its guest does not see the GPU. */
+    private void whyFailed() {
+        m.host.get().connection().ifPresent(c -> ui.links().vmDiagnosis().ifPresent(d -> d.open(stage, c,
+                m.vm.get().ref())));
     }
 
     /** Opens the VM wizard on the GPU's node; a VM created there gets the GPU (on to Done), else nothing changes. */

@@ -74,6 +74,8 @@ final class WizardModel {
     final ObjectProperty<VmInfo> vm = new SimpleObjectProperty<>();
     final ObjectProperty<GpuAttachResult> attached = new SimpleObjectProperty<>();
     final StringProperty guest = new SimpleStringProperty("");
+    /** The VM did not start, or its guest does not see the GPU: the Done page diagnoses it. */
+    final BooleanProperty troubled = new SimpleBooleanProperty();
     final BooleanProperty busy = new SimpleBooleanProperty();
     final StringProperty error = new SimpleStringProperty("");
     final AtomicBoolean cancelled = new AtomicBoolean();
@@ -256,13 +258,21 @@ final class WizardModel {
         ConnectionSession s = session().orElseThrow();
         VmInfo v = vm.get();
         run("passthrough.task.start", () -> {
-            s.vmAction(v.ref(), VmAction.START, line -> { }, cancelled::get);
+            io.gpuforge.domain.tasks.TaskOutcome started = s.vmAction(v.ref(), VmAction.START, line -> { },
+                    cancelled::get);
+            if (!started.ok()) {
+                troubledNow();
+                return ui.i18n().get("passthrough.done.startFailed", started.status());
+            }
             StringBuilder out = new StringBuilder();
             for (List<String> cmd : List.of(List.of("nvidia-smi", "-L"), List.of("lspci", "-nn"))) {
                 out.append("$ ").append(String.join(" ", cmd)).append('\n');
                 try {
                     GuestExecResult r = s.guestExec(v.ref(), cmd, Duration.ofSeconds(20));
                     out.append(r.stdout()).append(r.stderr()).append('\n');
+                    if (cmd.get(0).equals("nvidia-smi") && !r.stdout().contains("GPU ")) {
+                        troubledNow(); // the guest does not see the card
+                    }
                 } catch (BackendException e) {
                     boolean agent = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("agent");
                     out.append(ui.i18n().get(agent ? "passthrough.done.noAgent" : "passthrough.done.cmdFailed",
@@ -274,6 +284,10 @@ final class WizardModel {
             guest.set(text);
             then.run();
         });
+    }
+
+    private void troubledNow() {
+        javafx.application.Platform.runLater(() -> troubled.set(true));
     }
 
     private <T> void run(String key, Callable<T> work, Consumer<T> ok) {

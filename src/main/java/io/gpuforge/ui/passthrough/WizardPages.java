@@ -276,7 +276,7 @@ final class WizardPages {
         return page("passthrough.attach.intro", list, new HBox(10, create), hint);
     }
 
-    Node done(Runnable start) {
+    Node done(Runnable start, Runnable whyFailed) {
         VBox box = new VBox(10);
         box.getChildren().add(message("wizard-message-ok", i18n.get("passthrough.done.attached", m.gpu.get(),
                 m.vm.get().ref().id(), m.vm.get().name())));
@@ -300,7 +300,12 @@ final class WizardPages {
         guest.getStyleClass().add("output-log");
         guest.textProperty().bind(Bindings.createStringBinding(() -> m.error.get().isEmpty()
                 ? m.guest.get() : m.error.get(), m.guest, m.error));
-        box.getChildren().addAll(new Label(i18n.get("passthrough.done.changes")), changes, startVm, guest);
+        Button why = new Button(i18n.get("diagnose.vm.action"), Icons.of(Feather.HELP_CIRCLE));
+        why.setId("pt-why");
+        why.visibleProperty().bind(m.troubled);
+        why.managedProperty().bind(why.visibleProperty());
+        why.setOnAction(e -> whyFailed.run());
+        box.getChildren().addAll(new Label(i18n.get("passthrough.done.changes")), changes, startVm, guest, why);
         return page("passthrough.done.intro", scroll(box));
     }
 

@@ -59,6 +59,8 @@ final class ShellFeatures {
     void register(PageExtensions extensions) {
         // the passthrough wizard's "Create a VM..." opens the VM wizard on the GPU's node
         ui.links().vmCreation(CreateVmWizard.creation(ui));
+        // its Done page: "Why did it fail?" when the VM does not start or its guest does not see the GPU
+        ui.links().vmDiagnosis((owner, connection, vm) -> VmDiagnosisWindow.open(ui, owner, connection, vm));
         extensions.addNode(n -> List.of(GpuTabs.forNode(n.ui(), n.connection(), n.node())));
         extensions.addVm(new VmPageExtension() {
             @Override
