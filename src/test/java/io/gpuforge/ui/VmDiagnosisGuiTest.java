@@ -139,6 +139,56 @@ class VmDiagnosisGuiTest {
         assertThat(root.resolve("etc/modprobe.d/gpuforge-vfio.conf")).doesNotExist();
     }
 
+    /**
+     * The Demo lab's other two failures from their VM pages: llm-70b's ballooning and memory hotplug turned off and
+     * back; nas-hba's kernel arguments applied on pve-store with the note that its firmware has the IOMMU off, and
+     * rolled back.
+     */
+    @Test
+    void theOtherTwoFailedStartsOfTheDemoLabAreFixedAndRolledBackFromTheirPages(FxRobot robot) throws Exception {
+        open(robot, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);
+        ConnectionInfo c = fx.app.connections().all().get(0);
+        fx.app.demoLab().host("pve-store").orElseThrow().lineDelay(java.time.Duration.ZERO);
+
+        select(robot, child(child(lab, "pve-3090"::equals), l -> l.contains("llm-70b")));
+        diagnoseAndPlan(robot, "dma-map-failed");
+        assertThat(texts(robot, "#vm-diagnose-fix")).contains("-balloon: 65536").contains("+balloon: 0")
+                .contains("+hotplug: disk,network,usb,cpu").contains("Hugepages");
+        fire(robot, "#vm-diagnose-apply");
+        waitUntil(() -> status(robot).startsWith("Applied as fix-"));
+        VmRef llm = new VmRef("pve-3090", "121");
+        assertThat(fx.app.sessions().of(c).readConfig(llm).settings()).containsEntry("balloon", "0");
+        fire(robot, "#vm-diagnose-rollback");
+        waitUntil(() -> status(robot).contains("rolled back"));
+        assertThat(fx.app.sessions().of(c).readConfig(llm).settings()).containsEntry("balloon", "65536")
+                .containsEntry("hotplug", "disk,network,usb,memory,cpu");
+        robot.interact(() -> robot.lookup("#vm-diagnose-close").queryAs(Button.class).fire());
+        waitUntil(() -> robot.lookup("#vm-diagnose-window").tryQuery().isEmpty());
+
+        select(robot, child(child(lab, "pve-store"::equals), l -> l.contains("nas-hba")));
+        diagnoseAndPlan(robot, "iommu-off");
+        assertThat(texts(robot, "#vm-diagnose-fix")).contains("+GRUB_CMDLINE_LINUX_DEFAULT=\"quiet intel_iommu=on"
+                + " iommu=pt\"").contains("$ update-grub").contains("no DMAR or IVRS table");
+        var grub = fx.app.demoLab().host("pve-store").orElseThrow().root().resolve("etc/default/grub");
+        String before = Files.readString(grub);
+        fire(robot, "#vm-diagnose-apply");
+        waitUntil(() -> status(robot).startsWith("Applied as fix-"));
+        assertThat(Files.readString(grub)).contains("intel_iommu=on iommu=pt");
+        fire(robot, "#vm-diagnose-rollback");
+        waitUntil(() -> status(robot).contains("rolled back"));
+        assertThat(Files.readString(grub)).isEqualTo(before);
+    }
+
+    private void diagnoseAndPlan(FxRobot robot, String cause) throws Exception {
+        waitUntil(() -> robot.lookup("#vm-diagnose").tryQuery().isPresent());
+        robot.interact(() -> robot.lookup("#vm-diagnose").queryAs(Button.class).fire());
+        waitUntil(() -> status(robot).startsWith("The cause: "));
+        assertThat(texts(robot, "#diagnose-result")).contains(cause);
+        fire(robot, "#vm-diagnose-plan");
+        waitUntil(() -> status(robot).startsWith("Nothing is changed yet"));
+    }
+
     private String vga(FxRobot robot) throws Exception {
         ConnectionInfo lab = fx.app.connections().all().get(0);
         Map<String, String> s = fx.app.sessions().of(lab).readConfig(new VmRef("pve-3090", "120")).settings();
