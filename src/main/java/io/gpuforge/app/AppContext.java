@@ -76,7 +76,7 @@ public final class AppContext implements AutoCloseable {
     private final HostAccess hostAccess;
     private final HostLinks hostLinks;
     private final PassthroughService passthrough;
-    private final DiagnoseService diagnosis = new DiagnoseService();
+    private final DiagnoseService diagnosis;
     private final ShareService shares;
     private final ConnectionsService connections;
     private final UserPromptRelay prompts = new UserPromptRelay();
@@ -125,6 +125,7 @@ public final class AppContext implements AutoCloseable {
         this.taskLog = new TaskLog(new TaskLogRepository(database), Clock.systemUTC(),
                 System.getProperty("user.name", "unknown"));
         this.taskLog.abandonLeftovers();
+        this.diagnosis = new DiagnoseService(taskLog);
         this.sessions = new Sessions(backends, executors.background(), executors.scheduler(), Sessions.RECONNECT_FIRST,
                 Sessions.RECONNECT_MAX, taskLog);
         this.tester = new ConnectionTester(backends, libvirt, () -> knownHosts.get().file());

@@ -26,14 +26,26 @@ public final class DiagnoseService {
     public static final int MAX_LOGS = 32;
 
     private final LogReader reader;
+    private final VmEvidence.OwnStarts ownStarts;
 
+    /** Without a task log: a libvirt VM's failed start is only what its logs say. */
     public DiagnoseService() {
-        this(LogReader.MAX_BYTES);
+        this(LogReader.MAX_BYTES, VmEvidence.OwnStarts.NONE);
+    }
+
+    /** With GPUForge's task log, where its own starts of a libvirt VM left libvirt's error. */
+    public DiagnoseService(io.gpuforge.app.tasks.TaskLog taskLog) {
+        this(LogReader.MAX_BYTES, VmEvidence.OwnStarts.of(taskLog));
     }
 
     /** With another byte limit per log (tests). */
     DiagnoseService(int maxBytes) {
+        this(maxBytes, VmEvidence.OwnStarts.NONE);
+    }
+
+    private DiagnoseService(int maxBytes, VmEvidence.OwnStarts ownStarts) {
         this.reader = new LogReader(maxBytes);
+        this.ownStarts = ownStarts;
     }
 
     /** The limit on each log, in bytes. */
@@ -93,7 +105,7 @@ public final class DiagnoseService {
             throw new IllegalArgumentException("at most " + MAX_LOGS + " logs at once, not " + logs.size());
         }
         Evidence e = new Evidence(reader);
-        VmEvidence.of(session, vm, new VmEvidence.Hosts(connection, hosts, prompt), e);
+        VmEvidence.of(session, vm, new VmEvidence.Hosts(connection, hosts, prompt, ownStarts), e);
         reads(logs, stdin).forEach(e::given);
         return Diagnoser.diagnose(e.inputs(), e.collected());
     }

@@ -34,7 +34,27 @@ final class VmEvidence {
     }
 
     /** Where the node's host is reached from (its host link), and how an unknown host key is answered. */
-    record Hosts(ConnectionInfo connection, HostLogs logs, HostKeyPrompt prompt) {
+    record Hosts(ConnectionInfo connection, HostLogs logs, HostKeyPrompt prompt, OwnStarts ownStarts) {
+    }
+
+    /** GPUForge's own last failed start of a VM, from its task log: libvirt's error in its status, and its log. */
+    interface OwnStarts {
+        OwnStarts NONE = (c, vm) -> Optional.empty();
+
+        Optional<io.gpuforge.domain.tasks.TaskRecord> lastFailed(ConnectionInfo c, VmRef vm);
+
+        static OwnStarts of(io.gpuforge.app.tasks.TaskLog log) {
+            return (c, vm) -> {
+                try {
+                    return log.recent(2000).stream().filter(t -> t.connectionId() == c.id()
+                            && t.action().equals(io.gpuforge.app.tasks.TaskLog.VM_START)
+                            && t.target().equals(vm.toString())
+                            && t.status() == io.gpuforge.domain.tasks.TaskRecord.Status.FAILED).findFirst();
+                } catch (io.gpuforge.store.StoreException e) {
+                    return Optional.empty();
+                }
+            };
+        }
     }
 
     static void of(ConnectionSession s, VmRef vm, Hosts hosts, Evidence e) {
@@ -43,12 +63,23 @@ final class VmEvidence {
         long t0 = System.nanoTime();
         try {
             if (hosts.connection().kind() == ConnectionInfo.Kind.LIBVIRT) {
-                throw new BackendException(BackendException.Kind.UNSUPPORTED, "libvirt keeps no record of a failed"
-                        + " start; QEMU's own words are in the domain's log, read below");
+                // libvirt keeps no record of a failed start: its error went back to whoever started it
+                Optional<io.gpuforge.domain.tasks.TaskRecord> own = hosts.ownStarts().lastFailed(hosts.connection(), vm);
+                if (own.isEmpty()) {
+                    throw new BackendException(BackendException.Kind.UNSUPPORTED, "libvirt keeps no record of a"
+                            + " failed start, and GPUForge's task log has none of VM " + vm.id() + " (started"
+                            + " elsewhere?); QEMU's own words are in the domain's log, read below");
+                }
+                io.gpuforge.domain.tasks.TaskRecord t = own.get();
+                String text = String.join("\n", t.log()) + "\n" + t.statusText() + "\n";
+                f = Optional.of(new FailedStart("libvirt's error when GPUForge started VM " + vm.id() + " at "
+                        + t.started(), t.started(), t.statusText(), text));
+            } else {
+                f = s.lastFailedStart(vm, MAX_TASK_LINES);
             }
-            f = s.lastFailedStart(vm, MAX_TASK_LINES);
             if (f.isPresent()) {
-                e.text("task " + f.get().task(), LogSource.TASK_LOG, f.get().log(), t0);
+                boolean libvirt = hosts.connection().kind() == ConnectionInfo.Kind.LIBVIRT;
+                e.text((libvirt ? "" : "task ") + f.get().task(), LogSource.TASK_LOG, f.get().log(), t0);
             } else {
                 e.missing(what, LogSource.TASK_LOG, "no failed start of VM " + vm.id() + " among the tasks of "
                         + vm.node() + ": start it once more, then diagnose it", t0);

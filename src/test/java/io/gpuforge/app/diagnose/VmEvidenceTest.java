@@ -136,4 +136,39 @@ class VmEvidenceTest {
             });
         }
     }
+
+    /**
+     * libvirt keeps no record of a failed start: GPUForge's own start of the domain (its task log, libvirt's error in
+     * it) is the evidence, and the cause is named from libvirt's words.
+     */
+    @Test
+    void aLibvirtDomainsFailedStartIsReadFromGpuforgesOwnTaskLog() throws Exception {
+        try (AppContext ctx = TestContexts.create(dir.resolve("home"), dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
+                LanguageChoice.ENGLISH)) {
+            ctx.secrets().createVault("vault passphrase".toCharArray());
+            ConnectionInfo kvm = ctx.connections().addLibvirt("kvm", "test:///default");
+            VmRef vm;
+            try {
+                vm = ctx.sessions().of(kvm).inventory().vms().get(0).ref();
+            } catch (io.gpuforge.domain.BackendException e) {
+                org.junit.jupiter.api.Assumptions.assumeFalse(e.getMessage().contains("not installed")
+                        && !"true".equals(System.getenv("CI")), e.getMessage() + " (apt-get install libvirt0)");
+                throw e;
+            }
+            Diagnosis none = ctx.diagnosis().vm(ctx.sessions().of(kvm), kvm, vm, ctx.hostLogs(), (h, t, f) -> false,
+                    List.of(), () -> null);
+            assertThat(none.collected().get(0).problem()).get().asString()
+                    .contains("GPUForge's task log has none of VM " + vm.id());
+
+            ctx.taskLog().begin(kvm, io.gpuforge.app.tasks.TaskLog.VM_START, vm.toString(), "Start VM " + vm.id())
+                    .failed(new IllegalStateException("internal error: qemu unexpectedly closed the monitor:"
+                            + " 2026-12-06T10:42:01.123456Z qemu-system-x86_64: -device vfio-pci,host=0000:01:00.0,"
+                            + "id=hostdev0,bus=pci.0,addr=0x5: vfio 0000:01:00.0: group 1 is not viable"));
+            Diagnosis d = ctx.diagnosis().vm(ctx.sessions().of(kvm), kvm, vm, ctx.hostLogs(), (h, t, f) -> false,
+                    List.of(), () -> null);
+            assertThat(d.cause()).isEqualTo("group-not-viable");
+            assertThat(d.collected().get(0).name()).startsWith("libvirt's error when GPUForge started VM " + vm.id());
+            assertThat(d.collected().get(0).read()).isTrue();
+        }
+    }
 }
