@@ -21,6 +21,8 @@ final class ChartData {
     private final List<FleetGpu> gpus;
     private final Map<SeriesKey, ChartSeries> lines = new LinkedHashMap<>();
     private final Map<GpuId, Long> appendedUntil = new LinkedHashMap<>();
+    /** the readings behind each line: the history's raw count, then each live reading appended */
+    private final Map<SeriesKey, Long> readings = new LinkedHashMap<>();
     private final int width;
     private int appended;
 
@@ -54,6 +56,7 @@ final class ChartData {
                     ReducedSeries r = byKey.get(key);
                     boolean dashed = m != k.main;
                     d.lines.put(key, r == null ? new ChartSeries(i, dashed, 64) : ChartSeries.of(r, i, dashed));
+                    d.readings.put(key, r == null ? 0 : r.rawCount());
                 }
             }
             d.appendedUntil.put(g.id(), loadedTo);
@@ -110,12 +113,40 @@ final class ChartData {
                         }
                     } else if (s.has(m)) {
                         line.add(s.timeMillis(), s.raw(m));
+                        readings.merge(new SeriesKey(gpu, m), 1L, Long::sum);
                     }
                 }
             }
             appendedUntil.put(gpu, s.timeMillis());
             appended++;
         }
+    }
+
+    /** A chart's line with the most readings: the points it draws (gap markers left out) and the readings behind them. */
+    record Density(int points, long readings) {
+        /** Whether the line draws fewer points than it has readings. */
+        boolean reduced() {
+            return readings > points;
+        }
+    }
+
+    Density density(ChartKind k) {
+        Density most = new Density(0, 0);
+        for (Map.Entry<SeriesKey, ChartSeries> e : lines.entrySet()) {
+            if (e.getKey().metric() != k.main) {
+                continue;
+            }
+            long r = readings.getOrDefault(e.getKey(), 0L);
+            if (r >= most.readings()) {
+                ChartSeries s = e.getValue();
+                int points = 0;
+                for (int i = 0; i < s.size(); i++) {
+                    points += Double.isNaN(s.value(i)) ? 0 : 1;
+                }
+                most = new Density(points, r);
+            }
+        }
+        return most;
     }
 
     /** The live end holds more readings than the width needs: read the window again, reduced. */

@@ -56,7 +56,6 @@ final class GpuChartsView extends BorderPane implements Disposable {
     private BackgroundTasks.Cancellable loading;
     private int loads;
     private ReducedSeries.Resolution resolution = ReducedSeries.Resolution.RAW;
-    private long rawCount;
     private int rowsSeen = -1;
 
     /**
@@ -149,8 +148,12 @@ final class GpuChartsView extends BorderPane implements Disposable {
                 .filter(g -> g.connection().equals(connection)).map(g -> fleet.latest(g.id()))
                 .flatMap(java.util.Optional::stream).map(x -> java.time.Instant.ofEpochMilli(x.timeMillis()))
                 .max(java.util.Comparator.naturalOrder())));
-        toolbar.status(ui.i18n().get(resolution == ReducedSeries.Resolution.RAW ? "monitor.status.raw"
-                : "monitor.status.minute", charts.get(ChartKind.TEMPERATURE).plotWidth(), rawCount));
+        // the points a line draws and the readings behind it: "raw" when nothing was reduced, never more points
+        // than readings (it used to name the chart's width, and the readings of the last history read only)
+        ChartData.Density d = data.density(ChartKind.TEMPERATURE);
+        boolean raw = resolution == ReducedSeries.Resolution.RAW;
+        toolbar.status(ui.i18n().get(d.reduced() ? (raw ? "monitor.status.raw" : "monitor.status.minute")
+                : (raw ? "monitor.status.allRaw" : "monitor.status.allMinute"), d.points(), d.readings()));
     }
 
     /** The slowdown and shutdown temperatures the chosen GPUs report (each value once). */
@@ -231,8 +234,6 @@ final class GpuChartsView extends BorderPane implements Disposable {
                     data = ChartData.of(chosen, history, to, width);
                     resolution = history.stream().anyMatch(r -> r.resolution() == ReducedSeries.Resolution.MINUTE)
                             ? ReducedSeries.Resolution.MINUTE : ReducedSeries.Resolution.RAW;
-                    rawCount = history.stream().filter(r -> r.key().metric() == GpuMetric.TEMPERATURE_C)
-                            .mapToLong(ReducedSeries::rawCount).sum();
                     frames.request();
                 })
                 .onError(t -> sources.setText(ui.i18n().get("monitor.history.failed", t.getMessage())))

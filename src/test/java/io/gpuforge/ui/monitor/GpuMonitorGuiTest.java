@@ -97,6 +97,25 @@ class GpuMonitorGuiTest {
         assertThat(charts.window().isLive()).isTrue();
     }
 
+    /**
+     * With only the live readings of the Demo lab (no history), the toolbar says every reading is drawn, counting
+     * them: it used to say "Reduced to 912 points per line from 0 readings" (the chart's width, and the readings of
+     * the last history read).
+     */
+    @Test
+    void liveReadingsAloneAreSaidToBeDrawnEveryOne(FxRobot robot) throws Exception {
+        fx.open(robot);
+        java.util.regex.Pattern said = java.util.regex.Pattern.compile(
+                "(\\d+) readings per line, every one drawn \\(raw samples\\)");
+        MonitorFixture.waitUntil(() -> {
+            java.util.regex.Matcher m = said.matcher(onFx(() -> robot.lookup("#monitor-status")
+                    .queryAs(Label.class).getText()));
+            return m.matches() && Integer.parseInt(m.group(1)) >= 2;
+        });
+        assertThat(onFx(() -> robot.lookup("#monitor-status").queryAs(Label.class).getText()))
+                .doesNotContain("Reduced");
+    }
+
     @Test
     void switchingWindowsLoadsHistoryReducedToTheChartsWidth(FxRobot robot) throws Exception {
         // a day of readings of the first RTX 4090, one a second, ending ten minutes ago
@@ -137,11 +156,18 @@ class GpuMonitorGuiTest {
         });
         assertThat(maxMin[0]).as("the peaks are kept").isEqualTo(70);
         assertThat(maxMin[1]).as("the dips are kept").isEqualTo(40);
-        // the toolbar says so from the next frame after the history arrived (the data is set before that frame)
-        MonitorFixture.waitUntil(() -> onFx(() -> robot.lookup("#monitor-status").queryAs(Label.class).getText())
-                .startsWith("Reduced to " + width));
-        assertThat(onFx(() -> robot.lookup("#monitor-status").queryAs(Label.class).getText()))
-                .startsWith("Reduced to " + width);
+        // the toolbar says so from the next frame after the history arrived (the data is set before that frame): the
+        // points the line draws (never the chart's width, never more than its readings) and the readings behind it
+        java.util.regex.Pattern said = java.util.regex.Pattern.compile(
+                "Reduced to (\\d+) points per line from ([\\d,]+) readings \\(raw samples\\)");
+        MonitorFixture.waitUntil(() -> said.matcher(onFx(() -> robot.lookup("#monitor-status").queryAs(Label.class)
+                .getText())).matches());
+        java.util.regex.Matcher status = said.matcher(onFx(() -> robot.lookup("#monitor-status")
+                .queryAs(Label.class).getText()));
+        assertThat(status.matches()).isTrue();
+        assertThat(Integer.parseInt(status.group(1))).isPositive().isLessThanOrEqualTo(width + 16);
+        assertThat(Long.parseLong(status.group(2).replace(",", ""))).as("the day's readings and the live ones")
+                .isGreaterThanOrEqualTo(23 * 3600 - 1);
         robot.interact(() -> robot.lookup("#window-1h").queryAs(ToggleButton.class).fire());
         MonitorFixture.waitUntil(() -> charts.window().span() == Duration.ofHours(1).toMillis());
         robot.interact(() -> charts.window().zoom(1 / 1.25, System.currentTimeMillis(), System.currentTimeMillis()));
