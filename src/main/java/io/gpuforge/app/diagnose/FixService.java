@@ -116,8 +116,7 @@ public final class FixService {
         }
         Optional<PassthroughPlan> host = Optional.empty();
         List<PciAddress> functions = config.details().hostDevices();
-        boolean hostSide = !fp.kernelArguments().isEmpty() || !fp.modprobe().isEmpty() || !fp.udevRules().isEmpty()
-                || !fp.commands().isEmpty() || finding.id().equals(BIND_CARD);
+        boolean hostSide = fp.touchesHost() || finding.id().equals(BIND_CARD);
         if (hostSide && !hosts.hasHost(c, vm.node())) {
             notDone.add("The host side (" + hostSide(fp) + ") needs " + vm.node() + "'s host: link it (gpuforge"
                     + " link --connection … --node " + vm.node() + " --ssh-host …) and diagnose again.");
@@ -168,8 +167,7 @@ public final class FixService {
                 FixPlan fp = p.finding().fix().plan().orElse(NO_PLAN);
                 applied = passthrough.applyPlanned(new HostTarget.Linked(p.connection(), p.vm().node()),
                         facts -> hostPlan(facts, p.cause(), fp, p.functions()),
-                        plan -> plan.edits().equals(shown.get().edits())
-                                && plan.commands().equals(shown.get().commands()), progress, prompt);
+                        plan -> plan.changesAs(shown.get()), progress, prompt);
                 if (applied.isEmpty()) {
                     throw new HostException("The host " + p.vm().node() + " changed since the plan was shown; nothing"
                             + " was changed there: diagnose again to see the plan as it is now.");
@@ -231,12 +229,10 @@ public final class FixService {
         VmRef vm = new VmRef(f.node(), f.vm());
         if (f.vmChange().isPresent()) {
             VmConfig now = s.readConfig(vm);
-            VmFix asApplied = new VmFix(f.cause(), vm, "", f.vmChange(), f.vmUndo(), f.diff(), List.of());
-            VmFix undone = new VmFix(f.cause(), vm, "", f.vmUndo(), f.vmChange(), "", List.of());
-            if (VmFixes.stillApplied(asApplied, now, f.vmVersion())) {
+            if (VmFixes.holds(f.vmChange(), now, f.vmVersion())) {
                 s.writeConfig(vm, f.vmUndo().orElseThrow(), now.version());
             } else if (!(f.vmUndo().orElseThrow() instanceof ConfigChange.Settings)
-                    || !VmFixes.stillApplied(undone, now, Optional.empty())) {
+                    || !VmFixes.holds(f.vmUndo(), now, Optional.empty())) {
                 throw new BackendException(BackendException.Kind.CONFLICT, "VM " + f.vm() + " changed since the fix"
                         + " was applied: its configuration is not the fix's any more. Nothing was rolled back.");
             }

@@ -23,9 +23,13 @@ final class VmFixes {
         return PveVmFixes.of(cause, c);
     }
 
-    /** Whether the change of {@code fix} is in {@code now} as written: every key with its value, or the document. */
-    static boolean stillApplied(VmFix fix, VmConfig now, Optional<String> versionAfter) {
-        return fix.change().map(ch -> {
+    /**
+     * Whether {@code change} is in {@code now} as written: every key with its value, or (a document) the configuration
+     * is still at {@code versionAfter}, the version written. No change holds trivially.
+     */
+    static boolean holds(Optional<io.gpuforge.domain.passthrough.ConfigChange> change, VmConfig now,
+                         Optional<String> versionAfter) {
+        return change.map(ch -> {
             if (ch instanceof io.gpuforge.domain.passthrough.ConfigChange.Settings s) {
                 return s.keys().entrySet().stream().allMatch(e -> e.getValue().equals(
                         Optional.ofNullable(now.settings().get(e.getKey()))));

@@ -3,6 +3,7 @@ package io.gpuforge.cli.diagnose;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.HostSource;
 import io.gpuforge.cli.common.HypervisorTarget;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.host.HostException;
@@ -145,7 +146,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
             ConnectionInfo c = target.connection(services, ctx);
             ConnectionSession session = ctx.sessions().of(c);
             VmRef ref = HypervisorTarget.find(session, vm, target.node);
-            Diagnosis d = ctx.diagnosis().vm(session, c, ref, ctx.hostLogs(), DiagnoseCommand::refuseUnknownKey,
+            Diagnosis d = ctx.diagnosis().vm(session, c, ref, ctx.hostLogs(), HostSource::refuseUnknownKey,
                     logs, services::stdin);
             // with --apply-fix --json, the one JSON document is the fix's, the diagnosis in it
             int code = report(o, d, !(applyFix && json.enabled()));
@@ -174,11 +175,6 @@ public final class DiagnoseCommand implements Callable<Integer> {
             o.error("gpuforge diagnose: " + e.getMessage());
             return 1;
         }
-    }
-
-    /** A host key not known yet is refused: the node's host is trusted on its page or with gpuforge host. */
-    static boolean refuseUnknownKey(String host, String type, String fingerprint) {
-        return false;
     }
 
     private void print(CliOutput o, Diagnosis d) {

@@ -6,6 +6,7 @@ import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.HostSource;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.diagnose.AppliedFix;
@@ -48,7 +49,7 @@ final class DiagnoseFixes {
             return DiagnoseCommand.UNKNOWN;
         }
         ConnectionSession s = ctx.sessions().of(c);
-        FixService.Proposal p = ctx.fixes().propose(s, c, vm, d.causes().get(0), DiagnoseCommand::refuseUnknownKey);
+        FixService.Proposal p = ctx.fixes().propose(s, c, vm, d.causes().get(0), HostSource::refuseUnknownKey);
         if (!json) {
             print(o, p);
         }
@@ -62,7 +63,7 @@ final class DiagnoseFixes {
             return 1;
         }
         FixService.Result r = ctx.fixes().apply(s, p, new ApplyProgressLines(o::error, ApplyProgressLines.Style.TEXT,
-                !json), DiagnoseCommand::refuseUnknownKey);
+                !json), HostSource::refuseUnknownKey);
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("fix", r.fix().id());
@@ -136,7 +137,7 @@ final class DiagnoseFixes {
     /** Rolls back the fix {@code id} on its VM and host. */
     int rollback(AppContext ctx, ConnectionInfo c, String id) throws BackendException, HostException {
         AppliedFix f = ctx.fixes().rollback(ctx.sessions().of(c), c, id, new ApplyProgressLines(
-                services.output()::error, ApplyProgressLines.Style.TEXT, !json), DiagnoseCommand::refuseUnknownKey);
+                services.output()::error, ApplyProgressLines.Style.TEXT, !json), HostSource::refuseUnknownKey);
         if (json) {
             o().json(Map.of("fix", f.id(), "state", "rolled-back"));
         } else {

@@ -50,8 +50,12 @@ public record FixPlan(List<String> kernelArguments, List<String> modprobe, List<
     }
 
     public boolean isEmpty() {
-        return kernelArguments.isEmpty() && modprobe.isEmpty() && udevRules.isEmpty() && vmChanges.isEmpty()
-                && commands.isEmpty();
+        return !touchesHost() && vmChanges.isEmpty();
+    }
+
+    /** Whether any of it is the host's: kernel arguments, modprobe lines, udev rules, commands to run there. */
+    public boolean touchesHost() {
+        return !kernelArguments.isEmpty() || !modprobe.isEmpty() || !udevRules.isEmpty() || !commands.isEmpty();
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

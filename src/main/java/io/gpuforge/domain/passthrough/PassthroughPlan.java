@@ -34,4 +34,12 @@ public record PassthroughPlan(String id, String host, List<PciAddress> functions
     public boolean hostChangesNothing() {
         return edits.isEmpty();
     }
+
+    /**
+     * Whether this plan, made again at apply time, changes what {@code shown} changes (the same edits and commands):
+     * what the user confirmed is what is applied.
+     */
+    public boolean changesAs(PassthroughPlan shown) {
+        return edits.equals(shown.edits) && commands.equals(shown.commands);
+    }
 }

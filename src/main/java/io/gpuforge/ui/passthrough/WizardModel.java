@@ -182,7 +182,7 @@ final class WizardModel {
         buffer.start();
         ApplyProgress progress = new ApplyProgressLines(buffer::add, ApplyProgressLines.Style.SYMBOLS);
         run("passthrough.task.apply", () -> ui.app().passthrough().apply(t, d, o,
-                p -> p.edits().equals(shown.edits()) && p.commands().equals(shown.commands()), progress, prompt)
+                p -> p.changesAs(shown), progress, prompt)
                 .orElseThrow(() -> new IllegalStateException(ui.i18n().get("passthrough.apply.changed"))),
                 a -> {
                     buffer.stop();

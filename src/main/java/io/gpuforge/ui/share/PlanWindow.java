@@ -115,7 +115,7 @@ public final class PlanWindow {
      * commands): what the user confirmed is what is applied.
      */
     static Predicate<PassthroughPlan> sameAs(PassthroughPlan shown) {
-        return p -> p.edits().equals(shown.edits()) && p.commands().equals(shown.commands());
+        return p -> p.changesAs(shown);
     }
 
     private void load(Callable<PassthroughPlan> plan) {
