@@ -10,14 +10,10 @@ import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.connections.ConnectionInfo;
-import io.gpuforge.domain.connections.HostLink;
 import io.gpuforge.domain.diagnose.AppliedFix;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.passthrough.ApplyProgress;
 import io.gpuforge.domain.vm.VmRef;
-import io.gpuforge.host.HostKeyPolicy;
-import io.gpuforge.host.SshShell;
-import io.gpuforge.host.SshTarget;
 import io.gpuforge.hypervisor.proxmox.PveContract;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
@@ -26,10 +22,8 @@ import io.gpuforge.testing.SysrootSshServer;
 import io.gpuforge.testing.TestContexts;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,7 +48,7 @@ class FixServiceTest {
              AppContext ctx = TestContexts.create(dir.resolve("home"), dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
                      LanguageChoice.ENGLISH)) {
             ctx.secrets().createVault("vault passphrase".toCharArray());
-            ConnectionInfo lab = lab(ctx, sim);
+            ConnectionInfo lab = LinkedLab.lab(ctx, sim);
             var api = sim.tokenClient(PveContract.load());
             api.put("/nodes/pve-4090/qemu/102/config", Map.of("vga", "std"));
             VmRef vm = failedStart(ctx, sim, lab, VGA);
@@ -109,16 +103,9 @@ class FixServiceTest {
              SysrootSshServer ssh = new SysrootSshServer(root, dir.resolve("host-key.ser"));
              AppContext ctx = TestContexts.create(dir.resolve("home"), dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
                      LanguageChoice.ENGLISH)) {
-            Path knownHosts = ctx.paths().configDir().resolve("known_hosts");
-            Files.createDirectories(knownHosts.getParent());
-            SshShell.connect(new SshTarget("root", "127.0.0.1", ssh.port()), new SshShell.Credentials(
-                    Optional.of(SysrootSshServer.PASSWORD.toCharArray()), Optional.empty(), Optional.empty()),
-                    knownHosts, HostKeyPolicy.acceptNew(), Duration.ofSeconds(20)).close();
             ctx.secrets().createVault("vault passphrase".toCharArray());
-            ConnectionInfo host = ctx.connections().addSsh("pve-4090 host", "root@127.0.0.1:" + ssh.port(),
-                    Optional.of(SysrootSshServer.PASSWORD.toCharArray()));
-            ConnectionInfo lab = lab(ctx, sim);
-            ctx.hostLinks().link(lab, "pve-4090", new HostLink.SavedSsh(host.id()));
+            ConnectionInfo lab = LinkedLab.lab(ctx, sim);
+            LinkedLab.linkSshHost(ctx, ssh, lab, "pve-4090");
             sim.tokenClient(PveContract.load()).put("/nodes/pve-4090/qemu/102/config",
                     Map.of("hostpci0", "mapping=gpu-4090-b,pcie=1"));
             VmRef vm = failedStart(ctx, sim, lab, "kvm: -device vfio-pci,host=0000:02:00.0,id=hostpci0.0: vfio"
@@ -153,12 +140,6 @@ class FixServiceTest {
             assertThat(conf).doesNotExist();
             assertThat(Files.readString(root.resolve("etc/default/grub"))).isEqualTo(grub);
         }
-    }
-
-    private static ConnectionInfo lab(AppContext ctx, PveSimulator sim) throws Exception {
-        String token = sim.token();
-        return ctx.connections().addProxmox("lab", sim.url(), token.substring(0, token.indexOf('=')),
-                token.substring(token.indexOf('=') + 1).toCharArray(), Optional.of(sim.certificateFingerprint()));
     }
 
     /** VM 102 on pve-4090 fails its start with {@code line} in its task log. */

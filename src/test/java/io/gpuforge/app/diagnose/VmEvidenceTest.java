@@ -8,24 +8,18 @@ import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
 import io.gpuforge.domain.connections.ConnectionInfo;
-import io.gpuforge.domain.connections.HostLink;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.LogSource;
 import io.gpuforge.domain.vm.VmRef;
-import io.gpuforge.host.HostKeyPolicy;
-import io.gpuforge.host.SshShell;
-import io.gpuforge.host.SshTarget;
 import io.gpuforge.hypervisor.proxmox.PveContract;
 import io.gpuforge.testing.SysrootSshServer;
 import io.gpuforge.testing.TestContexts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,18 +58,9 @@ class VmEvidenceTest {
              SysrootSshServer ssh = new SysrootSshServer(root, dir.resolve("host-key.ser"));
              AppContext ctx = TestContexts.create(dir.resolve("home"), dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
                      LanguageChoice.ENGLISH)) {
-            Path knownHosts = ctx.paths().configDir().resolve("known_hosts");
-            Files.createDirectories(knownHosts.getParent());
-            SshShell.connect(new SshTarget("root", "127.0.0.1", ssh.port()), new SshShell.Credentials(
-                    Optional.of(SysrootSshServer.PASSWORD.toCharArray()), Optional.empty(), Optional.empty()),
-                    knownHosts, HostKeyPolicy.acceptNew(), Duration.ofSeconds(20)).close();
             ctx.secrets().createVault("vault passphrase".toCharArray());
-            ConnectionInfo host = ctx.connections().addSsh("pve-4090 host", "root@127.0.0.1:" + ssh.port(),
-                    Optional.of(SysrootSshServer.PASSWORD.toCharArray()));
-            String token = sim.token();
-            ConnectionInfo lab = ctx.connections().addProxmox("lab", sim.url(), token.substring(0, token.indexOf('=')),
-                    token.substring(token.indexOf('=') + 1).toCharArray(), Optional.of(sim.certificateFingerprint()));
-            ctx.hostLinks().link(lab, "pve-4090", new HostLink.SavedSsh(host.id()));
+            ConnectionInfo lab = LinkedLab.lab(ctx, sim);
+            LinkedLab.linkSshHost(ctx, ssh, lab, "pve-4090");
 
             sim.cluster().failStarts(102, List.of("kvm: -device vfio-pci,host=0000:02:00.0,id=hostpci0.0,"
                     + "bus=ich9-pcie-port-1,addr=0x0.0,multifunction=on: vfio 0000:02:00.0: group 13 is not viable"),
