@@ -16,6 +16,7 @@ import io.gpuforge.domain.telemetry.SourceKind;
 import io.gpuforge.store.TelemetryStore;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.TestContexts;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -52,7 +53,8 @@ class MonitorChartBench {
     private static final int SECONDS = 24 * 3600;
     private static final int WIDTH = 1000;
     private static final int HEIGHT = 260;
-    private static final int RUNS = 5;
+    private static final int WARMUPS = 3;
+    private static final int RUNS = 21;
 
     @Test
     void eightSeriesOfADay() throws Exception {
@@ -85,14 +87,27 @@ class MonitorChartBench {
                 scene[0].snapshot(null);
             });
             WaitForAsyncUtils.waitForFxEvents();
-            List<Long> ours = new ArrayList<>();
-            List<Long> queries = new ArrayList<>();
-            int points = 0;
-            for (int r = 0; r < RUNS; r++) {
+            int width = WaitForAsyncUtils.asyncFx(() -> chart.plotWidth() > 0 ? chart.plotWidth() : WIDTH).get();
+            Instant from = Instant.ofEpochMilli(start);
+            Instant to = Instant.ofEpochMilli(end);
+            // the day's raw samples read as if no minute had been rolled up (the naive way of the same store) ...
+            List<Double> rawQueries = new ArrayList<>();
+            for (int r = 0; r < WARMUPS + RUNS; r++) {
                 long q0 = System.nanoTime();
-                List<ReducedSeries> reduced = app.telemetry().history(keys, Instant.ofEpochMilli(start),
-                        Instant.ofEpochMilli(end), chart.plotWidth() > 0 ? chart.plotWidth() : WIDTH);
-                queries.add((System.nanoTime() - q0) / 1_000_000);
+                app.telemetry().history(keys, from, to, width);
+                if (r >= WARMUPS) {
+                    rawQueries.add(millis(System.nanoTime() - q0));
+                }
+            }
+            // ... then rolled up as the service does every minute of the day (here the whole day at once)
+            int minutes = store.rollUpAndPrune();
+            List<Double> ours = new ArrayList<>();
+            List<Double> queries = new ArrayList<>();
+            int points = 0;
+            for (int r = 0; r < WARMUPS + RUNS; r++) {
+                long q0 = System.nanoTime();
+                List<ReducedSeries> reduced = app.telemetry().history(keys, from, to, width);
+                double queried = millis(System.nanoTime() - q0);
                 List<ChartSeries> lines = new ArrayList<>();
                 for (int g = 0; g < reduced.size(); g++) {
                     lines.add(ChartSeries.of(reduced.get(g), g, false));
@@ -105,10 +120,13 @@ class MonitorChartBench {
                             false)), start, end, false, "");
                     chart.draw();
                     scene[0].snapshot(null);
-                    took.set((System.nanoTime() - t0) / 1_000_000);
+                    took.set(System.nanoTime() - t0);
                 });
                 WaitForAsyncUtils.waitForFxEvents();
-                ours.add(took.get());
+                if (r >= WARMUPS) {
+                    ours.add(millis(took.get()));
+                    queries.add(queried);
+                }
             }
             AtomicLong naive = new AtomicLong();
             WaitForAsyncUtils.asyncFx(() -> {
@@ -130,7 +148,7 @@ class MonitorChartBench {
                 naive.set((System.nanoTime() - t0) / 1_000_000);
             });
             WaitForAsyncUtils.waitForFxEvents();
-            long median = median(ours);
+            double median = median(ours);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("benchmark", "monitor-chart-8x24h");
             out.put("series", GPUS);
@@ -140,8 +158,15 @@ class MonitorChartBench {
             out.put("monitor_frame_ms", ours);
             out.put("monitor_frame_median_ms", median);
             out.put("monitor_history_query_ms", queries);
+            out.put("monitor_history_query_median_ms", median(queries));
+            out.put("minutes_rolled_up", minutes);
+            out.put("raw_history_query_ms", rawQueries);
+            out.put("raw_history_query_median_ms", median(rawQueries));
+            out.put("ratio_raw_vs_rollup_query", Math.round(100.0 * median(rawQueries)
+                    / Math.max(0.1, median(queries))) / 100.0);
             out.put("naive_linechart_frame_ms", naive.get());
-            out.put("ratio_naive_vs_monitor", Math.round(100.0 * naive.get() / Math.max(1, median)) / 100.0);
+            out.put("ratio_naive_vs_monitor", Math.round(100.0 * naive.get() / Math.max(0.1, median)) / 100.0);
+            out.put("machine_load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             Path dir = Path.of("target/bench");
             Files.createDirectories(dir);
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
@@ -155,9 +180,13 @@ class MonitorChartBench {
         }
     }
 
-    private static long median(List<Long> values) {
-        List<Long> sorted = new ArrayList<>(values);
-        sorted.sort(Long::compare);
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(Double::compare);
         return sorted.get(sorted.size() / 2);
+    }
+
+    private static double millis(long nanos) {
+        return Math.round(nanos / 100_000.0) / 10.0;
     }
 }

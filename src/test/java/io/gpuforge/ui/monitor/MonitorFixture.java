@@ -33,12 +33,22 @@ final class MonitorFixture implements AutoCloseable {
     final Stage stage;
     GpuMonitor monitor;
 
+    /** What a test saves before the window opens (connections a user had when starting the app). */
+    interface Saved {
+        void save(AppContext app) throws Exception;
+    }
+
     MonitorFixture(Stage stage, ThemeChoice theme, LanguageChoice language) throws Exception {
+        this(stage, theme, language, app -> { });
+    }
+
+    MonitorFixture(Stage stage, ThemeChoice theme, LanguageChoice language, Saved saved) throws Exception {
         this.stage = stage;
         home = Files.createTempDirectory("gpuforge-monitor-");
         Path sysroot = HostTrees.proxmoxSystemdBoot(home.resolve("sysroot"));
         app = TestContexts.create(home.resolve("home"), sysroot, theme, language);
         demo = app.connections().addDemo("Demo lab");
+        saved.save(app);
         ui = UiContext.create(app, () -> stage);
         window = new MainWindow(ui);
         stage.setWidth(1280);
