@@ -50,6 +50,7 @@ final class GpuChartsView extends BorderPane implements Disposable {
     private final Label sources = new Label();
     private final Map<ChartKind, GpuChart> charts = new EnumMap<>(ChartKind.class);
     private final FrameDriver frames;
+    private final ChartPainter painter;
     private final GpuFleet.Subscription subscription;
     private final PauseTransition reloadSoon = new PauseTransition(Duration.millis(180));
     private ChartData data = ChartData.empty();
@@ -87,6 +88,10 @@ final class GpuChartsView extends BorderPane implements Disposable {
         box.getChildren().add(sources);
         ScrollPane scroll = new ScrollPane(box);
         scroll.setFitToWidth(true);
+        scroll.setId("monitor-chart-scroll");
+        painter = new ChartPainter(List.copyOf(charts.values()), c -> onScreen(scroll, c), showing);
+        scroll.vvalueProperty().addListener((o, a, b) -> painter.viewChanged());
+        scroll.viewportBoundsProperty().addListener((o, a, b) -> painter.viewChanged());
         setTop(toolbar);
         setCenter(scroll);
         if (pickable) {
@@ -104,6 +109,14 @@ final class GpuChartsView extends BorderPane implements Disposable {
         frames.request();
     }
 
+    /** Whether any of the chart is inside the scroll pane's viewport. */
+    private static boolean onScreen(ScrollPane scroll, GpuChart chart) {
+        if (chart.getScene() == null || scroll.getScene() == null) {
+            return false;
+        }
+        return scroll.localToScene(scroll.getLayoutBounds()).intersects(chart.localToScene(chart.getLayoutBounds()));
+    }
+
     private FrameDriver frames() {
         return frames;
     }
@@ -116,7 +129,7 @@ final class GpuChartsView extends BorderPane implements Disposable {
         reloadSoon.playFromStart();
     }
 
-    /** One frame: new GPUs in the list, live readings appended, every chart drawn once. */
+    /** One frame: new GPUs in the list, live readings appended, every chart's content set (drawn by the painter). */
     private void frame() {
         List<FleetGpu> rows = fleet.gpus();
         if (rows.size() != rowsSeen) {
@@ -141,8 +154,8 @@ final class GpuChartsView extends BorderPane implements Disposable {
             ChartKind k = e.getKey();
             List<GpuChart.Threshold> limits = k == ChartKind.TEMPERATURE ? temperatureLimits() : List.of();
             e.getValue().setContent(ui.i18n().get(k.titleKey()), data.lines(k), limits, from, to, dark, noData);
-            e.getValue().draw();
         }
+        painter.allChanged();
         legend();
         sources.setText(SourcesText.of(ui.i18n(), fleet.sources(), connection -> fleet.gpus().stream()
                 .filter(g -> g.connection().equals(connection)).map(g -> fleet.latest(g.id()))
@@ -284,6 +297,7 @@ final class GpuChartsView extends BorderPane implements Disposable {
     public void dispose() {
         subscription.close();
         frames.dispose();
+        painter.dispose();
         reloadSoon.stop();
         if (loading != null) {
             loading.cancel();

@@ -25,6 +25,7 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TextField;
@@ -338,5 +339,28 @@ class GpuMonitorGuiTest {
         MonitorFixture.waitUntil(() -> view.chart(ChartKind.TEMPERATURE).draws() > drawn);
         robot.interact(() -> content.getTabs().remove(tab[0]));
         robot.interact(() -> ((GpuTabs.Holder) tab[0].getContent()).dispose());
+    }
+
+    @Test
+    void chartsOutOfSightAreDrawnOnlyOnceScrolledIntoView(FxRobot robot) throws Exception {
+        GpuMonitor m = fx.open(robot);
+        GpuChartsView charts = m.charts();
+        MonitorFixture.waitUntil(() -> charts.chosen().size() == 6 && charts.data().lines(ChartKind.TEMPERATURE)
+                .stream().allMatch(s -> s.size() >= 3));
+        ScrollPane scroll = onFx(() -> (ScrollPane) robot.from(charts).lookup("#monitor-chart-scroll").query());
+        robot.interact(() -> scroll.setVvalue(0));
+        long top = onFx(() -> charts.chart(ChartKind.TEMPERATURE).draws());
+        long bottom = onFx(() -> charts.chart(ChartKind.CLOCKS).draws());
+        // new readings: the chart on screen is drawn again, the one below the fold is not
+        MonitorFixture.waitUntil(() -> charts.chart(ChartKind.TEMPERATURE).draws() >= top + 2);
+        assertThat(onFx(() -> charts.chart(ChartKind.CLOCKS).draws())).as("below the fold: not drawn")
+                .isEqualTo(bottom);
+        robot.interact(() -> scroll.setVvalue(1));
+        MonitorFixture.waitUntil(() -> charts.chart(ChartKind.CLOCKS).draws() > bottom);
+        long topWhenScrolled = onFx(() -> charts.chart(ChartKind.TEMPERATURE).draws());
+        long clocks = onFx(() -> charts.chart(ChartKind.CLOCKS).draws());
+        MonitorFixture.waitUntil(() -> charts.chart(ChartKind.CLOCKS).draws() >= clocks + 2);
+        assertThat(onFx(() -> charts.chart(ChartKind.TEMPERATURE).draws())).as("scrolled out of sight: not drawn")
+                .isEqualTo(topWhenScrolled);
     }
 }
