@@ -108,9 +108,21 @@ class PassthroughWizardGuiTest {
         return w.get();
     }
 
+    /**
+     * Waits until {@code c} holds. Its lookups walk the window's scene from the test's thread while the FX thread
+     * changes it (a page replaced): a walk that meets a child list mid-change throws, and is tried again at the next
+     * poll instead of failing the test (seen once in a full run on a loaded machine).
+     */
     private static void waitFor(String what, Callable<Boolean> c) throws Exception {
+        Callable<Boolean> retried = () -> {
+            try {
+                return c.call();
+            } catch (IndexOutOfBoundsException | java.util.ConcurrentModificationException e) {
+                return false;
+            }
+        };
         try {
-            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, c);
+            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, retried);
         } catch (java.util.concurrent.TimeoutException e) {
             throw new AssertionError("timed out waiting for " + what, e);
         }
