@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import javafx.application.Platform;
+import javafx.beans.InvalidationListener;
+import javafx.beans.Observable;
+import javafx.beans.WeakInvalidationListener;
 import javafx.css.PseudoClass;
 import javafx.geometry.Pos;
 import javafx.scene.control.ContentDisplay;
@@ -52,14 +55,22 @@ final class NavigationCell extends TreeCell<NavItem> {
     private PseudoClass state;
     private boolean bound;
     private boolean measuring;
+    /** Shows the item again when the suffixes change (held here: the tree holds it weakly). */
+    private final InvalidationListener restate = o -> {
+        if (!isEmpty() && getItem() != null) {
+            updateItem(getItem(), false);
+        }
+    };
 
     /**
      * @param suffix what follows an item's label ("· reconnecting…", "· no data since 10:42:07")
      * @param hover  what a GPU's tooltip adds below its label (why it has no data), "" for nothing
+     * @param suffixesChanged invalidated when suffixes or hovers changed: the cell shows its item again
      */
     NavigationCell(I18n i18n, Function<NavItem, String> suffix, Function<NavItem, String> hover,
-                   Function<NavItem, List<MenuItem>> menus) {
+                   Observable suffixesChanged, Function<NavItem, List<MenuItem>> menus) {
         this.i18n = i18n;
+        suffixesChanged.addListener(new WeakInvalidationListener(restate));
         this.suffix = suffix;
         this.hover = hover;
         label.getStyleClass().add("navigation-label");

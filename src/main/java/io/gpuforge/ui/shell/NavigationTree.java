@@ -24,6 +24,8 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.SimpleIntegerProperty;
 import javafx.animation.PauseTransition;
 import javafx.event.Event;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -70,6 +72,8 @@ final class NavigationTree {
     private boolean syncing;
     /** GPUs the monitor watches that have no data now, by item id (empty while it is closed). */
     private Map<String, NoData> noData = Map.of();
+    /** Changes when what follows the GPUs' labels changed: the cells on screen show it again. */
+    private final IntegerProperty suffixes = new SimpleIntegerProperty();
     private TreeGpuReadings readings;
 
     NavigationTree(I18n i18n) {
@@ -81,7 +85,7 @@ final class NavigationTree {
         view.setShowRoot(false);
         view.setId("navigation");
         view.getStyleClass().add("navigation");
-        view.setCellFactory(tv -> new NavigationCell(i18n, this::stateSuffix, this::hover,
+        view.setCellFactory(tv -> new NavigationCell(i18n, this::stateSuffix, this::hover, suffixes,
                 item -> menus.apply(item)));
         applier = new TreeApplier(r -> slices.execute(r), this::keepingSelection);
         search.setId("navigation-search");
@@ -98,7 +102,10 @@ final class NavigationTree {
     void followReadings(GpuFleet fleet) {
         readings = new TreeGpuReadings(fleet, lost -> {
             noData = lost;
-            view.refresh();
+            // the cells on screen say it again in place (not view.refresh(): that made every visible cell of the
+            // tree anew, their CSS and text, each time a GPU lost or got back its readings, and closed a row's
+            // tooltip or menu that was open)
+            suffixes.set(suffixes.get() + 1);
         });
     }
 
