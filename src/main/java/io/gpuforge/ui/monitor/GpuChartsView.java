@@ -25,6 +25,7 @@ import javafx.beans.value.ObservableBooleanValue;
 import javafx.geometry.Insets;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.VBox;
@@ -74,7 +75,15 @@ final class GpuChartsView extends BorderPane implements Disposable {
         box.setPadding(new Insets(8));
         legend.setId("monitor-legend");
         sources.setId("monitor-sources");
-        sources.setWrapText(true);
+        // a line a source, not wrapped: a wrapped label of 20-odd sources was laid out again for each width the
+        // scroll pane tried, 18-33 ms of the FX thread when its text changed (issue 47); a line longer than the
+        // window ends in "..." and the tooltip holds the whole text
+        sources.setWrapText(false);
+        Tooltip sourcesTip = new Tooltip();
+        sourcesTip.textProperty().bind(sources.textProperty());
+        sourcesTip.setWrapText(true);
+        sourcesTip.setMaxWidth(900);
+        sources.setTooltip(sourcesTip);
         sources.getStyleClass().addAll("text-small", "text-muted");
         box.getChildren().add(legend);
         for (ChartKind k : ChartKind.values()) {

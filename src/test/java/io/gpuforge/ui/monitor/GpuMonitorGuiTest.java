@@ -78,6 +78,10 @@ class GpuMonitorGuiTest {
                 .contains("4090 · pve-4090 01:00.0");
         assertThat(onFx(() -> robot.lookup("#monitor-sources").queryAs(Label.class).getText()))
                 .contains("simulated sensors");
+        // a line a source, unwrapped (laid out once, not for every width tried); the whole text on hover
+        Label sourcesLabel = robot.lookup("#monitor-sources").queryAs(Label.class);
+        assertThat(onFx(sourcesLabel::isWrapText)).isFalse();
+        assertThat(onFx(() -> sourcesLabel.getTooltip().getText())).isEqualTo(onFx(sourcesLabel::getText));
         // power with its enforced limit (dashed) per GPU
         assertThat(onFx(() -> List.copyOf(charts.data().lines(ChartKind.POWER)))).hasSize(12)
                 .filteredOn(s -> s.dashed).hasSize(6);
