@@ -5,8 +5,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
-import javafx.animation.AnimationTimer;
-import javafx.beans.value.ChangeListener;
 import javafx.beans.value.ObservableBooleanValue;
 
 /**
@@ -23,20 +21,8 @@ final class ChartPainter {
     private final ObservableBooleanValue showing;
     /** Charts whose content changed since they were last drawn, in the order they are laid out. */
     private final Set<GpuChart> stale = new LinkedHashSet<>();
-    private final ChangeListener<Boolean> onShowing = (o, was, now) -> {
-        if (now) {
-            schedule();
-        }
-    };
-    private final AnimationTimer timer = new AnimationTimer() {
-        @Override
-        public void handle(long now) {
-            stop();
-            running = false;
-            drawOnScreen();
-        }
-    };
-    private boolean running;
+    /** Draws what came into view in the next frame, and when the view shows again. */
+    private final FrameDriver later;
 
     /**
      * @param charts   in the order they are laid out, top first
@@ -47,7 +33,7 @@ final class ChartPainter {
         this.charts = List.copyOf(charts);
         this.onScreen = onScreen;
         this.showing = showing;
-        showing.addListener(onShowing);
+        this.later = new FrameDriver(showing, this::drawOnScreen);
     }
 
     /** Every chart's content changed: those on screen are drawn now, the others once they come into view. */
@@ -58,18 +44,8 @@ final class ChartPainter {
 
     /** The viewport moved or was resized: stale charts that came into view are drawn in the next frame. */
     void viewChanged() {
-        schedule();
-    }
-
-    /** Whether a chart waits to be drawn (tests). */
-    boolean pending() {
-        return !stale.isEmpty();
-    }
-
-    private void schedule() {
-        if (!running && !stale.isEmpty() && showing.get()) {
-            running = true;
-            timer.start();
+        if (!stale.isEmpty()) {
+            later.request();
         }
     }
 
@@ -88,9 +64,7 @@ final class ChartPainter {
     }
 
     void dispose() {
-        timer.stop();
-        running = false;
+        later.dispose();
         stale.clear();
-        showing.removeListener(onShowing);
     }
 }
