@@ -27,7 +27,6 @@ import java.util.function.Function;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.animation.PauseTransition;
-import javafx.event.Event;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.geometry.Insets;
 import javafx.scene.control.MenuItem;
@@ -72,7 +71,7 @@ final class NavigationTree {
     private boolean syncing;
     /** GPUs the monitor watches that have no data now, by item id (empty while it is closed). */
     private Map<String, NoData> noData = Map.of();
-    /** Changes when what follows the GPUs' labels changed: the cells on screen show it again. */
+    /** Changes when what follows labels changed: the cells on screen show it again. */
     private final IntegerProperty suffixes = new SimpleIntegerProperty();
     private TreeGpuReadings readings;
 
@@ -102,11 +101,18 @@ final class NavigationTree {
     void followReadings(GpuFleet fleet) {
         readings = new TreeGpuReadings(fleet, lost -> {
             noData = lost;
-            // the cells on screen say it again in place (not view.refresh(): that made every visible cell of the
-            // tree anew, their CSS and text, each time a GPU lost or got back its readings, and closed a row's
-            // tooltip or menu that was open)
-            suffixes.set(suffixes.get() + 1);
+            suffixesChanged();
         });
+    }
+
+    /**
+     * What follows some labels changed (a connection's state, a GPU's "no data since"): the cells on screen show
+     * their items again, in place. Not {@code view.refresh()}, which made every visible cell of the tree anew (their
+     * CSS and text) and closed a row's tooltip or menu that was open; nor a value-changed event on the item, which
+     * has the tree rebuild every visible cell.
+     */
+    private void suffixesChanged() {
+        suffixes.set(suffixes.get() + 1);
     }
 
     void dispose() {
@@ -355,9 +361,7 @@ final class NavigationTree {
     /** How a connection is doing, shown after its name. */
     void showState(ConnectionInfo c, ConnectionState s) {
         states.put(c.id(), s);
-        // the item's value is the same: tell the view it changed, so the cells are drawn again (not made anew)
-        item(c).ifPresent(t -> Event.fireEvent(t, new TreeItem.TreeModificationEvent<>(TreeItem.valueChangedEvent(), t,
-                t.getValue())));
+        suffixesChanged();
     }
 
     ConnectionState stateOf(long connectionId) {
