@@ -9,6 +9,7 @@ import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
 import io.gpuforge.testing.HostTrees;
+import io.gpuforge.testing.NavigationTrees;
 import io.gpuforge.testing.TestContexts;
 import io.gpuforge.ui.common.NavItem;
 import io.gpuforge.ui.common.UiContext;
@@ -104,7 +105,7 @@ class ConsoleTreeBench {
                 tree = robot.lookup("#navigation").queryAs(TreeView.class);
             });
             long t0 = System.nanoTime();
-            waitUntil(() -> vms(robot) == 2000);
+            waitUntil(() -> NavigationTrees.vms(robot) == 2000);
             long loadMs = (System.nanoTime() - t0) / 1_000_000;
             WaitForAsyncUtils.waitForFxEvents();
             long[] loadPulse = take();
@@ -112,14 +113,14 @@ class ConsoleTreeBench {
             TextField search = robot.lookup("#navigation-search").queryAs(TextField.class);
             long t1 = System.nanoTime();
             robot.interact(() -> search.setText("vm-19"));
-            waitUntil(() -> vms(robot) == 110);
+            waitUntil(() -> NavigationTrees.vms(robot) == 110);
             long filterMs = (System.nanoTime() - t1) / 1_000_000;
             WaitForAsyncUtils.waitForFxEvents();
             long[] filterPulse = take();
 
             long t2 = System.nanoTime();
             robot.interact(() -> search.setText(""));
-            waitUntil(() -> vms(robot) == 2000);
+            waitUntil(() -> NavigationTrees.vms(robot) == 2000);
             long clearMs = (System.nanoTime() - t2) / 1_000_000;
             WaitForAsyncUtils.waitForFxEvents();
             long[] clearPulse = take();
@@ -179,20 +180,6 @@ class ConsoleTreeBench {
             cpuGaps.clear();
         }).get(10, TimeUnit.SECONDS);
         return max;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static int vms(FxRobot robot) throws Exception {
-        return WaitForAsyncUtils.asyncFx(() -> {
-            TreeView<NavItem> tree = robot.lookup("#navigation").queryAs(TreeView.class);
-            int n = 0;
-            for (TreeItem<NavItem> conn : tree.getRoot().getChildren()) {
-                for (TreeItem<NavItem> node : conn.getChildren()) {
-                    n += (int) node.getChildren().stream().filter(t -> t.getValue().kind() == NavItem.Kind.VM).count();
-                }
-            }
-            return n;
-        }).get(10, TimeUnit.SECONDS);
     }
 
     private static void waitUntil(Callable<Boolean> c) throws Exception {

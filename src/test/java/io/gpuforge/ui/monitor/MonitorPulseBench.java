@@ -10,19 +10,19 @@ import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
 import io.gpuforge.domain.telemetry.FleetGpu;
-import io.gpuforge.ui.common.NavItem;
+import io.gpuforge.testing.NavigationTrees;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import javafx.animation.AnimationTimer;
-import javafx.scene.control.TreeItem;
-import javafx.scene.control.TreeView;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -63,7 +63,7 @@ class MonitorPulseBench {
         private long longestOwnCpu;
         private long copyAtLongest;
         /** FX-thread CPU of every frame, in microseconds. */
-        private final java.util.List<Long> cpus = new java.util.ArrayList<>();
+        private final List<Long> cpus = new ArrayList<>();
 
         @Override
         public void handle(long now) {
@@ -88,17 +88,40 @@ class MonitorPulseBench {
         }
     }
 
-    private static double[] measure(FxRobot robot) throws Exception {
+    /** What one phase measured: its longest gap and FX-thread CPU per frame, and how they spread. */
+    private record Phase(double longestGapMs, double longestFxCpuMs, double copyInThatFrameMs,
+                         double longestFxCpuWithoutCopyMs, long frames, long framesOf16MsFxCpu, double fxCpuP99Ms,
+                         List<Double> secondAndThirdMs, long lateGaps) {
+
+        /** Its figures under {@code name_…} in the bench's JSON. */
+        void write(Map<String, Object> out, String name) {
+            out.put(name + "_longest_pulse_gap_ms", longestGapMs);
+            out.put(name + "_longest_pulse_fx_cpu_ms", longestFxCpuMs);
+            out.put(name + "_headless_copy_in_that_pulse_ms", copyInThatFrameMs);
+            out.put(name + "_longest_pulse_fx_cpu_without_headless_copy_ms", longestFxCpuWithoutCopyMs);
+            out.put(name + "_frames", frames);
+            out.put(name + "_frames_of_16_ms_fx_cpu_or_more", framesOf16MsFxCpu);
+            out.put(name + "_fx_cpu_99th_percentile_ms", fxCpuP99Ms);
+            out.put(name + "_fx_cpu_second_and_third_most_ms", secondAndThirdMs);
+            out.put(name + "_gaps_of_33_ms_or_more", lateGaps);
+        }
+
+        /** The longest gap against another phase's. */
+        double ratioTo(Phase other) {
+            return Math.round(100.0 * longestGapMs / other.longestGapMs) / 100.0;
+        }
+    }
+
+    private static Phase measure(FxRobot robot) throws Exception {
         PulseGaps gaps = new PulseGaps();
         robot.interact(gaps::start);
         Thread.sleep(MEASURE_MILLIS);
         robot.interact(gaps::stop);
-        List<Long> sorted = new java.util.ArrayList<>(gaps.cpus);
-        sorted.sort(java.util.Comparator.reverseOrder());
-        return new double[] {gaps.longest / 1e6, gaps.frames, gaps.longestCpu / 1e6, gaps.late,
-            gaps.longestOwnCpu / 1e6, gaps.copyAtLongest / 1e6,
-            sorted.stream().filter(c -> c >= 16_000).count(), sorted.get(sorted.size() / 100) / 1e3,
-            sorted.get(1) / 1e3, sorted.get(2) / 1e3};
+        List<Long> sorted = new ArrayList<>(gaps.cpus);
+        sorted.sort(Comparator.reverseOrder());
+        return new Phase(gaps.longest / 1e6, gaps.longestCpu / 1e6, gaps.copyAtLongest / 1e6,
+                gaps.longestOwnCpu / 1e6, gaps.frames, sorted.stream().filter(c -> c >= 16_000).count(),
+                sorted.get(sorted.size() / 100) / 1e3, List.of(sorted.get(1) / 1e3, sorted.get(2) / 1e3), gaps.late);
     }
 
     @Test
@@ -124,14 +147,14 @@ class MonitorPulseBench {
             }
         });
         try {
-            WaitForAsyncUtils.waitFor(120, TimeUnit.SECONDS, () -> vms(robot) >= 2000);
+            WaitForAsyncUtils.waitFor(120, TimeUnit.SECONDS, () -> NavigationTrees.vms(robot) >= 2000);
             // loaded: the window's background tasks (inventories, host checks) are done; the load itself is
             // ConsoleTreeBench's to measure
             long settling = System.nanoTime();
             WaitForAsyncUtils.waitFor(120, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(
                     () -> fx[0].ui.taskMonitor().running() == 0).get(10, TimeUnit.SECONDS));
             long settledMs = (System.nanoTime() - settling) / 1_000_000;
-            double[] idle = measure(robot);
+            Phase idle = measure(robot);
             GpuMonitor[] m = new GpuMonitor[1];
             robot.interact(() -> m[0] = GpuMonitor.open(fx[0].ui, stage));
             // the Demo labs' GPUs stream; the cluster's are listed without readings (no telemetry source linked)
@@ -139,62 +162,30 @@ class MonitorPulseBench {
             int gpus = streaming(fx[0]);
             int listed = fx[0].app.fleet().gpus().size();
             WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> m[0].charts().chosen().size() == 8);
-            double[] charts = measure(robot);
+            Phase charts = measure(robot);
             // the same again: the first 20 s after the monitor opened include one-off costs (classes loaded, code
             // run for the first time before the JIT compiled it), the next 20 s are the steady state
-            double[] chartsAgain = measure(robot);
+            Phase chartsAgain = measure(robot);
             robot.interact(() -> m[0].tabs().getSelectionModel().select(1));
             WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> m[0].fleet().rows().size() >= gpus);
-            double[] fleet = measure(robot);
+            Phase fleet = measure(robot);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("benchmark", "monitor-longest-pulse");
             out.put("gpus_streaming_1hz", gpus);
             out.put("gpus_listed", listed);
-            out.put("cluster_vms_in_tree", vms(robot));
+            out.put("cluster_vms_in_tree", NavigationTrees.vms(robot));
             out.put("measured_ms_each", MEASURE_MILLIS);
             out.put("window_settled_after_tree_loaded_ms", settledMs);
-            out.put("idle_longest_pulse_gap_ms", idle[0]);
-            out.put("idle_longest_pulse_fx_cpu_ms", idle[2]);
-            out.put("idle_headless_copy_in_that_pulse_ms", idle[5]);
-            out.put("idle_longest_pulse_fx_cpu_without_headless_copy_ms", idle[4]);
-            out.put("idle_frames", idle[1]);
-            out.put("idle_frames_of_16_ms_fx_cpu_or_more", idle[6]);
-            out.put("idle_fx_cpu_99th_percentile_ms", idle[7]);
-            out.put("idle_fx_cpu_second_and_third_most_ms", List.of(idle[8], idle[9]));
-            out.put("idle_gaps_of_33_ms_or_more", idle[3]);
-            out.put("charts_longest_pulse_gap_ms", charts[0]);
-            out.put("charts_longest_pulse_fx_cpu_ms", charts[2]);
-            out.put("charts_headless_copy_in_that_pulse_ms", charts[5]);
-            out.put("charts_longest_pulse_fx_cpu_without_headless_copy_ms", charts[4]);
-            out.put("charts_frames", charts[1]);
-            out.put("charts_frames_of_16_ms_fx_cpu_or_more", charts[6]);
-            out.put("charts_fx_cpu_99th_percentile_ms", charts[7]);
-            out.put("charts_fx_cpu_second_and_third_most_ms", List.of(charts[8], charts[9]));
-            out.put("charts_gaps_of_33_ms_or_more", charts[3]);
-            out.put("charts_again_longest_pulse_gap_ms", chartsAgain[0]);
-            out.put("charts_again_longest_pulse_fx_cpu_ms", chartsAgain[2]);
-            out.put("charts_again_headless_copy_in_that_pulse_ms", chartsAgain[5]);
-            out.put("charts_again_longest_pulse_fx_cpu_without_headless_copy_ms", chartsAgain[4]);
-            out.put("charts_again_frames", chartsAgain[1]);
-            out.put("charts_again_frames_of_16_ms_fx_cpu_or_more", chartsAgain[6]);
-            out.put("charts_again_fx_cpu_99th_percentile_ms", chartsAgain[7]);
-            out.put("charts_again_fx_cpu_second_and_third_most_ms", List.of(chartsAgain[8], chartsAgain[9]));
-            out.put("charts_again_gaps_of_33_ms_or_more", chartsAgain[3]);
-            out.put("fleet_longest_pulse_gap_ms", fleet[0]);
-            out.put("fleet_longest_pulse_fx_cpu_ms", fleet[2]);
-            out.put("fleet_headless_copy_in_that_pulse_ms", fleet[5]);
-            out.put("fleet_longest_pulse_fx_cpu_without_headless_copy_ms", fleet[4]);
-            out.put("fleet_frames", fleet[1]);
-            out.put("fleet_frames_of_16_ms_fx_cpu_or_more", fleet[6]);
-            out.put("fleet_fx_cpu_99th_percentile_ms", fleet[7]);
-            out.put("fleet_fx_cpu_second_and_third_most_ms", List.of(fleet[8], fleet[9]));
-            out.put("fleet_gaps_of_33_ms_or_more", fleet[3]);
+            idle.write(out, "idle");
+            charts.write(out, "charts");
+            chartsAgain.write(out, "charts_again");
+            fleet.write(out, "fleet");
             out.put("headless_copies", HeadlessCopyMeter.copies());
             out.put("headless_copy_cpu_ms_total", HeadlessCopyMeter.cpuNanos() / 1e6);
             out.put("machine_load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-            out.put("ratio_charts_vs_idle", Math.round(100.0 * charts[0] / idle[0]) / 100.0);
-            out.put("ratio_charts_again_vs_idle", Math.round(100.0 * chartsAgain[0] / idle[0]) / 100.0);
-            out.put("ratio_fleet_vs_idle", Math.round(100.0 * fleet[0] / idle[0]) / 100.0);
+            out.put("ratio_charts_vs_idle", charts.ratioTo(idle));
+            out.put("ratio_charts_again_vs_idle", chartsAgain.ratioTo(idle));
+            out.put("ratio_fleet_vs_idle", fleet.ratioTo(idle));
             Path dir = Path.of("target/bench");
             Files.createDirectories(dir);
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
@@ -209,20 +200,5 @@ class MonitorPulseBench {
 
     private static int streaming(MonitorFixture fx) {
         return (int) fx.app.fleet().gpus().stream().filter(g -> fx.app.fleet().latest(g.id()).isPresent()).count();
-    }
-
-    /** The VMs the main window's tree holds. */
-    @SuppressWarnings("unchecked")
-    private static int vms(FxRobot robot) throws Exception {
-        return WaitForAsyncUtils.asyncFx(() -> {
-            TreeView<NavItem> tree = robot.lookup("#navigation").queryAs(TreeView.class);
-            int n = 0;
-            for (TreeItem<NavItem> conn : tree.getRoot().getChildren()) {
-                for (TreeItem<NavItem> node : conn.getChildren()) {
-                    n += (int) node.getChildren().stream().filter(t -> t.getValue().kind() == NavItem.Kind.VM).count();
-                }
-            }
-            return n;
-        }).get(10, TimeUnit.SECONDS);
     }
 }
