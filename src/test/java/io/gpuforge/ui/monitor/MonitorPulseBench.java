@@ -49,11 +49,17 @@ class MonitorPulseBench {
 
     /**
      * Records the longest interval between consecutive pulses, and the most CPU time the FX thread spent between
-     * two pulses: on a machine loaded by other work the wall-clock gap measures the load as much as the window.
+     * two pulses: on a machine loaded by other work the wall-clock gap measures the load as much as the window. The
+     * renderer's CPU (JavaFX's QuantumRenderer thread, which paints the windows while the FX thread waits for it
+     * before the next pulse) is counted apart: a gap with little FX-thread CPU is often the renderer's.
      */
     private static final class PulseGaps extends AnimationTimer {
         private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        private final long renderer = rendererThreadId();
         private long last;
+        private long lastRender;
+        private long renderAtLongestGap;
+        private long longestRender;
         private long lastCpu;
         private long longest;
         private long longestCpu;
@@ -69,8 +75,13 @@ class MonitorPulseBench {
         public void handle(long now) {
             long cpu = threads.getCurrentThreadCpuTime();
             long copy = HeadlessCopyMeter.cpuNanos();
+            long render = threads.getThreadCpuTime(renderer);
             if (last != 0) {
-                longest = Math.max(longest, now - last);
+                if (now - last > longest) {
+                    longest = now - last;
+                    renderAtLongestGap = render - lastRender;
+                }
+                longestRender = Math.max(longestRender, render - lastRender);
                 if (cpu - lastCpu > longestCpu) {
                     longestCpu = cpu - lastCpu;
                     copyAtLongest = copy - lastCopy;
@@ -85,13 +96,21 @@ class MonitorPulseBench {
             last = now;
             lastCpu = cpu;
             lastCopy = copy;
+            lastRender = render;
+        }
+
+        private static long rendererThreadId() {
+            return Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().startsWith("QuantumRenderer"))
+                    .findFirst().orElseThrow(() -> new IllegalStateException("no QuantumRenderer thread")).getId();
         }
     }
 
     /** What one phase measured: its longest gap and FX-thread CPU per frame, and how they spread. */
     private record Phase(double longestGapMs, double longestFxCpuMs, double copyInThatFrameMs,
                          double longestFxCpuWithoutCopyMs, long frames, long framesOf16MsFxCpu, double fxCpuP99Ms,
-                         List<Double> secondAndThirdMs, long lateGaps) {
+                         List<Double> secondAndThirdMs, long lateGaps, double renderCpuInLongestGapMs,
+                         double longestRenderCpuMs) {
 
         /** Its figures under {@code name_…} in the bench's JSON. */
         void write(Map<String, Object> out, String name) {
@@ -104,6 +123,8 @@ class MonitorPulseBench {
             out.put(name + "_fx_cpu_99th_percentile_ms", fxCpuP99Ms);
             out.put(name + "_fx_cpu_second_and_third_most_ms", secondAndThirdMs);
             out.put(name + "_gaps_of_33_ms_or_more", lateGaps);
+            out.put(name + "_renderer_cpu_in_longest_gap_ms", renderCpuInLongestGapMs);
+            out.put(name + "_longest_renderer_cpu_between_pulses_ms", longestRenderCpuMs);
         }
 
         /** The longest gap against another phase's. */
@@ -121,7 +142,8 @@ class MonitorPulseBench {
         sorted.sort(Comparator.reverseOrder());
         return new Phase(gaps.longest / 1e6, gaps.longestCpu / 1e6, gaps.copyAtLongest / 1e6,
                 gaps.longestOwnCpu / 1e6, gaps.frames, sorted.stream().filter(c -> c >= 16_000).count(),
-                sorted.get(sorted.size() / 100) / 1e3, List.of(sorted.get(1) / 1e3, sorted.get(2) / 1e3), gaps.late);
+                sorted.get(sorted.size() / 100) / 1e3, List.of(sorted.get(1) / 1e3, sorted.get(2) / 1e3), gaps.late,
+                gaps.renderAtLongestGap / 1e6, gaps.longestRender / 1e6);
     }
 
     @Test
