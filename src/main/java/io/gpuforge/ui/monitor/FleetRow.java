@@ -35,7 +35,17 @@ final class FleetRow {
     /** Why the GPU's source gives no readings (its error), empty while it does. */
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<double[]> spark = new ReadOnlyObjectWrapper<>(new double[0]);
+    /** Utilisation now and over the last minute together: what the utilisation column shows, in one value. */
+    private final ReadOnlyObjectWrapper<Utilization> utilizationLine =
+            new ReadOnlyObjectWrapper<>(new Utilization(Double.NaN, new double[0]));
     private long sparkUntil;
+
+    /**
+     * What a row's utilisation cell draws: the value now (NaN while unknown) and the last minute's values, oldest first.
+     * The cell takes both from its item, never from its row, whose item a table may set after the cell's.
+     */
+    record Utilization(double now, double[] minute) {
+    }
 
     FleetRow(FleetGpu g) {
         gpu.set(g);
@@ -77,6 +87,10 @@ final class FleetRow {
             }
             spark.set(v);
         }
+        Utilization u = utilizationLine.get();
+        if (Double.compare(u.now(), utilization.get()) != 0 || u.minute() != spark.get()) {
+            utilizationLine.set(new Utilization(utilization.get(), spark.get()));
+        }
     }
 
     private static void set(ReadOnlyDoubleWrapper p, GpuSample s, GpuMetric m) {
@@ -114,6 +128,10 @@ final class FleetRow {
 
     ReadOnlyDoubleProperty utilization() {
         return utilization.getReadOnlyProperty();
+    }
+
+    ReadOnlyObjectProperty<Utilization> utilizationLine() {
+        return utilizationLine.getReadOnlyProperty();
     }
 
     ReadOnlyDoubleProperty vram() {

@@ -203,9 +203,14 @@ final class FleetView extends BorderPane implements Disposable {
                 FleetRow r = empty ? null : getTableRow().getItem();
                 setText(empty ? null : text);
                 String why = r == null ? "" : r.problem().get();
-                setTooltip(why.isEmpty() ? null : new javafx.scene.control.Tooltip(why));
-                getStyleClass().remove("danger");
-                if (!why.isEmpty()) {
+                javafx.scene.control.Tooltip tip = getTooltip();
+                if (why.isEmpty() ? tip != null : tip == null || !why.equals(tip.getText())) {
+                    setTooltip(why.isEmpty() ? null : new javafx.scene.control.Tooltip(why));
+                }
+                // the class changed only when it must: each change has the cell styled again
+                if (why.isEmpty()) {
+                    getStyleClass().remove("danger");
+                } else if (!getStyleClass().contains("danger")) {
                     getStyleClass().add("danger");
                 }
             }
@@ -213,10 +218,13 @@ final class FleetView extends BorderPane implements Disposable {
         return c;
     }
 
-    private TableColumn<FleetRow, Number> sparkColumn() {
-        TableColumn<FleetRow, Number> c = number("monitor.fleet.col.utilization", 130, FleetRow::utilization,
-                v -> "");
+    private TableColumn<FleetRow, FleetRow.Utilization> sparkColumn() {
+        TableColumn<FleetRow, FleetRow.Utilization> c = new TableColumn<>();
+        scope.bind(c.textProperty(), ui.i18n().text("monitor.fleet.col.utilization"));
+        c.setCellValueFactory(cd -> cd.getValue().utilizationLine());
         c.setCellFactory(col -> new SparklineCell(ui.theme()));
+        c.setComparator(Comparator.comparingDouble(u -> Double.isNaN(u.now()) ? Double.NEGATIVE_INFINITY : u.now()));
+        c.setPrefWidth(130);
         return c;
     }
 
