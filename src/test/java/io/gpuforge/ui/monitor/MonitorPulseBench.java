@@ -7,9 +7,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.glass.ui.monocle.HeadlessCopyMeter;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
-import io.gpuforge.demo.PveSimulator;
-import io.gpuforge.demo.SimCluster;
 import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.testing.ClusterProcess;
 import io.gpuforge.testing.NavigationTrees;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -35,7 +34,8 @@ import org.testfx.util.WaitForAsyncUtils;
 /**
  * The longest gap between two FX pulses while 132 GPUs (22 Demo labs of 6 simulated cards) stream at 1 Hz into the
  * open monitor, its charts (8 GPUs) shown and then its fleet table, against the same window idle; a 16-node /
- * 2,000-VM Proxmox VE cluster (the simulator, nice +19) loaded in the main window's tree throughout. Writes
+ * 2,000-VM Proxmox VE cluster (the simulator in a process of its own at nice 19, as a real cluster runs on other
+ * machines: {@link ClusterProcess}) loaded in the main window's tree throughout. Writes
  * target/bench/monitor-pulse.json. Run with {@code mvn -o -B verify -Pbench -Dtest='Monitor*Bench*'}.
  */
 @Tag("bench")
@@ -44,8 +44,6 @@ class MonitorPulseBench {
 
     private static final int LABS = 22;
     private static final long MEASURE_MILLIS = 20_000;
-    /** The simulated cluster stands for 16 other machines: its threads take what the app leaves (nice +19). */
-    private static final int SIMULATOR_NICER = 19;
 
     /**
      * Records the longest interval between consecutive pulses, and the most CPU time the FX thread spent between
@@ -150,7 +148,7 @@ class MonitorPulseBench {
     void longestPulseWhile132GpusStream(FxRobot robot) throws Exception {
         Stage stage = FxToolkit.registerPrimaryStage();
         robot.interact(HeadlessCopyMeter::install);
-        PveSimulator sim = new PveSimulator(SimCluster.generated(16, 2000, 64), SIMULATOR_NICER);
+        ClusterProcess sim = new ClusterProcess(16, 2000, 64);
         MonitorFixture[] fx = new MonitorFixture[1];
         robot.interact(() -> {
             try {
