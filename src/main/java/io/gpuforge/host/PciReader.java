@@ -167,7 +167,7 @@ final class PciReader {
             return null;
         }
         String h = v.toLowerCase(Locale.ROOT).replace("0x", "");
-        return h.matches("[0-9a-f]{4}") ? h : null;
+        return PciDevice.isHex4(h) ? h : null;
     }
 
     private static OptionalInt optInt(String v) {
