@@ -29,14 +29,12 @@ final class FleetRow {
     private final ReadOnlyDoubleWrapper temperature = new ReadOnlyDoubleWrapper(Double.NaN);
     private final ReadOnlyDoubleWrapper power = new ReadOnlyDoubleWrapper(Double.NaN);
     private final ReadOnlyDoubleWrapper limit = new ReadOnlyDoubleWrapper(Double.NaN);
-    private final ReadOnlyDoubleWrapper utilization = new ReadOnlyDoubleWrapper(Double.NaN);
     private final ReadOnlyDoubleWrapper vram = new ReadOnlyDoubleWrapper(Double.NaN);
     private final ReadOnlyStringWrapper source = new ReadOnlyStringWrapper("");
     /** Why the GPU's source gives no readings (its error), empty while it does. */
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
-    private final ReadOnlyObjectWrapper<double[]> spark = new ReadOnlyObjectWrapper<>(new double[0]);
     /** Utilisation now and over the last minute together: what the utilisation column shows, in one value. */
-    private final ReadOnlyObjectWrapper<Utilization> utilizationLine =
+    private final ReadOnlyObjectWrapper<Utilization> utilization =
             new ReadOnlyObjectWrapper<>(new Utilization(Double.NaN, new double[0]));
     private long sparkUntil;
 
@@ -64,7 +62,6 @@ final class FleetRow {
         set(temperature, s, GpuMetric.TEMPERATURE_C);
         set(power, s, GpuMetric.POWER_W);
         set(limit, s, GpuMetric.POWER_LIMIT_W);
-        set(utilization, s, GpuMetric.UTILIZATION_PCT);
         if (s != null && s.has(GpuMetric.MEMORY_TOTAL_MIB)) {
             vram.set(s.raw(GpuMetric.MEMORY_TOTAL_MIB));
         }
@@ -78,18 +75,19 @@ final class FleetRow {
         if (!src.equals(source.get())) {
             source.set(src);
         }
+        Utilization u = utilization.get();
+        double now = s == null ? Double.NaN : s.raw(GpuMetric.UTILIZATION_PCT);
+        double[] minute = u.minute();
         long newest = last == null ? 0 : last.timeMillis();
         if (newest != sparkUntil) {
             sparkUntil = newest;
-            double[] v = new double[recent.size()];
-            for (int i = 0; i < v.length; i++) {
-                v[i] = recent.get(i).raw(GpuMetric.UTILIZATION_PCT);
+            minute = new double[recent.size()];
+            for (int i = 0; i < minute.length; i++) {
+                minute[i] = recent.get(i).raw(GpuMetric.UTILIZATION_PCT);
             }
-            spark.set(v);
         }
-        Utilization u = utilizationLine.get();
-        if (Double.compare(u.now(), utilization.get()) != 0 || u.minute() != spark.get()) {
-            utilizationLine.set(new Utilization(utilization.get(), spark.get()));
+        if (Double.compare(u.now(), now) != 0 || u.minute() != minute) {
+            utilization.set(new Utilization(now, minute));
         }
     }
 
@@ -126,12 +124,8 @@ final class FleetRow {
         return limit.getReadOnlyProperty();
     }
 
-    ReadOnlyDoubleProperty utilization() {
+    ReadOnlyObjectProperty<Utilization> utilization() {
         return utilization.getReadOnlyProperty();
-    }
-
-    ReadOnlyObjectProperty<Utilization> utilizationLine() {
-        return utilizationLine.getReadOnlyProperty();
     }
 
     ReadOnlyDoubleProperty vram() {
@@ -144,10 +138,6 @@ final class FleetRow {
 
     ReadOnlyStringProperty problem() {
         return problem.getReadOnlyProperty();
-    }
-
-    ReadOnlyObjectProperty<double[]> spark() {
-        return spark.getReadOnlyProperty();
     }
 
     /** What the filter matches: model, host, connection, address, VM, containers, driver. */

@@ -168,10 +168,14 @@ final class FleetView extends BorderPane implements Disposable {
                 setText(empty || n == null || Double.isNaN(n.doubleValue()) ? null : format.apply(n.doubleValue()));
             }
         });
-        c.setComparator(Comparator.comparingDouble(n -> Double.isNaN(n.doubleValue()) ? Double.NEGATIVE_INFINITY
-                : n.doubleValue()));
+        c.setComparator(Comparator.comparingDouble(n -> unknownFirst(n.doubleValue())));
         c.setPrefWidth(width);
         return c;
+    }
+
+    /** How a live value sorts: unknown (NaN) before every reading. */
+    private static double unknownFirst(double v) {
+        return Double.isNaN(v) ? Double.NEGATIVE_INFINITY : v;
     }
 
     private TableColumn<FleetRow, Number> powerColumn() {
@@ -221,9 +225,9 @@ final class FleetView extends BorderPane implements Disposable {
     private TableColumn<FleetRow, FleetRow.Utilization> sparkColumn() {
         TableColumn<FleetRow, FleetRow.Utilization> c = new TableColumn<>();
         scope.bind(c.textProperty(), ui.i18n().text("monitor.fleet.col.utilization"));
-        c.setCellValueFactory(cd -> cd.getValue().utilizationLine());
+        c.setCellValueFactory(cd -> cd.getValue().utilization());
         c.setCellFactory(col -> new SparklineCell(ui.theme()));
-        c.setComparator(Comparator.comparingDouble(u -> Double.isNaN(u.now()) ? Double.NEGATIVE_INFINITY : u.now()));
+        c.setComparator(Comparator.comparingDouble(u -> unknownFirst(u.now())));
         c.setPrefWidth(130);
         return c;
     }

@@ -83,7 +83,7 @@ class FleetTableGuiTest {
 
     /** What a cell should say for its row's latest utilisation. */
     private static String expected(SparklineCell c) {
-        double now = c.getTableRow().getItem().utilization().get();
+        double now = c.getTableRow().getItem().utilization().get().now();
         return Double.isNaN(now) ? "" : String.format(Locale.ROOT, "%3.0f %%", now);
     }
 

@@ -113,7 +113,7 @@ class MonitorScreenshotTest {
 
         robot.interact(() -> m.tabs().getSelectionModel().select(1));
         MonitorFixture.waitUntil(() -> m.fleet().rows().size() == 6 && m.fleet().rows().stream()
-                .allMatch(r -> r.spark().get().length >= 3));
+                .allMatch(r -> r.utilization().get().minute().length >= 3));
         WaitForAsyncUtils.waitForFxEvents();
         write(Screenshots.snapshot(m.stage().getScene()), "fleet-" + suffix + ".png");
 
