@@ -9,6 +9,7 @@ import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.telemetry.FleetGpu;
 import io.gpuforge.testing.ClusterProcess;
+import io.gpuforge.testing.GcPauses;
 import io.gpuforge.testing.NavigationTrees;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -108,7 +109,7 @@ class MonitorPulseBench {
     private record Phase(double longestGapMs, double longestFxCpuMs, double copyInThatFrameMs,
                          double longestFxCpuWithoutCopyMs, long frames, long framesOf16MsFxCpu, double fxCpuP99Ms,
                          List<Double> secondAndThirdMs, long lateGaps, double renderCpuInLongestGapMs,
-                         double longestRenderCpuMs) {
+                         double longestRenderCpuMs, List<Double> gcPausesMs) {
 
         /** Its figures under {@code name_…} in the bench's JSON. */
         void write(Map<String, Object> out, String name) {
@@ -123,6 +124,9 @@ class MonitorPulseBench {
             out.put(name + "_gaps_of_33_ms_or_more", lateGaps);
             out.put(name + "_renderer_cpu_in_longest_gap_ms", renderCpuInLongestGapMs);
             out.put(name + "_longest_renderer_cpu_between_pulses_ms", longestRenderCpuMs);
+            out.put(name + "_gc_pauses", gcPausesMs.size());
+            out.put(name + "_gc_pause_longest_ms", gcPausesMs.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+            out.put(name + "_gc_pause_total_ms", gcPausesMs.stream().mapToDouble(Double::doubleValue).sum());
         }
 
         /** The longest gap against another phase's. */
@@ -133,15 +137,19 @@ class MonitorPulseBench {
 
     private static Phase measure(FxRobot robot) throws Exception {
         PulseGaps gaps = new PulseGaps();
-        robot.interact(gaps::start);
-        Thread.sleep(MEASURE_MILLIS);
-        robot.interact(gaps::stop);
+        List<Double> pauses;
+        try (GcPauses gc = new GcPauses()) {
+            robot.interact(gaps::start);
+            Thread.sleep(MEASURE_MILLIS);
+            robot.interact(gaps::stop);
+            pauses = gc.pausesMs();
+        }
         List<Long> sorted = new ArrayList<>(gaps.cpus);
         sorted.sort(Comparator.reverseOrder());
         return new Phase(gaps.longest / 1e6, gaps.longestCpu / 1e6, gaps.copyAtLongest / 1e6,
                 gaps.longestOwnCpu / 1e6, gaps.frames, sorted.stream().filter(c -> c >= 16_000).count(),
                 sorted.get(sorted.size() / 100) / 1e3, List.of(sorted.get(1) / 1e3, sorted.get(2) / 1e3), gaps.late,
-                gaps.renderAtLongestGap / 1e6, gaps.longestRender / 1e6);
+                gaps.renderAtLongestGap / 1e6, gaps.longestRender / 1e6, pauses);
     }
 
     @Test
@@ -202,6 +210,9 @@ class MonitorPulseBench {
             fleet.write(out, "fleet");
             out.put("headless_copies", HeadlessCopyMeter.copies());
             out.put("headless_copy_cpu_ms_total", HeadlessCopyMeter.cpuNanos() / 1e6);
+            out.put("garbage_collectors", GcPauses.collectors());
+            out.put("jvm_arguments", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                    .filter(a -> a.startsWith("-XX:")).toList());
             out.put("machine_load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             out.put("ratio_charts_vs_idle", charts.ratioTo(idle));
             out.put("ratio_charts_again_vs_idle", chartsAgain.ratioTo(idle));
