@@ -93,7 +93,18 @@ app="$out/GPUForge/lib/app"
 # ms). With a device JavaFX's OpenGL pipeline loads the driver anyway and GTK is left as it is.
 jvm_line=""
 for o in "${jvm_options[@]}"; do jvm_line="$jvm_line \"$o\""; done  # $APPDIR: the launcher's variable
+# the window's collector: Shenandoah (compact), whose pauses stay under a millisecond where G1's young collections
+# (6-26 ms) held up frames of the monitor (docs/performance.md, "Step 4"); the command keeps G1, with which it
+# starts 6 % faster. Only where the runtime has it (OpenJDK from Debian, Fedora, Temurin do; Oracle's builds do not)
+window_gc="-XX:+UseShenandoahGC -XX:ShenandoahGCHeuristics=compact"
+# shellcheck disable=SC2086
+if ! "$out/runtime/bin/java" $window_gc -version >/dev/null 2>&1; then
+    say "this JDK has no Shenandoah collector: the window runs with G1 (frames may wait on its pauses)"
+    window_gc=""
+fi
 for launcher in GPUForge gpuforge; do
+    if [ "$launcher" = GPUForge ]; then gc_line="gc=\"$window_gc\""
+    else gc_line="gc=; [ \$# -eq 0 ] && gc=\"$window_gc\"  # no arguments: the window"; fi
     cat > "$out/GPUForge/bin/$launcher" <<LAUNCHER
 #!/bin/sh
 # GPUForge $version (installer/linux/build.sh): the bundled Java runtime, its options and the app's jar
@@ -104,7 +115,9 @@ if [ -z "\${GDK_GL+set}" ]; then
     gl=disable; for d in /dev/dri/* /dev/nvidiactl /dev/nvidia0; do [ -e "\$d" ] && gl=; done
     [ -n "\$gl" ] && export GDK_GL=\$gl
 fi
-exec "\$APPDIR/../runtime/bin/java"$jvm_line -Djpackage.app-version=$version -cp "\$APPDIR/gpuforge.jar" io.gpuforge.boot.Launcher "\$@"
+$gc_line
+# shellcheck disable=SC2086
+exec "\$APPDIR/../runtime/bin/java"$jvm_line \$gc -Djpackage.app-version=$version -cp "\$APPDIR/gpuforge.jar" io.gpuforge.boot.Launcher "\$@"
 LAUNCHER
     chmod 755 "$out/GPUForge/bin/$launcher"
 done

@@ -54,6 +54,15 @@ fi
 echo "class list: $(wc -l < "$input/gpuforge.classlist") classes" >&2
 common=(--app-version "$version" --vendor GPUForge --copyright "GPUForge contributors"
         --description "GPU passthrough, VMs and GPU telemetry for Proxmox VE and KVM/libvirt")
+# the collector: Shenandoah (compact), whose pauses stay under a millisecond where G1's young collections (6-26 ms)
+# held up frames of the monitor (docs/performance.md, "Step 4"); both launchers share it here (the command starts
+# some 30 ms slower with it). Only where this runtime has it (Temurin does; Oracle's builds do not)
+gc=()
+if "$out/runtime/bin/java" -XX:+UseShenandoahGC -XX:ShenandoahGCHeuristics=compact -version >/dev/null 2>&1; then
+    gc=(--java-options "-XX:+UseShenandoahGC" --java-options "-XX:ShenandoahGCHeuristics=compact")
+else
+    echo "this JDK has no Shenandoah collector: the window runs with G1 (frames may wait on its pauses)" >&2
+fi
 sign=()
 if [ -n "${MAC_SIGN_IDENTITY:-}" ]; then sign=(--mac-sign --mac-signing-key-user-name "$MAC_SIGN_IDENTITY"); fi
 jpackage --type app-image --name GPUForge --dest "$out" --input "$out/input" --main-jar gpuforge.jar \
@@ -64,6 +73,6 @@ jpackage --type app-image --name GPUForge --dest "$out" --input "$out/input" --m
     --java-options "-XX:SharedArchiveFile=\$APPDIR/gpuforge.jsa" --java-options "-Xlog:cds=off,cds+dynamic=off" \
     --java-options "-Dgpuforge.installConfig=\$APPDIR/config" \
     --java-options "-Dlogback.configurationFile=\$APPDIR/config/logback.xml" \
-    "${sign[@]}" "${common[@]}"
+    "${gc[@]}" "${sign[@]}" "${common[@]}"
 jpackage --type dmg --name GPUForge --app-image "$out/GPUForge.app" --dest "$out" "${sign[@]}" "${common[@]}"
 ls -1 "$out"/*.dmg

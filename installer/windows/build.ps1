@@ -73,6 +73,15 @@ $javaOptions = @('--java-options', '-XX:TieredStopAtLevel=1', '--java-options', 
                  '--java-options', '-Xlog:cds=off,cds+dynamic=off',
                  '--java-options', '-Dgpuforge.installConfig=$APPDIR\config',
                  '--java-options', '-Dlogback.configurationFile=$APPDIR\config\logback.xml')
+# the collector: Shenandoah (compact), whose pauses stay under a millisecond where G1's young collections (6-26 ms)
+# held up frames of the monitor (docs/performance.md, "Step 4"); both launchers share it here (the command starts
+# some 30 ms slower with it). Only where this runtime has it (Temurin does; Oracle's builds do not)
+& "$out\runtime\bin\java.exe" -XX:+UseShenandoahGC -XX:ShenandoahGCHeuristics=compact -version 2>&1 | Out-Null
+if ($LASTEXITCODE -eq 0) {
+    $javaOptions += @('--java-options', '-XX:+UseShenandoahGC', '--java-options', '-XX:ShenandoahGCHeuristics=compact')
+} else {
+    Write-Host 'this JDK has no Shenandoah collector: the window runs with G1 (frames may wait on its pauses)'
+}
 & jpackage --type app-image --name GPUForge --dest $out --input "$out\input" --main-jar gpuforge.jar `
     --main-class io.gpuforge.boot.Launcher --runtime-image "$out\runtime" --icon installer\icons\gpuforge.ico `
     --add-launcher gpuforge=installer\linux\gpuforge-cli.properties @javaOptions @common
