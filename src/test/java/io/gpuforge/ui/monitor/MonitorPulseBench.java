@@ -13,6 +13,7 @@ import io.gpuforge.testing.GcPauses;
 import io.gpuforge.testing.NavigationTrees;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -211,6 +212,10 @@ class MonitorPulseBench {
             out.put("headless_copies", HeadlessCopyMeter.copies());
             out.put("headless_copy_cpu_ms_total", HeadlessCopyMeter.cpuNanos() / 1e6);
             out.put("garbage_collectors", GcPauses.collectors());
+            // memory at the end: what the collector keeps (committed heap) and what the process holds (its peak too)
+            out.put("heap_committed_mb", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() >> 20);
+            out.put("process_resident_mb", residentMb("VmRSS"));
+            out.put("process_resident_peak_mb", residentMb("VmHWM"));
             out.put("jvm_arguments", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                     .filter(a -> a.startsWith("-XX:")).toList());
             out.put("machine_load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
@@ -227,6 +232,16 @@ class MonitorPulseBench {
             fx[0].close();
             sim.close();
         }
+    }
+
+    /** A line of /proc/self/status in MB ({@code VmRSS}, {@code VmHWM}); -1 where there is none (not Linux). */
+    private static long residentMb(String field) throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.exists(status)) {
+            return -1;
+        }
+        return Files.readAllLines(status).stream().filter(l -> l.startsWith(field + ":"))
+                .mapToLong(l -> Long.parseLong(l.replaceAll("\\D", "")) >> 10).findFirst().orElse(-1);
     }
 
     private static int streaming(MonitorFixture fx) {
