@@ -23,6 +23,9 @@ trap 'rm -rf "$work"' EXIT
 # machine has no graphics device: the block of bin/GPUForge that sets it)
 mapfile -t cfg < <(sed -n 's/^java-options=//p' "$app/GPUForge.cfg" | sed "s|\$APPDIR|$app|g")
 eval "$(sed -n '/^if \[ -z "\${GDK_GL+set}" \]; then/,/^fi/p' "$image/bin/GPUForge")"
+# and the window's collector (the gc= line of bin/GPUForge: Shenandoah where the runtime has it)
+eval "$(sed -n '/^gc=/p' "$image/bin/GPUForge")"
+read -r -a gc <<< "${gc:-}"
 read -r -a extra <<< "${GPUFORGE_PHASES_JAVA_OPTIONS:-}"
 
 # marker: the first load of this class (the name as -Xlog:class+load prints it)
@@ -47,7 +50,7 @@ markers=(
 )
 for i in $(seq 1 "$runs"); do
     home="$work/home$i"
-    (cd "${GPUFORGE_PHASES_CWD:-$work}" && timeout 120 ${GPUFORGE_PHASES_NICE:+nice -n "$GPUFORGE_PHASES_NICE"} xvfb-run -a -s "-screen 0 1280x800x24" "$java" "${cfg[@]}" "${extra[@]}" \
+    (cd "${GPUFORGE_PHASES_CWD:-$work}" && timeout 120 ${GPUFORGE_PHASES_NICE:+nice -n "$GPUFORGE_PHASES_NICE"} xvfb-run -a -s "-screen 0 1280x800x24" "$java" "${cfg[@]}" "${gc[@]}" "${extra[@]}" \
         -Dgpuforge.home="$home" -Dgpuforge.exitAfterFirstFrame=true -Dprism.verbose=true \
         -Xlog:startuptime:file="$work/vm$i.log":uptime -Xlog:class+load:file="$work/load$i.log":uptime,tid \
         -cp "$app/gpuforge.jar" io.gpuforge.boot.Launcher >"$work/out$i.log" 2>&1) || {
@@ -68,7 +71,7 @@ for i in $(seq 1 "$runs"); do
     } > "$work/marks$i.txt"
 done
 echo "median of $runs starts (s after JVM start; load average $(cut -d' ' -f1-3 /proc/loadavg))"
-echo "options: ${cfg[*]} ${extra[*]}${GDK_GL+ (GDK_GL=$GDK_GL)}"
+echo "options: ${cfg[*]} ${gc[*]} ${extra[*]}${GDK_GL+ (GDK_GL=$GDK_GL)}"
 awk -F'|' -v runs="$runs" '
     { if (!($1 in seen)) { order[++n] = $1; seen[$1] = 1 } v[$1, ++c[$1]] = $2 }
     END {
