@@ -4,7 +4,6 @@ import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.KnownHosts;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.session.Sessions;
-import io.gpuforge.domain.passthrough.ApplyOutcome;
 import io.gpuforge.domain.telemetry.EnergyReport;
 import io.gpuforge.domain.telemetry.GpuId;
 import io.gpuforge.domain.telemetry.GpuMetric;
@@ -14,33 +13,22 @@ import io.gpuforge.domain.telemetry.PowerLimit;
 import io.gpuforge.domain.telemetry.ReducedSeries;
 import io.gpuforge.domain.telemetry.SeriesKey;
 import io.gpuforge.domain.telemetry.SourceInfo;
-import io.gpuforge.domain.telemetry.SourceKind;
 import io.gpuforge.domain.telemetry.SourceStatus;
 import io.gpuforge.domain.telemetry.Tariff;
 import io.gpuforge.domain.vm.VmRef;
-import io.gpuforge.host.ApplyException;
-import io.gpuforge.host.HostConfigurator;
-import io.gpuforge.host.HostShell;
-import io.gpuforge.host.ProbeException;
-import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.StoreException;
 import io.gpuforge.store.TelemetryQueries;
 import io.gpuforge.store.TelemetryStore;
 import io.gpuforge.telemetry.GpuSource;
-import io.gpuforge.telemetry.Nvml;
-import io.gpuforge.telemetry.NvmlSource;
-import io.gpuforge.telemetry.PowerLimits;
 import io.gpuforge.telemetry.GpuMetricsCollector;
 import io.gpuforge.telemetry.MetricsServer;
 import io.gpuforge.telemetry.WebConfig;
 import io.gpuforge.telemetry.SampleSink;
 import io.gpuforge.telemetry.Sampler;
 import io.gpuforge.telemetry.SimulatedGpuSource;
-import io.gpuforge.telemetry.SourceException;
 import io.gpuforge.telemetry.TelemetryThreads;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,10 +36,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
@@ -99,11 +85,8 @@ public final class TelemetryService implements AutoCloseable {
     private final TelemetrySources sources;
     private final Map<GpuId, GpuSample> latest = new ConcurrentHashMap<>();
     private final List<Watch> watches = new CopyOnWriteArrayList<>();
-    private final Map<GpuId, SimulatedGpuSource> simulated = new ConcurrentHashMap<>();
-    /** The Demo lab's running simulations and the limits set on its GPUs (kept for later watches, as a host would). */
-    private final Set<SimulatedGpuSource> liveSimulated = ConcurrentHashMap.newKeySet();
-    private final Map<GpuId, Double> simulatedLimits = new ConcurrentHashMap<>();
-    private volatile boolean simulatedSensorsLost;
+    private final DemoSimulations demo;
+    private final PowerLimitControl power;
     private volatile MetricsServer endpoint;
     private volatile boolean following;
 
@@ -124,6 +107,8 @@ public final class TelemetryService implements AutoCloseable {
         this.store = new TelemetryStore(db, clock, retention);
         this.queries = new TelemetryQueries(store);
         this.sources = new TelemetrySources(tools, threads, sessions, hosts, clock);
+        this.demo = new DemoSimulations(clock);
+        this.power = new PowerLimitControl(sources, demo, clock);
         threads.timer().scheduleWithFixedDelay(() -> threads.pool().execute(this::flushQuietly), 1, 1, TimeUnit.SECONDS);
         threads.timer().scheduleWithFixedDelay(() -> threads.pool().execute(this::rollUpQuietly), 60, 60,
                 TimeUnit.SECONDS);
@@ -164,29 +149,12 @@ public final class TelemetryService implements AutoCloseable {
     private Watch watch(TelemetrySources.Opened opened, Duration interval, Consumer<GpuSample> samples,
                         Consumer<SourceStatus> status) {
         List<Sampler.Registration> regs = new ArrayList<>();
-        SampleSink sink = new SampleSink() {
-            @Override
-            public void samples(List<GpuSample> batch) {
-                for (GpuSample s : batch) {
-                    if (!s.isGap()) {
-                        latest.put(s.gpu(), s);
-                    }
-                }
-                if (store.append(batch)) {
-                    threads.pool().execute(TelemetryService.this::flushQuietly);
-                }
-                batch.forEach(samples);
-            }
-
-            @Override
-            public void status(SourceStatus s) {
-                status.accept(s);
-            }
-        };
+        SampleSink sink = new StoringSink(latest, store, () -> threads.pool().execute(this::flushQuietly), samples,
+                status);
         List<SimulatedGpuSource> sims = new ArrayList<>();
         for (GpuSource s : opened.sources()) {
             if (s instanceof SimulatedGpuSource) {
-                remember((SimulatedGpuSource) s);
+                demo.started((SimulatedGpuSource) s);
                 sims.add((SimulatedGpuSource) s);
             }
             regs.add(sampler.add(s, interval, sink));
@@ -199,7 +167,7 @@ public final class TelemetryService implements AutoCloseable {
 
             @Override
             public void close() {
-                sims.forEach(liveSimulated::remove);
+                sims.forEach(demo::stopped);
                 regs.forEach(Sampler.Registration::close);
                 for (AutoCloseable h : opened.held()) {
                     try {
@@ -216,32 +184,12 @@ public final class TelemetryService implements AutoCloseable {
         return w;
     }
 
-    private void remember(SimulatedGpuSource s) {
-        List<GpuSample> first;
-        try {
-            first = s.poll(clock.millis(), 1000);
-        } catch (SourceException e) {
-            first = List.of();
-        }
-        for (GpuSample x : first) {
-            simulated.put(x.gpu(), s);
-            Double limit = simulatedLimits.get(x.gpu());
-            if (limit != null) {
-                s.setPowerLimit(x.gpu(), limit);
-            }
-        }
-        s.unplug(simulatedSensorsLost);
-        liveSimulated.add(s);
-    }
-
     /**
      * The Demo lab only: unplugs (or plugs in again) the simulated sensors of every running simulation, so that a
      * lost source can be shown: its GPUs get gaps and the "source lost" alerts fire. Returns how many GPUs it holds.
      */
     public int simulateSensorLoss(boolean lost) {
-        simulatedSensorsLost = lost;
-        liveSimulated.forEach(s -> s.unplug(lost));
-        return (int) simulated.keySet().stream().filter(g -> liveSimulated.contains(simulated.get(g))).count();
+        return demo.sensorLoss(lost);
     }
 
     /** One reading of each GPU of a target (waits for the first full round, at most {@code wait}). */
@@ -352,47 +300,7 @@ public final class TelemetryService implements AutoCloseable {
      */
     public PowerLimitResult setPowerLimit(GpuTarget target, GpuSample now, double watts, boolean persist)
             throws Failure, InterruptedException {
-        Optional<String> refusal = powerLimit(now).refuse(watts);
-        if (refusal.isPresent()) {
-            throw new Failure(refusal.get());
-        }
-        if (simulated.containsKey(now.gpu())) {
-            simulatedLimits.put(now.gpu(), watts);
-            liveSimulated.forEach(sim -> sim.setPowerLimit(now.gpu(), watts));
-            return new PowerLimitResult(now.gpu(), watts, "simulated (Demo lab)", Optional.empty(), Optional.empty());
-        }
-        try (HostAccess.Opened host = sources.shellFor(target)) {
-            HostShell shell = host.shell();
-            boolean sudo = host.sudo();
-            String how;
-            if (now.source() == SourceKind.NVML) {
-                try (NvmlSource nvml = new NvmlSource(Nvml.load(sources.tools().nvmlLibrary()), "local")) {
-                    nvml.setPowerLimit(now.gpu().device(), watts);
-                }
-                how = "NVML";
-            } else {
-                PowerLimits.set(shell, now.gpu().device(), watts, sudo);
-                how = PowerLimits.command(now.gpu().device(), watts, sudo);
-            }
-            if (!persist) {
-                return new PowerLimitResult(now.gpu(), watts, how, Optional.empty(), Optional.empty());
-            }
-            PassthroughPlan plan = persistentPlan(shell, now.gpu().device(), watts);
-            String diff = plan.edits().stream().map(PassthroughPlan.FileEdit::diff).reduce("", String::concat);
-            ApplyOutcome o = new HostConfigurator(shell, host.sysroot(), sudo, clock).apply(plan);
-            return new PowerLimitResult(now.gpu(), watts, how, Optional.of(diff),
-                    Optional.of(o.journalId() + " (" + o.status().name().toLowerCase(Locale.ROOT) + ")"));
-        } catch (SourceException | ProbeException | ApplyException | IllegalArgumentException e) {
-            throw new Failure(e.getMessage(), e);
-        }
-    }
-
-    private static PassthroughPlan persistentPlan(HostShell shell, String device, double watts) throws ProbeException {
-        HostShell.Result cur = shell.run("cat " + PowerLimits.unitPath(device) + " 2>/dev/null", new byte[0],
-                Duration.ofSeconds(10));
-        Optional<String> current = cur.exitCode() == 0 ? Optional.of(new String(cur.stdout(), StandardCharsets.UTF_8))
-                : Optional.empty();
-        return PowerLimits.persistentPlan(shell.describe(), device, watts, current);
+        return power.set(target, now, watts, persist);
     }
 
     /**
@@ -400,27 +308,12 @@ public final class TelemetryService implements AutoCloseable {
      * {@code persist}; nothing is changed. The Demo lab has no host to install it on.
      */
     public String persistentPowerLimitPlan(GpuTarget target, GpuSample now, double watts) throws Failure {
-        if (simulated.containsKey(now.gpu())) {
-            throw new Failure("The Demo lab's GPUs are simulated: a limit set there lasts until GPUForge quits, and"
-                    + " there is no host to keep it on");
-        }
-        try (HostAccess.Opened host = sources.shellFor(target)) {
-            return persistentPlan(host.shell(), now.gpu().device(), watts).edits().stream()
-                    .map(PassthroughPlan.FileEdit::diff).reduce("", String::concat);
-        } catch (ProbeException | IllegalArgumentException e) {
-            throw new Failure(e.getMessage(), e);
-        }
+        return power.persistentPlan(target, now, watts);
     }
 
     /** Rolls back an applied persistent power limit by its journal id (the unit goes; files as they were). */
     public String rollBackPowerLimit(GpuTarget target, String journalId) throws Failure {
-        try (HostAccess.Opened host = sources.shellFor(target)) {
-            ApplyOutcome o = new HostConfigurator(host.shell(), host.sysroot(), host.sudo(), clock)
-                    .rollback(Optional.of(journalId));
-            return o.journalId() + " (" + o.status().name().toLowerCase(Locale.ROOT) + ")";
-        } catch (ApplyException | IllegalArgumentException e) {
-            throw new Failure(e.getMessage(), e);
-        }
+        return power.rollBack(target, journalId);
     }
 
     /**
