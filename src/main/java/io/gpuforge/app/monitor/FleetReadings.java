@@ -1,10 +1,12 @@
 package io.gpuforge.app.monitor;
 
+import io.gpuforge.domain.telemetry.FleetGpu;
 import io.gpuforge.domain.telemetry.GpuId;
 import io.gpuforge.domain.telemetry.GpuSample;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,6 +72,15 @@ final class FleetReadings {
                     out.add(s);
                 }
             }
+        }
+        return out;
+    }
+
+    /** The readings of each of {@code rows}' GPUs newer than {@code afterMillis}, in the rows' order. */
+    Map<GpuId, List<GpuSample>> recentAll(List<FleetGpu> rows, long afterMillis) {
+        Map<GpuId, List<GpuSample>> out = new LinkedHashMap<>();
+        for (FleetGpu r : rows) {
+            out.put(r.id(), recent(r.id(), afterMillis));
         }
         return out;
     }

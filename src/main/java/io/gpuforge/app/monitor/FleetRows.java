@@ -160,6 +160,35 @@ final class FleetRows {
         return -1;
     }
 
+    /**
+     * The rows once a reading has arrived: unchanged ({@code now} itself) when a row already has its id and model;
+     * else that row renamed to the model the reading names, or the row the reading matches given its id, or a new row
+     * for a GPU the listing did not have.
+     */
+    static List<FleetGpu> bound(List<FleetGpu> now, GpuSample s, String connection, Optional<ConnectionInfo> c,
+                                GpuTarget target) {
+        for (int j = 0; j < now.size(); j++) {
+            FleetGpu r = now.get(j);
+            if (r.id().equals(s.gpu())) {
+                if (s.name().isEmpty() || s.name().equals(r.model())) {
+                    return now;
+                }
+                List<FleetGpu> renamed = new ArrayList<>(now);
+                renamed.set(j, r.withModel(s.name()));
+                return List.copyOf(renamed);
+            }
+        }
+        List<FleetGpu> next = new ArrayList<>(now);
+        int i = c.isPresent() ? match(now, s, c.get()) : -1;
+        if (i >= 0) {
+            FleetGpu r = now.get(i).withId(s.gpu());
+            next.set(i, s.name().isEmpty() ? r : r.withModel(s.name()));
+        } else {
+            next.add(fromSample(s, connection, c, target));
+        }
+        return List.copyOf(next);
+    }
+
     /** What the Prometheus endpoint's {@code gpuforge_gpu_info} says of each GPU. */
     static Map<GpuId, GpuMetricsCollector.GpuLabels> labels(List<FleetGpu> rows) {
         Map<GpuId, GpuMetricsCollector.GpuLabels> out = new LinkedHashMap<>();

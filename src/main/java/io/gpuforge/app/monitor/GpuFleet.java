@@ -14,15 +14,12 @@ import io.gpuforge.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.BiFunction;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.share.NodeShares;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -69,9 +66,9 @@ public final class GpuFleet implements AutoCloseable {
     private final Clock clock;
     private final boolean includeLocal;
     private final Supplier<Duration> interval;
-    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final FleetListeners listeners = new FleetListeners();
     private final FleetReadings readings = new FleetReadings(RECENT);
-    private final Map<String, Source> sources = new ConcurrentHashMap<>();
+    private final FleetSources sources = new FleetSources();
     private final List<TelemetryService.Watch> watches = new ArrayList<>();
     /** What a node's host says of its GPUs' drivers and containers (blocking; never throws). */
     private final BiFunction<ConnectionSession, String, NodeShares> shares;
@@ -212,9 +209,7 @@ public final class GpuFleet implements AutoCloseable {
 
     /** The sources and the connections that cannot be read, by connection. */
     public List<Source> sources() {
-        List<Source> out = new ArrayList<>(sources.values());
-        out.sort((a, b) -> a.connection().compareTo(b.connection()));
-        return out;
+        return sources.all();
     }
 
     private void start() {
@@ -244,7 +239,7 @@ public final class GpuFleet implements AutoCloseable {
         background.execute(() -> closing.forEach(TelemetryService.Watch::close));
         alerts.forgetAll();
         sources.clear();
-        changed();
+        listeners.changed();
     }
 
     /** Reads every connection's GPUs and starts its watch (background). */
@@ -254,8 +249,7 @@ public final class GpuFleet implements AutoCloseable {
         try {
             all = connections.all();
         } catch (StoreException e) {
-            sources.put("", new Source("", Optional.empty(), Optional.of("Cannot read the saved connections: "
-                    + e.getMessage())));
+            sources.problem("", "Cannot read the saved connections: " + e.getMessage());
             all = List.of();
         }
         List<FleetGpu> found = new ArrayList<>();
@@ -275,7 +269,7 @@ public final class GpuFleet implements AutoCloseable {
             }
             rows = List.copyOf(found);
         }
-        changed();
+        listeners.changed();
         following = service;
         telemetry.following(service.isPresent());
         if (service.isPresent()) {
@@ -291,7 +285,7 @@ public final class GpuFleet implements AutoCloseable {
             watch(gen, "local", Optional.empty(), new GpuTarget.Local());
         }
         loading = false;
-        changed();
+        listeners.changed();
     }
 
     /** The service's readings from the store: the last minutes at once (sparklines), then as they are written. */
@@ -310,7 +304,7 @@ public final class GpuFleet implements AutoCloseable {
             watches.add(feed);
         }
         loading = false;
-        changed();
+        listeners.changed();
     }
 
     /** How often each GPU is sampled: the settings' interval (defaults.json, site.json, settings.json) when watching starts. */
@@ -337,15 +331,14 @@ public final class GpuFleet implements AutoCloseable {
     }
 
     private void problem(String connection, String message) {
-        sources.put(connection + "\u0000problem", new Source(connection, Optional.empty(), Optional.of(message)));
-        changed();
+        sources.problem(connection, message);
+        listeners.changed();
     }
 
     private void status(long gen, String connection, SourceStatus st) {
         if (gen == generation && st.state() != SourceStatus.State.STOPPED) {
-            sources.put(connection + "\u0000" + st.source().host() + st.source().description(),
-                    new Source(connection, Optional.of(st), st.problem()));
-            changed();
+            sources.status(connection, st);
+            listeners.changed();
         }
     }
 
@@ -358,42 +351,12 @@ public final class GpuFleet implements AutoCloseable {
         if (following.isEmpty()) { // else the service evaluates the rules, and says so
             alerts.accept(s);
         }
-        changed();
+        listeners.changed();
     }
 
     /** Gives the row its readings' id the first time they arrive (or adds a row for readings of an unlisted GPU). */
     private synchronized void bind(GpuSample s, String connection, Optional<ConnectionInfo> c, GpuTarget target) {
-        List<FleetGpu> now = rows;
-        for (int j = 0; j < now.size(); j++) {
-            FleetGpu r = now.get(j);
-            if (r.id().equals(s.gpu())) {
-                if (!s.name().isEmpty() && !s.name().equals(r.model())) {
-                    List<FleetGpu> renamed = new ArrayList<>(now);
-                    renamed.set(j, r.withModel(s.name()));
-                    rows = List.copyOf(renamed);
-                }
-                return;
-            }
-        }
-        List<FleetGpu> next = new ArrayList<>(now);
-        int i = c.isPresent() ? FleetRows.match(now, s, c.get()) : -1;
-        if (i >= 0) {
-            FleetGpu r = now.get(i).withId(s.gpu());
-            next.set(i, s.name().isEmpty() ? r : r.withModel(s.name()));
-        } else {
-            next.add(FleetRows.fromSample(s, connection, c, target));
-        }
-        rows = List.copyOf(next);
-    }
-
-    private void changed() {
-        for (Listener l : listeners) {
-            try {
-                l.changed();
-            } catch (RuntimeException e) {
-                LOG.warn("A GPU monitor listener failed", e);
-            }
-        }
+        rows = FleetRows.bound(rows, s, connection, c, target);
     }
 
     /** Sets a GPU's power limit from its newest reading; see {@link TelemetryService#setPowerLimit}. */
@@ -416,11 +379,7 @@ public final class GpuFleet implements AutoCloseable {
 
     /** The readings of every GPU newer than the given time, as one map (for tests and exports). */
     public Map<GpuId, List<GpuSample>> recentAll(long afterMillis) {
-        Map<GpuId, List<GpuSample>> out = new LinkedHashMap<>();
-        for (FleetGpu r : rows) {
-            out.put(r.id(), recent(r.id(), afterMillis));
-        }
-        return out;
+        return readings.recentAll(rows, afterMillis);
     }
 
     @Override
