@@ -5,7 +5,6 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.BiConsumer;
 import java.util.function.LongConsumer;
 import javafx.geometry.VPos;
@@ -36,8 +35,6 @@ final class GpuChart extends Region {
     private static final double RIGHT = 12;
     private static final double TOP = 22;
     private static final double BOTTOM = 22;
-    private static final long[] STEPS = {60_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 3 * 3_600_000L,
-        6 * 3_600_000L, 12 * 3_600_000L, 86_400_000L, 2 * 86_400_000L, 7 * 86_400_000L};
 
     private final Canvas canvas = new Canvas();
     private final ColumnRaster raster = new ColumnRaster();
@@ -174,19 +171,12 @@ final class GpuChart extends Region {
             g.setStroke(grid);
             g.strokeLine(LEFT, y, LEFT + pw, y);
             g.setFill(text);
-            g.fillText(format(val) + (i == ticks ? " " + unit : ""), LEFT - 4, y);
+            g.fillText(ChartTicks.format(val) + (i == ticks ? " " + unit : ""), LEFT - 4, y);
         }
         // time grid
         long span = to - from;
-        long step = STEPS[STEPS.length - 1];
-        for (long s : STEPS) {
-            if (span / s <= 7) {
-                step = s;
-                break;
-            }
-        }
-        DateTimeFormatter f = DateTimeFormatter.ofPattern(span > 2 * 86_400_000L ? "MM-dd" : span < 600_000
-                ? "HH:mm:ss" : "HH:mm", Locale.ROOT).withZone(ZoneId.systemDefault());
+        long step = ChartTicks.timeStep(span);
+        DateTimeFormatter f = ChartTicks.timeFormat(span);
         g.setTextAlign(TextAlignment.CENTER);
         long offset = ZoneId.systemDefault().getRules().getOffset(Instant.ofEpochMilli(from)).getTotalSeconds() * 1000L;
         for (long t = Math.floorDiv(from + offset, step) * step - offset + step; t < to; t += step) {
@@ -258,7 +248,7 @@ final class GpuChart extends Region {
      */
     private double[] range() {
         if (!Double.isNaN(fixedMin) && !Double.isNaN(fixedMax)) {
-            return new double[] {fixedMin, fixedMax, niceStep((fixedMax - fixedMin) / 4)};
+            return new double[] {fixedMin, fixedMax, ChartTicks.niceStep((fixedMax - fixedMin) / 4)};
         }
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
@@ -283,24 +273,10 @@ final class GpuChart extends Region {
         double pad = Math.max(1, (hi - lo) * (thresholds.isEmpty() ? 0.05 : 0.1));
         lo = Double.isNaN(fixedMin) ? Math.max(0, lo - pad) : fixedMin;
         hi = hi + pad;
-        double step = niceStep((hi - lo) / 4);
+        double step = ChartTicks.niceStep((hi - lo) / 4);
         lo = Double.isNaN(fixedMin) ? Math.floor(lo / step) * step : lo;
         hi = Math.ceil(hi / step) * step;
         return new double[] {lo, hi, step};
-    }
-
-    /** 1, 2, 2.5 or 5 times a power of ten, at least {@code raw}. */
-    static double niceStep(double raw) {
-        if (!(raw > 0)) {
-            return 1;
-        }
-        double p = Math.pow(10, Math.floor(Math.log10(raw)));
-        for (double m : new double[] {1, 2, 2.5, 5}) {
-            if (m * p >= raw) {
-                return m * p;
-            }
-        }
-        return 10 * p;
     }
 
     private void shadeGaps(GraphicsContext g, ChartSeries s, double pw, double ph, Color shade) {
@@ -388,14 +364,5 @@ final class GpuChart extends Region {
             g.lineTo(x, TOP + ph - (min - lo) * scale);
         }
         g.lineTo(x, TOP + ph - (last - lo) * scale);
-    }
-
-    static String format(double v) {
-        double a = Math.abs(v);
-        if (a >= 10_000) {
-            return String.format(Locale.ROOT, "%.0fk", v / 1000);
-        }
-        return a >= 100 || v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v)
-                : String.format(Locale.ROOT, "%.1f", v);
     }
 }

@@ -190,9 +190,9 @@ final class GpuChartsView extends BorderPane implements Disposable {
         }
         List<GpuChart.Threshold> out = new ArrayList<>();
         slow.forEach(v -> out.add(new GpuChart.Threshold(v, ui.i18n().get("monitor.chart.slowdown",
-                GpuChart.format(v)), false)));
+                ChartTicks.format(v)), false)));
         shut.forEach(v -> out.add(new GpuChart.Threshold(v, ui.i18n().get("monitor.chart.shutdown",
-                GpuChart.format(v)), true)));
+                ChartTicks.format(v)), true)));
         return out;
     }
 

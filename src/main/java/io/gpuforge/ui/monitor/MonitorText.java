@@ -90,10 +90,10 @@ final class MonitorText {
         String what;
         switch (r.kind()) {
             case TEMPERATURE:
-                what = i18n.get("monitor.alert.rule.temperature", GpuChart.format(r.threshold()));
+                what = i18n.get("monitor.alert.rule.temperature", ChartTicks.format(r.threshold()));
                 break;
             case POWER_OF_LIMIT:
-                what = i18n.get("monitor.alert.rule.power", GpuChart.format(r.threshold()));
+                what = i18n.get("monitor.alert.rule.power", ChartTicks.format(r.threshold()));
                 break;
             case THROTTLING:
                 what = i18n.get("monitor.alert.rule.throttling");

@@ -137,14 +137,14 @@ final class PowerLimitDialog {
             return;
         }
         if (!(w >= range.minW().getAsDouble() && w <= range.maxW().getAsDouble())) {
-            error.setText(ui.i18n().get("monitor.power.outOfRange", GpuChart.format(w), fmt(range.minW()),
+            error.setText(ui.i18n().get("monitor.power.outOfRange", ChartTicks.format(w), fmt(range.minW()),
                     fmt(range.maxW())));
             return;
         }
         double chosen = w;
         if (!persist.isSelected()) {
             asked = chosen;
-            confirmText.setText(ui.i18n().get("monitor.power.confirmNow", GpuChart.format(chosen), MonitorText.gpu(gpu)));
+            confirmText.setText(ui.i18n().get("monitor.power.confirmNow", ChartTicks.format(chosen), MonitorText.gpu(gpu)));
             confirm.setDisable(false);
             return;
         }
@@ -155,7 +155,7 @@ final class PowerLimitDialog {
                     plan.setText(diff);
                     plan.setVisible(true);
                     plan.setManaged(true);
-                    confirmText.setText(ui.i18n().get("monitor.power.confirmPersist", GpuChart.format(chosen)));
+                    confirmText.setText(ui.i18n().get("monitor.power.confirmPersist", ChartTicks.format(chosen)));
                     confirm.setDisable(false);
                     stage.sizeToScene();
                 })
@@ -176,9 +176,9 @@ final class PowerLimitDialog {
         ui.tasks().supply(ui.i18n().get("monitor.task.powerLimit"), () -> fleet.setPowerLimit(gpu, w, keep))
                 .onSuccess(r -> {
                     String rollback = r.appliedAs().map(j -> ui.i18n().get("monitor.power.rollback", j)).orElse("");
-                    confirmText.setText(ui.i18n().get("monitor.power.done", GpuChart.format(w), r.how()) + rollback);
+                    confirmText.setText(ui.i18n().get("monitor.power.done", ChartTicks.format(w), r.how()) + rollback);
                     ui.app().events().info(ui.i18n().get("monitor.event.source"), ui.i18n().get("monitor.event.powerLimit",
-                            MonitorText.gpu(gpu), GpuChart.format(w), r.how()));
+                            MonitorText.gpu(gpu), ChartTicks.format(w), r.how()));
                     asked = Double.NaN;
                 })
                 .onError(t -> error.setText(ui.i18n().get("monitor.power.failed", t.getMessage())))
