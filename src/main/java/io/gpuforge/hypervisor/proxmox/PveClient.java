@@ -1,8 +1,6 @@
 package io.gpuforge.hypervisor.proxmox;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.domain.passthrough.Check;
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -45,7 +43,7 @@ public final class PveClient {
     private final PveCredentials credentials;
     private final PveContract contract;
     private final Duration readTimeout;
-    private final ObjectMapper json = new ObjectMapper();
+    private final PveAnswers answers = new PveAnswers();
     private final AtomicInteger requests = new AtomicInteger();
     private String ticket;
     private String csrf;
@@ -254,7 +252,7 @@ public final class PveClient {
         String location = resp.header("Location");
         return new PveApiException(PveApiException.Kind.PROTOCOL, resp.code(), "The server answered " + method + " "
                 + path + " with a redirect (" + resp.code() + ") to " + (location == null ? "no location"
-                : "'" + snippet(location) + "'") + ". Proxmox VE never redirects its API, so GPUForge did not follow"
+                : "'" + PveAnswers.snippet(location) + "'") + ". Proxmox VE never redirects its API, so GPUForge did not follow"
                 + " it and sent nothing there: check that " + base.host() + ":" + base.port() + " is the Proxmox VE"
                 + " server itself and not a proxy or another service", Map.of(), null);
     }
@@ -281,55 +279,7 @@ public final class PveClient {
 
     /** The {@code data} of an answer, or the typed error it stands for. Pure: the fuzz tests call it directly. */
     JsonNode answer(String method, String path, int code, String reason, String text) throws PveApiException {
-        if (code < 200 || code > 299) {
-            throw error(code, reason, text);
-        }
-        JsonNode root;
-        try {
-            root = json.readTree(text);
-        } catch (JsonProcessingException ex) {
-            throw new PveApiException(PveApiException.Kind.PROTOCOL, code, "The server's answer to " + method
-                    + " " + path + " is not JSON: " + snippet(text), Map.of(), ex);
-        }
-        if (root == null || !root.isObject() || !root.has("data")) {
-            throw new PveApiException(PveApiException.Kind.PROTOCOL, code, "The server's answer to " + method
-                    + " " + path + " has no data member: " + snippet(text), Map.of(), null);
-        }
-        return root.get("data");
-    }
-
-    private PveApiException error(int code, String message, String body) {
-        Map<String, String> errors = new LinkedHashMap<>();
-        try {
-            JsonNode root = json.readTree(body);
-            if (root != null && root.has("errors") && root.get("errors").isObject()) {
-                root.get("errors").fields().forEachRemaining(f -> errors.put(f.getKey(), f.getValue().asText()));
-            }
-        } catch (JsonProcessingException ignored) {
-            // an HTML error page or nothing: the status line says it all
-        }
-        PveApiException.Kind kind;
-        if (code == 401) {
-            kind = PveApiException.Kind.AUTH;
-        } else if (code == 400) {
-            kind = PveApiException.Kind.BAD_REQUEST;
-        } else if (code == 501) {
-            kind = PveApiException.Kind.NOT_IMPLEMENTED;
-        } else if (code == 500 && message != null && (message.contains("checksum mismatch")
-                || message.contains("detected modified configuration"))) {
-            kind = PveApiException.Kind.CONFLICT;
-        } else {
-            kind = PveApiException.Kind.SERVER;
-        }
-        String text = kind == PveApiException.Kind.CONFLICT
-                ? "Someone else changed this VM's configuration meanwhile (" + message + "); read it again and retry."
-                : "Proxmox VE answered " + code + " " + message + (errors.isEmpty() ? "" : " " + errors);
-        return new PveApiException(kind, code, text, errors, null);
-    }
-
-    private static String snippet(String s) {
-        String t = s.strip().replaceAll("\\s+", " ");
-        return t.length() > 80 ? t.substring(0, 77) + "…" : t;
+        return answers.answer(method, path, code, reason, text);
     }
 
     static Map<String, String> pathVariables(String template, String concrete) {
