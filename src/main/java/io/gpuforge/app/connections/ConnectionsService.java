@@ -121,8 +121,8 @@ public final class ConnectionsService {
     public ConnectionInfo add(ConnectionDraft draft, Optional<char[]> secret, ConnectionOptions options)
             throws StoreException, SecretStoreException {
         try {
-            checkOptions(draft, options);
-            checkSecret(draft, secret, true);
+            ConnectionRules.checkOptions(draft, options);
+            ConnectionRules.checkSecret(draft, secret, true);
             checkNameFree(draft, 0);
             requireOpenStore(draft, secret);
             SecretChange change = new SecretChange(store());
@@ -132,7 +132,7 @@ public final class ConnectionsService {
                     if (secret.isEmpty()) {
                         return Optional.empty();
                     }
-                    String ref = nextRef(id, draft, Optional.empty());
+                    String ref = ConnectionRules.nextRef(id, draft, Optional.empty());
                     change.put(ref, secret.get());
                     return Optional.of(ref);
                 });
@@ -165,7 +165,7 @@ public final class ConnectionsService {
     public ConnectionInfo edit(long id, ConnectionDraft draft, Optional<char[]> newSecret, ConnectionOptions options)
             throws StoreException, SecretStoreException {
         try {
-            checkOptions(draft, options);
+            ConnectionRules.checkOptions(draft, options);
             ConnectionInfo before = repository.find(id).orElseThrow(() -> new IllegalArgumentException(
                     "No saved connection has id " + id + " (was it removed in another window?)"));
             boolean sameKey = before.options().identityFile().equals(options.identityFile());
@@ -175,7 +175,7 @@ public final class ConnectionsService {
                 throw new IllegalArgumentException("'" + before.name() + "' is a " + before.kind().db() + " connection;"
                         + " its kind cannot change: remove it and add a " + draft.kind().db() + " connection");
             }
-            checkSecret(draft, newSecret, false);
+            ConnectionRules.checkSecret(draft, newSecret, false);
             checkNameFree(draft, id);
             requireOpenStore(draft, newSecret);
             SecretChange change = new SecretChange(store());
@@ -189,7 +189,7 @@ public final class ConnectionsService {
                         return Optional.empty();
                     }
                     // under a fresh name, so that the old secret is intact until the new one is in place
-                    String ref = nextRef(rowId, draft, ownRef);
+                    String ref = ConnectionRules.nextRef(rowId, draft, ownRef);
                     change.readOld(ownRef);
                     change.put(ref, newSecret.get());
                     change.deleteOld();
@@ -287,13 +287,6 @@ public final class ConnectionsService {
         return store().get(c.secretRef().get());
     }
 
-    private static void checkOptions(ConnectionDraft draft, ConnectionOptions options) {
-        if (draft.kind() != ConnectionInfo.Kind.SSH && !options.isNone()) {
-            throw new IllegalArgumentException("Login options (SSH agent, key file, sudo) are for SSH hosts; a "
-                    + draft.kind().db() + " connection has none");
-        }
-    }
-
     /** Removes a saved connection and its secret, both or neither; nothing happens if it is gone already. */
     public void remove(long id) throws StoreException, SecretStoreException {
         migration.runOnce();
@@ -338,21 +331,6 @@ public final class ConnectionsService {
         }
     }
 
-    private static void checkSecret(ConnectionDraft draft, Optional<char[]> secret, boolean adding) {
-        if (draft.secretWord().isEmpty() && secret.isPresent()) {
-            throw new IllegalArgumentException("A " + draft.kind().db() + " connection keeps no password or token");
-        }
-        boolean empty = secret.map(s -> s.length == 0).orElse(false);
-        if (draft.kind() == ConnectionInfo.Kind.PROXMOX && (empty || adding && secret.isEmpty())) {
-            throw new IllegalArgumentException(draft.username().contains("!")
-                    ? "A Proxmox VE connection needs the secret of its API token"
-                    : "A Proxmox VE connection that logs in as a user needs that user's password");
-        }
-        if (empty) {
-            throw new IllegalArgumentException("An empty password cannot be saved: leave it out to log in with SSH keys");
-        }
-    }
-
     private void requireOpenStore(ConnectionDraft draft, Optional<char[]> secret) throws SecretStoreException {
         if (secret.isEmpty() || store().isUnlocked()) {
             return;
@@ -378,26 +356,6 @@ public final class ConnectionsService {
         }
         throw new SecretStoreException("The secret of '" + c.name() + "' is in the encrypted vault, which is locked:"
                 + " unlock it in Preferences, then remove the connection, so that its secret goes with it");
-    }
-
-    /**
-     * {@code connection:<id>:<word>} for a connection's first secret; when it is replaced, the next one is
-     * {@code connection:<id>:<word>:2}, {@code :3}…, so the old one stays intact until the change commits.
-     */
-    static String nextRef(long id, ConnectionDraft draft, Optional<String> current) {
-        String base = "connection:" + id + ":" + draft.secretWord().orElseThrow();
-        if (current.isEmpty() || !current.get().startsWith(base)) {
-            return base;
-        }
-        String rest = current.get().substring(base.length());
-        if (rest.isEmpty()) {
-            return base + ":2";
-        }
-        try {
-            return base + ":" + (Integer.parseInt(rest.substring(1)) + 1);
-        } catch (NumberFormatException e) {
-            return base + ":2";
-        }
     }
 
     private static void wipe(char[] secret) {
