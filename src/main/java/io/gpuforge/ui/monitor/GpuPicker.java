@@ -126,6 +126,9 @@ final class GpuPicker extends VBox {
     void choose(Predicate<FleetGpu> which, List<FleetGpu> rows) {
         chosen.clear();
         for (FleetGpu g : rows) {
+            // chosen by hand: the initial choice no longer adds these rows, even where the picker never listed them
+            // (its charts were hidden while they arrived: the fleet tab's "open its charts")
+            offered.add(key(g));
             if (which.test(g) && chosen.size() < MAX) {
                 chosen.add(key(g));
             }

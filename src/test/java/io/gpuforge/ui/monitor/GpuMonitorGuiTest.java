@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javafx.scene.control.Button;
@@ -290,6 +291,24 @@ class GpuMonitorGuiTest {
     }
 
     @Test
+    void openingARowsChartsFromTheFleetShowsThatGpuAloneThoughTheChartsNeverShowedItsRows(FxRobot robot)
+            throws Exception {
+        // the fleet tab chosen before the Demo lab's GPUs are listed: the charts' picker never saw them
+        GpuMonitor[] opened = new GpuMonitor[1];
+        robot.interact(() -> {
+            opened[0] = GpuMonitor.open(fx.ui, fx.stage);
+            fx.monitor = opened[0];
+            opened[0].tabs().getSelectionModel().select(1);
+        });
+        GpuMonitor m = opened[0];
+        MonitorFixture.waitUntil(() -> onFx(() -> m.fleet().rows().size()) == 6);
+        FleetRow row = onFx(() -> m.fleet().rows().get(3));
+        robot.interact(() -> m.chartsOf(row.gpu()));
+        MonitorFixture.waitUntil(() -> !onFx(() -> m.charts().loading()) && !onFx(() -> m.charts().chosen()).isEmpty());
+        assertThat(onFx(() -> m.charts().chosen())).as("what 'open its charts' shows").containsExactly(row.gpu().id());
+    }
+
+    @Test
     void theFleetListsEveryDemoLabGpuAndFilters(FxRobot robot) throws Exception {
         GpuMonitor m = fx.open(robot);
         robot.interact(() -> m.tabs().getSelectionModel().select(1));
@@ -312,7 +331,15 @@ class GpuMonitorGuiTest {
         robot.interact(() -> robot.lookup("#fleet-filter").queryAs(TextField.class).setText(""));
         // "open its charts" from a row
         robot.interact(() -> m.chartsOf(train.gpu()));
-        MonitorFixture.waitUntil(() -> m.charts().chosen().size() == 1);
+        try {
+            MonitorFixture.waitUntil(() -> m.charts().chosen().size() == 1);
+        } catch (TimeoutException e) {
+            // once in a full suite (2026-12-06) the charts never showed the row's GPU: say what they held then
+            throw new AssertionError("the charts did not show " + train.gpu() + onFx(() -> ": picked "
+                    + m.charts().picker().chosen(fx.app.fleet().gpus()) + ", drawn " + m.charts().chosen()
+                    + ", loading " + m.charts().loading() + ", sources line '"
+                    + robot.lookup("#monitor-sources").queryAs(Label.class).getText() + "'"), e);
+        }
         assertThat(m.tabs().getSelectionModel().getSelectedIndex()).isZero();
         assertThat(robot.lookup("#fleet-passthrough").queryAs(Button.class).isDisabled())
                 .as("no passthrough wizard handed in").isTrue();
