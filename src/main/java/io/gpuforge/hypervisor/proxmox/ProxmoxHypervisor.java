@@ -3,7 +3,6 @@ package io.gpuforge.hypervisor.proxmox;
 import io.gpuforge.domain.share.ContainerDevice;
 import io.gpuforge.domain.share.ContainerInfo;
 import io.gpuforge.domain.share.ContainerSpec;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.vm.ChangeEvent;
@@ -74,6 +73,7 @@ public final class ProxmoxHypervisor implements Hypervisor {
     private final PveTasks tasks;
     private final PveSession session;
     private final PveProvisioning provisioning;
+    private final PveGpuPassthrough passthrough;
     private final Options options;
     private final String server;
     private final Map<String, NodePci> pciRead = new ConcurrentHashMap<>();
@@ -93,6 +93,7 @@ public final class ProxmoxHypervisor implements Hypervisor {
         this.tasks = new PveTasks(client, options.taskPoll());
         this.session = new PveSession(server);
         this.provisioning = new PveProvisioning(session, client, tasks);
+        this.passthrough = new PveGpuPassthrough(session, client, api, this);
         this.options = options;
         this.server = server;
     }
@@ -236,72 +237,12 @@ public final class ProxmoxHypervisor implements Hypervisor {
 
     @Override
     public GpuAttachResult attachGpu(GpuAttachRequest r) throws BackendException {
-        VmRef vm = r.vm();
-        int vmid = vmid(vm);
-        requireVersion(r.basedOnVersion());
-        PveApi.VmConfig cfg = stoppedAt(vm, vmid, r.basedOnVersion(), "passing a GPU through to it");
-        NodePci pci = nodePci(vm.node());
-        PveMappings mappings = session.call(() -> PveMappings.read(client));
-        PveGpuAttach.Plan plan = PveGpuAttach.attach(r, cfg.values(), pci, mappings);
-        session.call(() -> {
-            if (plan.mapping().isPresent()) {
-                PveGpuAttach.NewMapping m = plan.mapping().get();
-                client.post("/cluster/mapping/pci", Map.of("id", m.id(), "map", m.entry(), "description", m.description()));
-            }
-            try {
-                api.updateConfig(vm.node(), vmid, plan.set(), List.of(), r.basedOnVersion());
-            } catch (PveApiException e) {
-                if (plan.mapping().isPresent()) {
-                    undoMapping(plan.mapping().get().id());
-                }
-                throw e;
-            }
-            return null;
-        });
-        return new GpuAttachResult(plan.changes(), readConfig(vm));
-    }
-
-    private void undoMapping(String id) {
-        try {
-            client.delete("/cluster/mapping/pci/" + id, Map.of());
-        } catch (PveApiException e) {
-            // the mapping stays, unused: a later attach of the same card reuses it
-        }
+        return passthrough.attach(r);
     }
 
     @Override
     public GpuAttachResult detachGpu(VmRef vm, PciAddress gpu, String basedOnVersion) throws BackendException {
-        int vmid = vmid(vm);
-        requireVersion(basedOnVersion);
-        PveApi.VmConfig cfg = stoppedAt(vm, vmid, basedOnVersion, "taking a GPU away from it");
-        NodePci pci = nodePci(vm.node());
-        PveMappings mappings = session.call(() -> PveMappings.read(client));
-        PveGpuAttach.Removal removal = PveGpuAttach.detach(vm, gpu, cfg.values(), pci, mappings);
-        session.call(() -> {
-            api.updateConfig(vm.node(), vmid, Map.of(), removal.delete(), basedOnVersion);
-            return null;
-        });
-        return new GpuAttachResult(removal.changes(), readConfig(vm));
-    }
-
-    /**
-     * The configuration of a stopped VM that is still at {@code version}. PVE would take PCI changes to a running
-     * VM only as pending changes (applied at the next cold start), which the user would not see take effect: such a
-     * change is refused here instead.
-     */
-    private PveApi.VmConfig stoppedAt(VmRef vm, int vmid, String version, String what) throws BackendException {
-        PveApi.VmConfig cfg = session.call(() -> api.config(vm.node(), vmid));
-        if (!cfg.digest().equals(version)) {
-            throw new BackendException(BackendException.Kind.CONFLICT, "VM " + vm.id() + " changed since its"
-                    + " configuration was read: read it again and retry");
-        }
-        JsonNode status = session.call(() -> client.get("/nodes/" + vm.node() + "/qemu/" + vmid + "/status/current",
-                Map.of()));
-        if (!"stopped".equals(PveValues.text(status, "status").orElse("stopped"))) {
-            throw new BackendException(BackendException.Kind.INVALID, "VM " + vm.id() + " is running: shut it down"
-                    + " before " + what + " (Proxmox VE would only keep it as a pending change until the next start)");
-        }
-        return cfg;
+        return passthrough.detach(vm, gpu, basedOnVersion);
     }
 
     @Override
@@ -435,7 +376,7 @@ public final class ProxmoxHypervisor implements Hypervisor {
         return Optional.of(new FailedStart(t.upid(), t.started(), t.status().get(), String.join("\n", log)));
     }
 
-    private static int vmid(VmRef vm) throws BackendException {
+    static int vmid(VmRef vm) throws BackendException {
         try {
             int id = Integer.parseInt(vm.id());
             if (id >= 100 && id <= 999_999_999) {
@@ -448,7 +389,7 @@ public final class ProxmoxHypervisor implements Hypervisor {
                 + " number from 100)");
     }
 
-    private static void requireVersion(String version) throws BackendException {
+    static void requireVersion(String version) throws BackendException {
         if (version == null || version.isBlank()) {
             throw new BackendException(BackendException.Kind.INVALID, "A change must name the configuration version"
                     + " (digest) it is based on: read the configuration first");
