@@ -134,7 +134,7 @@ final class SimApi {
             case "GET /nodes/{node}/tasks/{upid}/log":
                 return taskLog(p);
             case "DELETE /nodes/{node}/tasks/{upid}": {
-                SimCluster.Task t = c.tasks.get(p.get("upid"));
+                SimTask t = c.tasks.get(p.get("upid"));
                 if (t == null) {
                     return Answer.fail(500, "no such task");
                 }
@@ -164,7 +164,7 @@ final class SimApi {
     }
 
     private Answer taskStatus(String upid) {
-        SimCluster.Task t = c.tasks.get(upid);
+        SimTask t = c.tasks.get(upid);
         if (t == null) {
             return Answer.fail(500, "no such task");
         }
@@ -182,7 +182,7 @@ final class SimApi {
     }
 
     private Answer taskLog(Map<String, String> p) {
-        SimCluster.Task t = c.tasks.get(p.get("upid"));
+        SimTask t = c.tasks.get(p.get("upid"));
         if (t == null) {
             return Answer.fail(500, "no such task");
         }
@@ -204,9 +204,9 @@ final class SimApi {
         int skip = Integer.parseInt(p.getOrDefault("start", "0"));
         boolean errors = List.of("1", "true").contains(p.getOrDefault("errors", "0"));
         List<Object> out = new ArrayList<>();
-        List<SimCluster.Task> all = new ArrayList<>(c.tasks.values());
+        List<SimTask> all = new ArrayList<>(c.tasks.values());
         for (int i = all.size() - 1; i >= 0 && out.size() < limit; i--) {
-            SimCluster.Task t = all.get(i);
+            SimTask t = all.get(i);
             if (!t.node.equals(p.get("node")) || (p.containsKey("vmid") && !t.id.equals(p.get("vmid")))
                     || (p.containsKey("typefilter") && !t.type.equals(p.get("typefilter")))
                     || (errors && (t.exitStatus == null || t.exitStatus.equals("OK")))) {
@@ -221,7 +221,7 @@ final class SimApi {
         return out;
     }
 
-    private static Map<String, Object> task(SimCluster.Task t) {
+    private static Map<String, Object> task(SimTask t) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("upid", t.upid);
         m.put("node", t.node);
@@ -239,7 +239,7 @@ final class SimApi {
     /** The cluster's recent tasks, newest first: running ones without {@code endtime} and {@code status}. */
     private List<Object> clusterTasks() {
         List<Object> out = new ArrayList<>();
-        List<SimCluster.Task> all = new ArrayList<>(c.tasks.values());
+        List<SimTask> all = new ArrayList<>(c.tasks.values());
         for (int i = all.size() - 1; i >= 0 && out.size() < 100; i--) {
             out.add(task(all.get(i)));
         }
@@ -293,7 +293,7 @@ final class SimApi {
             }
         }
         if (type == null || type.equals("vm")) {
-            for (SimCluster.Vm v : c.vms.values()) {
+            for (SimVm v : c.vms.values()) {
                 Map<String, String> cfg = v.config;
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("id", "qemu/" + v.vmid);

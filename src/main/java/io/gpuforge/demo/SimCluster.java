@@ -52,116 +52,6 @@ public final class SimCluster {
     record Volume(String volid, String content, long size) {
     }
 
-    /** A VM (or template): its node, configuration, and the changes PVE keeps pending until the next start. */
-    public static final class Vm {
-        final int vmid;
-        String node;
-        boolean template;
-        String status = "stopped";
-        final Map<String, String> config = new TreeMap<>();
-        /** key → new value, or null for a key to delete at the next start */
-        final Map<String, String> pending = new TreeMap<>();
-        /** the QEMU guest agent inside answers (when configured and the VM runs) */
-        boolean agentAnswers = true;
-        /** when the agent of a VM started through the API answers (its guest booted); 0: at once */
-        long agentFromMillis;
-        /** the guest's files written through the agent, and its directories */
-        final Map<String, byte[]> files = new TreeMap<>();
-        final Set<String> dirs = new TreeSet<>(List.of("/", "/etc", "/root", "/tmp", "/var", "/var/lib", "/var/tmp"));
-        /** the cloud-init modules run in the guest through the agent, in order */
-        final List<String> cloudInitRuns = new ArrayList<>();
-        /** how often the cloud-init drive was written again through {@code PUT …/cloudinit} */
-        int cloudInitDrives;
-        /** every file the agent wrote, as last written, also once removed again (what the guest was given) */
-        final Map<String, byte[]> written = new TreeMap<>();
-        /** the modes {@code chmod} gave the guest's directories ({@code mkdir -m} too); 0755 when not set */
-        final Map<String, String> modes = new TreeMap<>();
-
-        Vm(int vmid, String node) {
-            this.vmid = vmid;
-            this.node = node;
-        }
-
-        String digest() {
-            return SimCluster.digest(config + "|" + pending);
-        }
-
-        /** The configuration with pending changes applied: what GET .../config answers by default. */
-        Map<String, String> withPending() {
-            Map<String, String> out = new TreeMap<>(config);
-            pending.forEach((k, v) -> {
-                if (v == null) {
-                    out.remove(k);
-                } else {
-                    out.put(k, v);
-                }
-            });
-            return out;
-        }
-
-        /** A cold start applies what was pending. */
-        void applyPending() {
-            Map<String, String> next = withPending();
-            config.clear();
-            config.putAll(next);
-            pending.clear();
-        }
-
-        boolean agentConfigured() {
-            String a = config.getOrDefault("agent", "0");
-            return a.equals("1") || a.startsWith("1,") || a.contains("enabled=1");
-        }
-    }
-
-    /** A task that takes simulated time, then applies its effect once. */
-    static final class Task {
-        final String upid;
-        final String node;
-        final String type;
-        final String id;
-        final long startMillis;
-        final long durationMillis;
-        final List<String> log = new ArrayList<>();
-        Runnable effect;
-        String exitStatus;
-        long endMillis;
-        boolean stopped;
-
-        Task(String upid, String node, String type, String id, long startMillis, long durationMillis, Runnable effect) {
-            this.upid = upid;
-            this.node = node;
-            this.type = type;
-            this.id = id;
-            this.startMillis = startMillis;
-            this.durationMillis = durationMillis;
-            this.effect = effect;
-        }
-
-        /** Finishes the task when its time has come (or it was stopped). */
-        void advance(long now) {
-            if (exitStatus != null) {
-                return;
-            }
-            if (stopped) {
-                exitStatus = "interrupted by signal";
-                log.add("TASK ERROR: interrupted by signal");
-                endMillis = now;
-                return;
-            }
-            if (now >= startMillis + durationMillis) {
-                try {
-                    effect.run();
-                    exitStatus = "OK";
-                    log.add("TASK OK");
-                } catch (RuntimeException e) {
-                    exitStatus = e.getMessage();
-                    log.add("TASK ERROR: " + e.getMessage());
-                }
-                endMillis = now;
-            }
-        }
-    }
-
     /** A command run by a guest agent: it runs for {@code durationMillis}, then has exited with its code. */
     record Process(long startMillis, long durationMillis, int exitCode, String out, String err) {
         boolean exited(long now) {
@@ -169,7 +59,7 @@ public final class SimCluster {
         }
     }
 
-    final Map<String, Task> tasks = new LinkedHashMap<>();
+    final Map<String, SimTask> tasks = new LinkedHashMap<>();
     /** How long a started guest takes until its agent answers. */
     long agentBootMillis;
     /** cloud-init modules that fail in every guest, with the output they leave */
@@ -181,7 +71,7 @@ public final class SimCluster {
     /** When set, the next create finds its new id taken by someone else (between nextid and the create). */
     boolean raceNextCreate;
     final List<Node> nodes = new ArrayList<>();
-    final Map<Integer, Vm> vms = new TreeMap<>();
+    final Map<Integer, SimVm> vms = new TreeMap<>();
     final SimContainers containers = new SimContainers(); // the LXC containers and the hosts' device nodes
     final Map<String, List<String>> mappings = new LinkedHashMap<>();
     /** per VM id: guest-agent processes by pid */
@@ -227,7 +117,7 @@ public final class SimCluster {
      * How the next starts of a VM fail: the lines its task log gets, the error the task ends with, the lines the
      * node's kernel logs at that moment, and whether it still fails (a fix made on the VM or its host ends it).
      */
-    record StartFailure(List<String> log, String error, List<String> kernel, java.util.function.Predicate<Vm> fails) {
+    record StartFailure(List<String> log, String error, List<String> kernel, java.util.function.Predicate<SimVm> fails) {
         StartFailure {
             log = List.copyOf(log);
             kernel = List.copyOf(kernel);
@@ -272,13 +162,13 @@ public final class SimCluster {
 
     /** A file written in a VM's guest through the agent; empty when there is none. */
     public synchronized Optional<byte[]> guestFile(int vmid, String path) {
-        Vm vm = vms.get(vmid);
+        SimVm vm = vms.get(vmid);
         return vm == null ? Optional.empty() : Optional.ofNullable(vm.files.get(path)).map(byte[]::clone);
     }
 
     /** Every file a VM's guest holds now (written through the agent and not removed), by path. */
     public synchronized Map<String, byte[]> guestFiles(int vmid) {
-        Vm vm = vms.get(vmid);
+        SimVm vm = vms.get(vmid);
         Map<String, byte[]> out = new TreeMap<>();
         if (vm != null) {
             vm.files.forEach((path, bytes) -> out.put(path, bytes.clone()));
@@ -288,26 +178,26 @@ public final class SimCluster {
 
     /** The last content the agent wrote to {@code path} in a VM's guest, also when the file was removed since. */
     public synchronized Optional<byte[]> guestFileWritten(int vmid, String path) {
-        Vm vm = vms.get(vmid);
+        SimVm vm = vms.get(vmid);
         return vm == null ? Optional.empty() : Optional.ofNullable(vm.written.get(path)).map(byte[]::clone);
     }
 
     /** How often a VM's cloud-init drive was written again through the API ({@code PUT …/cloudinit}). */
     public synchronized int cloudInitDrivesWritten(int vmid) {
-        Vm vm = vms.get(vmid);
+        SimVm vm = vms.get(vmid);
         return vm == null ? 0 : vm.cloudInitDrives;
     }
 
     /** The mode of a directory in a VM's guest ({@code 0755} unless mkdir -m or chmod set another). */
     public synchronized Optional<String> guestDirMode(int vmid, String dir) {
-        Vm vm = vms.get(vmid);
+        SimVm vm = vms.get(vmid);
         return vm == null || !vm.dirs.contains(dir) ? Optional.empty()
                 : Optional.of(vm.modes.getOrDefault(dir, "0755"));
     }
 
     /** Makes a directory in a VM's guest as an earlier run or the image left it (tests). */
     public synchronized void guestDir(int vmid, String dir, String mode) {
-        Vm vm = vms.get(vmid);
+        SimVm vm = vms.get(vmid);
         for (String d = dir; !d.isEmpty(); d = d.substring(0, d.lastIndexOf('/'))) {
             vm.dirs.add(d);
         }
@@ -316,7 +206,7 @@ public final class SimCluster {
 
     /** The cloud-init modules run in a VM's guest through the agent, in order. */
     public synchronized List<String> cloudInitRuns(int vmid) {
-        Vm vm = vms.get(vmid);
+        SimVm vm = vms.get(vmid);
         return vm == null ? List.of() : List.copyOf(vm.cloudInitRuns);
     }
 
@@ -334,11 +224,11 @@ public final class SimCluster {
      * A start of {@code vm} that failed at {@code at} as {@code f} says, finished: its task with its log, and the lines
      * the node's kernel logged then (the Demo lab's VMs that were tried before the user came).
      */
-    void failedStartAt(Vm vm, long at, StartFailure f) {
+    void failedStartAt(SimVm vm, long at, StartFailure f) {
         String upid = task(vm.node, "qmstart", String.valueOf(vm.vmid), "root@pam", () -> {
             throw new IllegalStateException(f.error());
         }, at);
-        Task t = tasks.get(upid);
+        SimTask t = tasks.get(upid);
         t.log.addAll(f.log());
         t.advance(at + taskMillis);
         f.kernel().forEach(l -> kernelLines.add(new KernelLine(vm.node, at, l)));
@@ -347,7 +237,7 @@ public final class SimCluster {
     private String task(String node, String type, String id, String user, Runnable effect, long now) {
         String upid = String.format("UPID:%s:%08X:%08X:%08X:%s:%s:%s:", node, (int) (Math.abs(now) % 0x7fffffff),
                 (int) (now / 10 % 0x7fffffff) + tasks.size(), now / 1000, type, id, user);
-        Task t = new Task(upid, node, type, id, now, taskMillis, effect);
+        SimTask t = new SimTask(upid, node, type, id, now, taskMillis, effect);
         t.log.add("starting " + type + " " + id + " on " + node);
         t.log.add("progress 50%");
         tasks.put(upid, t);
@@ -397,13 +287,13 @@ public final class SimCluster {
                     new Volume("local:vztmpl/debian-12-standard_12.7-1_amd64.tar.zst", "vztmpl", 126_000_000L))));
         }
         SimContainers.demo(c.containers);
-        Vm tpl = new Vm(9000, "pve-3090");
+        SimVm tpl = new SimVm(9000, "pve-3090");
         tpl.template = true;
         tpl.config.putAll(Map.of("name", "ubuntu-24.04-cloud", "memory", "4096", "cores", "4", "machine", "q35",
                 "bios", "ovmf", "template", "1", "scsi0", "local-zfs:base-9000-disk-0,size=32G",
                 "net0", "virtio=BC:24:11:5E:90:00,bridge=vmbr0", "agent", "1", "ostype", "l26"));
         c.vms.put(9000, tpl);
-        Vm train = new Vm(101, "pve-4090");
+        SimVm train = new SimVm(101, "pve-4090");
         train.status = "running";
         train.config.putAll(Map.of("name", "train-01", "memory", "65536", "cores", "16", "machine", "q35", "bios", "ovmf",
                 "hostpci0", "mapping=gpu-4090-a,pcie=1", "balloon", "0", "agent", "1",
@@ -422,7 +312,7 @@ public final class SimCluster {
      */
     public static SimCluster contractLab() {
         SimCluster c = demo();
-        Vm dev = new Vm(102, "pve-4090");
+        SimVm dev = new SimVm(102, "pve-4090");
         dev.config.putAll(Map.of("name", "dev-01", "memory", "8192", "cores", "4", "sockets", "1", "ostype", "l26",
                 "scsihw", "virtio-scsi-single", "scsi0", "local-zfs:vm-102-disk-0,iothread=1,size=32G",
                 "ide2", "local:iso/ubuntu-24.04-live-server-amd64.iso,media=cdrom",
@@ -444,7 +334,7 @@ public final class SimCluster {
             c.nodes.add(new Node(String.format("pve%02d", n + 1), true, pci));
         }
         for (int v = 0; v < vmCount; v++) {
-            Vm vm = new Vm(100 + v, c.nodes.get(v % nodeCount).name());
+            SimVm vm = new SimVm(100 + v, c.nodes.get(v % nodeCount).name());
             vm.config.putAll(Map.of("name", "vm-" + (100 + v), "memory", "8192", "cores", "4"));
             vm.status = v % 3 == 0 ? "stopped" : "running";
             c.vms.put(vm.vmid, vm);

@@ -43,7 +43,7 @@ final class SimDisks {
     }
 
     /** Checks and rewrites the device keys of {@code changes} for {@code vm} (other keys pass unchanged). */
-    Map<String, String> prepare(SimCluster.Vm vm, Map<String, String> changes, SimApi.Caller caller) {
+    Map<String, String> prepare(SimVm vm, Map<String, String> changes, SimApi.Caller caller) {
         Map<String, String> out = new LinkedHashMap<>();
         List<String> taken = new ArrayList<>(vm.withPending().values());
         for (Map.Entry<String, String> e : changes.entrySet()) {
@@ -72,7 +72,7 @@ final class SimDisks {
         }
     }
 
-    private String disk(SimCluster.Vm vm, String key, String value, List<String> taken, SimApi.Caller caller) {
+    private String disk(SimVm vm, String key, String value, List<String> taken, SimApi.Caller caller) {
         String[] parts = value.split(",", 2);
         String volume = parts[0].startsWith("file=") ? parts[0].substring(5) : parts[0];
         String options = parts.length > 1 ? parts[1] : "";
@@ -160,7 +160,7 @@ final class SimDisks {
     /** The VM disks on a node's storages, as the storage content lists them. */
     List<Map<String, Object>> images(String node) {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (SimCluster.Vm vm : c.vms.values()) {
+        for (SimVm vm : c.vms.values()) {
             if (!vm.node.equals(node)) {
                 continue;
             }

@@ -28,7 +28,7 @@ final class SimFailedStarts {
     }
 
     static void add(SimCluster c) {
-        SimCluster.Vm igd = vm(c, 120, "pve-3090", Map.of("name", "igd-desk", "memory", "8192", "cores", "4",
+        SimVm igd = vm(c, 120, "pve-3090", Map.of("name", "igd-desk", "memory", "8192", "cores", "4",
                 "machine", "pc-i440fx-8.1", "vga", "std", "hostpci0", "0000:00:02.0,legacy-igd=1", "ostype", "win11",
                 "scsi0", "local-zfs:vm-120-disk-0,size=64G", "net0", "virtio=BC:24:11:5E:12:00,bridge=vmbr0"));
         fail(c, igd, List.of("kvm: -device vfio-pci,host=0000:00:02.0,id=hostpci0,bus=pci.0,addr=0x2,"
@@ -38,7 +38,7 @@ final class SimFailedStarts {
 
         c.mappings.put("llm-3090", List.of("node=pve-3090,path=0000:01:00,id=10de:2204,subsystem-id=3842:3975,"
                 + "iommugroup=2"));
-        SimCluster.Vm llm = vm(c, 121, "pve-3090", Map.of("name", "llm-70b", "memory", "196608", "balloon", "65536",
+        SimVm llm = vm(c, 121, "pve-3090", Map.of("name", "llm-70b", "memory", "196608", "balloon", "65536",
                 "hotplug", "disk,network,usb,memory,cpu", "numa", "1", "cores", "32", "machine", "q35",
                 "bios", "ovmf", "hostpci0", "mapping=llm-3090,pcie=1", "agent", "1"));
         llm.config.put("scsi0", "local-zfs:vm-121-disk-0,iothread=1,size=400G");
@@ -55,7 +55,7 @@ final class SimFailedStarts {
 
         c.mappings.put("render-3090", List.of("node=pve-3090,path=0000:01:00.0,id=10de:2204,subsystem-id=3842:3975,"
                 + "iommugroup=2"));
-        SimCluster.Vm render = vm(c, 122, "pve-3090", Map.of("name", "render-02", "memory", "32768", "cores", "12",
+        SimVm render = vm(c, 122, "pve-3090", Map.of("name", "render-02", "memory", "32768", "cores", "12",
                 "machine", "q35", "bios", "ovmf", "hostpci0", "mapping=render-3090,pcie=1", "agent", "1",
                 "scsi0", "local-zfs:vm-122-disk-0,iothread=1,size=120G"));
         fail(c, render, List.of("kvm: -device vfio-pci,host=0000:01:00.0,id=hostpci0,bus=ich9-pcie-port-1,addr=0x0:"
@@ -66,7 +66,7 @@ final class SimFailedStarts {
                         + "owns=none"),
                 vm -> !driver(c, "pve-3090", "0000:01:00.1").equals("vfio-pci"));
 
-        SimCluster.Vm nas = vm(c, 124, "pve-store", Map.of("name", "nas-hba", "memory", "16384", "cores", "4",
+        SimVm nas = vm(c, 124, "pve-store", Map.of("name", "nas-hba", "memory", "16384", "cores", "4",
                 "machine", "q35", "hostpci0", "0000:00:17.0", "ostype", "other",
                 "scsi0", "local-lvm:vm-124-disk-0,size=16G", "net0", "virtio=BC:24:11:5E:12:04,bridge=vmbr0"));
         fail(c, nas, List.of(), "cannot prepare PCI pci device 0000:00:17.0: no IOMMU detected, please activate it."
@@ -74,8 +74,8 @@ final class SimFailedStarts {
                 List.of(), vm -> !iommuGroups(c, "pve-store"));
     }
 
-    private static SimCluster.Vm vm(SimCluster c, int vmid, String node, Map<String, String> config) {
-        SimCluster.Vm vm = new SimCluster.Vm(vmid, node);
+    private static SimVm vm(SimCluster c, int vmid, String node, Map<String, String> config) {
+        SimVm vm = new SimVm(vmid, node);
         vm.config.putAll(config);
         c.vms.put(vmid, vm);
         return vm;
@@ -85,8 +85,8 @@ final class SimFailedStarts {
      * Every start of {@code vm} fails so while {@code fails}; one did before the lab started (120 fifty minutes before,
      * each next ten minutes later: a node's kernel log read around one start holds no other's lines).
      */
-    private static void fail(SimCluster c, SimCluster.Vm vm, List<String> log, String error, List<String> kernel,
-                             java.util.function.Predicate<SimCluster.Vm> fails) {
+    private static void fail(SimCluster c, SimVm vm, List<String> log, String error, List<String> kernel,
+                             java.util.function.Predicate<SimVm> fails) {
         SimCluster.StartFailure f = new SimCluster.StartFailure(log, error, kernel, fails);
         c.startFailures.put(vm.vmid, f);
         c.failedStartAt(vm, System.currentTimeMillis() - (50 - 10L * (vm.vmid - 120)) * 60_000L, f);

@@ -34,7 +34,7 @@ final class SimGuestApi {
     }
 
     Answer answer(String call, Map<String, String> p, Map<String, List<String>> multi) {
-        SimCluster.Vm vm = c.vms.get(Integer.parseInt(p.get("vmid")));
+        SimVm vm = c.vms.get(Integer.parseInt(p.get("vmid")));
         if (vm == null || !vm.node.equals(p.get("node"))) {
             return Answer.fail(500, "Configuration file 'nodes/" + p.get("node") + "/qemu-server/" + p.get("vmid")
                     + ".conf' does not exist");
@@ -93,7 +93,7 @@ final class SimGuestApi {
     }
 
     /** The cards the VM's {@code hostpciN} mappings give it, as (vendor:device id, model). */
-    private List<String[]> gpus(SimCluster.Vm vm) {
+    private List<String[]> gpus(SimVm vm) {
         List<String[]> out = new ArrayList<>();
         for (Map.Entry<String, String> e : vm.config.entrySet()) {
             if (!e.getKey().startsWith("hostpci")) {

@@ -31,7 +31,7 @@ final class SimGuestFiles {
         return List.of("mkdir", "chmod", "rm", "cat", "cloud-init").contains(program);
     }
 
-    static Answer write(SimCluster.Vm vm, String file, String content, String encode) {
+    static Answer write(SimVm vm, String file, String content, String encode) {
         if (content.length() > MAX_CONTENT) {
             return Answer.invalid(Map.of("content", "value may only be " + MAX_CONTENT + " characters long"));
         }
@@ -60,7 +60,7 @@ final class SimGuestFiles {
         return Answer.ok(null);
     }
 
-    static SimCluster.Process run(SimCluster c, SimCluster.Vm vm, List<String> argv, long now) {
+    static SimCluster.Process run(SimCluster c, SimVm vm, List<String> argv, long now) {
         List<String> args = argv.subList(1, argv.size());
         switch (argv.get(0)) {
             case "mkdir":
@@ -86,7 +86,7 @@ final class SimGuestFiles {
         }
     }
 
-    private static SimCluster.Process chmod(SimCluster.Vm vm, List<String> args, long now) {
+    private static SimCluster.Process chmod(SimVm vm, List<String> args, long now) {
         if (args.size() != 2 || !args.get(0).matches("0?[0-7]{3}")) {
             return new SimCluster.Process(now, 0, 1, "", "chmod: the simulated guest takes 'chmod MODE PATH' only\n");
         }
@@ -99,7 +99,7 @@ final class SimGuestFiles {
         return new SimCluster.Process(now, 0, 0, "", "");
     }
 
-    private static SimCluster.Process rm(SimCluster.Vm vm, List<String> args, long now) {
+    private static SimCluster.Process rm(SimVm vm, List<String> args, long now) {
         boolean force = false;
         for (String a : args) {
             if (a.equals("-f")) {
@@ -111,7 +111,7 @@ final class SimGuestFiles {
         return new SimCluster.Process(now, 0, 0, "", "");
     }
 
-    private static SimCluster.Process mkdir(SimCluster.Vm vm, List<String> args, long now) {
+    private static SimCluster.Process mkdir(SimVm vm, List<String> args, long now) {
         boolean parents = false;
         String mode = null;
         for (int i = 0; i < args.size(); i++) {
@@ -141,7 +141,7 @@ final class SimGuestFiles {
         return new SimCluster.Process(now, 0, 0, "", "");
     }
 
-    private static SimCluster.Process cloudInit(SimCluster c, SimCluster.Vm vm, List<String> args, long now) {
+    private static SimCluster.Process cloudInit(SimCluster c, SimVm vm, List<String> args, long now) {
         if (!args.isEmpty() && args.get(0).equals("status")) { // the first boot's own run is over once the agent runs
             return new SimCluster.Process(now, args.contains("--wait") ? MODULE_MILLIS : 0, 0, "status: done\n", "");
         }

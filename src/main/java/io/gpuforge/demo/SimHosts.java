@@ -73,7 +73,7 @@ public final class SimHosts implements AutoCloseable {
 
     /** Reboots asked through the API since the last look (each once). */
     private void rebootsAskedOfTheCluster(SimHost h) {
-        List<SimCluster.Task> fresh;
+        List<SimTask> fresh;
         synchronized (cluster) {
             fresh = cluster.tasks.values().stream().filter(t -> t.type.equals("srvreboot") && t.node.equals(h.node())
                     && !seenReboots.contains(t.upid)).toList();

@@ -112,7 +112,7 @@ final class SimNodeApi {
         }
         String upid = c.task(node.name(), "download", storage, who.user(),
                 () -> here.add(new SimCluster.Volume(volid, content, 2_361_393_152L)));
-        SimCluster.Task t = c.tasks.get(upid);
+        SimTask t = c.tasks.get(upid);
         t.log.add("downloading " + p.get("url") + " to /var/lib/vz/template/" + content + "/" + file);
         if (p.containsKey("checksum")) {
             t.log.add("calculating checksum (" + p.get("checksum-algorithm") + ")... OK, checksum verified");

@@ -46,7 +46,7 @@ final class SimVmApi {
         if (path.equals("/nodes/{node}/qemu")) {
             return method.equals("GET") ? Answer.ok(list(p.get("node"))) : create(p, who);
         }
-        SimCluster.Vm vm = vm(p);
+        SimVm vm = vm(p);
         if (vm == null) {
             return Answer.fail(500, "Configuration file 'nodes/" + p.get("node") + "/qemu-server/" + p.get("vmid")
                     + ".conf' does not exist");
@@ -111,7 +111,7 @@ final class SimVmApi {
         }
     }
 
-    private Answer update(SimCluster.Vm vm, Map<String, String> p, SimApi.Caller who) {
+    private Answer update(SimVm vm, Map<String, String> p, SimApi.Caller who) {
         if (p.containsKey("digest") && !p.get("digest").equals(vm.digest())) {
             return Answer.fail(500, "detected modified configuration - file changed by other user? Try again.");
         }
@@ -154,14 +154,14 @@ final class SimVmApi {
         }
         if (c.raceNextCreate) {
             c.raceNextCreate = false;
-            SimCluster.Vm other = new SimCluster.Vm(id, node);
+            SimVm other = new SimVm(id, node);
             other.config.put("name", "someone-else");
             c.vms.put(id, other);
         }
         if (c.vms.containsKey(id)) {
             return Answer.fail(500, "unable to create VM " + id + ": config file already exists");
         }
-        SimCluster.Vm vm = new SimCluster.Vm(id, node);
+        SimVm vm = new SimVm(id, node);
         Map<String, String> keys = new LinkedHashMap<>();
         p.forEach((k, v) -> {
             if (!NOT_CONFIG.contains(k)) {
@@ -180,7 +180,7 @@ final class SimVmApi {
     }
 
     /** PVE grows a disk ({@code +8G} or an absolute {@code 64G}); it never shrinks one. */
-    private Answer resize(SimCluster.Vm vm, Map<String, String> p, SimApi.Caller who) {
+    private Answer resize(SimVm vm, Map<String, String> p, SimApi.Caller who) {
         if (p.containsKey("digest") && !p.get("digest").equals(vm.digest())) {
             return Answer.fail(500, "detected modified configuration - file changed by other user? Try again.");
         }
@@ -204,7 +204,7 @@ final class SimVmApi {
         return task(vm.node, "resize", vm.vmid, who, () -> vm.config.put(disk, grown));
     }
 
-    private Answer clone(SimCluster.Vm source, Map<String, String> p, SimApi.Caller who) {
+    private Answer clone(SimVm source, Map<String, String> p, SimApi.Caller who) {
         boolean full = "1".equals(p.getOrDefault("full", source.template ? "0" : "1"));
         if (!full && p.containsKey("storage")) {
             return Answer.fail(500, "parameter 'storage' not allowed for linked clones");
@@ -215,7 +215,7 @@ final class SimVmApi {
         int newid = Integer.parseInt(p.get("newid"));
         if (c.raceNextClone) {
             c.raceNextClone = false;
-            SimCluster.Vm other = new SimCluster.Vm(newid, source.node);
+            SimVm other = new SimVm(newid, source.node);
             other.config.put("name", "someone-else");
             c.vms.put(newid, other);
         }
@@ -226,7 +226,7 @@ final class SimVmApi {
         if (c.node(target) == null) {
             return Answer.fail(500, "no such node '" + target + "'");
         }
-        SimCluster.Vm clone = new SimCluster.Vm(newid, target);
+        SimVm clone = new SimVm(newid, target);
         source.config.forEach((k, v) -> clone.config.put(k, SimDisks.DISK_KEY.matcher(k).matches()
                 && !v.contains("media=cdrom") ? cloneDisk(v, source.vmid, newid, p.get("storage")) : v));
         clone.config.remove("template");
@@ -244,7 +244,7 @@ final class SimVmApi {
         return volume + (parts.length > 1 ? "," + parts[1] : "");
     }
 
-    private Answer power(SimCluster.Vm vm, String action, SimApi.Caller who) {
+    private Answer power(SimVm vm, String action, SimApi.Caller who) {
         if (vm.template) {
             return Answer.fail(500, "you can't start a vm if it's a template");
         }
@@ -296,7 +296,7 @@ final class SimVmApi {
     }
 
     /** At start PVE looks each mapping up for the VM's node. */
-    private void checkMappings(SimCluster.Vm vm) {
+    private void checkMappings(SimVm vm) {
         vm.config.forEach((k, v) -> {
             String mapping = properties(v).get("mapping");
             if (k.startsWith("hostpci") && mapping != null && c.mappings.getOrDefault(mapping, List.of()).stream()
@@ -312,7 +312,7 @@ final class SimVmApi {
 
     private List<Object> list(String node) {
         List<Object> out = new ArrayList<>();
-        for (SimCluster.Vm v : c.vms.values()) {
+        for (SimVm v : c.vms.values()) {
             if (v.node.equals(node)) {
                 out.add(Map.of("vmid", v.vmid, "name", v.config.getOrDefault("name", "vm" + v.vmid), "status", v.status,
                         "template", v.template ? 1 : 0));
@@ -321,8 +321,8 @@ final class SimVmApi {
         return out;
     }
 
-    private SimCluster.Vm vm(Map<String, String> p) {
-        SimCluster.Vm vm = c.vms.get(Integer.parseInt(p.get("vmid")));
+    private SimVm vm(Map<String, String> p) {
+        SimVm vm = c.vms.get(Integer.parseInt(p.get("vmid")));
         return vm != null && vm.node.equals(p.get("node")) ? vm : null;
     }
 
