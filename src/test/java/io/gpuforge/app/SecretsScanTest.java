@@ -7,6 +7,7 @@ import io.gpuforge.app.backends.ConnectionTester;
 import io.gpuforge.app.vmcreate.PasswordHash;
 import io.gpuforge.app.vmcreate.SnippetCleanup;
 import io.gpuforge.app.vmcreate.VmProvisioning;
+import io.gpuforge.app.vmcreate.VmCreateResult;
 import io.gpuforge.app.tasks.TaskLogExport;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -122,26 +123,26 @@ class SecretsScanTest {
             // create: on the Demo lab (the user-data as a snippet on the node, removed after the first boot), on a
             // cluster without a host link (over the guest agent), and one whose setup fails
             ConnectionInfo demo = ctx.connections().addDemo("Demo lab");
-            VmProvisioning.Result snippet = ctx.provisioning().create(slurm(ctx, demo, "scan-snippet"), shown::add,
+            VmCreateResult snippet = ctx.provisioning().create(slurm(ctx, demo, "scan-snippet"), shown::add,
                     () -> false, (h, t, f) -> true);
             assertThat(snippet.outcome().ok()).as(String.join("\n", shown)).isTrue();
             SnippetCleanup.Outcome removed = ctx.provisioning().snippets().afterFirstBoot(snippet.snippet()
                     .orElseThrow(), shown::add, () -> false, (h, t, f) -> true);
             assertThat(removed.removed()).as(removed.message()).isTrue();
             nodeTrees.add(ctx.demoLab().host("pve-4090").orElseThrow().root());
-            VmProvisioning.Result agent = ctx.provisioning().create(slurm(ctx, api, "scan-agent"), shown::add,
+            VmCreateResult agent = ctx.provisioning().create(slurm(ctx, api, "scan-agent"), shown::add,
                     () -> false);
             assertThat(agent.firstBoot()).hasValueSatisfying(o -> assertThat(o.ok()).as(o.message()).isTrue());
             // cloud-init echoes what it could not write: the guest's own output holds the secret
             sim.cluster().failCloudInitModule("write_files", "Failed to write /etc/munge/munge.key: invalid base64"
                     + " content '" + MUNGE_KEY + "'");
-            VmProvisioning.Result fails = ctx.provisioning().create(slurm(ctx, api, "scan-fails"), shown::add,
+            VmCreateResult fails = ctx.provisioning().create(slurm(ctx, api, "scan-fails"), shown::add,
                     () -> false);
             assertThat(fails.firstBoot()).hasValueSatisfying(o -> assertThat(o.ok()).isFalse());
             shown.addAll(fails.notes());
             shown.add(fails.firstBoot().get().message());
             vms = 0;
-            for (VmProvisioning.Result r : List.of(agent, fails)) {
+            for (VmCreateResult r : List.of(agent, fails)) {
                 int vmid = Integer.parseInt(r.vm().orElseThrow().id());
                 sim.cluster().guestFiles(vmid).forEach((path, bytes) -> scan.bytes("VM " + vmid + ": " + path, bytes));
                 vms++;

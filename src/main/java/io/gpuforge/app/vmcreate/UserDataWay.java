@@ -1,6 +1,6 @@
 package io.gpuforge.app.vmcreate;
 
-/** How a template's user-data reached a new VM ({@link VmProvisioning.Result}); {@code --json} says {@link #json()}. */
+/** How a template's user-data reached a new VM ({@link VmCreateResult}); {@code --json} says {@link #json()}. */
 public enum UserDataWay {
     /** no user-data to send (Windows, a clone, libvirt's NoCloud seed carries it) */
     NONE("none"),

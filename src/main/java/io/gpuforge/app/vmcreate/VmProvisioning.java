@@ -170,39 +170,6 @@ public final class VmProvisioning {
     public record Problem(VmField field, boolean error, String message) {
     }
 
-    /**
-     * What a create did: the task's outcome, the VM's configuration afterwards, notes for the user, how the
-     * template's user-data went in, and how its run over the guest agent went (when it ran).
-     */
-    public record Result(TaskOutcome outcome, Optional<VmRef> vm, Optional<VmConfig> config, List<String> notes,
-                         UserDataWay userDataWay, Optional<FirstBootProvisioning.Outcome> firstBoot,
-                         Optional<SnippetCleanup.Pending> snippet) {
-        public Result(TaskOutcome outcome, Optional<VmRef> vm, Optional<VmConfig> config, List<String> notes) {
-            this(outcome, vm, config, notes, UserDataWay.NONE, Optional.empty(), Optional.empty());
-        }
-
-        /**
-         * @param snippet the user-data snippet left on the node (way {@link UserDataWay#SNIPPET}): to remove once
-         *                the first boot reported done ({@link SnippetCleanup#afterFirstBoot})
-         */
-        public Result {
-            notes = List.copyOf(notes);
-            Objects.requireNonNull(userDataWay);
-            Objects.requireNonNull(firstBoot);
-            Objects.requireNonNull(snippet);
-        }
-
-        /** Whether the VM was started by the create (its first boot is under way). */
-        public boolean started() {
-            return vm.map(v -> notes.contains(v.id() + " started")).orElse(false);
-        }
-
-        /** Whether the template's setup over the guest agent ran and failed (or never began: no agent). */
-        public boolean setupFailed() {
-            return firstBoot.map(o -> !o.ok()).orElse(false);
-        }
-    }
-
     public ConnectionSession session(Target t) {
         return sessions.of(t.connection());
     }
@@ -265,7 +232,7 @@ public final class VmProvisioning {
     }
 
     /** {@link #create(Request, TaskListener, BooleanSupplier, HostKeyPrompt)} trusting no new SSH host key. */
-    public Result create(Request r, TaskListener progress, BooleanSupplier cancelled)
+    public VmCreateResult create(Request r, TaskListener progress, BooleanSupplier cancelled)
             throws BackendException, InterruptedException {
         return create(r, progress, cancelled, (host, type, fingerprint) -> false);
     }
@@ -277,7 +244,7 @@ public final class VmProvisioning {
      * and the user-data goes to the guest's cloud-init over the guest agent once it runs: the notes, the progress
      * and the create's task log entry say which. A module that fails there leaves the VM as it is.
      */
-    public Result create(Request r, TaskListener progress, BooleanSupplier cancelled, HostKeyPrompt hostKeys)
+    public VmCreateResult create(Request r, TaskListener progress, BooleanSupplier cancelled, HostKeyPrompt hostKeys)
             throws BackendException, InterruptedException {
         ConnectionSession s = session(r.target());
         VmSpec spec = spec(r);
@@ -286,27 +253,21 @@ public final class VmProvisioning {
             if (r.cloneOf().isPresent()) {
                 return cloned(r, s, secrets.wrap(progress), cancelled);
             }
-            List<Result> result = new ArrayList<>();
+            List<VmCreateResult> result = new ArrayList<>();
             s.createVm(r.target().node(), spec, progress, cancelled, (out, log) -> {
-                Result done = created(r, s, spec, out, log, cancelled, hostKeys);
+                VmCreateResult done = created(r, s, spec, out, log, cancelled, hostKeys);
                 result.add(done);
                 return done.setupFailed() ? new TaskOutcome(out.task(), false, "VM " + out.created().map(VmRef::id)
                         .orElse("?") + " created; its setup over the guest agent did not finish", out.log(),
                         out.created()) : out;
             }, secrets);
-            return masked(result.get(0), secrets);
+            return result.get(0).masked(secrets);
         } catch (BackendException e) {
             throw secrets.apply(e);
         }
     }
 
-    private static Result masked(Result r, Redaction secrets) {
-        return new Result(secrets.apply(r.outcome()), r.vm(), r.config(), r.notes().stream().map(secrets::apply)
-                .toList(), r.userDataWay(), r.firstBoot().map(o -> new FirstBootProvisioning.Outcome(o.ok(),
-                o.modulesRun(), o.failedModule(), secrets.apply(o.message()))), r.snippet());
-    }
-
-    private Result created(Request r, ConnectionSession s, VmSpec spec, TaskOutcome out, TaskListener progress,
+    private VmCreateResult created(Request r, ConnectionSession s, VmSpec spec, TaskOutcome out, TaskListener progress,
                            BooleanSupplier cancelled, HostKeyPrompt hostKeys) throws BackendException, InterruptedException {
         List<String> notes = new ArrayList<>();
         if (!out.ok()) {
@@ -319,7 +280,7 @@ public final class VmProvisioning {
                     notes.add("VM " + id + " that the create had begun was removed again");
                 }
             }
-            return new Result(out, Optional.empty(), Optional.empty(), notes);
+            return new VmCreateResult(out, Optional.empty(), Optional.empty(), notes);
         }
         VmRef vm = out.created().orElseThrow();
         VmConfig cfg = s.readConfig(vm);
@@ -333,7 +294,7 @@ public final class VmProvisioning {
             snippet = step.snippets().map(w -> new SnippetCleanup.Pending(r.target().connection(), vm, w.userVolume(),
                     w.metaVolume()));
         }
-        Result done = finish(r, s, out, vm, cfg, notes, progress, cancelled);
+        VmCreateResult done = finish(r, s, out, vm, cfg, notes, progress, cancelled);
         if (way != UserDataWay.GUEST_AGENT) {
             List<String> after = new ArrayList<>(done.notes());
             snippet.ifPresent(p -> {
@@ -344,18 +305,18 @@ public final class VmProvisioning {
                 progress.line(note);
                 after.add(note);
             });
-            return new Result(out, done.vm(), done.config(), after, way, Optional.empty(), snippet);
+            return new VmCreateResult(out, done.vm(), done.config(), after, way, Optional.empty(), snippet);
         }
         List<String> after = new ArrayList<>(done.notes());
         if (!done.started()) {
             String note = VmUserData.notStarted(r, vm);
             progress.line(note);
             after.add(note);
-            return new Result(out, done.vm(), done.config(), after, UserDataWay.GUEST_AGENT_LATER, Optional.empty(),
+            return new VmCreateResult(out, done.vm(), done.config(), after, UserDataWay.GUEST_AGENT_LATER, Optional.empty(),
                     Optional.empty());
         }
         FirstBootProvisioning.Outcome o = userData.afterBoot(r, s, vm, after, progress, cancelled);
-        return new Result(out, done.vm(), done.config(), after, way, Optional.of(o), Optional.empty());
+        return new VmCreateResult(out, done.vm(), done.config(), after, way, Optional.of(o), Optional.empty());
     }
 
     /**
@@ -388,7 +349,7 @@ public final class VmProvisioning {
     }
 
     /** A clone of the request's template VM, then its resources and cloud-init as one configuration change. */
-    private Result cloned(Request r, ConnectionSession s, TaskListener progress, BooleanSupplier cancelled)
+    private VmCreateResult cloned(Request r, ConnectionSession s, TaskListener progress, BooleanSupplier cancelled)
             throws BackendException, InterruptedException {
         List<String> notes = new ArrayList<>();
         var before = s.inventory().vms().stream().map(VmInfo::ref).collect(Collectors.toSet());
@@ -400,7 +361,7 @@ public final class VmProvisioning {
                     notes.add("VM " + left.ref().id() + " that the clone had begun was removed again");
                 }
             }
-            return new Result(out, Optional.empty(), Optional.empty(), notes);
+            return new VmCreateResult(out, Optional.empty(), Optional.empty(), notes);
         }
         VmRef vm = out.created().orElseThrow();
         VmConfig cloned = s.readConfig(vm);
@@ -411,7 +372,7 @@ public final class VmProvisioning {
         return finish(r, s, out, vm, cfg, notes, progress, cancelled);
     }
 
-    private Result finish(Request r, ConnectionSession s, TaskOutcome out, VmRef vm, VmConfig created, List<String> notes,
+    private VmCreateResult finish(Request r, ConnectionSession s, TaskOutcome out, VmRef vm, VmConfig created, List<String> notes,
                           TaskListener progress, BooleanSupplier cancelled) throws BackendException, InterruptedException {
         VmConfig cfg = created;
         if (r.gpu().isPresent()) {
@@ -428,6 +389,6 @@ public final class VmProvisioning {
             TaskOutcome started = s.vmAction(vm, VmAction.START, progress, cancelled);
             notes.add(started.ok() ? vm.id() + " started" : "start failed: " + started.status());
         }
-        return new Result(out, Optional.of(vm), Optional.of(cfg), notes);
+        return new VmCreateResult(out, Optional.of(vm), Optional.of(cfg), notes);
     }
 }

@@ -6,6 +6,7 @@ import io.gpuforge.app.vmcreate.PasswordHash;
 import io.gpuforge.app.vmcreate.SnippetCleanup;
 import io.gpuforge.app.vmcreate.TemplateService;
 import io.gpuforge.app.vmcreate.VmProvisioning;
+import io.gpuforge.app.vmcreate.VmCreateResult;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.vm.CloudInit;
 import io.gpuforge.domain.GpuInfo;
@@ -134,7 +135,7 @@ final class VmCreateCommand implements Callable<Integer> {
                 services.output().line(VmProvisioning.preview(r, c));
                 return 0;
             }
-            VmProvisioning.Result res = ctx.provisioning().create(r, line -> {
+            VmCreateResult res = ctx.provisioning().create(r, line -> {
                 if (json.progress()) {
                     services.output().line(line);
                 }
@@ -195,7 +196,7 @@ final class VmCreateCommand implements Callable<Integer> {
     }
 
     /** How the template's user-data went in: as a snippet, over the guest agent (now or later), or none. */
-    private static Map<String, Object> userData(VmProvisioning.Result res) {
+    private static Map<String, Object> userData(VmCreateResult res) {
         Map<String, Object> u = new LinkedHashMap<>();
         u.put("way", res.userDataWay().json());
         res.firstBoot().ifPresent(o -> {

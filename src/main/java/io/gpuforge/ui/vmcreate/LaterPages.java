@@ -3,6 +3,7 @@ package io.gpuforge.ui.vmcreate;
 import io.gpuforge.app.vmcreate.FirstBootProvisioning;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.vmcreate.VmProvisioning;
+import io.gpuforge.app.vmcreate.VmCreateResult;
 import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.passthrough.GpuVerdict;
 import io.gpuforge.domain.passthrough.PassthroughOverrides;
@@ -294,7 +295,7 @@ final class LaterPages {
         });
     }
 
-    void createFinished(VmProvisioning.Result r) {
+    void createFinished(VmCreateResult r) {
         spinner.setVisible(false);
         cancel.setDisable(true);
         r.notes().stream().filter(n -> !log.getText().contains(n)).forEach(this::log); // some were progress already

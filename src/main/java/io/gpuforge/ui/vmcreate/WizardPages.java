@@ -2,12 +2,11 @@ package io.gpuforge.ui.vmcreate;
 
 import io.gpuforge.app.vmcreate.FirstBootProvisioning;
 import io.gpuforge.app.vmcreate.VmProvisioning;
+import io.gpuforge.app.vmcreate.VmCreateResult;
 import io.gpuforge.domain.connections.ConnectionInfo;
-import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.vm.NetworkInfo;
 import io.gpuforge.domain.vm.StorageInfo;
 import io.gpuforge.domain.vm.VmField;
-import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
 import java.util.EnumMap;
@@ -24,11 +23,8 @@ import javafx.collections.FXCollections;
 import javafx.collections.MapChangeListener;
 import javafx.collections.ObservableList;
 import javafx.scene.Node;
-import javafx.scene.control.Button;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
-import javafx.scene.control.ListView;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.ColumnConstraints;
@@ -315,7 +311,7 @@ final class WizardPages {
         later.log(line);
     }
 
-    void createFinished(VmProvisioning.Result r) {
+    void createFinished(VmCreateResult r) {
         later.createFinished(r);
     }
 

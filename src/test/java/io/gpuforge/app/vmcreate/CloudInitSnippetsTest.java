@@ -102,7 +102,7 @@ class CloudInitSnippetsTest {
         assertThat(c.noSnippet()).isEmpty();
         assertThat(VmProvisioning.preview(r, c)).contains("user-data as a snippet", "root-only (0600)", "cicustom=user=local:snippets/");
         List<String> progress = new ArrayList<>();
-        VmProvisioning.Result res = ctx.provisioning().create(r, progress::add, () -> false);
+        VmCreateResult res = ctx.provisioning().create(r, progress::add, () -> false);
         assertThat(res.outcome().ok()).as(String.join("\n", progress)).isTrue();
         String id = res.vm().orElseThrow().id();
         String file = "gpuforge-" + id + "-snip-01-user.yaml";
@@ -133,7 +133,7 @@ class CloudInitSnippetsTest {
         assertThat(VmProvisioning.preview(r, choices)).contains("cannot go to the node as a snippet",
                 "over the QEMU guest agent, once it starts the VM");
         List<String> progress = new ArrayList<>();
-        VmProvisioning.Result res = ctx.provisioning().create(r, progress::add, () -> false);
+        VmCreateResult res = ctx.provisioning().create(r, progress::add, () -> false);
         assertThat(res.outcome().ok()).as(String.join("\n", progress)).isTrue();
         Map<String, String> cfg = res.config().orElseThrow().settings();
         assertThat(cfg).doesNotContainKey("cicustom").containsEntry("ciuser", "ada").containsEntry("ipconfig0", "ip=dhcp");
@@ -154,7 +154,7 @@ class CloudInitSnippetsTest {
             VmProvisioning.Request r = request(c, "ssh-01");
             assertThat(ctx.provisioning().choices(r.target()).noSnippet()).isEmpty();
             List<String> progress = new ArrayList<>();
-            VmProvisioning.Result res = ctx.provisioning().create(r, progress::add, () -> false, (h, t, f) -> true);
+            VmCreateResult res = ctx.provisioning().create(r, progress::add, () -> false, (h, t, f) -> true);
             assertThat(res.outcome().ok()).as(String.join("\n", progress)).isTrue();
             String file = "gpuforge-" + res.vm().orElseThrow().id() + "-ssh-01-user.yaml";
             Path written = root.resolve("srv/pve-local/snippets/" + file);
@@ -203,7 +203,7 @@ class CloudInitSnippetsTest {
             ConnectionInfo c = simulatorLinkedTo(server);
             VmProvisioning.Request r = request(c, "shared-01");
             List<String> progress = new ArrayList<>();
-            VmProvisioning.Result res = ctx.provisioning().create(r, progress::add, () -> false, (h, t, f) -> true);
+            VmCreateResult res = ctx.provisioning().create(r, progress::add, () -> false, (h, t, f) -> true);
             assertThat(res.outcome().ok()).as(String.join("\n", progress)).isTrue();
             assertThat(res.notes()).as("a storage several nodes mount").anyMatch(n -> n.contains("readable by whoever"
                     + " mounts it"));

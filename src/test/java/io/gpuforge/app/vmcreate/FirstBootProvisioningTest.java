@@ -78,7 +78,7 @@ class FirstBootProvisioningTest {
                 .getBytes(StandardCharsets.UTF_8);
     }
 
-    private int vmid(VmProvisioning.Result res) {
+    private int vmid(VmCreateResult res) {
         return Integer.parseInt(res.vm().orElseThrow().id());
     }
 
@@ -96,7 +96,7 @@ class FirstBootProvisioningTest {
                 .contains("over the QEMU guest agent:", "agent/file-write file=/var/lib/gpuforge/user-data.yaml",
                         "agent/exec command=cloud-init --file /var/lib/gpuforge/user-data.yaml single --name write_files");
         List<String> progress = new CopyOnWriteArrayList<>();
-        VmProvisioning.Result res = ctx.provisioning().create(r, progress::add, () -> false);
+        VmCreateResult res = ctx.provisioning().create(r, progress::add, () -> false);
 
         assertThat(res.outcome().ok()).as(String.join("\n", progress)).isTrue();
         assertThat(res.userDataWay()).isEqualTo(UserDataWay.GUEST_AGENT);
@@ -126,7 +126,7 @@ class FirstBootProvisioningTest {
         sim.cluster().failCloudInitModule("package_update_upgrade_install",
                 "E: Unable to locate package nvidia-driver-550-server");
         List<String> progress = new CopyOnWriteArrayList<>();
-        VmProvisioning.Result res = ctx.provisioning().create(request("agent-02", true), progress::add, () -> false);
+        VmCreateResult res = ctx.provisioning().create(request("agent-02", true), progress::add, () -> false);
 
         assertThat(res.vm()).isPresent();
         assertThat(res.setupFailed()).isTrue();
@@ -151,7 +151,7 @@ class FirstBootProvisioningTest {
         sim.cluster().agentBootMillis(3_600_000);
         VmProvisioning p = new VmProvisioning(ctx.sessions(), null, new FirstBootProvisioning(Duration.ofSeconds(3)));
         List<String> progress = new CopyOnWriteArrayList<>();
-        VmProvisioning.Result res = p.create(request("agent-03", true), progress::add, () -> false);
+        VmCreateResult res = p.create(request("agent-03", true), progress::add, () -> false);
 
         assertThat(res.vm()).isPresent();
         String id = res.vm().get().id();
@@ -170,7 +170,7 @@ class FirstBootProvisioningTest {
         sim.cluster().agentBootMillis(3_600_000);
         VmProvisioning p = new VmProvisioning(ctx.sessions(), null, new FirstBootProvisioning(Duration.ofSeconds(20)));
         AtomicBoolean cancel = new AtomicBoolean();
-        VmProvisioning.Result res = p.create(request("agent-06", true), l -> {
+        VmCreateResult res = p.create(request("agent-06", true), l -> {
             if (l.startsWith("Waiting for the QEMU guest agent")) {
                 cancel.set(true);
             }
@@ -183,7 +183,7 @@ class FirstBootProvisioningTest {
     @Test
     void aVmNotStartedIsProvisionedWhenAskedAndGpuForgeStartsIt() throws Exception {
         VmProvisioning.Request r = request("agent-04", false);
-        VmProvisioning.Result res = ctx.provisioning().create(r, l -> { }, () -> false);
+        VmCreateResult res = ctx.provisioning().create(r, l -> { }, () -> false);
         assertThat(res.userDataWay()).isEqualTo(UserDataWay.GUEST_AGENT_LATER);
         assertThat(res.notes()).anyMatch(n -> n.contains("Run the template's setup") && n.contains("gpuforge vm provision"));
         assertThat(sim.cluster().guestFile(vmid(res), FirstBootProvisioning.USER_DATA_FILE)).isEmpty();
@@ -207,7 +207,7 @@ class FirstBootProvisioningTest {
                 "slurm-01", 4, 8192, 40, "local-zfs", "vmbr0", "host", Optional.of(ci),
                 Map.of("SLURM_CONTROLLER", "slurmctl.lab", "MUNGE_KEY", munge), Optional.empty(), false);
         List<String> progress = new CopyOnWriteArrayList<>();
-        VmProvisioning.Result res = ctx.provisioning().create(r, progress::add, () -> false);
+        VmCreateResult res = ctx.provisioning().create(r, progress::add, () -> false);
         assertThat(res.vm()).isPresent();
         // a guest image that ships /var/lib/gpuforge world-readable: mkdir -p -m 0700 alone would leave it so
         sim.cluster().guestDir(vmid(res), FirstBootProvisioning.USER_DATA_DIR, "0755");
@@ -242,7 +242,7 @@ class FirstBootProvisioningTest {
     void theFileTheGuestGetsIsValidForTheRealCloudInitAndEachModuleItRunsExists() throws Exception {
         Tools.require("cloud-init", "cloud-init");
         VmProvisioning.Request r = request("agent-05", true);
-        VmProvisioning.Result res = ctx.provisioning().create(r, l -> { }, () -> false);
+        VmCreateResult res = ctx.provisioning().create(r, l -> { }, () -> false);
         byte[] written = sim.cluster().guestFileWritten(vmid(res), FirstBootProvisioning.USER_DATA_FILE).orElseThrow();
         Path file = Files.write(dir.resolve("user-data.yaml"), written);
         Process schema = new ProcessBuilder("cloud-init", "schema", "-c", file.toString()).redirectErrorStream(true)
