@@ -78,15 +78,15 @@ public final class AddConnectionDialog {
 
         // Proxmox VE
         field(rows, Field.URL, "conn-pve-url", "https://pve1.example.org:8006", model.pveUrlProperty(),
-                "connection.add.pveUrl", model.showsProxmoxFields());
+                "connection.add.pveUrl", model.shows().proxmoxFields());
         ChoiceBox<ConnectionForm.PveAuth> pveAuth = choice("conn-pve-auth", List.of(ConnectionForm.PveAuth.values()),
                 a -> i18n.get(a == ConnectionForm.PveAuth.TOKEN ? "console.form.pveAuth.token" : "console.form.pveAuth.password"));
         pveAuth.valueProperty().bindBidirectional(model.pveAuthProperty());
-        rows.add(i18n.get("console.form.pveAuth"), pveAuth, null, model.showsProxmoxFields(), null);
+        rows.add(i18n.get("console.form.pveAuth"), pveAuth, null, model.shows().proxmoxFields(), null);
         field(rows, Field.TOKEN_ID, "conn-token-id", "root@pam!gpuforge", model.tokenIdProperty(),
-                "connection.add.tokenId", model.showsTokenFields());
+                "connection.add.tokenId", model.shows().tokenFields());
         secret(rows, Field.TOKEN_SECRET, "conn-token-secret", model.tokenSecretProperty(), "connection.add.tokenSecret",
-                model.showsTokenFields());
+                model.shows().tokenFields());
         TextField user = text("conn-pve-user", "root", model.pveUserProperty());
         ComboBox<String> realm = new ComboBox<>(FXCollections.observableArrayList("pam", "pve"));
         realm.setId("conn-realm");
@@ -98,31 +98,31 @@ public final class AddConnectionDialog {
         HBox.setHgrow(user, Priority.ALWAYS);
         register(user, Field.USER);
         rows.add(i18n.get("console.form.pveUser"), userRow, model.problemBinding(Field.USER),
-                model.showsPvePasswordFields(), "conn-pve-user-problem");
+                model.shows().pvePasswordFields(), "conn-pve-user-problem");
         secret(rows, Field.PASSWORD, "conn-pve-password", model.pvePasswordProperty(), "connection.add.password",
-                model.showsPvePasswordFields());
+                model.shows().pvePasswordFields());
         field(rows, Field.ONE_TIME_CODE, "conn-totp", "123456", model.oneTimeCodeProperty(), "console.form.totp",
-                model.showsOneTimeCode());
+                model.shows().oneTimeCode());
         CheckBox trust = new CheckBox();
         trust.setId("conn-trust");
         trust.setWrapText(true);
         trust.textProperty().bind(Bindings.createStringBinding(() -> model.fingerprintProperty().get() == null ? ""
                 : i18n.get("connection.add.trust", model.fingerprintProperty().get()), model.fingerprintProperty()));
         trust.selectedProperty().bindBidirectional(model.trustFingerprintProperty());
-        rows.right(trust, model.fingerprintProperty().isNotNull().and(model.showsProxmoxFields()));
+        rows.right(trust, model.fingerprintProperty().isNotNull().and(model.shows().proxmoxFields()));
 
         // libvirt
         field(rows, Field.URI, "conn-uri", "qemu+ssh://root@192.0.2.10/system", model.uriProperty(),
-                "connection.add.uri", model.showsLibvirtFields());
+                "connection.add.uri", model.shows().libvirtFields());
 
         // SSH
         field(rows, Field.TARGET, "conn-target", "root@192.0.2.10:22", model.targetProperty(), "connection.add.target",
-                model.showsSshFields());
+                model.shows().sshFields());
         ChoiceBox<ConnectionForm.SshAuth> sshAuth = choice("conn-ssh-auth", List.of(ConnectionForm.SshAuth.values()),
                 a -> i18n.get(a == ConnectionForm.SshAuth.AGENT ? "console.form.sshAuth.agent"
                         : a == ConnectionForm.SshAuth.KEY_FILE ? "console.form.sshAuth.key" : "console.form.sshAuth.password"));
         sshAuth.valueProperty().bindBidirectional(model.sshAuthProperty());
-        rows.add(i18n.get("console.form.sshAuth"), sshAuth, null, model.showsSshFields(), null);
+        rows.add(i18n.get("console.form.sshAuth"), sshAuth, null, model.shows().sshFields(), null);
         TextField identity = text("conn-identity", "~/.ssh/id_ed25519", model.identityFileProperty());
         register(identity, Field.IDENTITY_FILE);
         Button browse = new Button(i18n.get("console.form.browse"));
@@ -131,28 +131,28 @@ public final class AddConnectionDialog {
         HBox identityRow = new HBox(6, identity, browse);
         HBox.setHgrow(identity, Priority.ALWAYS);
         rows.add(i18n.get("console.form.identity"), identityRow, model.problemBinding(Field.IDENTITY_FILE),
-                model.showsKeyFile(), "conn-identity-problem");
+                model.shows().keyFile(), "conn-identity-problem");
         secret(rows, Field.PASSPHRASE, "conn-passphrase", model.passphraseProperty(), "console.form.passphrase",
-                model.showsPassphrase());
+                model.shows().passphrase());
         CheckBox keep = new CheckBox(i18n.get("console.form.keepPassphrase"));
         keep.setId("conn-keep-passphrase");
         keep.selectedProperty().bindBidirectional(model.keepPassphraseProperty());
-        rows.right(keep, model.showsPassphrase());
+        rows.right(keep, model.shows().passphrase());
         secret(rows, Field.PASSWORD, "conn-password", model.passwordProperty(), "connection.add.password",
-                model.showsSshPassword());
+                model.shows().sshPassword());
         CheckBox sudo = new CheckBox(i18n.get("console.form.sudo"));
         sudo.setId("conn-sudo");
         sudo.selectedProperty().bindBidirectional(model.sudoProperty());
-        rows.right(sudo, model.showsSshFields());
+        rows.right(sudo, model.shows().sshFields());
         Label hint = new Label(i18n.get("connection.add.hint"));
         hint.setWrapText(true);
         hint.getStyleClass().add("text-muted");
-        rows.wide(hint, model.showsSshFields());
+        rows.wide(hint, model.shows().sshFields());
 
         Label demoNote = new Label(i18n.get("demo.banner"));
         demoNote.setWrapText(true);
         demoNote.getStyleClass().add("badge-warn");
-        rows.wide(demoNote, model.showsDemoNote());
+        rows.wide(demoNote, model.shows().demoNote());
 
         Button test = new Button(i18n.get("connection.add.test"));
         test.setId("conn-test");

@@ -36,6 +36,7 @@ public final class AddConnectionViewModel {
     public enum Kind { SSH, LIBVIRT, PROXMOX, DEMO }
 
     private final ConnectionForm form;
+    private final FormVisibility shows;
     private final ConnectionsService connections;
     private final ConnectionTester tester;
     private final HostKeyPrompt hostKeys;
@@ -59,6 +60,7 @@ public final class AddConnectionViewModel {
     public AddConnectionViewModel(ConnectionsService connections, ConnectionTester tester, HostKeyPrompt hostKeys,
                                   BackgroundTasks tasks, I18n i18n, Optional<ConnectionInfo> editing) {
         this.form = new ConnectionForm(editing);
+        this.shows = new FormVisibility(form);
         this.connections = connections;
         this.tester = tester;
         this.hostKeys = hostKeys;
@@ -206,44 +208,9 @@ public final class AddConnectionViewModel {
 
     // ---- what the form shows ----
 
-    public BooleanBinding showsSshFields() {
-        return form.kind.isEqualTo(Kind.SSH);
-    }
-
-    public BooleanBinding showsLibvirtFields() {
-        return form.kind.isEqualTo(Kind.LIBVIRT);
-    }
-
-    public BooleanBinding showsProxmoxFields() {
-        return form.kind.isEqualTo(Kind.PROXMOX);
-    }
-
-    public BooleanBinding showsDemoNote() {
-        return form.kind.isEqualTo(Kind.DEMO);
-    }
-
-    public BooleanBinding showsTokenFields() {
-        return showsProxmoxFields().and(form.pveAuth.isEqualTo(ConnectionForm.PveAuth.TOKEN));
-    }
-
-    public BooleanBinding showsPvePasswordFields() {
-        return showsProxmoxFields().and(form.pveAuth.isEqualTo(ConnectionForm.PveAuth.PASSWORD));
-    }
-
-    public BooleanBinding showsOneTimeCode() {
-        return showsPvePasswordFields().and(form.asksOneTimeCode);
-    }
-
-    public BooleanBinding showsKeyFile() {
-        return showsSshFields().and(form.sshAuth.isEqualTo(ConnectionForm.SshAuth.KEY_FILE));
-    }
-
-    public BooleanBinding showsPassphrase() {
-        return showsKeyFile().and(form.asksPassphrase);
-    }
-
-    public BooleanBinding showsSshPassword() {
-        return showsSshFields().and(form.sshAuth.isEqualTo(ConnectionForm.SshAuth.PASSWORD));
+    /** Which parts of the form show now. */
+    FormVisibility shows() {
+        return shows;
     }
 
     /** Every kind can be tested. */
@@ -305,21 +272,17 @@ public final class AddConnectionViewModel {
         testing.set(true);
         testPassed.set(false);
         testResult.set(i18n.get("console.test.running"));
-        TestInput in = testInput();
-        tasks.supply(i18n.get("task.testConnection", in.label()), () -> run(k, in))
+        FormTest.Input in = testInput();
+        Optional<ConnectionInfo> edited = form.edited();
+        tasks.supply(i18n.get("task.testConnection", in.label()),
+                () -> FormTest.run(k, in, edited, connections, tester, hostKeys))
                 .onSuccess(this::tested)
                 .onError(e -> testResult.set(e.getMessage()))
                 .andFinally(() -> testing.set(false))
                 .start();
     }
 
-    /** What a test reads from the form, taken on the FX thread. */
-    private record TestInput(String label, String url, String login, char[] secret, Optional<String> pin,
-                             Optional<String> code, String uri, String target, Optional<char[]> password,
-                             ConnectionOptions options, Optional<char[]> passphrase) {
-    }
-
-    private TestInput testInput() {
+    private FormTest.Input testInput() {
         Optional<String> pin = trustFingerprint.get() ? Optional.ofNullable(fingerprint.get()) : Optional.empty();
         Optional<String> code = form.asksOneTimeCode.get() ? Optional.of(form.oneTimeCode.get().strip()) : Optional.empty();
         String label = switch (form.kind.get()) {
@@ -332,38 +295,8 @@ public final class AddConnectionViewModel {
                 ? Optional.of(form.password.get().toCharArray()) : Optional.empty();
         Optional<char[]> pass = form.passphrase.get().isEmpty() ? Optional.empty()
                 : Optional.of(form.passphrase.get().toCharArray());
-        return new TestInput(label, form.pveUrl.get(), form.pveLogin(), form.pveSecret().toCharArray(), pin, code,
+        return new FormTest.Input(label, form.pveUrl.get(), form.pveLogin(), form.pveSecret().toCharArray(), pin, code,
                 form.uri.get(), form.target.get(), pw, sshOptions(), pass);
-    }
-
-    private ConnectionTester.Report run(Kind k, TestInput in) throws Exception {
-        switch (k) {
-            case PROXMOX: {
-                char[] secret = in.secret();
-                if (secret.length == 0 && form.edited().isPresent()) {
-                    // edit mode, secret left as it was: test with the stored one
-                    secret = connections.secret(form.edited().get()).orElse(new char[0]);
-                }
-                return tester.proxmox(new ConnectionTester.ProxmoxLogin(in.url(), in.login(), secret, in.pin(), in.code()));
-            }
-            case LIBVIRT:
-                return tester.libvirt(in.uri());
-            case SSH: {
-                Optional<char[]> pw = in.password();
-                Optional<char[]> pass = in.passphrase();
-                if (form.edited().isPresent()) {
-                    if (pw.isEmpty() && in.options().identityFile().isEmpty()) {
-                        pw = connections.secret(form.edited().get());
-                    }
-                    if (pass.isEmpty()) {
-                        pass = connections.passphrase(form.edited().get());
-                    }
-                }
-                return tester.ssh(in.target(), pw, in.options(), pass, hostKeys);
-            }
-            default:
-                return tester.demo();
-        }
     }
 
     private void tested(ConnectionTester.Report r) {
