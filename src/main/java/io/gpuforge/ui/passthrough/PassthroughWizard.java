@@ -1,6 +1,5 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.app.passthrough.PassthroughStatus;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.app.passthrough.PassthroughSteps;
 import io.gpuforge.ui.common.I18n;
@@ -158,33 +157,8 @@ public final class PassthroughWizard {
     }
 
     private BooleanBinding cannotGoOn() {
-        return Bindings.createBooleanBinding(() -> m.busy.get() || !canGoOn(), m.busy, m.step, m.host, m.gpu,
+        return Bindings.createBooleanBinding(() -> m.busy.get() || !m.canGoOn(), m.busy, m.step, m.host, m.gpu,
                 m.report, m.status, m.warningsAcknowledged, m.applied, m.rebooted, m.verified, m.vm, m.attached);
-    }
-
-    private boolean canGoOn() {
-        switch (m.step.get()) {
-            case HOST:
-                return m.host.get() != null;
-            case GPU:
-                return m.gpu.get() != null;
-            case READINESS:
-                return m.report.get() != null && m.status.get() != null && !m.blocked()
-                        && m.status.get().stage() != PassthroughStatus.Stage.INTERRUPTED
-                        && (!m.hasWarnings() || m.warningsAcknowledged.get());
-            case PLAN:
-                return m.plan().isPresent();
-            case APPLY:
-                return m.applied.get() != null;
-            case REBOOT:
-                return m.rebooted.get() != null;
-            case VERIFY:
-                return m.verified.get() != null && m.verified.get().ok();
-            case ATTACH:
-                return m.vm.get() != null && m.host.get().connection().isPresent();
-            default:
-                return true;
-        }
     }
 
     private void next() {
@@ -271,7 +245,7 @@ public final class PassthroughWizard {
     /** A step's work ended well: the buttons follow; in one-click mode the wizard goes on by itself. */
     private void stepDone() {
         refreshButtons();
-        if (auto && !m.busy.get() && canGoOn()) {
+        if (auto && !m.busy.get() && m.canGoOn()) {
             next();
         }
     }

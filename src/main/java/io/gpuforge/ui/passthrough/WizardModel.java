@@ -338,4 +338,30 @@ final class WizardModel {
                 return "passthrough.step.done";
         }
     }
+
+    /** Whether the current step has what the next one needs (the wizard's Next button, when not busy). */
+    boolean canGoOn() {
+        switch (step.get()) {
+            case HOST:
+                return host.get() != null;
+            case GPU:
+                return gpu.get() != null;
+            case READINESS:
+                return report.get() != null && status.get() != null && !blocked()
+                        && status.get().stage() != PassthroughStatus.Stage.INTERRUPTED
+                        && (!hasWarnings() || warningsAcknowledged.get());
+            case PLAN:
+                return plan().isPresent();
+            case APPLY:
+                return applied.get() != null;
+            case REBOOT:
+                return rebooted.get() != null;
+            case VERIFY:
+                return verified.get() != null && verified.get().ok();
+            case ATTACH:
+                return vm.get() != null && host.get().connection().isPresent();
+            default:
+                return true;
+        }
+    }
 }
