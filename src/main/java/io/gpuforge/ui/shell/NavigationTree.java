@@ -10,8 +10,6 @@ import io.gpuforge.domain.pci.PciDevice;
 import io.gpuforge.domain.share.NodeShares;
 import io.gpuforge.ui.cluster.ConsoleFormat;
 import io.gpuforge.app.monitor.GpuFleet;
-import io.gpuforge.app.monitor.NoData;
-import io.gpuforge.ui.common.ClockText;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.NavItem;
 import java.util.Collections;
@@ -53,7 +51,7 @@ final class NavigationTree {
     private final TextField search = new TextField();
     private final VBox box;
     private final I18n i18n;
-    private final Map<Long, ConnectionState> states = new HashMap<>();
+    private final TreeSuffixes suffixText;
     private final Map<Long, ClusterInventory> inventories = new HashMap<>();
     private final Map<Long, Map<String, NodeShares>> shares = new HashMap<>();
     /** The newest content asked for, per connection: an older one that is computed later is dropped. */
@@ -69,14 +67,13 @@ final class NavigationTree {
     /** The nodes that were expanded when a search began: clearing it collapses the others again. */
     private Set<TreeItem<NavItem>> expandedBeforeSearch;
     private boolean syncing;
-    /** GPUs the monitor watches that have no data now, by item id (empty while it is closed). */
-    private Map<String, NoData> noData = Map.of();
     /** Changes when what follows labels changed: the cells on screen show it again. */
     private final IntegerProperty suffixes = new SimpleIntegerProperty();
     private TreeGpuReadings readings;
 
     NavigationTree(I18n i18n) {
         this.i18n = i18n;
+        this.suffixText = new TreeSuffixes(i18n);
         TreeItem<NavItem> root = new TreeItem<>(new NavItem(NavItem.Kind.CONNECTION, "root", "", false));
         root.getChildren().add(local);
         local.setExpanded(true);
@@ -84,7 +81,7 @@ final class NavigationTree {
         view.setShowRoot(false);
         view.setId("navigation");
         view.getStyleClass().add("navigation");
-        view.setCellFactory(tv -> new NavigationCell(i18n, this::stateSuffix, this::hover, suffixes,
+        view.setCellFactory(tv -> new NavigationCell(i18n, suffixText::suffix, suffixText::hover, suffixes,
                 item -> menus.apply(item)));
         applier = new TreeApplier(r -> slices.execute(r), this::keepingSelection);
         search.setId("navigation-search");
@@ -100,7 +97,7 @@ final class NavigationTree {
     /** Shows, on the GPUs' rows, which have no data while the monitor watches them. */
     void followReadings(GpuFleet fleet) {
         readings = new TreeGpuReadings(fleet, lost -> {
-            noData = lost;
+            suffixText.noData(lost);
             suffixesChanged();
         });
     }
@@ -118,38 +115,6 @@ final class NavigationTree {
     void dispose() {
         if (readings != null) {
             readings.close();
-        }
-    }
-
-    /** What a row's tooltip adds: why a GPU has no data. */
-    private String hover(NavItem item) {
-        NoData n = item.kind() == NavItem.Kind.GPU ? noData.get(item.id()) : null;
-        return n == null || n.problem().isEmpty() ? "" : n.problem();
-    }
-
-    /** "· reconnecting…" after a connection that is not connected; "· no data since 10:42:07" after a GPU. */
-    private String stateSuffix(NavItem item) {
-        if (item.kind() == NavItem.Kind.GPU) {
-            NoData n = noData.get(item.id());
-            return n == null ? "" : "  · " + n.since().map(t -> i18n.get("console.tree.gpuNoData", ClockText.of(t)))
-                    .orElse(i18n.get("monitor.fleet.lost"));
-        }
-        if (item.kind() != NavItem.Kind.CONNECTION || item.connection().isEmpty()) {
-            return "";
-        }
-        ConnectionState s = states.get(item.connection().get().id());
-        if (s == null) {
-            return "";
-        }
-        switch (s.status()) {
-            case RECONNECTING:
-                return "  · " + i18n.get("console.state.reconnecting");
-            case FAILED:
-                return "  · " + i18n.get("console.state.failed");
-            case CONNECTING:
-                return "  · " + i18n.get("console.state.connecting");
-            default:
-                return "";
         }
     }
 
@@ -233,7 +198,7 @@ final class NavigationTree {
     void removeConnection(long id) {
         inventories.remove(id);
         shares.remove(id);
-        states.remove(id);
+        suffixText.forget(id);
         requests.remove(id);
         view.getRoot().getChildren().stream().filter(t -> t.getValue().connection().map(x -> x.id() == id)
                 .orElse(false)).forEach(applier::forget);
@@ -360,12 +325,12 @@ final class NavigationTree {
 
     /** How a connection is doing, shown after its name. */
     void showState(ConnectionInfo c, ConnectionState s) {
-        states.put(c.id(), s);
+        suffixText.state(c.id(), s);
         suffixesChanged();
     }
 
     ConnectionState stateOf(long connectionId) {
-        return states.get(connectionId);
+        return suffixText.state(connectionId);
     }
 
     private void refilter() {
