@@ -8,8 +8,6 @@ import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.host.HostSummary;
 import io.gpuforge.ui.cluster.ClusterModel;
 import io.gpuforge.ui.cluster.HypervisorPages;
-import io.gpuforge.ui.common.Confirm;
-import io.gpuforge.ui.common.FxHostKeyPrompt;
 import io.gpuforge.ui.common.FxUserPrompts;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.LayoutBeforeCss;
@@ -20,9 +18,7 @@ import io.gpuforge.ui.common.PageFactory;
 import io.gpuforge.ui.common.Pulses;
 import io.gpuforge.ui.common.ShowsIommu;
 import io.gpuforge.ui.common.UiContext;
-import io.gpuforge.ui.connections.AddConnectionDialog;
 import io.gpuforge.ui.connections.AddConnectionViewModel;
-import io.gpuforge.ui.connections.HostLinkDialog;
 import io.gpuforge.ui.host.HostSummaryViewModel;
 import io.gpuforge.ui.host.LocalHostPages;
 import io.gpuforge.ui.host.SshHostPages;
@@ -57,6 +53,7 @@ public final class MainWindow {
 
     private final UiContext ui;
     private final NavigationTree navigation;
+    private final ConnectionDialogs connectionDialogs;
     private final ContentArea content = new ContentArea();
     private final ActivityPanel activity;
     private final LocalHostPages local;
@@ -89,8 +86,9 @@ public final class MainWindow {
                 () -> stage);
         pages = List.of(local, sshHosts, hypervisors);
         watches = new ConnectionWatch(hypervisors, navigation);
+        connectionDialogs = new ConnectionDialogs(ui, () -> stage, this::added, this::edited, this::removed);
         menus = new TreeMenus(i18n, hypervisors, new TreeMenus.Handlers(this::open, this::refresh,
-                this::editConnection, this::removeConnection, this::linkHost));
+                connectionDialogs::edit, connectionDialogs::remove, connectionDialogs::linkHost));
         navigation.menus(menus::of);
 
         features = new ShellFeatures(ui, () -> stage, this::selectedItem);
@@ -98,10 +96,10 @@ public final class MainWindow {
         features.whyFailed(activity.taskLog());
         menus.onPassThrough(features::passThrough);
         menus.onCreateVm(features::createVm);
-        ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(() -> addConnection(Optional.empty()),
+        ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(() -> connectionDialogs.add(Optional.empty()),
                 this::refresh, this::showPreferences, this::quit, this::openLogFolder, this::showAbout,
-                () -> selectedConnection().ifPresent(this::editConnection),
-                () -> selectedConnection().ifPresent(this::removeConnection), activity::showTaskLog,
+                () -> selectedConnection().ifPresent(connectionDialogs::edit),
+                () -> selectedConnection().ifPresent(connectionDialogs::remove), activity::showTaskLog,
                 features::passthrough, features::rollback, features::analyseListing, features::diagnose, features::createVm,
                 features::gpuMonitor, this::showWelcome));
         root.setTop(new VBox(actions.menuBar(), actions.toolBar()));
@@ -178,9 +176,9 @@ public final class MainWindow {
     public void showWelcome() {
         content.open(NavItem.thisComputer(), features.welcome(new WelcomeActions(
                 navigation::selectThisComputer,
-                () -> addConnection(Optional.of(AddConnectionViewModel.Kind.PROXMOX)),
-                () -> addConnection(Optional.of(AddConnectionViewModel.Kind.LIBVIRT)),
-                () -> addConnection(Optional.of(AddConnectionViewModel.Kind.SSH)),
+                () -> connectionDialogs.add(Optional.of(AddConnectionViewModel.Kind.PROXMOX)),
+                () -> connectionDialogs.add(Optional.of(AddConnectionViewModel.Kind.LIBVIRT)),
+                () -> connectionDialogs.add(Optional.of(AddConnectionViewModel.Kind.SSH)),
                 features::analyseListing, this::addDemoLab)));
     }
 
@@ -236,54 +234,25 @@ public final class MainWindow {
         return t == null ? Optional.empty() : t.getValue().connection();
     }
 
-    private AddConnectionViewModel formModel(Optional<ConnectionInfo> editing) {
-        return new AddConnectionViewModel(ui.app().connections(), ui.app().tester(),
-                new FxHostKeyPrompt(ui.dialogs(), ui.i18n()), ui.tasks(), ui.i18n(), editing);
+    /** A connection the form added: into the tree, selected. */
+    private void added(ConnectionInfo c) {
+        showConnection(c);
+        navigation.select(c);
     }
 
-    private void addConnection(Optional<AddConnectionViewModel.Kind> kind) {
-        AddConnectionViewModel form = formModel(Optional.empty());
-        kind.ifPresent(form.kindProperty()::set);
-        AddConnectionDialog d = new AddConnectionDialog(form, ui.i18n(), stage, c -> {
-            showConnection(c);
-            navigation.select(c);
-            ui.app().events().info(ui.i18n().get("event.source.connections"), ui.i18n().get("event.connectionAdded",
-                    ui.i18n().get("connection.kind." + c.kind().db()), c.name(),
-                    (c.username().isEmpty() ? "" : c.username() + "@") + c.address()));
-        });
-        ui.theme().style(d.dialog().getDialogPane().getScene());
-        d.show();
+    /** A connection the form changed: its pages and session start over. */
+    private void edited(ConnectionInfo before, ConnectionInfo saved) {
+        forgetPages(before.id());
+        navigation.updateConnection(saved);
+        if (hypervisors.serves(saved)) {
+            watches.watch(saved);
+        }
     }
 
-    /** Opens the connection form on a saved connection; its pages and session start over once it is saved. */
-    void editConnection(ConnectionInfo c) {
-        AddConnectionDialog d = new AddConnectionDialog(formModel(Optional.of(c)), ui.i18n(), stage, saved -> {
-            forgetPages(c.id());
-            navigation.updateConnection(saved);
-            if (hypervisors.serves(saved)) {
-                watches.watch(saved);
-            }
-            ui.app().events().info(ui.i18n().get("event.source.connections"), ui.i18n().get("console.event.edited",
-                    saved.name()));
-        });
-        ui.theme().style(d.dialog().getDialogPane().getScene());
-        d.show();
-    }
-
-    /** Asks, then removes the connection (and its secrets); its tree entry and pages go with it. */
-    void removeConnection(ConnectionInfo c) {
-        new Confirm(ui.i18n(), () -> stage, ui.theme()::style).ask("console.remove.title",
-                ui.i18n().get("console.remove.text", c.name()), "console.remove.ok", () ->
-                        ui.tasks().supply(ui.i18n().get("console.task.removeConnection", c.name()), () -> {
-                            ui.app().connections().remove(c.id());
-                            return Boolean.TRUE;
-                        }).onSuccess(x -> {
-                            forgetPages(c.id());
-                            navigation.removeConnection(c.id());
-                            ui.app().events().info(ui.i18n().get("event.source.connections"),
-                                    ui.i18n().get("console.event.removed", c.name()));
-                        }).onError(t -> ui.dialogs().showError("dialog.error.title", ui.i18n().get(
-                                "console.remove.failed", c.name(), t.getMessage()), t)).start());
+    /** A removed connection: its tree entry and pages go with it. */
+    private void removed(ConnectionInfo c) {
+        forgetPages(c.id());
+        navigation.removeConnection(c.id());
     }
 
     private void forgetPages(long id) {
@@ -292,12 +261,6 @@ public final class MainWindow {
                 || key.startsWith("tab-vm-" + id + "-") || key.equals("tab-ssh-" + id));
         hypervisors.forget(id);
         sshHosts.forget(id);
-    }
-
-    private void linkHost(ConnectionInfo c, String node) {
-        HostLinkDialog d = new HostLinkDialog(ui, c, node, stage);
-        ui.theme().style(d.dialog().getDialogPane().getScene());
-        d.show();
     }
 
     private void onLocalSummary(HostSummary s) {
