@@ -1,5 +1,6 @@
 package io.gpuforge.demo;
 
+import io.gpuforge.bounded.BoundedStreams;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.pci.PciAddress;
@@ -18,12 +19,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The simulated host behind a Demo lab node: a tree in a temp directory that stands for its {@code /} (read and
@@ -33,6 +37,12 @@ import java.util.Set;
  * the next run of a command fail, keep the host down after a reboot, or turn the IOMMU off in the firmware.
  */
 public final class SimHost {
+
+    /** {@code journalctl -o short-iso}'s time. */
+    private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssZ")
+            .withZone(ZoneOffset.UTC);
+    /** A dmesg line's time since boot: {@code [   12.345678] text}. */
+    private static final Pattern DMESG_STAMP = Pattern.compile("^\\[\\s*(\\d+)\\.(\\d{6})\\] ?(.*)$");
 
     /** A command the host was asked to run, and when (milliseconds since the epoch). */
     public record Recorded(long at, String command) {
@@ -197,16 +207,13 @@ public final class SimHost {
             booted = bootedMillis;
         }
         List<String> out = new ArrayList<>();
-        java.time.format.DateTimeFormatter iso = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssZ")
-                .withZone(ZoneOffset.UTC);
-        java.util.regex.Pattern stamp = java.util.regex.Pattern.compile("^\\[\\s*(\\d+)\\.(\\d{6})\\] ?(.*)$");
-        java.nio.file.Path dmesg = tree.path("/gpuforge/dmesg.txt");
-        if (java.nio.file.Files.exists(dmesg)) {
-            for (String line : io.gpuforge.bounded.BoundedStreams.readString(dmesg, 1 << 20).split("\n")) {
-                java.util.regex.Matcher m = stamp.matcher(line);
+        Path dmesg = tree.path("/gpuforge/dmesg.txt");
+        if (Files.exists(dmesg)) {
+            for (String line : BoundedStreams.readString(dmesg, 1 << 20).split("\n")) {
+                Matcher m = DMESG_STAMP.matcher(line);
                 long at = booted + (m.matches() ? Long.parseLong(m.group(1)) * 1000 + Long.parseLong(m.group(2)) / 1000 : 0);
                 if (at >= fromMillis && at <= untilMillis) {
-                    out.add(iso.format(Instant.ofEpochMilli(at)) + " " + node + " kernel: " + (m.matches() ? m.group(3) : line));
+                    out.add(ISO.format(Instant.ofEpochMilli(at)) + " " + node + " kernel: " + (m.matches() ? m.group(3) : line));
                 }
             }
         }
@@ -214,7 +221,7 @@ public final class SimHost {
             if (l.millis() > untilMillis) {
                 continue;
             }
-            out.add(iso.format(Instant.ofEpochMilli(l.millis())) + " " + node + " kernel: " + l.text());
+            out.add(ISO.format(Instant.ofEpochMilli(l.millis())) + " " + node + " kernel: " + l.text());
         }
         return String.join("\n", out.subList(Math.max(0, out.size() - maxLines), out.size()))
                 + (out.isEmpty() ? "" : "\n");
