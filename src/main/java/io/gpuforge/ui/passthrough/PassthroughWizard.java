@@ -4,6 +4,7 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.app.passthrough.PassthroughSteps;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.common.WizardFrame;
 import io.gpuforge.ui.common.WindowLinks;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -11,17 +12,11 @@ import java.util.Optional;
 import java.util.Set;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
-import javafx.geometry.Insets;
-import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.scene.control.ProgressIndicator;
 import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.HBox;
-import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Modality;
@@ -41,12 +36,11 @@ public final class PassthroughWizard {
     private final WizardModel m;
     private final WizardPages pages;
     private final Stage stage = new Stage();
-    private final VBox steps = new VBox(2);
-    private final Label title = new Label();
-    private final StackPane content = new StackPane();
-    private final Button back = new Button();
-    private final Button next = new Button();
-    private final Button cancel = new Button();
+    private final WizardFrame frame;
+    private final VBox steps;
+    private final Label title;
+    private final StackPane content;
+    private final Button next;
     private final Set<WizardModel.Step> skipped = EnumSet.noneOf(WizardModel.Step.class);
     /** One click: after the one confirmation, each step goes on to the next by itself until the attach. */
     private boolean auto;
@@ -56,6 +50,11 @@ public final class PassthroughWizard {
         this.i18n = ui.i18n();
         this.m = new WizardModel(ui);
         this.pages = new WizardPages(m);
+        this.frame = new WizardFrame("pt", i18n, m.busy, m.error, demoBanner());
+        this.steps = frame.steps();
+        this.title = frame.title();
+        this.content = frame.content();
+        this.next = frame.next();
         if (owner != null) {
             stage.initOwner(owner);
             stage.initModality(Modality.NONE);
@@ -95,22 +94,8 @@ public final class PassthroughWizard {
         show(WizardModel.Step.HOST);
     }
 
-    private Scene scene() {
-        title.getStyleClass().add("wizard-title");
-        title.setId("pt-title");
-        steps.getStyleClass().add("wizard-steps");
-        steps.setId("pt-steps");
-        ProgressIndicator busy = new ProgressIndicator();
-        busy.setPrefSize(20, 20);
-        busy.visibleProperty().bind(m.busy);
-        Label error = new Label();
-        error.setId("pt-error");
-        WizardPages.wrapped(error);
-        error.getStyleClass().add("wizard-message-error");
-        error.textProperty().bind(m.error);
-        error.visibleProperty().bind(m.error.isNotEmpty());
-        error.managedProperty().bind(error.visibleProperty());
-        error.setMaxWidth(Double.MAX_VALUE);
+    /** "Demo lab: nothing is changed on a real host", while the chosen host is the Demo lab's. */
+    private Label demoBanner() {
         Label demo = new Label(i18n.get("passthrough.demo"));
         demo.setId("pt-demo");
         demo.getStyleClass().add("wizard-banner");
@@ -119,33 +104,18 @@ public final class PassthroughWizard {
         demo.visibleProperty().bind(Bindings.createBooleanBinding(() -> m.host.get() != null && m.host.get().connection()
                 .map(ConnectionInfo::kind).orElse(null) == ConnectionInfo.Kind.DEMO, m.host));
         demo.managedProperty().bind(demo.visibleProperty());
-        HBox head = new HBox(10, title, busy);
-        head.setAlignment(Pos.CENTER_LEFT);
-        VBox.setVgrow(content, Priority.ALWAYS);
-        content.setAlignment(Pos.TOP_LEFT);
-        VBox centre = new VBox(10, head, demo, error, content);
-        centre.setPadding(new Insets(16));
-        back.setId("pt-back");
-        back.setText(i18n.get("passthrough.back"));
+        return demo;
+    }
+
+    private Scene scene() {
+        Button back = frame.back();
         back.setOnAction(e -> back());
-        next.setId("pt-next");
-        next.getStyleClass().add("accent");
-        next.setDefaultButton(true);
         next.setOnAction(e -> next());
         next.disableProperty().bind(cannotGoOn());
         back.disableProperty().bind(m.busy.or(Bindings.createBooleanBinding(() -> !EnumSet.of(WizardModel.Step.GPU,
                 WizardModel.Step.READINESS, WizardModel.Step.PLAN).contains(m.step.get()), m.step)));
-        cancel.setId("pt-cancel");
-        cancel.setText(i18n.get("passthrough.cancel"));
-        cancel.setCancelButton(true);
-        cancel.setOnAction(e -> cancel());
-        Region spacer = new Region();
-        HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox buttons = new HBox(10, cancel, spacer, back, next);
-        buttons.setPadding(new Insets(10, 16, 12, 16));
-        BorderPane root = new BorderPane(centre);
-        root.setLeft(steps);
-        root.setBottom(buttons);
+        frame.cancel().setOnAction(e -> cancel());
+        BorderPane root = frame.root();
         root.setId("passthrough-wizard");
         root.getStylesheets().add(Objects.requireNonNull(PassthroughWizard.class.getResource(ReadinessView.CSS))
                 .toExternalForm());

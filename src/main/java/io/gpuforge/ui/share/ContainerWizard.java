@@ -4,7 +4,7 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
-import io.gpuforge.ui.common.Wrapped;
+import io.gpuforge.ui.common.WizardFrame;
 import io.gpuforge.ui.passthrough.RollbackWindow;
 import java.util.EnumSet;
 import java.util.Locale;
@@ -12,17 +12,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import javafx.beans.binding.Bindings;
-import javafx.geometry.Insets;
-import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.scene.control.ProgressIndicator;
 import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.HBox;
-import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
@@ -41,12 +35,11 @@ public final class ContainerWizard {
     private final ContainerWizardModel m;
     private final ContainerWizardPages pages;
     private final Stage stage = new Stage();
-    private final VBox steps = new VBox(2);
-    private final Label title = new Label();
-    private final StackPane content = new StackPane();
-    private final Button back = new Button();
-    private final Button next = new Button();
-    private final Button cancel = new Button();
+    private final WizardFrame frame;
+    private final VBox steps;
+    private final Label title;
+    private final StackPane content;
+    private final Button next;
     private final Set<ContainerWizardModel.Step> skipped = EnumSet.noneOf(ContainerWizardModel.Step.class);
     private final Runnable afterCreate;
 
@@ -55,6 +48,11 @@ public final class ContainerWizard {
         this.i18n = ui.i18n();
         this.m = new ContainerWizardModel(ui, c);
         this.pages = new ContainerWizardPages(m);
+        this.frame = new WizardFrame("ct-wizard", i18n, m.busy, m.error);
+        this.steps = frame.steps();
+        this.title = frame.title();
+        this.content = frame.content();
+        this.next = frame.next();
         this.afterCreate = afterCreate;
         if (owner != null) {
             stage.initOwner(owner);
@@ -86,48 +84,15 @@ public final class ContainerWizard {
     }
 
     private Scene scene() {
-        title.getStyleClass().add("wizard-title");
-        title.setId("ct-wizard-title");
-        steps.getStyleClass().add("wizard-steps");
-        steps.setId("ct-wizard-steps");
-        ProgressIndicator busy = new ProgressIndicator();
-        busy.setPrefSize(20, 20);
-        busy.visibleProperty().bind(m.busy);
-        Label error = Wrapped.wrapped(new Label());
-        error.setId("ct-wizard-error");
-        error.getStyleClass().add("wizard-message-error");
-        error.textProperty().bind(m.error);
-        error.visibleProperty().bind(m.error.isNotEmpty());
-        error.managedProperty().bind(error.visibleProperty());
-        error.setMaxWidth(Double.MAX_VALUE);
-        HBox head = new HBox(10, title, busy);
-        head.setAlignment(Pos.CENTER_LEFT);
-        VBox.setVgrow(content, Priority.ALWAYS);
-        content.setAlignment(Pos.TOP_LEFT);
-        VBox centre = new VBox(10, head, error, content);
-        centre.setPadding(new Insets(16));
-        back.setId("ct-wizard-back");
-        back.setText(i18n.get("passthrough.back"));
+        Button back = frame.back();
         back.setOnAction(e -> back());
-        next.setId("ct-wizard-next");
-        next.getStyleClass().add("accent");
-        next.setDefaultButton(true);
         next.setOnAction(e -> next());
         next.disableProperty().bind(Bindings.createBooleanBinding(() -> m.busy.get() || !canGoOn(), m.busy, m.step,
                 m.node, m.template, m.hostname, m.storage, m.bridge, m.gpu, m.hostPlan, m.hostApplied, m.created));
         back.disableProperty().bind(m.busy.or(Bindings.createBooleanBinding(() -> m.step.get()
                 == ContainerWizardModel.Step.NODE || m.step.get() == ContainerWizardModel.Step.CREATE, m.step)));
-        cancel.setId("ct-wizard-cancel");
-        cancel.setText(i18n.get("passthrough.cancel"));
-        cancel.setCancelButton(true);
-        cancel.setOnAction(e -> stage.close());
-        Region spacer = new Region();
-        HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox buttons = new HBox(10, cancel, spacer, back, next);
-        buttons.setPadding(new Insets(10, 16, 12, 16));
-        BorderPane root = new BorderPane(centre);
-        root.setLeft(steps);
-        root.setBottom(buttons);
+        frame.cancel().setOnAction(e -> stage.close());
+        BorderPane root = frame.root();
         root.setId("container-wizard");
         root.getStylesheets().add(Objects.requireNonNull(ContainerWizard.class.getResource(PlanWindow.CSS))
                 .toExternalForm());
