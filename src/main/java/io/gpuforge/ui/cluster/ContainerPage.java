@@ -15,9 +15,7 @@ import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.ViewScope;
 import io.gpuforge.ui.common.Wrapped;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import javafx.beans.binding.Bindings;
@@ -72,23 +70,10 @@ final class ContainerPage extends VBox implements Disposable {
         where.getStyleClass().add("text-muted");
         HBox header = new HBox(10, Icons.of(Feather.PACKAGE, 20), title, state, where);
 
-        Map<ContainerActions.Kind, Button> buttons = new EnumMap<>(ContainerActions.Kind.class);
-        FlowPane bar = new FlowPane(6, 6);
-        bar.setId("ct-actions");
-        for (ContainerActions.Kind k : ContainerActions.Kind.values()) {
-            Button b = new Button();
-            b.setId("ct-" + k.name().toLowerCase(Locale.ROOT));
-            scope.bind(b.textProperty(), i18n.text(ContainerActions.key(k)));
-            b.setGraphic(Icons.of(ContainerActions.icon(k)));
-            b.setOnAction(e -> {
-                ContainerSummary c = info.get();
-                if (c != null && actions.can(k, c)) {
-                    actions.run(k, c);
-                }
-            });
-            buttons.put(k, b);
-            bar.getChildren().add(b);
-        }
+        ActionBar<ContainerActions.Kind, ContainerSummary> actionBar = new ActionBar<>("ct", ContainerActions.Kind.class,
+                scope, i18n, ContainerActions::key, ContainerActions::icon, info::get, actions::can, actions::run);
+        FlowPane bar = actionBar.bar();
+        Map<ContainerActions.Kind, Button> buttons = actionBar.buttons();
         bar.getChildren().addAll(extraActions);
         facts.setHgap(16);
         facts.setVgap(6);

@@ -13,9 +13,7 @@ import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.ViewScope;
 import io.gpuforge.ui.common.VmPageExtension;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import javafx.beans.binding.Bindings;
@@ -69,23 +67,10 @@ final class VmPage extends VBox implements Disposable {
         node.getStyleClass().add("text-muted");
         HBox header = new HBox(10, Icons.of(Feather.BOX, 20), title, state, node);
 
-        Map<VmActions.Kind, Button> buttons = new EnumMap<>(VmActions.Kind.class);
-        FlowPane bar = new FlowPane(6, 6);
-        bar.setId("vm-actions");
-        for (VmActions.Kind k : VmActions.Kind.values()) {
-            Button b = new Button();
-            b.setId("vm-" + k.name().toLowerCase(Locale.ROOT));
-            scope.bind(b.textProperty(), i18n.text(ActionLabels.key(k)));
-            b.setGraphic(Icons.of(ActionLabels.icon(k)));
-            b.setOnAction(e -> {
-                VmInfo v = info.get();
-                if (v != null && actions.can(k, v)) {
-                    actions.run(k, v);
-                }
-            });
-            buttons.put(k, b);
-            bar.getChildren().add(b);
-        }
+        ActionBar<VmActions.Kind, VmInfo> actionBar = new ActionBar<>("vm", VmActions.Kind.class, scope, i18n,
+                ActionLabels::key, ActionLabels::icon, info::get, actions::can, actions::run);
+        FlowPane bar = actionBar.bar();
+        Map<VmActions.Kind, Button> buttons = actionBar.buttons();
         VmPageExtension.Context context = new VmPageExtension.Context(ui, cluster.session().connection(), ref, info, owner);
         List<Tab> extra = new ArrayList<>();
         for (VmPageExtension x : extensions) {
