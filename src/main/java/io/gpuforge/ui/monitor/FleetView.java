@@ -83,21 +83,21 @@ final class FleetView extends BorderPane implements Disposable {
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
         table.getColumns().setAll(List.of(
-                text("monitor.fleet.col.host", 168, r -> Bindings.createStringBinding(
+                column("monitor.fleet.col.host", 168, r -> Bindings.createStringBinding(
                         () -> r.gpu().connection() + " / " + r.gpu().host(), r.gpuProperty())),
-                text("monitor.fleet.col.address", 112, r -> Bindings.createStringBinding(
+                column("monitor.fleet.col.address", 112, r -> Bindings.createStringBinding(
                         () -> r.gpu().address().orElse(""), r.gpuProperty())),
-                text("monitor.fleet.col.model", 200, r -> Bindings.createStringBinding(
+                column("monitor.fleet.col.model", 200, r -> Bindings.createStringBinding(
                         () -> r.gpu().model(), r.gpuProperty())),
                 number("monitor.fleet.col.vram", 62, FleetRow::vram, v -> String.format(Locale.ROOT, "%.0f GiB",
                         v / 1024)),
-                text("monitor.fleet.col.driver", 68, r -> Bindings.createStringBinding(
+                column("monitor.fleet.col.driver", 68, r -> Bindings.createStringBinding(
                         () -> r.gpu().driver().orElse(""), r.gpuProperty())),
-                text("monitor.fleet.col.vm", 180, r -> Bindings.createStringBinding(() -> r.gpu().vm()
+                column("monitor.fleet.col.vm", 180, r -> Bindings.createStringBinding(() -> r.gpu().vm()
                         .map(v -> v + r.gpu().vmState().map(s -> " (" + MonitorText.vmState(ui.i18n(), s) + ")")
                                 .orElse("")).orElse(MonitorText.containers(r.gpu().containers())),
                         r.gpuProperty(), ui.i18n().localeProperty())),
-                text("monitor.fleet.col.state", 68, r -> Bindings.createStringBinding(
+                column("monitor.fleet.col.state", 68, r -> Bindings.createStringBinding(
                         () -> MonitorText.availability(ui.i18n(), r.gpu().availability()), r.gpuProperty(),
                         ui.i18n().localeProperty())),
                 number("monitor.fleet.col.temperature", 66, FleetRow::temperature,
@@ -146,9 +146,9 @@ final class FleetView extends BorderPane implements Disposable {
         return m;
     }
 
-    private TableColumn<FleetRow, String> text(String key, double width,
-                                                Function<FleetRow, ObservableValue<String>> value) {
-        TableColumn<FleetRow, String> c = new TableColumn<>();
+    /** A column headed by {@code key}'s text (following the language), showing {@code value} of each row. */
+    private <T> TableColumn<FleetRow, T> column(String key, double width, Function<FleetRow, ObservableValue<T>> value) {
+        TableColumn<FleetRow, T> c = new TableColumn<>();
         scope.bind(c.textProperty(), ui.i18n().text(key));
         c.setCellValueFactory(cd -> value.apply(cd.getValue()));
         c.setPrefWidth(width);
@@ -158,9 +158,7 @@ final class FleetView extends BorderPane implements Disposable {
     private TableColumn<FleetRow, Number> number(String key, double width,
                                                  Function<FleetRow, ObservableValue<Number>> value,
                                                  Function<Double, String> format) {
-        TableColumn<FleetRow, Number> c = new TableColumn<>();
-        scope.bind(c.textProperty(), ui.i18n().text(key));
-        c.setCellValueFactory(cd -> value.apply(cd.getValue()));
+        TableColumn<FleetRow, Number> c = column(key, width, value);
         c.setCellFactory(col -> new TableCell<>() {
             @Override
             protected void updateItem(Number n, boolean empty) {
@@ -169,7 +167,6 @@ final class FleetView extends BorderPane implements Disposable {
             }
         });
         c.setComparator(Comparator.comparingDouble(n -> unknownFirst(n.doubleValue())));
-        c.setPrefWidth(width);
         return c;
     }
 
@@ -199,7 +196,7 @@ final class FleetView extends BorderPane implements Disposable {
 
     /** Where the readings come from; for a GPU without readings, since when, with its source's error on hover. */
     private TableColumn<FleetRow, String> sourceColumn() {
-        TableColumn<FleetRow, String> c = text("monitor.fleet.col.source", 155, FleetRow::source);
+        TableColumn<FleetRow, String> c = column("monitor.fleet.col.source", 155, FleetRow::source);
         c.setCellFactory(col -> new TableCell<>() {
             @Override
             protected void updateItem(String text, boolean empty) {
@@ -223,12 +220,10 @@ final class FleetView extends BorderPane implements Disposable {
     }
 
     private TableColumn<FleetRow, FleetRow.Utilization> sparkColumn() {
-        TableColumn<FleetRow, FleetRow.Utilization> c = new TableColumn<>();
-        scope.bind(c.textProperty(), ui.i18n().text("monitor.fleet.col.utilization"));
-        c.setCellValueFactory(cd -> cd.getValue().utilization());
+        TableColumn<FleetRow, FleetRow.Utilization> c = column("monitor.fleet.col.utilization", 130,
+                FleetRow::utilization);
         c.setCellFactory(col -> new SparklineCell(ui.theme()));
         c.setComparator(Comparator.comparingDouble(u -> unknownFirst(u.now())));
-        c.setPrefWidth(130);
         return c;
     }
 
