@@ -91,6 +91,14 @@ public interface Hypervisor extends AutoCloseable {
      */
     GpuAttachResult attachGpu(GpuAttachRequest request) throws BackendException;
 
+    /**
+     * What {@link #attachGpu} would change for {@code request}, written nowhere: the same lines it would return
+     * (the mapping it would make, the {@code hostpciN} it would use; the {@code <hostdev>} elements), refused
+     * as it would refuse (a running Proxmox VE VM, no free slot, the card there already, a changed version). The
+     * result's configuration is the VM's as it is now.
+     */
+    GpuAttachResult previewGpuAttach(GpuAttachRequest request) throws BackendException;
+
     /** Takes every function of the card in {@code gpu}'s slot away from the VM. */
     GpuAttachResult detachGpu(VmRef vm, PciAddress gpu, String basedOnVersion) throws BackendException;
 

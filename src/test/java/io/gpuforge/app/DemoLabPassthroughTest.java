@@ -3,7 +3,9 @@ package io.gpuforge.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuforge.app.passthrough.GpuAssignments;
 import io.gpuforge.app.passthrough.PassthroughChain;
+import io.gpuforge.app.passthrough.PassthroughProposal;
 import io.gpuforge.app.passthrough.PassthroughSteps;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.passthrough.PassthroughStatus;
@@ -16,6 +18,7 @@ import io.gpuforge.domain.passthrough.ApplyOutcome;
 import io.gpuforge.domain.passthrough.ApplyProgress;
 import io.gpuforge.domain.vm.CloneRequest;
 import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.host.JournalState;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.pci.PciAddress;
@@ -23,6 +26,9 @@ import io.gpuforge.domain.passthrough.PlanOptions;
 import io.gpuforge.domain.tasks.TaskListener;
 import io.gpuforge.domain.tasks.TaskOutcome;
 import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.domain.vm.VmAction;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.passthrough.ConfigChange;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.TestContexts;
 import java.nio.file.Files;
@@ -30,7 +36,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,9 +82,14 @@ class DemoLabPassthroughTest {
     }
 
     private PassthroughChain.Outcome chain(VmRef vm, PciAddress gpu) throws Exception {
+        return chain(vm, gpu, p -> true);
+    }
+
+    private PassthroughChain.Outcome chain(VmRef vm, PciAddress gpu, Predicate<PassthroughProposal> confirm)
+            throws Exception {
         PassthroughChain chain = new PassthroughChain(ctx.passthrough(), ctx.hosts(), ctx.sessions());
         return chain.run(new PassthroughChain.Request(pve3090, ctx.sessions().of(demo), vm, gpu, PlanOptions.defaults(),
-                false), p -> true, new PassthroughChain.Listener() {
+                false), confirm, new PassthroughChain.Listener() {
                     @Override
                     public void step(PassthroughSteps.State step, String detail) {
                         steps.add(step);
@@ -115,6 +128,11 @@ class DemoLabPassthroughTest {
                 .isEqualTo(PassthroughStatus.Stage.NEEDS_CHANGES);
         assertThat(ctx.passthrough().status(ctx.hosts().read(pve3090, (h, t, f) -> false), GPU, PlanOptions.defaults())
                 .stage()).isEqualTo(PassthroughStatus.Stage.IN_PLACE);
+        assertThatThrownBy(() -> chain(second, GPU)).as("the card is the first VM's: not given twice")
+                .hasMessageContaining("0000:02:00 is passed through to VM " + vm.id() + " (gpu-lab-01) already");
+        assertThat(steps).containsExactly(PassthroughSteps.State.CHECK);
+        new GpuAssignments().detach(ctx.sessions().of(demo), vm, GPU);
+        steps.clear();
         chain(second, GPU);
         assertThat(steps).as("everything in place: straight to the attach")
                 .containsExactly(PassthroughSteps.State.CHECK, PassthroughSteps.State.ATTACH);
@@ -143,6 +161,58 @@ class DemoLabPassthroughTest {
                 .hasMessageContaining("blocked").hasMessageContaining("group 23")
                 .satisfies(e -> assertThat(((PassthroughChain.Stopped) e).step()).isEqualTo(PassthroughSteps.State.CHECK));
         assertThat(host.commands()).isEmpty();
+    }
+
+    @Test
+    void aNodeWithRunningGuestsIsNotRebootedAndNothingIsChangedOnIt() throws Exception {
+        VmRef busy = cloneVm("busy-01");
+        TaskOutcome started = ctx.sessions().of(demo).vmAction(busy, VmAction.START, TaskListener.none(), () -> false);
+        assertThat(started.ok()).as(started.status()).isTrue();
+        VmRef vm = cloneVm("gpu-lab-04");
+        List<PassthroughProposal> shown = new ArrayList<>();
+        assertThatThrownBy(() -> chain(vm, GPU, p -> shown.add(p)))
+                .isInstanceOf(PassthroughChain.Stopped.class)
+                .hasMessageContaining("the plan reboots pve-3090 (Demo lab), and pve-3090 runs busy-01 (VM " + busy.id() + ")")
+                .hasMessageContaining("Nothing was changed")
+                .satisfies(e -> assertThat(((PassthroughChain.Stopped) e).step()).isEqualTo(PassthroughSteps.State.CHECK));
+        assertThat(shown).as("refused before the plan is offered").isEmpty();
+        assertThat(host.commands()).as("no file written, no command run, no reboot").isEmpty();
+        assertThat(Files.readString(host.root().resolve("etc/kernel/cmdline"))).doesNotContain("iommu=pt");
+    }
+
+    @Test
+    void noRebootGoesThroughUnderRunningGuestsWhoeverAsksForIt() throws Exception {
+        // the wizard's Reboot page and a rollback's reboot reach the node the same way as the chain
+        HostTarget pve4090 = new HostTarget.Linked(demo, "pve-4090");
+        SimHost other = ctx.demoLab().host("pve-4090").orElseThrow();
+        String before = ctx.passthrough().reboots(ctx.sessions()).bootId(pve4090, (h, t, f) -> false);
+        assertThatThrownBy(() -> ctx.passthrough().reboots(ctx.sessions()).reboot(pve4090, (p, w, d) -> { },
+                () -> false, (h, t, f) -> false)).isInstanceOf(HostException.class)
+                .hasMessageContaining("pve-4090 runs train-01 (VM 101): GPUForge does not reboot a node under running"
+                        + " guests").hasMessageContaining("Shut them down or migrate them");
+        assertThat(other.commands()).isEmpty();
+        assertThat(ctx.passthrough().reboots(ctx.sessions()).bootId(pve4090, (h, t, f) -> false)).isEqualTo(before);
+    }
+
+    @Test
+    void aVmChangedAfterThePlanWasConfirmedIsNotWritten() throws Exception {
+        VmRef vm = cloneVm("gpu-lab-05");
+        List<PassthroughProposal> shown = new ArrayList<>();
+        assertThatThrownBy(() -> chain(vm, GPU, p -> {
+            shown.add(p);
+            try { // someone edits the VM while the host is set up
+                ctx.sessions().of(demo).writeConfig(vm, new ConfigChange.Settings(Map.of("description",
+                        Optional.of("edited meanwhile"))), ctx.sessions().of(demo).readConfig(vm).version());
+            } catch (BackendException e) {
+                throw new IllegalStateException(e);
+            }
+            return true;
+        })).isInstanceOf(PassthroughChain.Stopped.class).hasMessageContaining("changed after the plan was shown")
+                .hasMessageContaining("nothing was written to it")
+                .satisfies(e -> assertThat(((PassthroughChain.Stopped) e).step()).isEqualTo(PassthroughSteps.State.ATTACH));
+        assertThat(shown).singleElement().satisfies(p -> assertThat(p.vmChanges())
+                .contains("hostpci0: mapping=gpu-pve-3090-02-00,pcie=1"));
+        assertThat(ctx.sessions().of(demo).readConfig(vm).details().hostDevices()).isEmpty();
     }
 
     @Test

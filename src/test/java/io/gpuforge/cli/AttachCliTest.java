@@ -28,7 +28,7 @@ import io.gpuforge.cli.common.CliOutput;
 /**
  * {@code gpuforge attach}, {@code detach} and {@code passthrough} against the Proxmox simulator: through the PCI
  * resource mapping (reused when one names the card, made otherwise), with a password login and with an API token from
- * the environment, and the whole chain on the Demo lab's simulated hosts, stopping with the reason.
+ * the environment ({@code PassthroughConfirmCliTest} has the whole chain on the Demo lab).
  */
 class AttachCliTest {
 
@@ -101,32 +101,5 @@ class AttachCliTest {
                     + "path=0000:02:00,id=10de:2684,subsystem-id=1458:40bf,iommugroup=13") && c.endsWith("(new)"))
                     .contains("hostpci0: mapping=gpu-pve-4090-02-00,pcie=1");
         }
-    }
-
-    @Test
-    void passthroughRunsTheChainOnTheNodesSimulatedHostAndStopsWithTheReason() throws Exception {
-        try (AppContext ctx = TestContexts.create(home, home.resolve("no-sysroot"), ThemeChoice.LIGHT,
-                LanguageChoice.ENGLISH)) {
-            ctx.connections().addDemo("Demo lab");
-        }
-        // train-01 runs: the chain goes through the host and stops at the VM, saying what to do
-        assertThat(run("", "passthrough", "--connection", "Demo lab", "--vm", "train-01", "--device", "0000:02:00.0",
-                "--yes", "--json")).isEqualTo(1);
-        JsonNode r = json();
-        assertThat(r.get("status").asText()).isEqualTo("stopped");
-        assertThat(r.get("step").asText()).isEqualTo("attach");
-        assertThat(r.get("error").asText()).contains("VM 101 is running").contains("shut it down");
-        assertThat(err.toString()).contains("== check: Demo lab/pve-4090").contains("== apply:")
-                .contains("running update-initramfs -u -k all").contains("== reboot:").contains("back (")
-                .contains("ok     0000:02:00.0 is bound to vfio-pci").contains("== attach:");
-
-        assertThat(run("", "passthrough", "--connection", "Demo lab", "--vm", "train-01", "--device", "0000:07:00.0",
-                "--yes")).isEqualTo(1);
-        assertThat(err.toString()).contains("stopped at check").contains("0000:07:00.0");
-        // a cluster named on the spot without its credentials: a usage error naming what to give
-        assertThat(run("", "passthrough", "--pve", "https://pve.example:8006", "--vm", "101", "--device", "0000:02:00.0"))
-                .isEqualTo(2);
-        assertThat(err.toString()).contains("no saved Proxmox VE connection at https://pve.example:8006")
-                .contains("GPUFORGE_PVE_TOKEN", "--token-stdin");
     }
 }

@@ -343,9 +343,12 @@ public abstract class HypervisorContract {
         assumeThat(f.freeGpuFunctions()).isPresent();
         List<PciAddress> functions = f.freeGpuFunctions().get();
         VmConfig before = h.readConfig(f.stoppedVm());
-        GpuAttachResult attached = h.attachGpu(new GpuAttachRequest(f.stoppedVm(), functions, false, Optional.empty(),
-                Optional.empty(), before.version()));
-        assertThat(attached.changes()).isNotEmpty();
+        GpuAttachRequest request = new GpuAttachRequest(f.stoppedVm(), functions, false, Optional.empty(),
+                Optional.empty(), before.version());
+        GpuAttachResult preview = h.previewGpuAttach(request);
+        assertThat(h.readConfig(f.stoppedVm()).version()).as("a preview writes nothing").isEqualTo(before.version());
+        GpuAttachResult attached = h.attachGpu(request);
+        assertThat(attached.changes()).isNotEmpty().as("the preview is the attach").isEqualTo(preview.changes());
         VmConfig with = h.readConfig(f.stoppedVm());
         assertThat(with.details().hostDevices()).containsAll(functions);
         assertThat(with.details().isQ35()).isTrue();

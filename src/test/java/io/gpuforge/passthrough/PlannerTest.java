@@ -57,9 +57,9 @@ class PlannerTest {
         assertThat(edit(p, Planner.UDEV_FILE).after()).contains("KERNEL==\"0000:81:00.0\"")
                 .contains("KERNEL==\"0000:81:00.1\"").doesNotContain("0000:82:00.0");
         assertThat(p.vmChanges()).extracting(PassthroughPlan.VmChange::hypervisor).containsOnly("proxmox");
-        assertThat(p.vmChanges().get(0).snippet()).contains("--id gpu-81-00").contains("path=0000:81:00")
+        assertThat(p.vmChanges().get(0).snippet()).contains("--id gpu-pve-gpu1-81-00").contains("path=0000:81:00")
                 .contains("id=10de:2204").contains("iommugroup=40");
-        assertThat(p.vmChanges().get(1).snippet()).contains("hostpci0: mapping=gpu-81-00,pcie=1").contains("machine: q35")
+        assertThat(p.vmChanges().get(1).snippet()).contains("hostpciN: mapping=gpu-pve-gpu1-81-00,pcie=1").contains("machine: q35")
                 .contains("bios: ovmf").contains("balloon: 0");
     }
 

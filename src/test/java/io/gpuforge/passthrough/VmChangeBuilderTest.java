@@ -32,10 +32,10 @@ class VmChangeBuilderTest {
     void proxmoxGetsAMappingAndTheVmConfiguration() throws Exception {
         List<PassthroughPlan.VmChange> c = changes(card().exists("/etc/pve").facts(), "210");
         assertThat(c).extracting(PassthroughPlan.VmChange::hypervisor).containsExactly("proxmox", "proxmox");
-        assertThat(c.get(0).snippet()).isEqualTo("pvesh create /cluster/mapping/pci --id gpu-81-00 --map node=pve-gpu1,"
+        assertThat(c.get(0).snippet()).isEqualTo("pvesh create /cluster/mapping/pci --id gpu-pve-gpu1-81-00 --map node=pve-gpu1,"
                 + "path=0000:81:00,id=10de:2204,iommugroup=40");
         assertThat(c.get(1).description()).isEqualTo("VM 210 configuration");
-        assertThat(c.get(1).snippet()).isEqualTo("hostpci0: mapping=gpu-81-00,pcie=1\nmachine: q35\nbios: ovmf\n"
+        assertThat(c.get(1).snippet()).isEqualTo("hostpciN: mapping=gpu-pve-gpu1-81-00,pcie=1 (N: the VM's first free)\nmachine: q35\nbios: ovmf\n"
                 + "efidisk0: <storage>:1,efitype=4m,pre-enrolled-keys=0\nballoon: 0");
     }
 
@@ -43,7 +43,7 @@ class VmChangeBuilderTest {
     void aProxmoxCardWithoutAGroupHasNoneInItsMapping() throws Exception {
         HostFacts f = new ProbeText().exists("/etc/pve").file("/etc/hostname", "pve2\n")
                 .gpu("0000:c1:00.0", "1002", "744c", "030000", -1, "amdgpu").facts();
-        assertThat(changes(f, "<vmid>").get(0).snippet()).endsWith("--id gpu-c1-00 --map node=pve2,path=0000:c1:00,"
+        assertThat(changes(f, "<vmid>").get(0).snippet()).endsWith("--id gpu-pve2-c1-00 --map node=pve2,path=0000:c1:00,"
                 + "id=1002:744c");
     }
 

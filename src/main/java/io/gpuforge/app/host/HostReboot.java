@@ -5,8 +5,12 @@ import io.gpuforge.app.session.Sessions;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.host.HostException;
+import io.gpuforge.domain.share.ContainerInfo;
+import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.tasks.TaskOutcome;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
@@ -88,6 +92,10 @@ public final class HostReboot {
         if (no.isPresent()) {
             throw new HostException(no.get());
         }
+        List<String> running = runningGuests(target);
+        if (!running.isEmpty()) {
+            throw new HostException(underGuests(((HostTarget.Linked) target).node(), running));
+        }
         String before = bootId(target, prompt);
         long start = System.nanoTime();
         if (!viaApi(target, progress, cancelled)) {
@@ -107,6 +115,48 @@ public final class HostReboot {
             }
         }
         return waitForReturn(target, before, start, progress, cancelled, prompt);
+    }
+
+    /**
+     * The running guests of a hypervisor's node ({@code train-01 (VM 101)}, {@code media-01 (CT 201)}); none for a
+     * host that is not a node of a connection. A reboot under them is refused: GPUForge never stops a lab's guests.
+     */
+    public List<String> runningGuests(HostTarget target) throws HostException {
+        if (!(target instanceof HostTarget.Linked) || !sessions.isHypervisor(((HostTarget.Linked) target).connection()
+                .kind())) {
+            return List.of();
+        }
+        HostTarget.Linked l = (HostTarget.Linked) target;
+        try {
+            return runningGuests(sessions.of(l.connection()), l.node());
+        } catch (BackendException e) {
+            throw new HostException("Which guests run on " + l.node() + " could not be read, so it is not rebooted: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The running VMs and containers of {@code node}, as {@code train-01 (VM 101)}. */
+    public static List<String> runningGuests(ConnectionSession s, String node) throws BackendException {
+        List<String> out = new ArrayList<>();
+        for (VmInfo v : s.inventory().vmsOn(node)) {
+            if (!v.template() && v.state().isRunning()) {
+                out.add(v.name() + " (VM " + v.ref().id() + ")");
+            }
+        }
+        if (s.can(Capability.CONTAINERS)) {
+            for (ContainerInfo c : s.containers(node)) {
+                if (c.running()) {
+                    out.add(c.name() + " (CT " + c.vmid() + ")");
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Why a node with running guests is not rebooted, and what to do. */
+    public static String underGuests(String node, List<String> running) {
+        return node + " runs " + String.join(", ", running) + ": GPUForge does not reboot a node under running guests."
+                + " Shut them down or migrate them to another node first, then go on";
     }
 
     /** Through the hypervisor's API when the target is a node of a connection that reboots nodes. */

@@ -65,11 +65,8 @@ public final class GpuAssignments {
      * {@code CONFLICT} with nothing written; read it again and retry.
      */
     public GpuAttachResult attach(ConnectionSession s, Attach a, String basedOnVersion) throws BackendException {
-        requireAttach(s);
-        List<PciAddress> functions = functions(s, a.vm().node(), a.device());
         try {
-            return s.attachGpu(new GpuAttachRequest(a.vm(), functions, a.primaryGpu(), a.mapping(), a.efiStorage(),
-                    basedOnVersion));
+            return s.attachGpu(request(s, a, basedOnVersion));
         } catch (BackendException e) {
             if (e.kind() == BackendException.Kind.CONFLICT) {
                 throw new BackendException(BackendException.Kind.CONFLICT, "VM " + a.vm().id() + " changed after its"
@@ -78,6 +75,29 @@ public final class GpuAssignments {
             }
             throw e;
         }
+    }
+
+    /**
+     * What {@link #attach} would change now, written nowhere: the hypervisor's dry run against the configuration's
+     * current version, refused as the attach would be.
+     */
+    public Preview preview(ConnectionSession s, Attach a) throws BackendException {
+        String version = s.readConfig(a.vm()).version();
+        return new Preview(s.previewGpuAttach(request(s, a, version)).changes(), version);
+    }
+
+    /** What an attach would change, and the version of the VM's configuration it was planned against. */
+    public record Preview(List<String> changes, String version) {
+        public Preview {
+            changes = List.copyOf(changes);
+        }
+    }
+
+    /** The backend's request for {@code a}: every function of the card, against {@code basedOnVersion}. */
+    GpuAttachRequest request(ConnectionSession s, Attach a, String basedOnVersion) throws BackendException {
+        requireAttach(s);
+        List<PciAddress> functions = functions(s, a.vm().node(), a.device());
+        return new GpuAttachRequest(a.vm(), functions, a.primaryGpu(), a.mapping(), a.efiStorage(), basedOnVersion);
     }
 
     /** Takes every function of the card in {@code device}'s slot away from the VM. */

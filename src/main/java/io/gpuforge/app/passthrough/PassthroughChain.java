@@ -40,7 +40,7 @@ public final class PassthroughChain {
 
     /** What to pass through where: the host, the VM's connection, the VM, the card, the plan's options. */
     public record Request(HostTarget host, ConnectionSession session, VmRef vm, PciAddress device, PlanOptions options,
-                          boolean primaryGpu) {
+                          boolean primaryGpu, boolean addGpu) {
         public Request {
             Objects.requireNonNull(host);
             Objects.requireNonNull(session);
@@ -48,10 +48,16 @@ public final class PassthroughChain {
             Objects.requireNonNull(device);
             Objects.requireNonNull(options);
         }
+
+        /** A VM that has a GPU already is refused: {@code addGpu} false. */
+        public Request(HostTarget host, ConnectionSession session, VmRef vm, PciAddress device, PlanOptions options,
+                       boolean primaryGpu) {
+            this(host, session, vm, device, options, primaryGpu, false);
+        }
     }
 
     /** What was done: the host's status at the start, the apply, the reboot, the verify (each when done), the attach. */
-    public record Outcome(PassthroughStatus before, Optional<PassthroughService.Applied> applied,
+    public record Outcome(PassthroughStatus before, PassthroughProposal proposal, Optional<PassthroughService.Applied> applied,
                           Optional<HostReboot.Result> reboot, Optional<PassthroughService.VerifyReport> verify,
                           GpuAttachResult attached) {
     }
@@ -75,6 +81,7 @@ public final class PassthroughChain {
     private final HostService hosts;
     private final HostReboot reboots;
     private final GpuAssignments assignments = new GpuAssignments();
+    private final PassthroughPreflight preflight = new PassthroughPreflight(assignments);
     private final CheckMessages messages = new CheckMessages(Locale.ENGLISH);
 
     public PassthroughChain(PassthroughService passthrough, HostService hosts, Sessions sessions) {
@@ -83,10 +90,53 @@ public final class PassthroughChain {
         this.reboots = passthrough.reboots(sessions);
     }
 
-    public Outcome run(Request r, Predicate<PassthroughPlan> confirm, Listener l, BooleanSupplier cancelled,
+    /**
+     * Reads the host and runs every check that can refuse, changing nothing: the whole passthrough as it would be done
+     * now, or {@link Stopped} at {@link PassthroughSteps.State#CHECK} with every reason (a blocked card, an earlier
+     * apply to roll back, a running VM, a GPU held elsewhere, a reboot under running guests…).
+     */
+    public PassthroughProposal propose(Request r, HostKeyPrompt prompt) throws Stopped {
+        return propose(r, status(r, prompt));
+    }
+
+    private PassthroughStatus status(Request r, HostKeyPrompt prompt) throws Stopped {
+        try {
+            return passthrough.status(passthrough.settled(r.host(), prompt), r.device(), r.options());
+        } catch (HostException ex) {
+            throw new Stopped(PassthroughSteps.State.CHECK, ex.getMessage(), ex);
+        }
+    }
+
+    private PassthroughProposal propose(Request r, PassthroughStatus status) throws Stopped {
+        PassthroughSteps.Event e = PassthroughSteps.checked(status);
+        if (e == PassthroughSteps.Event.BLOCKED) {
+            throw new Stopped(PassthroughSteps.State.CHECK, "Passthrough of " + r.device() + " is blocked: "
+                    + status.blockedBy().map(rep -> rep.checks().stream().filter(c -> c.status() == Check.Status.FAIL)
+                            .map(this::explain).collect(Collectors.joining("; "))).orElse(""), null);
+        }
+        if (e == PassthroughSteps.Event.INTERRUPTED) {
+            throw new Stopped(PassthroughSteps.State.CHECK, "An earlier apply on " + r.host().describe() + " ("
+                    + status.journalId().orElse("?") + ") did not finish: run 'gpuforge rollback' first", null);
+        }
+        try {
+            return preflight.propose(r, status);
+        } catch (PassthroughPreflight.Refused ex) {
+            throw new Stopped(PassthroughSteps.State.CHECK, ex.getMessage(), ex);
+        } catch (BackendException ex) {
+            throw new Stopped(PassthroughSteps.State.CHECK, ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Runs the chain: the check and every pre-flight check first ({@link #propose}), then {@code confirm} sees the
+     * whole plan once, and what follows applies that plan and nothing else: a host whose plan changed meanwhile is not
+     * applied, a VM whose changes moved is not written (each stops with the new state to look at).
+     */
+    public Outcome run(Request r, Predicate<PassthroughProposal> confirm, Listener l, BooleanSupplier cancelled,
                        HostKeyPrompt prompt) throws Stopped, InterruptedException {
         PassthroughSteps.State s = PassthroughSteps.State.CHECK;
         PassthroughStatus status = null;
+        PassthroughProposal proposal = null;
         Optional<PassthroughService.Applied> applied = Optional.empty();
         Optional<HostReboot.Result> rebooted = Optional.empty();
         Optional<PassthroughService.VerifyReport> verified = Optional.empty();
@@ -98,33 +148,26 @@ public final class PassthroughChain {
             switch (s) {
                 case CHECK:
                     l.step(step, r.host().describe() + ", " + r.device());
-                    try {
-                        status = passthrough.status(passthrough.settled(r.host(), prompt), r.device(), r.options());
-                    } catch (HostException ex) {
-                        throw new Stopped(step, ex.getMessage(), ex);
+                    status = status(r, prompt);
+                    proposal = propose(r, status);
+                    if (!confirm.test(proposal)) {
+                        throw new Stopped(step, "Not confirmed: nothing was changed", null);
                     }
                     e = PassthroughSteps.checked(status);
-                    PassthroughStatus st = status;
-                    if (e == PassthroughSteps.Event.BLOCKED) {
-                        why = "Passthrough of " + r.device() + " is blocked: " + st.blockedBy().map(rep -> rep.checks()
-                                .stream().filter(c -> c.status() == Check.Status.FAIL).map(this::explain)
-                                .collect(Collectors.joining("; "))).orElse("");
-                    } else if (e == PassthroughSteps.Event.INTERRUPTED) {
-                        why = "An earlier apply on " + r.host().describe() + " (" + st.journalId().orElse("?")
-                                + ") did not finish: run 'gpuforge rollback' first";
-                    }
                     break;
                 case APPLY:
                     l.step(step, status.plan().map(p -> "files to change: " + p.edits().size() + ", commands: "
                             + p.commands().size()).orElse(""));
+                    PassthroughPlan shown = proposal.hostPlan().orElseThrow();
                     try {
-                        applied = passthrough.apply(r.host(), r.device(), r.options(), confirm,
+                        applied = passthrough.apply(r.host(), r.device(), r.options(), p -> p.changesAs(shown),
                                 new ApplyProgressLines(l::line, ApplyProgressLines.Style.TEXT), prompt);
                     } catch (HostException | PlanBlockedException ex) {
                         throw new Stopped(step, ex.getMessage(), ex);
                     }
                     e = PassthroughSteps.applied(applied.isPresent(), applied.map(a -> a.rebootNeeded()).orElse(false));
-                    why = "Not applied: nothing was changed";
+                    why = "The host's plan changed after it was shown (someone or something changed "
+                            + r.host().describe() + "): nothing was changed. Run it again to see the new plan";
                     break;
                 case REBOOT:
                     l.step(step, r.host().describe());
@@ -152,12 +195,7 @@ public final class PassthroughChain {
                     break;
                 default:
                     l.step(step, r.vm() + " on " + r.session().connection().name());
-                    try {
-                        attached = assignments.attach(r.session(), new GpuAssignments.Attach(r.vm(), r.device(),
-                                r.primaryGpu(), Optional.empty(), Optional.empty()));
-                    } catch (BackendException ex) {
-                        throw new Stopped(step, ex.getMessage(), ex);
-                    }
+                    attached = attach(r, proposal, step);
                     attached.changes().forEach(l::line);
                     e = PassthroughSteps.Event.ATTACHED;
                     break;
@@ -167,7 +205,25 @@ public final class PassthroughChain {
                 throw new Stopped(step, why, null);
             }
         }
-        return new Outcome(status, applied, rebooted, verified, attached);
+        return new Outcome(status, proposal, applied, rebooted, verified, attached);
+    }
+
+    /** The attach as confirmed: the VM's changes planned again must be the ones shown, else nothing is written. */
+    private GpuAttachResult attach(Request r, PassthroughProposal proposal, PassthroughSteps.State step)
+            throws Stopped {
+        GpuAssignments.Attach a = new GpuAssignments.Attach(r.vm(), r.device(), r.primaryGpu(), Optional.empty(),
+                Optional.empty());
+        try {
+            GpuAssignments.Preview now = assignments.preview(r.session(), a);
+            if (!now.version().equals(proposal.vmVersion()) || !now.changes().equals(proposal.vmChanges())) {
+                throw new Stopped(step, "VM " + r.vm().id() + "'s configuration changed after the plan was shown:"
+                        + " nothing was written to it. Its changes would now be: " + String.join("; ", now.changes())
+                        + ". Run it again to confirm the new plan", null);
+            }
+            return assignments.attach(r.session(), a, now.version());
+        } catch (BackendException ex) {
+            throw new Stopped(step, ex.getMessage(), ex);
+        }
     }
 
     private String explain(Check c) {

@@ -149,6 +149,11 @@ public final class ConnectionSession implements AutoCloseable {
         return quick(h -> h.attachGpu(request));
     }
 
+    /** What {@link #attachGpu} would change, written nowhere (see {@code Hypervisor.previewGpuAttach}). */
+    public GpuAttachResult previewGpuAttach(GpuAttachRequest request) throws BackendException {
+        return quick(h -> h.previewGpuAttach(request));
+    }
+
     public GpuAttachResult detachGpu(VmRef vm, PciAddress gpu, String basedOnVersion) throws BackendException {
         return quick(h -> h.detachGpu(vm, gpu, basedOnVersion));
     }

@@ -4,11 +4,11 @@ import io.gpuforge.app.AppContext;
 import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.PassthroughChain;
+import io.gpuforge.app.passthrough.PassthroughProposal;
 import io.gpuforge.app.passthrough.PassthroughSteps;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.session.Sessions;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.passthrough.PlanOptions;
 import io.gpuforge.domain.vm.VmRef;
 import java.io.IOException;
@@ -50,8 +50,21 @@ public final class PassthroughCommand implements Callable<Integer> {
     @Option(names = "--primary", description = "The VM's primary display (x-vga=1 on Proxmox VE).")
     boolean primary;
 
-    @Option(names = "--yes", description = "Apply (and reboot) without asking.")
+    @Option(names = "--yes", description = "Apply (and reboot) without asking. A node that runs guests is never"
+            + " rebooted: shut them down or migrate them first.")
     boolean yes;
+
+    @Option(names = "--add-gpu", description = "The VM has a GPU already: give it this one as well (without it, such a"
+            + " VM is refused).")
+    boolean addGpu;
+
+    @Option(names = "--dry-run", description = "Run every check and show the whole plan with its digest; change"
+            + " nothing.")
+    boolean dryRun;
+
+    @Option(names = "--digest", paramLabel = "HEX", description = "Apply only the plan with this digest (as --dry-run"
+            + " printed it), without asking; a host or VM that changed since is refused.")
+    String digest;
 
     @Mixin
     JsonOption json = new JsonOption();
@@ -71,10 +84,23 @@ public final class PassthroughCommand implements Callable<Integer> {
             PassthroughService passthrough = h.context.map(AppContext::passthrough).orElse(services.standalone().passthrough());
             HostService hosts = h.context.map(AppContext::hosts).orElse(services.standalone().hosts());
             Sessions sessions = h.context.map(AppContext::sessions).orElse(services.standalone().sessions());
-            PassthroughChain.Outcome r = new PassthroughChain(passthrough, hosts, sessions).run(
-                    new PassthroughChain.Request(where, h.session, vm, target.device(), new PlanOptions(overrides.overrides(), blacklist,
-                            Optional.of(vm.id())), primary),
-                    p -> confirm(o, p, where), new PassthroughChain.Listener() {
+            PassthroughChain chain = new PassthroughChain(passthrough, hosts, sessions);
+            PassthroughChain.Request request = new PassthroughChain.Request(where, h.session, vm, target.device(),
+                    new PlanOptions(overrides.overrides(), blacklist, Optional.of(vm.id())), primary, addGpu);
+            if (dryRun) {
+                PassthroughProposal p = chain.propose(request, HostSource::refuseUnknownKey);
+                if (json.enabled()) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("status", "planned");
+                    m.putAll(ProposalText.json(p));
+                    o.json(m);
+                } else {
+                    ProposalText.print(o, p);
+                    o.line("Nothing was changed (--dry-run). Apply exactly this plan with --digest " + p.digest() + ".");
+                }
+                return 0;
+            }
+            PassthroughChain.Outcome r = chain.run(request, p -> confirm(o, p, where), new PassthroughChain.Listener() {
                         @Override
                         public void step(PassthroughSteps.State step, String detail) {
                             if (!json.quiet) {
@@ -92,6 +118,7 @@ public final class PassthroughCommand implements Callable<Integer> {
             if (json.enabled()) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("status", "attached");
+                m.put("digest", r.proposal().digest());
                 m.put("host", where.describe());
                 m.put("state_before", r.before().stage().name().toLowerCase(Locale.ROOT).replace('_', '-'));
                 m.put("journal", r.applied().map(a -> a.outcome().journalId()).orElse(r.before().journalId().orElse(null)));
@@ -115,6 +142,9 @@ public final class PassthroughCommand implements Callable<Integer> {
                 m.put("error", e.getMessage());
                 o.json(m);
             }
+            return 1;
+        } catch (DigestMoved e) {
+            o.error("gpuforge passthrough: " + e.getMessage());
             return 1;
         } catch (BackendException e) {
             o.error("gpuforge passthrough: " + e.getMessage());
@@ -143,8 +173,34 @@ public final class PassthroughCommand implements Callable<Integer> {
         return host.changeTarget(services);
     }
 
-    private boolean confirm(CliOutput o, PassthroughPlan p, HostTarget where) {
-        return PlanCommand.confirm(services, p, json.enabled(), yes, "Apply these changes to " + where.describe()
-                + ", reboot it and attach the GPU?");
+    /**
+     * Shows the whole plan (on stderr with --json, whose stdout is the result) and asks, unless --yes; with --digest
+     * the plan must be that one.
+     */
+    private boolean confirm(CliOutput o, PassthroughProposal p, HostTarget where) {
+        if (digest != null) {
+            if (!p.digest().equalsIgnoreCase(digest.trim())) {
+                throw new DigestMoved(p.digest());
+            }
+            return true;
+        }
+        if (!json.enabled()) {
+            ProposalText.print(o, p);
+        }
+        if (yes) {
+            return true;
+        }
+        return services.confirm((p.changesHost() ? "Apply these changes to " + where.describe() + ", " : "")
+                + (p.reboot() ? "reboot " + p.vm().node() + " and " : "") + "give the GPU to VM " + p.vm().id() + "?");
+    }
+
+    /** The plan is not the one --digest names: nothing was changed. */
+    private static final class DigestMoved extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        DigestMoved(String now) {
+            super("the plan's digest is now " + now + ", not the one given: the host or the VM changed since it was"
+                    + " shown. Nothing was changed; look at the plan again (--dry-run)");
+        }
     }
 }

@@ -60,6 +60,21 @@ final class DomainConfigs {
         return read(vm);
     }
 
+    /**
+     * Runs {@code edit} on a copy of the domain's inactive XML at {@code basedOnVersion}, as {@link #redefine} would,
+     * and defines nothing: what it refuses, the redefine would refuse. Returns the configuration as it is.
+     */
+    VmConfig tryOn(VmRef vm, String basedOnVersion, Edit edit) throws LibvirtBackendException {
+        String current = connection.withDomain(vm.id(), "read the configuration of " + vm.id(),
+                d -> d.getXMLDesc(XML_INACTIVE | XML_SECURE));
+        if (!DomainXmlText.version(current).equals(basedOnVersion)) {
+            throw new LibvirtBackendException(Kind.CONFLICT, vm.id() + " changed since its configuration was read"
+                    + " (by another tool or user): read it again and redo the change", null);
+        }
+        edit.apply(Xml.parse(current));
+        return read(vm);
+    }
+
     VmConfig write(VmRef vm, ConfigChange change, String basedOnVersion) throws LibvirtBackendException {
         if (change instanceof ConfigChange.Resources) {
             ConfigChange.Resources r = (ConfigChange.Resources) change;

@@ -39,6 +39,16 @@ final class GpuAttach {
     }
 
     GpuAttachResult attach(GpuAttachRequest r, List<VmInfo> domains) throws LibvirtBackendException {
+        return attach(r, domains, false);
+    }
+
+    /** What {@link #attach} would change, with the domain left as it is. */
+    GpuAttachResult preview(GpuAttachRequest r, List<VmInfo> domains) throws LibvirtBackendException {
+        return attach(r, domains, true);
+    }
+
+    private GpuAttachResult attach(GpuAttachRequest r, List<VmInfo> domains, boolean dryRun)
+            throws LibvirtBackendException {
         VmRef vm = r.vm();
         PciAddress gpu = r.gpu();
         for (PciAddress f : r.functions()) {
@@ -59,7 +69,7 @@ final class GpuAttach {
             }
         }
         boolean running = connection.withDomain(vm.id(), "read the state of " + vm.id(), d -> d.isActive() == 1);
-        VmConfig after = configs.redefine(vm, r.basedOnVersion(), root -> {
+        DomainConfigs.Edit edit = root -> {
             try {
                 place(root, r, changes);
             } catch (Xml.Malformed e) {
@@ -67,7 +77,15 @@ final class GpuAttach {
                         e);
             }
             return root;
-        });
+        };
+        if (dryRun) {
+            VmConfig now = configs.tryOn(vm, r.basedOnVersion(), edit);
+            if (running) {
+                changes.add(vm.id() + " is running: it gets the GPU the next time it starts");
+            }
+            return new GpuAttachResult(changes, now);
+        }
+        VmConfig after = configs.redefine(vm, r.basedOnVersion(), edit);
         if (!after.details().hostDevices().containsAll(r.functions())) {
             throw new LibvirtBackendException(Kind.FAILED, "libvirt took the new configuration of " + vm.id()
                     + " but dropped its <hostdev> elements: see libvirtd's log", null);

@@ -299,6 +299,12 @@ public final class LibvirtHypervisor implements Hypervisor {
     }
 
     @Override
+    public GpuAttachResult previewGpuAttach(GpuAttachRequest request) throws BackendException {
+        domain(request.vm());
+        return guard(() -> gpus.preview(request, connection.domains()));
+    }
+
+    @Override
     public GpuAttachResult detachGpu(VmRef vm, PciAddress gpu, String basedOnVersion) throws BackendException {
         domain(vm);
         return guard(() -> gpus.detach(vm, gpu, basedOnVersion));

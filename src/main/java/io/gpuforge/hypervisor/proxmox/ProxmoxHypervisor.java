@@ -241,6 +241,11 @@ public final class ProxmoxHypervisor implements Hypervisor {
     }
 
     @Override
+    public GpuAttachResult previewGpuAttach(GpuAttachRequest r) throws BackendException {
+        return passthrough.preview(r);
+    }
+
+    @Override
     public GpuAttachResult detachGpu(VmRef vm, PciAddress gpu, String basedOnVersion) throws BackendException {
         return passthrough.detach(vm, gpu, basedOnVersion);
     }

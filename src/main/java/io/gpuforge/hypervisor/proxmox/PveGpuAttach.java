@@ -5,12 +5,12 @@ import io.gpuforge.domain.vm.GpuAttachRequest;
 import io.gpuforge.domain.pci.NodePci;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.pci.PciDevice;
+import io.gpuforge.domain.pci.PciMappingIds;
 import io.gpuforge.domain.vm.VmDisk;
 import io.gpuforge.domain.vm.VmRef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -166,8 +166,7 @@ final class PveGpuAttach {
             }
             return id;
         }
-        String base = ("gpu-" + node + "-" + String.format(Locale.ROOT, "%02x-%02x", card.bus(), card.slot()))
-                .toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_-]", "-");
+        String base = PciMappingIds.forCard(node, card);
         String id = base;
         for (int n = 2; mappings.get(id).isPresent(); n++) {
             id = base + "-" + n;

@@ -55,6 +55,18 @@ final class PveGpuPassthrough {
         return new GpuAttachResult(plan.changes(), hypervisor.readConfig(vm));
     }
 
+    /** What {@link #attach} would write, refused as it would refuse; nothing is written. */
+    GpuAttachResult preview(GpuAttachRequest r) throws BackendException {
+        VmRef vm = r.vm();
+        int vmid = ProxmoxHypervisor.vmid(vm);
+        ProxmoxHypervisor.requireVersion(r.basedOnVersion());
+        PveApi.VmConfig cfg = stoppedAt(vm, vmid, r.basedOnVersion(), "passing a GPU through to it");
+        NodePci pci = hypervisor.nodePci(vm.node());
+        PveMappings mappings = session.call(() -> PveMappings.read(client));
+        return new GpuAttachResult(PveGpuAttach.attach(r, cfg.values(), pci, mappings).changes(),
+                hypervisor.readConfig(vm));
+    }
+
     private void undoMapping(String id) {
         try {
             client.delete("/cluster/mapping/pci/" + id, Map.of());
