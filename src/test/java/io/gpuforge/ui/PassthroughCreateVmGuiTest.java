@@ -9,6 +9,7 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmTemplate;
+import io.gpuforge.testing.DemoLabGpus;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
 import io.gpuforge.ui.passthrough.Preselection;
 import io.gpuforge.ui.vmcreate.CreateVmWizard;
@@ -73,6 +74,7 @@ class PassthroughCreateVmGuiTest {
             throw failed.get();
         }
         demo = fx.app.connections().addDemo("Demo lab");
+        DemoLabGpus.freeTrain01sGpu(fx.app, demo); // the card goes to the new VM: train-01 gives it up first
     }
 
     @AfterEach

@@ -12,8 +12,10 @@ import io.gpuforge.domain.passthrough.GpuVerdict;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.tasks.TaskListener;
 import io.gpuforge.domain.tasks.TaskOutcome;
+import io.gpuforge.domain.vm.VmAction;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.testing.DemoLabGpus;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
 import io.gpuforge.ui.passthrough.Preselection;
 import java.nio.file.Files;
@@ -248,14 +250,29 @@ class PassthroughWizardGuiTest {
         @SuppressWarnings("unchecked")
         ListView<VmInfo> vms = robot.lookup("#pt-vms").queryAs(ListView.class);
         assertThat(onFx(() -> List.copyOf(vms.getItems()))).extracting(VmInfo::ref).contains(vm).noneMatch(r -> r.id().equals("9000"));
+        // render-02 has a GPU (hostpci0: mapping=render-3090): named, and not given a second one unless asked
+        robot.interact(() -> vms.getSelectionModel().select(vms.getItems().stream().filter(v -> v.name()
+                .equals("render-02")).findFirst().orElseThrow()));
+        waitFor("render-02's check", () -> text(robot, "#pt-attach-plan").contains("has a GPU already"));
+        assertThat(disabled(robot, "#pt-next")).as("refused before anything is written").isTrue();
+        robot.interact(() -> robot.lookup("#pt-add-gpu").queryAs(CheckBox.class).setSelected(true));
+        waitFor("render-02 with both GPUs", () -> text(robot, "#pt-attach-plan").contains("keeps its GPU 0000:01:00.0"));
+        assertThat(text(robot, "#pt-attach-plan")).contains("hostpci1: mapping=gpu-pve-3090-02-00,pcie=1");
+        robot.interact(() -> robot.lookup("#pt-add-gpu").queryAs(CheckBox.class).setSelected(false));
         robot.interact(() -> vms.getSelectionModel().select(vms.getItems().stream().filter(v -> v.ref().equals(vm))
                 .findFirst().orElseThrow()));
+        waitFor("the VM's exact changes", () -> text(robot, "#pt-attach-plan").contains("gets exactly these changes"));
+        String shown = text(robot, "#pt-attach-plan");
+        assertThat(shown).contains("hostpci0: mapping=gpu-pve-3090-02-00,pcie=1").contains("balloon: 0");
+        assertThat(fx.app.sessions().of(demo).readConfig(vm).details().hostDevices()).as("shown, not written yet")
+                .isEmpty();
         shot(w, "wizard-8-attach-light-en.png");
         clickNext(robot);
 
         waitFor("the done page", () -> "Done".equals(title(robot)) && robot.lookup("#pt-changes").tryQuery().isPresent());
         String changes = text(robot, "#pt-changes");
         assertThat(changes).contains("hostpci0: mapping=").contains("balloon: 0");
+        assertThat(shown).as("what the Attach page showed is what was written").contains(changes.strip().split("\n"));
         assertThat(fx.app.sessions().of(demo).readConfig(vm).details().hostDevices()).contains(GPU);
         assertThat(steps(robot)).doesNotContain("not needed");
         shot(w, "wizard-9-done-light-en.png");
@@ -357,6 +374,7 @@ class PassthroughWizardGuiTest {
                 "big-01", Optional.of("pve-4090"), true, Optional.empty()), TaskListener.none(), () -> false);
         assertThat(cloned.ok()).as(cloned.status()).isTrue();
         VmRef vm = cloned.created().orElseThrow();
+        DemoLabGpus.freeTrain01sGpu(fx.app, demo); // the card goes to big-01: train-01 gives it up first
         fx.app.demoLab().failStarts(Integer.parseInt(vm.id()), List.of("kvm: -device vfio-pci,host=0000:01:00.0,"
                 + "id=hostpci0.0: vfio 0000:01:00.0: failed to setup container for group 12: memory listener"
                 + " initialization failed: Region pc.ram: vfio_dma_map(0x5634, 0x0, 0x80000000, 0x7f1e) = -12 (Cannot"
@@ -408,7 +426,8 @@ class PassthroughWizardGuiTest {
         DialogPane confirm = onFx(() -> (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
                 .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains("gpu-lab-02")).findFirst()
                 .orElseThrow());
-        assertThat(onFx(confirm::getContentText)).contains("0000:02:00.0").contains("4 files").contains("reboots the host");
+        assertThat(onFx(confirm::getContentText)).contains("0000:02:00.0").contains("4 files").contains("reboots the host")
+                .contains("hostpci0: mapping=gpu-pve-3090-02-00,pcie=1").containsPattern("Plan digest: [0-9a-f]{16}");
         assertThat(host.commands()).as("nothing before the confirmation").isEmpty();
         robot.interact(() -> ((Button) confirm.lookupButton(confirm.getButtonTypes().get(0))).fire());
         waitFor("the done page", () -> "Done".equals(title(robot)) && robot.lookup("#pt-changes").tryQuery().isPresent());
@@ -416,5 +435,28 @@ class PassthroughWizardGuiTest {
         assertThat(fx.app.sessions().of(demo).readConfig(vm).details().hostDevices()).contains(GPU);
         assertThat(host.commands()).extracting(SimHost.Recorded::command).anyMatch(c -> c.startsWith("reboot (Proxmox VE API"));
         shot(w, "wizard-one-click-done-light-en.png");
+    }
+
+    @Test
+    void oneClickRefusesANodeWithRunningGuestsBeforeAnyChange(FxRobot robot) throws Exception {
+        lab(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        VmRef busy = cloneVm("busy-02");
+        TaskOutcome started = fx.app.sessions().of(demo).vmAction(busy, VmAction.START, TaskListener.none(), () -> false);
+        assertThat(started.ok()).as(started.status()).isTrue();
+        VmRef vm = cloneVm("gpu-lab-03");
+        open(robot, Optional.of(Preselection.node(demo, "pve-3090", Optional.of(GPU))));
+        waitFor("the one-click button", () -> robot.lookup("#pt-run-all").tryQuery().isPresent());
+        @SuppressWarnings("unchecked")
+        ComboBox<VmInfo> vms = robot.lookup("#pt-oneclick-vm").queryAs(ComboBox.class);
+        robot.interact(() -> vms.getSelectionModel().select(vms.getItems().stream().filter(v -> v.ref().equals(vm))
+                .findFirst().orElseThrow()));
+        ack(robot).ifPresent(ack -> robot.interact(() -> ack.setSelected(true)));
+        robot.interact(() -> robot.lookup("#pt-run-all").queryAs(Button.class).fire());
+        waitFor("the refusal", () -> onFx(() -> robot.lookup("#pt-error").queryAs(Label.class).getText())
+                .contains("pve-3090 runs busy-02 (VM " + busy.id() + "): GPUForge does not reboot a node under running"
+                        + " guests"));
+        assertThat(robot.lookup(".dialog-pane").queryAll()).as("no confirmation offered").isEmpty();
+        assertThat(host.commands()).as("nothing changed on the host").isEmpty();
+        assertThat(title(robot)).isEqualTo("Readiness");
     }
 }

@@ -8,6 +8,10 @@ import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.demo.SimHost;
 import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.tasks.TaskListener;
+import io.gpuforge.domain.tasks.TaskOutcome;
+import io.gpuforge.domain.vm.VmAction;
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.ui.passthrough.RollbackWindow;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -118,6 +122,14 @@ class RollbackWindowGuiTest {
                 .anyMatch(l -> String.valueOf(l).contains("restoring /etc/default/grub"));
         assertThat(host.commands()).noneMatch(c -> c.command().startsWith("reboot"));
 
+        pressAndConfirm(robot, "#rollback-reboot", "Reboot ");
+        waitFor("the refusal", () -> robot.lookup("#rollback-state").queryAs(Label.class).getText()
+                .contains("pve-4090 runs train-01 (VM 101): GPUForge does not reboot a node under running guests"));
+        assertThat(host.commands()).as("not rebooted under train-01").noneMatch(c -> c.command().startsWith("reboot"));
+        TaskOutcome stopped = fx.app.sessions().of(demo).vmAction(new VmRef("pve-4090", "101"), VmAction.STOP,
+                TaskListener.none(), () -> false);
+        assertThat(stopped.ok()).as(stopped.status()).isTrue();
+        waitFor("the reboot offered again", () -> !robot.lookup("#rollback-reboot").queryAs(Button.class).isDisabled());
         pressAndConfirm(robot, "#rollback-reboot", "Reboot ");
         waitFor("the verify", () -> robot.lookup("#rollback-state").queryAs(Label.class).getText().contains("verified"));
         assertThat(onFx(() -> robot.lookup("#rollback-state").queryAs(Label.class).getText()))

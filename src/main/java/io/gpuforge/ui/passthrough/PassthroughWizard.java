@@ -1,6 +1,7 @@
 package io.gpuforge.ui.passthrough;
 
 import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.app.passthrough.PassthroughChain;
 import io.gpuforge.app.passthrough.PassthroughSteps;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
@@ -128,7 +129,8 @@ public final class PassthroughWizard {
 
     private BooleanBinding cannotGoOn() {
         return Bindings.createBooleanBinding(() -> m.busy.get() || !m.canGoOn(), m.busy, m.step, m.host, m.gpu,
-                m.report, m.status, m.warningsAcknowledged, m.applied, m.rebooted, m.verified, m.vm, m.attached);
+                m.report, m.status, m.warningsAcknowledged, m.applied, m.rebooted, m.verified, m.vm, m.attached,
+                m.attaching.checked, m.attaching.addGpu);
     }
 
     private void next() {
@@ -158,7 +160,7 @@ public final class PassthroughWizard {
                         : PassthroughSteps.Event.NOT_AS_INTENDED);
                 break;
             case ATTACH:
-                m.attach(() -> go(PassthroughSteps.State.ATTACH, PassthroughSteps.Event.ATTACHED));
+                m.attaching.attach(() -> go(PassthroughSteps.State.ATTACH, PassthroughSteps.Event.ATTACHED));
                 break;
             default:
                 stage.close();
@@ -208,7 +210,11 @@ public final class PassthroughWizard {
         show(WizardModel.Step.ATTACH);
         m.loadVms(() -> {
             show(WizardModel.Step.ATTACH);
-            stepDone();
+            if (auto && m.attaching.checked.get() != null) {
+                stepDone(); // one click: the VM's lines were confirmed with the plan; the attach compares them
+            } else {
+                m.attaching.check(this::stepDone);
+            }
         });
     }
 
@@ -222,13 +228,21 @@ public final class PassthroughWizard {
 
     /** "Pass through to this VM": one confirmation, then Apply → Reboot → Verify → Attach without stopping. */
     private void runAll() {
-        String files = m.plan().map(p -> String.valueOf(p.edits().size())).orElse("0");
-        String message = i18n.get("passthrough.oneClick.confirm", m.gpu.get(), m.describe(m.host.get()), files,
-                m.vm.get().ref().id() + " (" + m.vm.get().name() + ")");
-        if (ui.dialogs().confirm("passthrough.title", message)) {
-            auto = true;
-            afterReadiness();
-        }
+        PassthroughChain.Request request = new PassthroughChain.Request(m.target(), m.session().orElseThrow(),
+                m.vm.get().ref(), m.gpu.get(), m.options(), false);
+        PassthroughChain chain = new PassthroughChain(ui.app().passthrough(), ui.app().hosts(), ui.app().sessions());
+        // every check that could stop the run later runs first: nothing is changed for a run that would stop
+        m.run("passthrough.task.preflight", () -> chain.propose(request, m.prompt), p -> {
+            String files = p.hostPlan().map(h -> String.valueOf(h.edits().size())).orElse("0");
+            String message = i18n.get("passthrough.oneClick.confirm", m.gpu.get(), m.describe(m.host.get()), files,
+                    p.vm().id() + " (" + p.vmName() + ")") + "\n\n" + i18n.get("passthrough.oneClick.plan",
+                    String.join("\n", p.vmChanges()), p.digest());
+            if (ui.dialogs().confirm("passthrough.title", message)) {
+                m.attaching.confirmed(p);
+                auto = true;
+                afterReadiness();
+            }
+        });
     }
 
     private void back() {
@@ -331,7 +345,7 @@ public final class PassthroughWizard {
                 created -> created.ifPresent(ref -> m.loadVms(() -> m.vms.stream().filter(v -> v.ref().equals(ref))
                         .findFirst().ifPresent(v -> {
                             m.vm.set(v);
-                            m.attach(() -> show(WizardModel.Step.DONE));
+                            m.attaching.attach(() -> show(WizardModel.Step.DONE));
                         }))));
     }
 

@@ -228,6 +228,7 @@ public final class RollbackWindow {
         }).onError(e -> {
             buffer.stop();
             failed(e);
+            reboot.setDisable(false); // refused (guests still running) or not back: the user may try again
         }).andFinally(() -> busy.setVisible(false)).start();
     }
 

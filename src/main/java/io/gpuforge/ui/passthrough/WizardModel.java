@@ -1,7 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
 import io.gpuforge.app.session.ConnectionSession;
-import io.gpuforge.app.passthrough.GpuAssignments;
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.host.HostReading;
 import io.gpuforge.app.host.HostReboot;
@@ -82,7 +81,8 @@ final class WizardModel {
     /** The Reboot page's one status line ("Down for 12 s, waiting…"), updated at every poll. */
     final StringProperty rebootStatus = new SimpleStringProperty("");
     private final OutputBuffer buffer = new OutputBuffer(output::addAll, rebootStatus::set);
-    private final GpuAssignments assignments = new GpuAssignments();
+    /** The Attach step: the VM chosen checked, and attached as shown. */
+    final WizardAttach attaching = new WizardAttach(this);
 
     WizardModel(UiContext ui) {
         this.ui = ui;
@@ -243,16 +243,6 @@ final class WizardModel {
                 });
     }
 
-    void attach(Runnable then) {
-        ConnectionSession s = session().orElseThrow();
-        GpuAssignments.Attach a = new GpuAssignments.Attach(vm.get().ref(), gpu.get(), false, Optional.empty(),
-                Optional.empty());
-        run("passthrough.task.attach", () -> assignments.attach(s, a), r -> {
-            attached.set(r);
-            then.run();
-        });
-    }
-
     /** Starts the VM and, where its guest agent answers, asks it what it sees ({@code lspci}, {@code nvidia-smi}). */
     void startVm(Runnable then) {
         ConnectionSession s = session().orElseThrow();
@@ -290,7 +280,7 @@ final class WizardModel {
         javafx.application.Platform.runLater(() -> troubled.set(true));
     }
 
-    private <T> void run(String key, Callable<T> work, Consumer<T> ok) {
+    <T> void run(String key, Callable<T> work, Consumer<T> ok) {
         run(key, work, ok, () -> { });
     }
 
@@ -359,7 +349,7 @@ final class WizardModel {
             case VERIFY:
                 return verified.get() != null && verified.get().ok();
             case ATTACH:
-                return vm.get() != null && host.get().connection().isPresent();
+                return host.get().connection().isPresent() && attaching.ready();
             default:
                 return true;
         }

@@ -265,15 +265,13 @@ final class WizardPages {
         }
         ListView<VmInfo> list = list("pt-vms", m.vms, v -> v.ref().id() + "  " + v.name() + "  (" + v.state() + ")");
         list.getSelectionModel().select(m.vm.get());
-        list.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> m.vm.set(b));
+        list.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> m.attaching.chosen(b));
         Button create = new Button(i18n.get("passthrough.attach.create"), Icons.of(Feather.PLUS));
         create.setId("pt-create-vm");
         create.setOnAction(e -> createVm.ifPresent(Runnable::run));
         create.setVisible(createVm.isPresent());
         create.setManaged(createVm.isPresent());
-        Label hint = wrapped(new Label(i18n.get("passthrough.attach.changes")));
-        hint.getStyleClass().add("text-muted");
-        return page("passthrough.attach.intro", list, new HBox(10, create), hint);
+        return page("passthrough.attach.intro", list, new HBox(10, create), AttachPlanView.of(m));
     }
 
     Node done(Runnable start, Runnable whyFailed) {
