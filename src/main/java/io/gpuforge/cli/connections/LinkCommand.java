@@ -91,7 +91,9 @@ public final class LinkCommand implements Callable<Integer> {
     }
 
     private void show(AppContext ctx, ConnectionInfo c, Optional<HostLink> link) throws Exception {
-        String where = link.isPresent() ? describe(ctx, link.get().target()) : "none";
+        boolean simulated = link.isEmpty() && c.kind() == ConnectionInfo.Kind.DEMO;
+        String where = link.isPresent() ? describe(ctx, link.get().target())
+                : simulated ? "the Demo lab's simulated host of " + node : "none";
         boolean guessed = link.map(HostLink::guessed).orElse(false);
         if (json.enabled()) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -103,7 +105,11 @@ public final class LinkCommand implements Callable<Integer> {
             services.output().json(m);
             return;
         }
-        if (link.isEmpty()) {
+        if (simulated) {
+            services.output().line(c.name() + " / " + node + " -> " + where + " (GPUForge's own scripts edit its files;"
+                    + " nothing real changes). Apply, verify and roll back there with --connection \"" + c.name()
+                    + "\" --node " + node + ".");
+        } else if (link.isEmpty()) {
             services.output().line(c.name() + " / " + node + ": no host linked. Link one with --local, --ssh-host NAME"
                     + " or --ssh USER@HOST to plan, apply and verify passthrough on it.");
         } else {

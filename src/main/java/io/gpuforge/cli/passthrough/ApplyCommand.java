@@ -7,6 +7,7 @@ import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.domain.passthrough.ApplyProgress;
 import io.gpuforge.domain.host.HostChangeException;
 import io.gpuforge.domain.host.HostChangeState;
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.host.JournalState;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
@@ -32,7 +33,7 @@ import io.gpuforge.cli.common.JsonOption;
 public final class ApplyCommand implements Callable<Integer> {
 
     @Mixin
-    HostSource source = new HostSource();
+    PassthroughHost where = new PassthroughHost();
 
     @Mixin
     PlanFlags plan = new PlanFlags();
@@ -58,11 +59,15 @@ public final class ApplyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         CliOutput o = services.output();
         HostTarget target = null;
+        PassthroughService service = null;
+        PassthroughHost.Opened h = null;
         try {
-            HostTarget host = source.changeTarget(services);
+            h = where.change(services);
+            HostTarget host = h.target();
             target = host;
+            service = h.passthrough();
             PciAddress device = PciAddress.parse(plan.device);
-            Optional<PassthroughService.Applied> done = source.passthrough(services).apply(host, device,
+            Optional<PassthroughService.Applied> done = h.passthrough().apply(host, device,
                     plan.options(), p -> confirm(o, p, host), progress(o, !json.quiet), HostSource::refuseUnknownKey);
             if (done.isEmpty()) {
                 o.error("gpuforge apply: not applied.");
@@ -76,11 +81,11 @@ public final class ApplyCommand implements Callable<Integer> {
         } catch (HostChangeException e) {
             if (detached(e)) {
                 o.error("gpuforge apply: " + e.getMessage());
-                return afterTheCut(o, target);
+                return afterTheCut(o, service, target);
             }
             failed(o, "gpuforge apply: ", e, json.enabled());
             return 1;
-        } catch (HostException e) {
+        } catch (HostException | BackendException e) {
             o.error("gpuforge apply: " + e.getMessage());
             return 1;
         } catch (PlanBlockedException e) {
@@ -89,6 +94,10 @@ public final class ApplyCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             o.error("gpuforge apply: " + e.getMessage());
             return 2;
+        } finally {
+            if (h != null) {
+                h.close();
+            }
         }
     }
 
@@ -104,7 +113,7 @@ public final class ApplyCommand implements Callable<Integer> {
      * Reaches the host again through the same login ({@code target}, as given on the command line; 3 tries over about 30 s) to learn how the commit ended, and
      * prints that end; otherwise says how to ask later. The exit status is 0 only when it ended fully applied.
      */
-    private int afterTheCut(CliOutput o, HostTarget target) {
+    private int afterTheCut(CliOutput o, PassthroughService service, HostTarget target) {
         String last = "";
         for (int wait : RECONNECT_AFTER) {
             try {
@@ -114,7 +123,7 @@ public final class ApplyCommand implements Callable<Integer> {
                 return askLater(o, "interrupted");
             }
             try {
-                PassthroughService.ApplyStatus s = source.passthrough(services).applyStatus(target,
+                PassthroughService.ApplyStatus s = service.applyStatus(target,
                         HostSource::refuseUnknownKey);
                 if (s.kind() != PassthroughService.ApplyStatus.Kind.RUNNING) {
                     o.error("gpuforge apply: reached the host again; the commit has ended:");
@@ -122,7 +131,7 @@ public final class ApplyCommand implements Callable<Integer> {
                     return s.kind() == PassthroughService.ApplyStatus.Kind.APPLIED ? 0 : Math.max(code, 1);
                 }
                 last = "the commit is still running";
-            } catch (HostException | IOException e) {
+            } catch (HostException e) {
                 last = e.getMessage();
             }
         }

@@ -1,11 +1,15 @@
 package io.gpuforge.cli.passthrough;
 
 import io.gpuforge.app.passthrough.PassthroughService;
+import io.gpuforge.app.passthrough.PlanHistory;
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.passthrough.ApplyOutcome;
 import io.gpuforge.domain.host.HostChangeException;
 import io.gpuforge.domain.host.HostException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +35,7 @@ import io.gpuforge.cli.common.JsonOption;
 public final class RollbackCommand implements Callable<Integer> {
 
     @Mixin
-    HostSource source = new HostSource();
+    PassthroughHost where = new PassthroughHost();
 
     @Option(names = "--id", paramLabel = "ID", description = "The journal or plan id to roll back (default: the last).")
     String id;
@@ -53,13 +57,16 @@ public final class RollbackCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (status) {
-            try {
-                if (id != null) {
-                    throw new IllegalArgumentException("--status tells about the last apply; leave out --id");
-                }
-                return print(services.output(), source.passthrough(services).applyStatus(
-                        source.changeTarget(services), HostSource::refuseUnknownKey), json.enabled());
-            } catch (HostException e) {
+            if (id != null) {
+                services.output().error("gpuforge rollback --status: --status tells about the applies; leave out --id");
+                return 2;
+            }
+            try (PassthroughHost.Opened h = where.change(services)) {
+                PassthroughService.ApplyStatus last = h.passthrough().applyStatus(h.target(),
+                        HostSource::refuseUnknownKey);
+                PlanHistory.History plans = h.passthrough().history().list(h.target(), HostSource::refuseUnknownKey);
+                return print(services.output(), h.target().describe(), last, plans, json.enabled());
+            } catch (HostException | BackendException e) {
                 services.output().error("gpuforge rollback --status: " + e.getMessage());
                 return 1;
             } catch (IllegalArgumentException e) {
@@ -67,15 +74,15 @@ public final class RollbackCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        try {
-            ApplyOutcome r = source.passthrough(services).rollback(source.changeTarget(services),
-                    Optional.ofNullable(id), ApplyCommand.progress(services.output(), !json.quiet), HostSource::refuseUnknownKey);
+        try (PassthroughHost.Opened h = where.change(services)) {
+            ApplyOutcome r = h.passthrough().rollback(h.target(), Optional.ofNullable(id),
+                    ApplyCommand.progress(services.output(), !json.quiet), HostSource::refuseUnknownKey);
             ApplyCommand.report(services.output(), r, json.enabled(), false);
             return 0;
         } catch (HostChangeException e) {
             ApplyCommand.failed(services.output(), "gpuforge rollback: ", e, json.enabled());
             return 1;
-        } catch (HostException e) {
+        } catch (HostException | BackendException e) {
             services.output().error("gpuforge rollback: " + e.getMessage());
             return 1;
         } catch (IllegalArgumentException e) {
@@ -100,7 +107,7 @@ public final class RollbackCommand implements Callable<Integer> {
         }
     }
 
-    /** Prints where the last apply stands; the exit status: 0 applied or untouched, 1 interrupted, 3 running. */
+    /** Prints where the last apply stands (after an apply's cut connection); the exit status as below. */
     static int print(CliOutput o, PassthroughService.ApplyStatus s, boolean json) {
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -113,6 +120,10 @@ public final class RollbackCommand implements Callable<Integer> {
             o.line(s.journalId().map(i -> i + ": ").orElse("") + said(s.kind()));
             s.message().ifPresent(o::line);
         }
+        return exit(s);
+    }
+
+    private static int exit(PassthroughService.ApplyStatus s) {
         switch (s.kind()) {
             case INTERRUPTED:
                 return 1;
@@ -121,5 +132,44 @@ public final class RollbackCommand implements Callable<Integer> {
             default:
                 return 0;
         }
+    }
+
+    /**
+     * Prints where the last apply stands and every plan applied on the host, newest first (what the window's
+     * rollback lists); the exit status: 0 applied or untouched, 1 interrupted, 3 running.
+     */
+    static int print(CliOutput o, String host, PassthroughService.ApplyStatus s, PlanHistory.History plans,
+                     boolean json) {
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("host", host);
+            m.put("journal", s.journalId().orElse(null));
+            m.put("state", s.kind().name().toLowerCase(Locale.ROOT));
+            m.put("said", said(s.kind()));
+            m.put("message", s.message().orElse(null));
+            List<Object> list = new ArrayList<>();
+            for (PlanHistory.AppliedPlan p : plans.plans()) {
+                Map<String, Object> j = new LinkedHashMap<>();
+                j.put("id", p.id());
+                j.put("at", p.at().toString());
+                j.put("state", p.state().name().toLowerCase(Locale.ROOT));
+                j.put("functions", p.functions().stream().map(Object::toString).toList());
+                j.put("files", p.files());
+                list.add(j);
+            }
+            m.put("plans", list);
+            o.json(m);
+        } else {
+            o.line(host + ": " + s.journalId().map(i -> i + ": ").orElse("") + said(s.kind()));
+            s.message().ifPresent(o::line);
+            if (plans.plans().isEmpty()) {
+                o.line("No plan applied by GPUForge on " + host + ".");
+            }
+            for (PlanHistory.AppliedPlan p : plans.plans()) {
+                o.line("  " + p.id() + "  " + p.at() + "  " + p.state().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+                        + "  " + p.functions() + "  " + String.join(", ", p.files()));
+            }
+        }
+        return exit(s);
     }
 }

@@ -1,6 +1,7 @@
 package io.gpuforge.cli.passthrough;
 
 import io.gpuforge.app.passthrough.PassthroughService;
+import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.passthrough.VerifyItem;
 import java.io.IOException;
@@ -21,7 +22,7 @@ import io.gpuforge.cli.common.JsonOption;
 public final class VerifyCommand implements Callable<Integer> {
 
     @Mixin
-    HostSource source = new HostSource();
+    PassthroughHost where = new PassthroughHost();
 
     @Mixin
     JsonOption json = new JsonOption();
@@ -35,11 +36,14 @@ public final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PassthroughService.VerifyReport report;
-        try {
-            report = source.passthrough(services).verify(source.target(services), HostSource::refuseUnknownKey);
-        } catch (HostException e) {
+        try (PassthroughHost.Opened h = where.read(services)) {
+            report = h.passthrough().verify(h.target(), HostSource::refuseUnknownKey);
+        } catch (HostException | BackendException e) {
             services.output().error("gpuforge verify: " + e.getMessage());
             return 1;
+        } catch (IllegalArgumentException e) {
+            services.output().error("gpuforge verify: " + e.getMessage());
+            return 2;
         }
         List<VerifyItem> items = report.items();
         boolean ok = report.ok();
