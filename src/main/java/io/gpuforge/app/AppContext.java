@@ -114,7 +114,7 @@ public final class AppContext implements AutoCloseable {
                 ownKnownHosts, settings.current().newHostKeys());
         this.hostLinks = new HostLinks(new HostLinkRepository(database), connections);
         LibvirtBackends libvirt = new LibvirtBackends();
-        this.backends = new Backends(secrets, libvirt, prompts);
+        this.backends = new Backends(secrets, libvirt, prompts, Optional.of(paths.dataDir().resolve("demo-lab")));
         this.demoLab = new DemoLab(backends);
         this.hostAccess = new HostAccess(options.sysroot(), secrets, connections, hostLinks, knownHosts,
                 options.sshDir(), options.environment(), backends);

@@ -74,6 +74,7 @@ public final class PveSimulator implements AutoCloseable {
     }
     private final SimApi api;
     private final String fingerprint;
+    private volatile SimStore store;
     private volatile int outageStatus;
     private volatile String outageMessage = "";
 
@@ -184,6 +185,16 @@ public final class PveSimulator implements AutoCloseable {
         return cluster;
     }
 
+    /**
+     * Keeps the cluster in {@code store} from now on: what was kept there is read first (or the cluster written as
+     * the first state), and every request is answered from, and into, the kept state.
+     */
+    public PveSimulator keptIn(SimStore store) {
+        store.attach(cluster);
+        this.store = store;
+        return this;
+    }
+
     private void handle(HttpExchange ex) throws IOException {
         requests.incrementAndGet();
         try (ex) {
@@ -240,8 +251,11 @@ public final class PveSimulator implements AutoCloseable {
                 return;
             }
             SimApi.Answer a;
+            String template = endpoint.get().path();
             synchronized (cluster) {
-                a = api.answer(method, endpoint.get().path(), single, checked, new SimApi.Caller(user));
+                SimStore kept = store;
+                a = kept == null ? api.answer(method, template, single, checked, new SimApi.Caller(user))
+                        : kept.turn(cluster, () -> api.answer(method, template, single, checked, new SimApi.Caller(user)));
             }
             send(ex, a.status(), a.message(), a.data(), a.errors());
         } catch (RuntimeException e) {

@@ -62,12 +62,32 @@ public final class SimHost {
     private Duration waitLimit = Duration.ofMinutes(2);
     private Duration lineDelay = Duration.ofMillis(60);
 
+    /** Marks a tree built whole: a kept one is taken as it is (what GPUForge changed on it stays). */
+    private static final String BUILT = "/gpuforge/built";
+    /** When the host booted last, in milliseconds since the epoch: kept in its tree across runs. */
+    private static final String BOOTED = "/gpuforge/booted-millis";
+
     SimHost(SimCluster.Node node, Path root) throws IOException {
         this.node = node.name();
         this.tree = new SimHostTree(root);
         this.profile = SimHostTree.profile(node);
         this.firmwareIommu = profile.firmwareIommu();
         this.boot = new SimBoot(tree, profile, node.pci());
+        if (Files.exists(tree.path(BUILT))) {
+            // kept from an earlier run (the Demo lab remembers): as that run left it
+            String booted = BoundedStreams.readString(tree.path(BOOTED), 64).strip();
+            bootedMillis = booted.matches("\\d{1,19}") ? Long.parseLong(booted) : bootedMillis;
+            return;
+        }
+        if (Files.exists(root)) {
+            SimBoot.deleteTree(root); // a build cut off half-way: made again
+        }
+        build(node);
+        tree.file(BOOTED, String.valueOf(bootedMillis));
+        tree.file(BUILT, "built by GPUForge's Demo lab\n");
+    }
+
+    private void build(SimCluster.Node node) throws IOException {
         tree.write(node, profile);
         // installed and booted once: the boot loader and the initramfs agree with the configuration
         for (String c : boot.installCommands()) {
@@ -172,6 +192,11 @@ public final class SimHost {
             }
             down = false;
             bootedMillis = System.currentTimeMillis();
+            try {
+                tree.file(BOOTED, String.valueOf(bootedMillis));
+            } catch (IOException e) {
+                throw new UncheckedIOException("the simulated host " + node + " could not boot: " + e.getMessage(), e);
+            }
         }
         return !down;
     }

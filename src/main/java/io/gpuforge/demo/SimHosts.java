@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The simulated hosts of a simulated cluster, one per node, made on first use in a temp directory and removed on
- * close. A node reboot asked through the cluster's API (a {@code srvreboot} task, as {@code POST
+ * close, or kept in the Demo lab's store across runs. A node reboot asked through the cluster's API (a {@code srvreboot} task, as {@code POST
  * /nodes/{node}/status command=reboot} starts it) reboots the node's host at the task's start.
  */
 public final class SimHosts implements AutoCloseable {
@@ -24,11 +24,26 @@ public final class SimHosts implements AutoCloseable {
     private final Map<String, SimHost> hosts = new LinkedHashMap<>();
     private final Set<String> seenReboots = new HashSet<>();
     private Path base;
+    /** Where the hosts are kept across runs (the Demo lab's store); empty: a temp directory removed on close. */
+    private final java.util.Optional<SimStore> store;
+    private long epoch;
 
     private final java.util.concurrent.ConcurrentMap<String, SimHost> live = new java.util.concurrent.ConcurrentHashMap<>();
 
     public SimHosts(SimCluster cluster) {
+        this(cluster, java.util.Optional.empty());
+    }
+
+    /** Hosts whose trees are kept in {@code store} across runs, and made again after it was reset. */
+    public SimHosts(SimCluster cluster, SimStore store) {
+        this(cluster, java.util.Optional.of(store));
+    }
+
+    private SimHosts(SimCluster cluster, java.util.Optional<SimStore> store) {
         this.cluster = cluster;
+        this.store = store;
+        this.base = store.map(SimStore::hosts).orElse(null);
+        this.epoch = store.map(SimStore::epoch).orElse(0L);
         cluster.containers.roots = node -> Optional.ofNullable(live.get(node)).map(SimHost::root);
         cluster.containers.hosts = node -> {
             // read without this object's lock: the API answers under the cluster's, which host() takes inside this one
@@ -52,6 +67,12 @@ public final class SimHosts implements AutoCloseable {
         }
         if (n == null) {
             return Optional.empty();
+        }
+        if (store.isPresent() && store.get().epoch() != epoch) {
+            // the lab was reset (by this process or another): its hosts start again
+            epoch = store.get().epoch();
+            hosts.clear();
+            live.clear();
         }
         SimHost h = hosts.get(node);
         if (h == null) {
@@ -85,7 +106,7 @@ public final class SimHosts implements AutoCloseable {
     @Override
     public synchronized void close() {
         hosts.clear();
-        if (base != null) {
+        if (base != null && store.isEmpty()) {
             try {
                 SimBoot.deleteTree(base);
             } catch (IOException e) {

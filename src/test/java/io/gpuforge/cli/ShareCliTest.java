@@ -78,8 +78,8 @@ class ShareCliTest {
         List<String> lines = new ArrayList<>();
         gpus.forEach(g -> g.get("containers").forEach(c -> lines.add(g.get("gpu").asText() + " " + c.get("vmid")
                 + " " + c.get("how").asText())));
-        assertThat(lines).as("a fresh Demo lab each run: the old way's media-01").containsExactly(
-                GPU + " 201 legacy-lxc-lines");
+        assertThat(lines).as("the Demo lab remembers: cuda-1 made by the last command, beside the old way's media-01")
+                .containsExactly(GPU + " 100 devN", GPU + " 201 legacy-lxc-lines");
     }
 
     /** The same lab over several commands: a simulator of the test's own, its pve-3090 host read as a tree. */

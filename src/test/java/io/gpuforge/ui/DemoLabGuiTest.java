@@ -4,12 +4,19 @@ import static io.gpuforge.ui.ConsoleGuiTest.onFx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.tasks.TaskListener;
+import io.gpuforge.domain.tasks.TaskOutcome;
+import io.gpuforge.domain.vm.CloneRequest;
 import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import javafx.application.Platform;
 import javafx.scene.control.Button;
+import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
@@ -68,5 +75,34 @@ class DemoLabGuiTest {
                 .satisfies(c -> assertThat(c.kind()).isEqualTo(ConnectionInfo.Kind.DEMO));
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
         GuiFixture.writePng(GuiFixture.snapshot(table.getScene()), "demo-lab-light-en.png");
+    }
+
+    @Test
+    void theDemoLabRemembersWhatWasMadeInItUntilItStartsAfresh(FxRobot robot) throws Exception {
+        GuiFixture.openAddConnection(robot, 3);
+        robot.clickOn("#conn-name").write("Demo lab");
+        robot.interact(() -> robot.lookup("#conn-save").queryAs(Button.class).fire());
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#domains-table").tryQuery().isPresent()
+                && !robot.lookup("#domains-table").queryAs(TableView.class).getItems().isEmpty());
+        ConnectionInfo demo = fx.app.connections().all().get(0);
+        TaskOutcome t = fx.app.sessions().of(demo).cloneVm(new CloneRequest(new VmRef("pve-3090", "9000"), "made-01",
+                Optional.empty(), false, Optional.empty()), TaskListener.none(), () -> false);
+        assertThat(t.ok()).as(t.status()).isTrue();
+        @SuppressWarnings("unchecked")
+        TableView<VmInfo> table = robot.lookup("#domains-table").queryAs(TableView.class);
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> onFx(() -> table.getItems().stream()
+                .anyMatch(v -> v.name().equals("made-01"))));
+
+        Platform.runLater(() -> robot.lookup("#demo-reset").queryAs(Button.class).fire());
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup(".dialog-pane").queryAll().stream()
+                .anyMatch(n -> String.valueOf(((DialogPane) n).getContentText()).contains("Start the Demo lab afresh?")));
+        DialogPane d = onFx(() -> (DialogPane) robot.lookup(".dialog-pane").queryAll().stream()
+                .filter(n -> String.valueOf(((DialogPane) n).getContentText()).contains("afresh")).findFirst()
+                .orElseThrow());
+        assertThat(onFx(d::getContentText)).contains("remembers what you made in it");
+        robot.interact(() -> ((Button) d.lookupButton(d.getButtonTypes().get(0))).fire());
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> onFx(() -> !table.getItems().isEmpty()
+                && table.getItems().stream().noneMatch(v -> v.name().equals("made-01"))));
+        assertThat(onFx(() -> List.copyOf(table.getItems()))).extracting(VmInfo::name).contains("train-01", "render-02");
     }
 }

@@ -9,6 +9,7 @@ import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
 import io.gpuforge.demo.SimHost;
 import io.gpuforge.demo.SimHosts;
+import io.gpuforge.demo.SimStore;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.connections.ConnectionInfo;
@@ -23,6 +24,7 @@ import io.gpuforge.hypervisor.proxmox.PveErrors;
 import io.gpuforge.store.secret.SecretStoreException;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -46,6 +48,7 @@ public final class Backends implements HypervisorFactory, SimulatedHosts {
     private final UserPrompts prompts;
     private PveSimulator demo;
     private SimHosts demoHosts;
+    private final Optional<SimStore> demoStore;
 
     public Backends(SecretsService secrets, LibvirtBackends libvirt) {
         this(secrets, libvirt, UserPrompts.none());
@@ -53,9 +56,18 @@ public final class Backends implements HypervisorFactory, SimulatedHosts {
 
     /** @param prompts asked for a one-time code when a password login needs a second factor */
     public Backends(SecretsService secrets, LibvirtBackends libvirt, UserPrompts prompts) {
+        this(secrets, libvirt, prompts, Optional.empty());
+    }
+
+    /**
+     * @param demoLab where the Demo lab is kept across runs (its cluster's state and its hosts' trees); empty: it
+     *                lives for this run only
+     */
+    public Backends(SecretsService secrets, LibvirtBackends libvirt, UserPrompts prompts, Optional<Path> demoLab) {
         this.secrets = secrets;
         this.libvirt = libvirt;
         this.prompts = prompts;
+        this.demoStore = demoLab.map(SimStore::new);
     }
 
     @Override
@@ -191,8 +203,15 @@ public final class Backends implements HypervisorFactory, SimulatedHosts {
         if (demo == null) {
             try {
                 demo = new PveSimulator(SimCluster.demo());
+                if (demoStore.isPresent()) {
+                    demo.keptIn(demoStore.get());
+                }
                 LOG.info("Demo lab (simulated Proxmox VE) listening on {}", demo.url());
-            } catch (IOException | GeneralSecurityException e) {
+            } catch (IOException | GeneralSecurityException | RuntimeException e) {
+                if (demo != null) {
+                    demo.close();
+                    demo = null;
+                }
                 throw new BackendException(BackendException.Kind.FAILED, "The Demo lab could not start: " + e.getMessage(), e);
             }
         }
@@ -202,7 +221,8 @@ public final class Backends implements HypervisorFactory, SimulatedHosts {
     /** The simulated hosts of the Demo lab's nodes (the lab is started when it does not run yet). */
     synchronized SimHosts demoHosts() throws BackendException {
         if (demoHosts == null) {
-            demoHosts = new SimHosts(demo().cluster());
+            demoHosts = demoStore.isPresent() ? new SimHosts(demo().cluster(), demoStore.get())
+                    : new SimHosts(demo().cluster());
         }
         return demoHosts;
     }
@@ -240,6 +260,23 @@ public final class Backends implements HypervisorFactory, SimulatedHosts {
             return demoHost(node).map(SimHost::waitLimit);
         } catch (HostException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * Starts the Demo lab afresh: its cluster as built and its hosts made again, here and in every process that keeps
+     * it in the same place (they read it at their next request). Nothing else is touched.
+     */
+    public synchronized void resetDemo() throws BackendException {
+        if (demoStore.isEmpty()) {
+            throw new BackendException(BackendException.Kind.INVALID, "This Demo lab is not kept: it starts afresh at"
+                    + " every run already");
+        }
+        try {
+            demoStore.get().reset(SimCluster.demo());
+        } catch (RuntimeException e) {
+            throw new BackendException(BackendException.Kind.FAILED, "The Demo lab could not be reset: " + e.getMessage(),
+                    e);
         }
     }
 

@@ -25,6 +25,14 @@ public final class DemoLab {
         backends.demo().cluster().failStarts(vmid, log, error);
     }
 
+    /**
+     * Starts the Demo lab afresh, as it was the first time: its VMs, containers, mappings, tasks and its hosts' files.
+     * Every process that runs it (the window, a command) sees the fresh lab at its next request.
+     */
+    public void reset() throws io.gpuforge.domain.BackendException {
+        backends.resetDemo();
+    }
+
     /** The simulated host of a node (the Demo lab starts when it does not run yet). */
     public Optional<SimHost> host(String node) throws HostException {
         return backends.demoHost(node);

@@ -96,6 +96,9 @@ public final class ConnectionCommand implements Runnable {
         Kind kind = new Kind();
         @Option(names = "--sudo", description = "SSH: run host commands through sudo -n.")
         boolean sudo;
+        @Option(names = "--reset", description = "With --demo: start the Demo lab afresh (its VMs, containers,"
+                + " mappings and hosts' files as the first time); a Demo lab saved already is kept, only reset.")
+        boolean reset;
         @Mixin
         PveLogin login = new PveLogin();
         @Mixin
@@ -113,8 +116,25 @@ public final class ConnectionCommand implements Runnable {
                         + " --pve-password-stdin go with --pve URL");
                 return 2;
             }
+            if (reset && !kind.demo) {
+                services.output().error("gpuforge connection add: --reset goes with --demo");
+                return 2;
+            }
             try (AppContext ctx = services.openContext()) {
                 ConnectionInfo c;
+                Optional<ConnectionInfo> demo = reset ? ctx.connections().all().stream().filter(x -> x.name().equals(name)
+                        && x.kind() == ConnectionInfo.Kind.DEMO).findFirst() : Optional.empty();
+                if (reset) {
+                    ctx.demoLab().reset();
+                }
+                if (demo.isPresent()) {
+                    if (json.enabled()) {
+                        services.output().json(json(demo.get()));
+                    } else {
+                        services.output().line("reset " + name + ": the Demo lab starts afresh");
+                    }
+                    return 0;
+                }
                 if (kind.pve != null) {
                     Optional<ConnectionInfo> saved = ProxmoxAdd.add(ctx, services, name, kind.pve, login);
                     if (saved.isEmpty()) {

@@ -48,8 +48,13 @@ final class ClusterPage extends VBox implements Disposable {
             scope.bind(banner.textProperty(), i18n.text("demo.banner"));
             banner.getStyleClass().addAll("badge", "badge-warn");
             banner.setWrapText(true);
-            VBox.setMargin(banner, new Insets(8, 12, 0, 12));
-            getChildren().add(banner);
+            banner.setMaxWidth(Double.MAX_VALUE);
+            banner.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE); // wraps instead of cutting its text
+            HBox.setHgrow(banner, Priority.ALWAYS);
+            HBox row = new HBox(10, banner, afresh(model, ui));
+            row.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+            VBox.setMargin(row, new Insets(8, 12, 0, 12));
+            getChildren().add(row);
         }
         var inventory = model.inventory();
         var header = Bindings.createStringBinding(() -> ClusterHeader.of(inventory.valueProperty().get(),
@@ -102,6 +107,30 @@ final class ClusterPage extends VBox implements Disposable {
         tabs.getTabs().setAll(vmTab, pciTab);
         VBox.setVgrow(tabs, Priority.ALWAYS);
         getChildren().add(tabs);
+    }
+
+    /**
+     * "Start afresh": the Demo lab as the first time (it remembers what was made in it across runs, in the window and
+     * the CLI alike), after a confirmation; the page and the tree read it again.
+     */
+    private javafx.scene.control.Button afresh(ClusterModel model, UiContext ui) {
+        javafx.scene.control.Button b = new javafx.scene.control.Button();
+        b.setId("demo-reset");
+        scope.bind(b.textProperty(), ui.i18n().text("demo.reset"));
+        b.setGraphic(Icons.of(Feather.ROTATE_CCW));
+        b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        b.setOnAction(e -> {
+            if (!ui.dialogs().confirm("demo.reset.title", ui.i18n().get("demo.reset.confirm"))) {
+                return;
+            }
+            b.setDisable(true);
+            ui.tasks().supply(ui.i18n().get("demo.reset.task"), () -> {
+                ui.app().demoLab().reset();
+                return Boolean.TRUE;
+            }).onSuccess(v -> model.refresh()).onError(x -> ui.dialogs().showError("demo.reset.title",
+                    x.getMessage(), x)).andFinally(() -> b.setDisable(false)).start();
+        });
+        return b;
     }
 
     private static void nodes(ChoiceBox<String> box, ClusterInventory inv) {
