@@ -3,6 +3,7 @@ package io.gpuforge.cli.share;
 import io.gpuforge.bounded.BoundedStreams;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.ApplyProgressLines;
+import io.gpuforge.app.share.ContainerPreflight;
 import io.gpuforge.app.share.ShareService;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.passthrough.PlanBlockedException;
@@ -137,6 +138,16 @@ public final class CtCommand implements Runnable {
             CliOutput o = services.output();
             try (NodeOptions.Opened n = target.open(services)) {
                 ShareService shares = n.ctx().shares();
+                int id = vmid != null ? vmid : shares.freeId(n.session());
+                ContainerSpec spec = new ContainerSpec(id, name, template, cores, memory, storage(n), disk, bridge,
+                        List.of(), sshKey == null ? Optional.empty() : Optional.of(BoundedStreams.readString(sshKey, 64 * 1024).strip()),
+                        start);
+                // what Proxmox VE would refuse is refused before the host plan changes anything
+                List<String> problems = new ContainerPreflight(shares).problems(n.session(), n.node(), spec);
+                if (!problems.isEmpty()) {
+                    o.error("gpuforge ct create: refused, nothing changed: " + String.join("; ", problems));
+                    return 1;
+                }
                 Optional<ShareReadiness> ready = Optional.empty();
                 if (gpu != null) {
                     HostTarget host = NodeOptions.requireHost(n);
@@ -152,10 +163,6 @@ public final class CtCommand implements Runnable {
                         ready = Optional.of(shares.readiness(host, address, HostSource::refuseUnknownKey));
                     }
                 }
-                int id = vmid != null ? vmid : shares.freeId(n.session());
-                ContainerSpec spec = new ContainerSpec(id, name, template, cores, memory, storage(n), disk, bridge,
-                        List.of(), sshKey == null ? Optional.empty() : Optional.of(BoundedStreams.readString(sshKey, 64 * 1024).strip()),
-                        start);
                 TaskOutcome out = shares.create(n.session(), n.node(), spec, ready, line -> {
                     if (!json.quiet && !json.enabled()) {
                         o.error("  " + line);
