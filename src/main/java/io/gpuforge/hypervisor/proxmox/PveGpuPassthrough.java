@@ -32,11 +32,7 @@ final class PveGpuPassthrough {
     GpuAttachResult attach(GpuAttachRequest r) throws BackendException {
         VmRef vm = r.vm();
         int vmid = ProxmoxHypervisor.vmid(vm);
-        ProxmoxHypervisor.requireVersion(r.basedOnVersion());
-        PveApi.VmConfig cfg = stoppedAt(vm, vmid, r.basedOnVersion(), "passing a GPU through to it");
-        NodePci pci = hypervisor.nodePci(vm.node());
-        PveMappings mappings = session.call(() -> PveMappings.read(client));
-        PveGpuAttach.Plan plan = PveGpuAttach.attach(r, cfg.values(), pci, mappings);
+        PveGpuAttach.Plan plan = plan(r);
         session.call(() -> {
             if (plan.mapping().isPresent()) {
                 PveGpuAttach.NewMapping m = plan.mapping().get();
@@ -57,14 +53,18 @@ final class PveGpuPassthrough {
 
     /** What {@link #attach} would write, refused as it would refuse; nothing is written. */
     GpuAttachResult preview(GpuAttachRequest r) throws BackendException {
+        return new GpuAttachResult(plan(r).changes(), hypervisor.readConfig(r.vm()));
+    }
+
+    /** What an attach writes: the stopped VM at the request's version, the node's cards, the cluster's mappings. */
+    private PveGpuAttach.Plan plan(GpuAttachRequest r) throws BackendException {
         VmRef vm = r.vm();
-        int vmid = ProxmoxHypervisor.vmid(vm);
         ProxmoxHypervisor.requireVersion(r.basedOnVersion());
-        PveApi.VmConfig cfg = stoppedAt(vm, vmid, r.basedOnVersion(), "passing a GPU through to it");
+        PveApi.VmConfig cfg = stoppedAt(vm, ProxmoxHypervisor.vmid(vm), r.basedOnVersion(), "passing a GPU through"
+                + " to it");
         NodePci pci = hypervisor.nodePci(vm.node());
         PveMappings mappings = session.call(() -> PveMappings.read(client));
-        return new GpuAttachResult(PveGpuAttach.attach(r, cfg.values(), pci, mappings).changes(),
-                hypervisor.readConfig(vm));
+        return PveGpuAttach.attach(r, cfg.values(), pci, mappings);
     }
 
     private void undoMapping(String id) {
