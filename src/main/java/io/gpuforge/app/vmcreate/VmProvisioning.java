@@ -249,6 +249,9 @@ public final class VmProvisioning {
         ConnectionSession s = session(r.target());
         VmSpec spec = spec(r);
         Redaction secrets = VmSecrets.of(r);
+        if (r.gpu().isPresent()) {
+            VmGpuPreflight.check(s, r.target().node(), r.gpu().get());
+        }
         try {
             if (r.cloneOf().isPresent()) {
                 return cloned(r, s, secrets.wrap(progress), cancelled);
