@@ -129,4 +129,26 @@ class PassthroughConfirmCliTest {
         assertThat(err.toString()).contains("no saved Proxmox VE connection at https://pve.example:8006")
                 .contains("GPUFORGE_PVE_TOKEN", "--token-stdin");
     }
+
+    @Test
+    void aVmsGpuIsReplacedInOneChangeWhenAskedAndThePlanSaysSo() throws Exception {
+        assertThat(run("", "passthrough", "--connection", "Demo lab", "--device", "0000:02:00.0", "--vm", "render-02",
+                "--add-gpu", "--replace-gpu", "--dry-run")).isEqualTo(2);
+        assertThat(err.toString()).contains("give one");
+
+        assertThat(run("", "passthrough", "--connection", "Demo lab", "--device", "0000:02:00.0", "--vm", "render-02",
+                "--replace-gpu", "--dry-run", "--json")).as(err.toString()).isZero();
+        JsonNode plan = json();
+        List<String> vmChanges = texts(plan.get("vm_changes"));
+        assertThat(vmChanges).as("the card it had leaves, the new one takes its slot")
+                .contains("hostpci0: mapping=render-3090,pcie=1 (removed)", "hostpci0: mapping=gpu-pve-3090-02-00,pcie=1");
+        assertThat(plan.get("keeps")).isEmpty();
+
+        assertThat(run("", "passthrough", "--connection", "Demo lab", "--device", "0000:02:00.0", "--vm", "render-02",
+                "--replace-gpu", "--digest", plan.get("digest").asText(), "--json")).as(err.toString()).isZero();
+        assertThat(texts(json().get("changes"))).isEqualTo(vmChanges);
+        assertThat(run("", "vm", "config", "render-02", "--connection", "Demo lab")).isZero();
+        assertThat(out.toString()).as("the next command finds it so: the Demo lab remembers")
+                .contains("hostpci0: mapping=gpu-pve-3090-02-00,pcie=1").doesNotContain("render-3090");
+    }
 }

@@ -5,7 +5,7 @@ import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.pci.NodePci;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.pci.PciDevice;
-import io.gpuforge.domain.vm.GpuAttachResult;
+import io.gpuforge.domain.vm.GpuAttachRequest;
 import io.gpuforge.domain.vm.VmConfig;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmRef;
@@ -32,11 +32,16 @@ public final class AttachPreflight {
      * @param kept the GPUs the VM has and keeps
      */
     public record Result(String vmName, List<String> changes, String version, List<String> kept,
-                         List<String> refusals) {
+                         List<String> refusals, Optional<GpuAttachRequest> request) {
         public Result {
             changes = List.copyOf(changes);
             kept = List.copyOf(kept);
             refusals = List.copyOf(refusals);
+        }
+
+        /** Shown and confirmed already (the one-click run's plan): the attach checks again against these lines. */
+        public Result(String vmName, List<String> changes, String version, List<String> kept, List<String> refusals) {
+            this(vmName, changes, version, kept, refusals, Optional.empty());
         }
 
         public boolean ok() {
@@ -53,6 +58,15 @@ public final class AttachPreflight {
     /** Checks giving {@code card} to {@code vm}; {@code addGpu}: a VM with a GPU may get this one as well. */
     public Result check(ConnectionSession s, VmRef vm, PciAddress card, boolean primaryGpu, boolean addGpu)
             throws BackendException {
+        return check(s, vm, card, primaryGpu, addGpu ? Held.KEEP : Held.REFUSE);
+    }
+
+    /** What becomes of the GPUs a VM has: refused (the default), kept beside the new one, or replaced by it. */
+    public enum Held { REFUSE, KEEP, REPLACE }
+
+    /** Checks giving {@code card} to {@code vm}, the GPUs it has dealt with as {@code held} says. */
+    public Result check(ConnectionSession s, VmRef vm, PciAddress card, boolean primaryGpu, Held held)
+            throws BackendException {
         List<String> refused = new ArrayList<>();
         List<VmInfo> vms = s.inventory().vmsOn(vm.node());
         String vmName = name(vms, vm);
@@ -66,25 +80,28 @@ public final class AttachPreflight {
         }
         VmConfig config = s.readConfig(vm);
         List<String> kept = new ArrayList<>();
-        Optional<PciAddress> firstKept = Optional.empty();
-        for (PciAddress held : cards(config)) {
-            Optional<PciDevice> d = pci.inventory().device(held);
-            if (!held.sameSlot(card) && d.map(PciDevice::isGpu).orElse(false)) {
-                kept.add(held + d.flatMap(PciDevice::name).map(n -> " (" + n + ")").orElse(""));
-                firstKept = firstKept.or(() -> Optional.of(held));
+        List<PciAddress> gpus = new ArrayList<>();
+        for (PciAddress h : cards(config)) {
+            Optional<PciDevice> d = pci.inventory().device(h);
+            if (!h.sameSlot(card) && d.map(PciDevice::isGpu).orElse(false)) {
+                kept.add(h + d.flatMap(PciDevice::name).map(n -> " (" + n + ")").orElse(""));
+                gpus.add(h);
             }
         }
-        if (firstKept.isPresent() && !addGpu) {
+        if (!gpus.isEmpty() && held == Held.REFUSE) {
             refused.add("VM " + vm.id() + " (" + vmName + ") has a GPU already: " + String.join(", ", kept)
-                    + ". Give it this one as well (--add-gpu), or take that one away first (gpuforge detach"
-                    + " --connection \"" + s.connection().name() + "\" --vm " + vm.id() + " --device "
-                    + firstKept.get() + ")");
+                    + ". Give it this one as well (--add-gpu), or this one instead (--replace-gpu), or take that one"
+                    + " away first (gpuforge detach --connection \"" + s.connection().name() + "\" --vm " + vm.id()
+                    + " --device " + gpus.get(0) + ")");
         }
+        List<PciAddress> replacing = held == Held.REPLACE ? gpus : List.of();
         List<String> changes = List.of();
+        Optional<GpuAttachRequest> request = Optional.empty();
         try {
-            GpuAttachResult preview = s.previewGpuAttach(assignments.request(s, new GpuAssignments.Attach(vm, card,
-                    primaryGpu, Optional.empty(), Optional.empty()), config.version()));
-            changes = preview.changes();
+            GpuAttachRequest req = assignments.request(s, new GpuAssignments.Attach(vm, card, primaryGpu,
+                    Optional.empty(), Optional.empty()), config.version(), replacing);
+            changes = s.previewGpuAttach(req).changes();
+            request = Optional.of(req);
         } catch (BackendException e) {
             if (e.kind() != BackendException.Kind.INVALID && e.kind() != BackendException.Kind.NOT_FOUND
                     && e.kind() != BackendException.Kind.CONFLICT) {
@@ -92,7 +109,8 @@ public final class AttachPreflight {
             }
             refused.add(e.getMessage());
         }
-        return new Result(vmName, changes, config.version(), kept, refused);
+        return new Result(vmName, changes, config.version(), held == Held.REPLACE ? List.of() : kept, refused,
+                request);
     }
 
     /** The cards (function 0) a VM's configuration gives it. */

@@ -65,11 +65,18 @@ public final class GpuAssignments {
      * {@code CONFLICT} with nothing written; read it again and retry.
      */
     public GpuAttachResult attach(ConnectionSession s, Attach a, String basedOnVersion) throws BackendException {
+        return attach(s, request(s, a, basedOnVersion));
+    }
+
+    /** Attaches as {@code request} says (a pre-flight made it): a VM changed since is refused as {@code CONFLICT}. */
+    public GpuAttachResult attach(ConnectionSession s, GpuAttachRequest request) throws BackendException {
+        requireAttach(s);
+        GpuAttachRequest r = request;
         try {
-            return s.attachGpu(request(s, a, basedOnVersion));
+            return s.attachGpu(r);
         } catch (BackendException e) {
             if (e.kind() == BackendException.Kind.CONFLICT) {
-                throw new BackendException(BackendException.Kind.CONFLICT, "VM " + a.vm().id() + " changed after its"
+                throw new BackendException(BackendException.Kind.CONFLICT, "VM " + r.vm().id() + " changed after its"
                         + " configuration was read (someone else edited it): nothing was written. Read it again and"
                         + " retry. (" + e.getMessage() + ")", e);
             }
@@ -95,9 +102,16 @@ public final class GpuAssignments {
 
     /** The backend's request for {@code a}: every function of the card, against {@code basedOnVersion}. */
     GpuAttachRequest request(ConnectionSession s, Attach a, String basedOnVersion) throws BackendException {
+        return request(s, a, basedOnVersion, List.of());
+    }
+
+    /** The same, taking away the cards in {@code replacing} in the same write. */
+    GpuAttachRequest request(ConnectionSession s, Attach a, String basedOnVersion, List<PciAddress> replacing)
+            throws BackendException {
         requireAttach(s);
         List<PciAddress> functions = functions(s, a.vm().node(), a.device());
-        return new GpuAttachRequest(a.vm(), functions, a.primaryGpu(), a.mapping(), a.efiStorage(), basedOnVersion);
+        return new GpuAttachRequest(a.vm(), functions, a.primaryGpu(), a.mapping(), a.efiStorage(), basedOnVersion,
+                replacing);
     }
 
     /** Takes every function of the card in {@code device}'s slot away from the VM. */

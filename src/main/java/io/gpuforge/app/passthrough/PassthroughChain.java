@@ -40,7 +40,7 @@ public final class PassthroughChain {
 
     /** What to pass through where: the host, the VM's connection, the VM, the card, the plan's options. */
     public record Request(HostTarget host, ConnectionSession session, VmRef vm, PciAddress device, PlanOptions options,
-                          boolean primaryGpu, boolean addGpu) {
+                          boolean primaryGpu, AttachPreflight.Held held) {
         public Request {
             Objects.requireNonNull(host);
             Objects.requireNonNull(session);
@@ -49,10 +49,10 @@ public final class PassthroughChain {
             Objects.requireNonNull(options);
         }
 
-        /** A VM that has a GPU already is refused: {@code addGpu} false. */
+        /** A VM that has a GPU already is refused. */
         public Request(HostTarget host, ConnectionSession session, VmRef vm, PciAddress device, PlanOptions options,
                        boolean primaryGpu) {
-            this(host, session, vm, device, options, primaryGpu, false);
+            this(host, session, vm, device, options, primaryGpu, AttachPreflight.Held.REFUSE);
         }
     }
 
@@ -82,6 +82,7 @@ public final class PassthroughChain {
     private final HostReboot reboots;
     private final GpuAssignments assignments = new GpuAssignments();
     private final PassthroughPreflight preflight = new PassthroughPreflight(assignments);
+    private final AttachPreflight attachCheck = new AttachPreflight(assignments);
     private final CheckMessages messages = new CheckMessages(Locale.ENGLISH);
 
     public PassthroughChain(PassthroughService passthrough, HostService hosts, Sessions sessions) {
@@ -211,16 +212,18 @@ public final class PassthroughChain {
     /** The attach as confirmed: the VM's changes planned again must be the ones shown, else nothing is written. */
     private GpuAttachResult attach(Request r, PassthroughProposal proposal, PassthroughSteps.State step)
             throws Stopped {
-        GpuAssignments.Attach a = new GpuAssignments.Attach(r.vm(), r.device(), r.primaryGpu(), Optional.empty(),
-                Optional.empty());
         try {
-            GpuAssignments.Preview now = assignments.preview(r.session(), a);
+            AttachPreflight.Result now = attachCheck.check(r.session(), r.vm(), r.device(), r.primaryGpu(), r.held());
+            if (!now.ok()) {
+                throw new Stopped(step, String.join("; ", now.refusals()) + ". Nothing was written to VM "
+                        + r.vm().id(), null);
+            }
             if (!now.version().equals(proposal.vmVersion()) || !now.changes().equals(proposal.vmChanges())) {
                 throw new Stopped(step, "VM " + r.vm().id() + "'s configuration changed after the plan was shown:"
                         + " nothing was written to it. Its changes would now be: " + String.join("; ", now.changes())
                         + ". Run it again to confirm the new plan", null);
             }
-            return assignments.attach(r.session(), a, now.version());
+            return assignments.attach(r.session(), now.request().orElseThrow());
         } catch (BackendException ex) {
             throw new Stopped(step, ex.getMessage(), ex);
         }

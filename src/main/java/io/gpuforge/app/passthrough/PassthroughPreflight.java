@@ -35,7 +35,7 @@ final class PassthroughPreflight {
     PassthroughProposal propose(PassthroughChain.Request r, PassthroughStatus status) throws Refused, BackendException {
         ConnectionSession s = r.session();
         VmRef vm = r.vm();
-        AttachPreflight.Result a = attach.check(s, vm, r.device(), r.primaryGpu(), r.addGpu());
+        AttachPreflight.Result a = attach.check(s, vm, r.device(), r.primaryGpu(), r.held());
         List<String> refused = new ArrayList<>(a.refusals());
         boolean reboot = status.stage() == PassthroughStatus.Stage.CONFIGURED_NOT_REBOOTED
                 || (status.stage() == PassthroughStatus.Stage.NEEDS_CHANGES

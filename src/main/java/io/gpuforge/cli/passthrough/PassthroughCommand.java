@@ -3,6 +3,7 @@ package io.gpuforge.cli.passthrough;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.host.HostTarget;
+import io.gpuforge.app.passthrough.AttachPreflight;
 import io.gpuforge.app.passthrough.PassthroughChain;
 import io.gpuforge.app.passthrough.PassthroughProposal;
 import io.gpuforge.app.passthrough.PassthroughSteps;
@@ -54,9 +55,13 @@ public final class PassthroughCommand implements Callable<Integer> {
             + " rebooted: shut them down or migrate them first.")
     boolean yes;
 
-    @Option(names = "--add-gpu", description = "The VM has a GPU already: give it this one as well (without it, such a"
-            + " VM is refused).")
+    @Option(names = "--add-gpu", description = "The VM has a GPU already: give it this one as well (without it or"
+            + " --replace-gpu, such a VM is refused).")
     boolean addGpu;
+
+    @Option(names = "--replace-gpu", description = "The VM has a GPU already: give it this one instead; the one it"
+            + " has is taken away in the same change.")
+    boolean replaceGpu;
 
     @Option(names = "--dry-run", description = "Run every check and show the whole plan with its digest; change"
             + " nothing.")
@@ -86,7 +91,7 @@ public final class PassthroughCommand implements Callable<Integer> {
             Sessions sessions = h.context.map(AppContext::sessions).orElse(services.standalone().sessions());
             PassthroughChain chain = new PassthroughChain(passthrough, hosts, sessions);
             PassthroughChain.Request request = new PassthroughChain.Request(where, h.session, vm, target.device(),
-                    new PlanOptions(overrides.overrides(), blacklist, Optional.of(vm.id())), primary, addGpu);
+                    new PlanOptions(overrides.overrides(), blacklist, Optional.of(vm.id())), primary, held());
             if (dryRun) {
                 PassthroughProposal p = chain.propose(request, HostSource::refuseUnknownKey);
                 if (json.enabled()) {
@@ -171,6 +176,14 @@ public final class PassthroughCommand implements Callable<Integer> {
                     + " --host NAME, --local for this computer, or --sysroot DIR (with --connection the node's linked host is used)");
         }
         return host.changeTarget(services);
+    }
+
+    private AttachPreflight.Held held() {
+        if (addGpu && replaceGpu) {
+            throw new IllegalArgumentException("--add-gpu keeps the VM's GPU, --replace-gpu takes it away: give one");
+        }
+        return addGpu ? AttachPreflight.Held.KEEP : replaceGpu ? AttachPreflight.Held.REPLACE
+                : AttachPreflight.Held.REFUSE;
     }
 
     /**

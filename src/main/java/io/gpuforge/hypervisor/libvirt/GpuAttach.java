@@ -106,6 +106,21 @@ final class GpuAttach {
             domain.appendChild(d);
             return d;
         });
+        for (PciAddress old : r.replacing()) { // the cards this one replaces leave in the same write
+            boolean gone = false;
+            for (Element h : Xml.children(devices, "hostdev")) {
+                Optional<PciAddress> src = HostdevXml.isPci(h) ? HostdevXml.source(h) : Optional.empty();
+                if (src.isPresent() && src.get().sameSlot(old)) {
+                    devices.removeChild(h);
+                    changes.add("removed <hostdev> " + src.get());
+                    gone = true;
+                }
+            }
+            if (!gone) {
+                throw new LibvirtBackendException(Kind.INVALID, "no function of the card " + slot(old) + " is passed"
+                        + " through to " + r.vm().id() + ": nothing to replace", null);
+            }
+        }
         for (Element h : Xml.children(devices, "hostdev")) {
             Optional<PciAddress> src = HostdevXml.isPci(h) ? HostdevXml.source(h) : Optional.empty();
             if (src.isPresent() && r.functions().contains(src.get())) {

@@ -34,10 +34,11 @@ final class PveGpuAttach {
     record NewMapping(String id, String entry, String description) {
     }
 
-    /** What to write: the mapping (when new), the keys to set, and each change as the user should read it. */
-    record Plan(Optional<NewMapping> mapping, Map<String, String> set, List<String> changes) {
+    /** What to write: the mapping (when new), the keys to set and to delete, each change as the user should read it. */
+    record Plan(Optional<NewMapping> mapping, Map<String, String> set, List<String> delete, List<String> changes) {
         Plan {
             set = Map.copyOf(set);
+            delete = List.copyOf(delete);
             changes = List.copyOf(changes);
         }
     }
@@ -53,9 +54,19 @@ final class PveGpuAttach {
     private PveGpuAttach() {
     }
 
-    static Plan attach(GpuAttachRequest r, Map<String, String> cfg, NodePci pci, PveMappings mappings)
+    static Plan attach(GpuAttachRequest r, Map<String, String> current, NodePci pci, PveMappings mappings)
             throws BackendException {
         String node = r.vm().node();
+        // the cards this one replaces go in the same write: their hostpciN are free for it
+        Map<String, String> cfg = new LinkedHashMap<>(current);
+        List<String> removed = new ArrayList<>();
+        List<String> removedChanges = new ArrayList<>();
+        for (PciAddress old : r.replacing()) {
+            Removal rm = detach(r.vm(), old, current, pci, mappings);
+            rm.delete().forEach(cfg::remove);
+            removed.addAll(rm.delete());
+            removedChanges.addAll(rm.changes());
+        }
         PciAddress card = r.gpu();
         for (PciAddress f : r.functions()) {
             if (!f.sameSlot(card)) {
@@ -82,7 +93,7 @@ final class PveGpuAttach {
                         + ")");
             }
         }
-        List<String> changes = new ArrayList<>();
+        List<String> changes = new ArrayList<>(removedChanges);
         Optional<NewMapping> create = Optional.empty();
         String id;
         Optional<PveMappings.Mapping> existing = mappings.naming(node, path);
@@ -120,7 +131,7 @@ final class PveGpuAttach {
             set.put("balloon", "0");
         }
         set.forEach((k, v) -> changes.add(k + ": " + v));
-        return new Plan(create, set, changes);
+        return new Plan(create, set, removed.stream().filter(k -> !set.containsKey(k)).toList(), changes);
     }
 
     static Removal detach(VmRef vm, PciAddress gpu, Map<String, String> cfg, NodePci pci, PveMappings mappings)

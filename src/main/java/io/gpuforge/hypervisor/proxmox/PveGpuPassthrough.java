@@ -39,7 +39,7 @@ final class PveGpuPassthrough {
                 client.post("/cluster/mapping/pci", Map.of("id", m.id(), "map", m.entry(), "description", m.description()));
             }
             try {
-                api.updateConfig(vm.node(), vmid, plan.set(), List.of(), r.basedOnVersion());
+                api.updateConfig(vm.node(), vmid, plan.set(), plan.delete(), r.basedOnVersion());
             } catch (PveApiException e) {
                 if (plan.mapping().isPresent()) {
                     undoMapping(plan.mapping().get().id());

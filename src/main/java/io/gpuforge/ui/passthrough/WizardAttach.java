@@ -101,8 +101,7 @@ final class WizardAttach {
                 javafx.application.Platform.runLater(() -> checked.set(new Checked(vm, add, now)));
                 throw new IllegalStateException(m.ui.i18n().get("passthrough.attach.moved", vm.id()));
             }
-            return assignments.attach(s, new GpuAssignments.Attach(vm, card, false, Optional.empty(),
-                    Optional.empty()), now.version());
+            return assignments.attach(s, now.request().orElseThrow());
         }, r -> {
             m.attached.set(r);
             then.run();
