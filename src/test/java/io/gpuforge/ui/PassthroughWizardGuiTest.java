@@ -258,7 +258,13 @@ class PassthroughWizardGuiTest {
         robot.interact(() -> robot.lookup("#pt-add-gpu").queryAs(CheckBox.class).setSelected(true));
         waitFor("render-02 with both GPUs", () -> text(robot, "#pt-attach-plan").contains("keeps its GPU 0000:01:00.0"));
         assertThat(text(robot, "#pt-attach-plan")).contains("hostpci1: mapping=gpu-pve-3090-02-00,pcie=1");
-        robot.interact(() -> robot.lookup("#pt-add-gpu").queryAs(CheckBox.class).setSelected(false));
+        robot.interact(() -> robot.lookup("#pt-replace-gpu").queryAs(CheckBox.class).setSelected(true));
+        waitFor("render-02's GPU replaced", () -> text(robot, "#pt-attach-plan")
+                .contains("hostpci0: mapping=render-3090,pcie=1 (removed)"));
+        assertThat(text(robot, "#pt-attach-plan")).contains("hostpci0: mapping=gpu-pve-3090-02-00,pcie=1")
+                .doesNotContain("keeps its GPU");
+        assertThat(onFx(() -> robot.lookup("#pt-add-gpu").queryAs(CheckBox.class).isSelected())).isFalse();
+        robot.interact(() -> robot.lookup("#pt-replace-gpu").queryAs(CheckBox.class).setSelected(false));
         robot.interact(() -> vms.getSelectionModel().select(vms.getItems().stream().filter(v -> v.ref().equals(vm))
                 .findFirst().orElseThrow()));
         waitFor("the VM's exact changes", () -> text(robot, "#pt-attach-plan").contains("gets exactly these changes"));

@@ -24,10 +24,17 @@ final class AttachPlanView {
         add.setId("pt-add-gpu");
         add.selectedProperty().bindBidirectional(m.attaching.addGpu);
         add.managedProperty().bind(add.visibleProperty());
+        CheckBox replace = WizardPages.wrapped(new CheckBox());
+        replace.setId("pt-replace-gpu");
+        replace.selectedProperty().bindBidirectional(m.attaching.replaceGpu);
+        replace.managedProperty().bind(replace.visibleProperty());
         Runnable render = () -> {
             lines.getChildren().clear();
             WizardAttach.Checked c = m.attaching.checked.get();
-            add.setVisible(c != null && !c.result().kept().isEmpty());
+            // the VM has a GPU: it is kept, replaced, or the attach is refused (the user's choice stays shown)
+            boolean has = c != null && (!c.result().kept().isEmpty() || c.held() != AttachPreflight.Held.REFUSE);
+            add.setVisible(has);
+            replace.setVisible(has);
             if (m.vm.get() == null) {
                 return;
             }
@@ -36,7 +43,10 @@ final class AttachPlanView {
                 return;
             }
             AttachPreflight.Result r = c.result();
-            add.setText(i18n.get("passthrough.attach.addGpu", String.join(", ", r.kept())));
+            if (!r.kept().isEmpty()) {
+                add.setText(i18n.get("passthrough.attach.addGpu", String.join(", ", r.kept())));
+                replace.setText(i18n.get("passthrough.attach.replaceGpu", String.join(", ", r.kept())));
+            }
             if (!r.ok()) {
                 r.refusals().forEach(x -> lines.getChildren().add(WizardPages.message("wizard-message-error", x)));
                 return;
@@ -51,7 +61,7 @@ final class AttachPlanView {
         m.attaching.checked.addListener((o, a, b) -> render.run());
         m.vm.addListener((o, a, b) -> render.run());
         render.run();
-        return new VBox(6, lines, add);
+        return new VBox(6, lines, add, replace);
     }
 
     private static Label muted(String text) {

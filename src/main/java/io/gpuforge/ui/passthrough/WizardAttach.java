@@ -22,28 +22,47 @@ import javafx.beans.property.SimpleObjectProperty;
  */
 final class WizardAttach {
 
-    /** The check of one VM: which, whether it keeps its GPUs, and what it would get or why not. */
-    record Checked(VmRef vm, boolean addGpu, AttachPreflight.Result result) {
-        boolean okFor(VmRef other, boolean add) {
-            return vm.equals(other) && addGpu == add && result.ok();
+    /** The check of one VM: which, what becomes of the GPUs it has, and what it would get or why not. */
+    record Checked(VmRef vm, AttachPreflight.Held held, AttachPreflight.Result result) {
+        boolean okFor(VmRef other, AttachPreflight.Held h) {
+            return vm.equals(other) && held == h && result.ok();
         }
     }
 
     final ObjectProperty<Checked> checked = new SimpleObjectProperty<>();
     /** The VM has a GPU already and gets this one as well. */
     final BooleanProperty addGpu = new SimpleBooleanProperty();
+    /** The VM has a GPU already and gets this one instead, in the same change. */
+    final BooleanProperty replaceGpu = new SimpleBooleanProperty();
     private final WizardModel m;
     private final GpuAssignments assignments = new GpuAssignments();
     private final AttachPreflight preflight = new AttachPreflight(assignments);
 
     WizardAttach(WizardModel m) {
         this.m = m;
-        addGpu.addListener((o, a, b) -> check(() -> { }));
+        addGpu.addListener((o, a, b) -> {
+            if (b) {
+                replaceGpu.set(false);
+            }
+            check(() -> { });
+        });
+        replaceGpu.addListener((o, a, b) -> {
+            if (b) {
+                addGpu.set(false);
+            }
+            check(() -> { });
+        });
+    }
+
+    /** What the user chose for the GPUs the VM has. */
+    AttachPreflight.Held held() {
+        return addGpu.get() ? AttachPreflight.Held.KEEP : replaceGpu.get() ? AttachPreflight.Held.REPLACE
+                : AttachPreflight.Held.REFUSE;
     }
 
     /** Whether the VM chosen passed its check (for the Next button). */
     boolean ready() {
-        return m.vm.get() != null && checked.get() != null && checked.get().okFor(m.vm.get().ref(), addGpu.get());
+        return m.vm.get() != null && checked.get() != null && checked.get().okFor(m.vm.get().ref(), held());
     }
 
     /** Checks the VM chosen now; the page shows the outcome. */
@@ -56,11 +75,11 @@ final class WizardAttach {
         }
         VmRef vm = m.vm.get().ref();
         PciAddress card = m.gpu.get();
-        boolean add = addGpu.get();
+        AttachPreflight.Held held = held();
         checked.set(null);
-        m.run("passthrough.task.attachCheck", () -> new Checked(vm, add, preflight.check(s.get(), vm, card, false, add)),
-                c -> {
-                    if (m.vm.get() != null && m.vm.get().ref().equals(c.vm()) && addGpu.get() == c.addGpu()) {
+        m.run("passthrough.task.attachCheck", () -> new Checked(vm, held, preflight.check(s.get(), vm, card, false,
+                held)), c -> {
+                    if (m.vm.get() != null && m.vm.get().ref().equals(c.vm()) && held() == c.held()) {
                         checked.set(c);
                     }
                     then.run();
@@ -77,7 +96,7 @@ final class WizardAttach {
 
     /** The one-click run confirmed this plan: its VM lines are what the attach must find again. */
     void confirmed(PassthroughProposal p) {
-        checked.set(new Checked(p.vm(), addGpu.get(), new AttachPreflight.Result(p.vmName(), p.vmChanges(),
+        checked.set(new Checked(p.vm(), held(), new AttachPreflight.Result(p.vmName(), p.vmChanges(),
                 p.vmVersion(), p.kept(), List.of())));
     }
 
@@ -89,16 +108,16 @@ final class WizardAttach {
         ConnectionSession s = m.session().orElseThrow();
         VmRef vm = m.vm.get().ref();
         PciAddress card = m.gpu.get();
-        boolean add = addGpu.get();
+        AttachPreflight.Held held = held();
         Optional<Checked> shown = Optional.ofNullable(checked.get()).filter(c -> c.vm().equals(vm));
         m.run("passthrough.task.attach", () -> {
-            AttachPreflight.Result now = preflight.check(s, vm, card, false, add);
+            AttachPreflight.Result now = preflight.check(s, vm, card, false, held);
             if (!now.ok()) {
                 throw new IllegalStateException(String.join("; ", now.refusals()));
             }
             if (shown.isPresent() && (!now.version().equals(shown.get().result().version())
                     || !now.changes().equals(shown.get().result().changes()))) {
-                javafx.application.Platform.runLater(() -> checked.set(new Checked(vm, add, now)));
+                javafx.application.Platform.runLater(() -> checked.set(new Checked(vm, held, now)));
                 throw new IllegalStateException(m.ui.i18n().get("passthrough.attach.moved", vm.id()));
             }
             return assignments.attach(s, now.request().orElseThrow());
