@@ -59,8 +59,10 @@ class AlertRulesCliTest {
             assertThat(run("", "alert", "webhook", "--url", "ftp://x/y")).isEqualTo(2);
             assertThat(run("tok-123\n", "alert", "webhook", "--url", receiver.url("/hook"), "--token-stdin",
                     "--test")).as(err.toString()).isZero();
-            assertThat(out.toString()).contains("alerts are posted to " + receiver.url("/hook")
-                    + " with a bearer token").contains("test: " + receiver.url("/hook") + " answered HTTP 200");
+            // the URL's path may be its secret (Slack-style hooks): shown as scheme and host only
+            assertThat(out.toString()).contains("alerts are posted to " + receiver.url("/…")
+                    + " with a bearer token").contains("test: " + receiver.url("/…") + " answered HTTP 200")
+                    .doesNotContain("/hook");
             assertThat(receiver.posts()).singleElement().satisfies(p -> assertThat(p.authorization())
                     .isEqualTo("Bearer tok-123"));
             assertThat(run("", "alert", "webhook", "--json")).isZero();

@@ -129,9 +129,9 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
         n.put("at", clock.instant().toString());
         int status = post(to, json.writeValueAsBytes(n));
         if (status / 100 != 2) {
-            throw new IOException(to + " answered HTTP " + status);
+            throw new IOException(redacted(to) + " answered HTTP " + status);
         }
-        return to + " answered HTTP " + status;
+        return redacted(to) + " answered HTTP " + status;
     }
 
     private void attempt(String to, byte[] body, int tried) {
@@ -156,12 +156,12 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
             again = false;
         }
         if (again && tried < retries.size()) {
-            LOG.info("Alert webhook {}: {}; trying again in {} s", to, why, retries.get(tried).toSeconds());
+            LOG.info("Alert webhook {}: {}; trying again in {} s", redacted(to), why, retries.get(tried).toSeconds());
             timer.schedule(() -> attempt(to, body, tried + 1), retries.get(tried).toMillis(), TimeUnit.MILLISECONDS);
             return;
         }
         failed.incrementAndGet();
-        LOG.warn("Alert webhook {}: {}; the alert was not delivered{}", to, why,
+        LOG.warn("Alert webhook {}: {}; the alert was not delivered{}", redacted(to), why,
                 again ? " after " + (tried + 1) + " tries" : "");
     }
 
@@ -180,7 +180,27 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
             b.header("Authorization", "Bearer " + new String(t.get()));
             Arrays.fill(t.get(), '\0');
         }
-        return BoundedHttp.send(http, b.build(), "the alert webhook " + to, ANSWER).status();
+        return BoundedHttp.send(http, b.build(), "the alert webhook " + redacted(to), ANSWER).status();
+    }
+
+    /**
+     * A webhook's URL as logs, errors and outputs may show it: its scheme and host, and {@code /…} for a path or query,
+     * which carry the secret of Slack-style hooks ({@code /services/T…/B…/XXXX}, {@code ?token=…}); user info is left
+     * out too. Something that is no URL is shown as {@code (a webhook URL)}.
+     */
+    public static String redacted(String url) {
+        try {
+            URI u = URI.create(url.strip());
+            if (u.getScheme() == null || u.getHost() == null) {
+                return "(a webhook URL)";
+            }
+            boolean more = (u.getRawPath() != null && !u.getRawPath().isEmpty() && !u.getRawPath().equals("/"))
+                    || u.getRawQuery() != null || u.getRawFragment() != null;
+            return u.getScheme() + "://" + u.getHost() + (u.getPort() >= 0 ? ":" + u.getPort() : "") + (more ? "/…"
+                    : "");
+        } catch (IllegalArgumentException e) {
+            return "(a webhook URL)";
+        }
     }
 
     private byte[] body(AlertEvent e, long skipped) {

@@ -54,7 +54,7 @@ final class AlertWebhookCommand implements Callable<Integer> {
             return 2;
         }
         if (url != null && !Settings.validWebhook(url)) {
-            o.error("gpuforge alert webhook: --url takes an http or https URL, not " + url);
+            o.error("gpuforge alert webhook: --url takes an http or https URL, not " + AlertWebhook.redacted(url));
             return 2;
         }
         if (tokenStdin && noToken) {
@@ -107,12 +107,13 @@ final class AlertWebhookCommand implements Callable<Integer> {
             }
             if (output.enabled()) {
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put("url", now.orElse(null));
+                m.put("url", now.map(AlertWebhook::redacted).orElse(null));
                 m.put("token", hasToken);
                 m.put("test", answer);
                 o.json(m);
             } else {
-                o.line(now.map(u -> "alerts are posted to " + u + (hasToken ? " with a bearer token" : ""))
+                o.line(now.map(u -> "alerts are posted to " + AlertWebhook.redacted(u) + (hasToken ? " with a bearer"
+                        + " token" : ""))
                         .orElse("alerts are posted to no webhook"));
                 if (answer != null) {
                     o.line("test: " + answer);

@@ -3,6 +3,7 @@ package io.gpuforge.cli.serve;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppContext;
+import io.gpuforge.app.monitor.AlertWebhook;
 import io.gpuforge.app.desktop.DesktopNotifications;
 import io.gpuforge.app.desktop.ProgramStarter;
 import io.gpuforge.app.monitor.GpuFleet;
@@ -144,7 +145,7 @@ public final class ServeCommand implements Callable<Integer> {
                     shown);
             ctx.alerts().addListener(desktop);
             String notified = desktop.why() + "; webhook: " + Optional.ofNullable(settings.alertWebhook())
-                    .map(ServeCommand::withoutSecrets).orElse("off");
+                    .map(AlertWebhook::redacted).orElse("off");
             String why;
             try (GpuFleet.Subscription watching = fleet.subscribe(() -> { })) {
                 long until = System.nanoTime() + FIRST_LISTING.toNanos();
@@ -226,17 +227,6 @@ public final class ServeCommand implements Callable<Integer> {
                     + "GPUFORGE_VAULT_PASSPHRASE)";
             case VAULT_NOT_SET_UP -> "none saved";
         };
-    }
-
-    /** A webhook's URL as it may be printed: its scheme, host and port (Slack-style URLs hold their secret). */
-    static String withoutSecrets(String url) {
-        try {
-            java.net.URI u = new java.net.URI(url);
-            return new java.net.URI(u.getScheme(), null, u.getHost(), u.getPort(), null, null, null).toString()
-                    + (u.getRawPath() != null && u.getRawPath().length() > 1 || u.getRawQuery() != null ? "/…" : "");
-        } catch (java.net.URISyntaxException e) {
-            return "(set)";
-        }
     }
 
     /** A line of text, or with --json the same as one JSON object on its own line. */
