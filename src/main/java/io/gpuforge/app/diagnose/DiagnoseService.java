@@ -43,8 +43,17 @@ public final class DiagnoseService {
         this(maxBytes, VmEvidence.OwnStarts.NONE);
     }
 
+    /** With another byte limit per log and wait for a pipe (tests). */
+    DiagnoseService(int maxBytes, java.time.Duration streamWait) {
+        this(new LogReader(maxBytes, streamWait), VmEvidence.OwnStarts.NONE);
+    }
+
     private DiagnoseService(int maxBytes, VmEvidence.OwnStarts ownStarts) {
-        this.reader = new LogReader(maxBytes);
+        this(new LogReader(maxBytes), ownStarts);
+    }
+
+    private DiagnoseService(LogReader reader, VmEvidence.OwnStarts ownStarts) {
+        this.reader = reader;
         this.ownStarts = ownStarts;
     }
 

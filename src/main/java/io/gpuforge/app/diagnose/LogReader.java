@@ -33,10 +33,19 @@ final class LogReader {
     record Read(Optional<LogInput> input, Collected collected) {
     }
 
+    /** How long a pipe, device or {@code /proc} file may take to give its text. */
+    static final java.time.Duration STREAM_WAIT = java.time.Duration.ofSeconds(10);
+
     private final int maxBytes;
+    private final java.time.Duration streamWait;
 
     LogReader(int maxBytes) {
+        this(maxBytes, STREAM_WAIT);
+    }
+
+    LogReader(int maxBytes, java.time.Duration streamWait) {
         this.maxBytes = maxBytes;
+        this.streamWait = streamWait;
     }
 
     Read file(Path path) {
@@ -45,7 +54,13 @@ final class LogReader {
             if (Files.isDirectory(path)) {
                 return failed(name, name + " is a directory: give a log file");
             }
-            long size = Files.size(path);
+            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(path,
+                    java.nio.file.attribute.BasicFileAttributes.class);
+            if (!a.isRegularFile() || a.size() == 0) {
+                // a pipe (<(journalctl -k)), a device, a /proc file that says it is empty: read as a stream, in time
+                return streamed(path, name);
+            }
+            long size = a.size();
             try (SeekableByteChannel ch = Files.newByteChannel(path)) {
                 long skip = Math.max(0, size - maxBytes);
                 ch.position(skip);
@@ -63,6 +78,36 @@ final class LogReader {
             return failed(name, name + ": permission denied");
         } catch (IOException e) {
             return failed(name, name + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * What is not a plain file with a size, read from its start within {@link #streamWait}: a FIFO nobody writes to
+     * blocks its opening for ever, so the read runs on a thread of its own and is given up (the thread left to the
+     * process's end) with a reason.
+     */
+    private Read streamed(Path path, String name) {
+        java.util.concurrent.CompletableFuture<Read> read = new java.util.concurrent.CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try (InputStream in = Files.newInputStream(path)) {
+                read.complete(stream(name, in));
+            } catch (IOException | RuntimeException e) {
+                read.complete(failed(name, name + ": " + e.getMessage()));
+            }
+        }, "gpuforge-log-read");
+        t.setDaemon(true);
+        t.start();
+        try {
+            return read.get(streamWait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            t.interrupt();
+            return failed(name, name + " gave nothing to read within " + streamWait.toSeconds() + " s (a pipe nobody"
+                    + " writes to?): give the log as a file, or pipe it to --log -");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return failed(name, name + ": interrupted while reading it");
+        } catch (java.util.concurrent.ExecutionException e) {
+            return failed(name, name + ": " + e.getCause().getMessage());
         }
     }
 
