@@ -83,9 +83,14 @@ public final class MetricsServer implements AutoCloseable {
         server.close();
     }
 
-    /** The Host check on loopback, and basic auth with bcrypt hashes where users are configured. */
+    /**
+     * The Host check on loopback, GET or HEAD of {@code /metrics} only (404, 405 otherwise), and basic auth with
+     * bcrypt hashes where users are configured.
+     */
     static final class Guard extends Authenticator {
         private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "[::1]", "::1");
+        /** The one path answered, where Prometheus scrapes. */
+        static final String PATH = "/metrics";
         private final boolean loopback;
         private final Map<String, String> users;
 
@@ -98,6 +103,15 @@ public final class MetricsServer implements AutoCloseable {
         public Result authenticate(HttpExchange x) {
             if (loopback && !loopbackHost(x.getRequestHeaders().getFirst("Host"))) {
                 return new Failure(403);
+            }
+            // one path, read only: no other page (the client library's, naming it), no other method, before any
+            // password is checked
+            if (!PATH.equals(x.getRequestURI().getRawPath())) {
+                return new Failure(404);
+            }
+            if (!x.getRequestMethod().equals("GET") && !x.getRequestMethod().equals("HEAD")) {
+                x.getResponseHeaders().set("Allow", "GET, HEAD");
+                return new Failure(405);
             }
             if (users.isEmpty()) {
                 return new Success(new HttpPrincipal("anonymous", "gpuforge"));

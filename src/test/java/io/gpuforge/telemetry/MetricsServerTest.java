@@ -76,6 +76,33 @@ class MetricsServerTest {
     }
 
     @Test
+    void onlyGetAndHeadOfMetricsAreAnswered() throws Exception {
+        try (MetricsServer s = MetricsServer.start("127.0.0.1", 0, WebConfig.none(), collector, pool)) {
+            String base = "http://127.0.0.1:" + s.port();
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> ok = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(ok.statusCode()).isEqualTo(200);
+            assertThat(ok.body()).contains("gpuforge_gpu_temperature_celsius");
+            assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).method("HEAD",
+                    HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding()).statusCode())
+                    .isEqualTo(200);
+            for (String path : List.of("/metricsX", "/metrics/", "/", "/../etc/passwd", "/-/healthy")) {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(path).isEqualTo(404);
+                assertThat(r.body()).as(path).doesNotContainIgnoringCase("prometheus");
+            }
+            for (String method : List.of("POST", "DELETE", "PUT")) {
+                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).method(method,
+                        HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.discarding());
+                assertThat(r.statusCode()).as(method).isEqualTo(405);
+                assertThat(r.headers().firstValue("Allow")).as(method).contains("GET, HEAD");
+            }
+        }
+    }
+
+    @Test
     void anAddressOffLoopbackNeedsTlsAndBasicAuth() {
         assertThatThrownBy(() -> MetricsServer.start("0.0.0.0", 0, WebConfig.none(), collector, pool))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs TLS and basic auth");
