@@ -91,12 +91,57 @@ public final class MetricsServer implements AutoCloseable {
         private static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "[::1]", "::1");
         /** The one path answered, where Prometheus scrapes. */
         static final String PATH = "/metrics";
+        /** A bcrypt hash no password matches: an unknown user pays the same bcrypt as a known one. */
+        private static final String DUMMY = BCrypt.hashpw(Long.toHexString(new SecureRandom().nextLong()),
+                BCrypt.gensalt(10));
+        /** How many verified credentials are remembered (the hash of user and password, never the password). */
+        private static final int CACHE = 64;
         private final boolean loopback;
         private final Map<String, String> users;
+        private final java.util.function.BiPredicate<String, String> checkpw;
+        private final Map<String, Boolean> verified = java.util.Collections.synchronizedMap(
+                new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                        return size() > CACHE;
+                    }
+                });
 
         Guard(boolean loopback, Map<String, String> users) {
+            this(loopback, users, BCrypt::checkpw);
+        }
+
+        /** With the bcrypt check given ({@code checkpw(password, hash)}): tests count its calls. */
+        Guard(boolean loopback, Map<String, String> users, java.util.function.BiPredicate<String, String> checkpw) {
             this.loopback = loopback;
             this.users = users;
+            this.checkpw = checkpw;
+        }
+
+        /**
+         * Whether the user and password are right: bcrypt once per credential (remembered by its SHA-256 after a
+         * success, so a scrape every few seconds costs no bcrypt), and as much for an unknown user as for a known one.
+         */
+        boolean valid(String user, String password) {
+            String key = sha256(user + '\u0000' + password);
+            if (verified.containsKey(key)) {
+                return true;
+            }
+            String hash = users.get(user);
+            boolean ok = checkpw.test(password, hash == null ? DUMMY : "$2a$" + hash.substring(4)) && hash != null;
+            if (ok) {
+                verified.put(key, Boolean.TRUE);
+            }
+            return ok;
+        }
+
+        private static String sha256(String s) {
+            try {
+                return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(s.getBytes(StandardCharsets.UTF_8)));
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException("this Java has no SHA-256", e);
+            }
         }
 
         @Override
@@ -125,11 +170,8 @@ public final class MetricsServer implements AutoCloseable {
                     pair = "";
                 }
                 int colon = pair.indexOf(':');
-                if (colon > 0) {
-                    String hash = users.get(pair.substring(0, colon));
-                    if (hash != null && BCrypt.checkpw(pair.substring(colon + 1), "$2a$" + hash.substring(4))) {
-                        return new Success(new HttpPrincipal(pair.substring(0, colon), "gpuforge"));
-                    }
+                if (colon > 0 && valid(pair.substring(0, colon), pair.substring(colon + 1))) {
+                    return new Success(new HttpPrincipal(pair.substring(0, colon), "gpuforge"));
                 }
             }
             x.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"gpuforge\"");

@@ -103,6 +103,27 @@ class MetricsServerTest {
     }
 
     @Test
+    void anUnknownUserCostsABcryptAsAKnownOneAndAGoodPasswordIsCheckedOnce() {
+        String hash = "$2y$" + BCrypt.hashpw("s3cret", BCrypt.gensalt(4)).substring(4);
+        java.util.concurrent.atomic.AtomicInteger bcrypts = new java.util.concurrent.atomic.AtomicInteger();
+        MetricsServer.Guard g = new MetricsServer.Guard(false, Map.of("prometheus", hash), (pw, h) -> {
+            bcrypts.incrementAndGet();
+            return BCrypt.checkpw(pw, h);
+        });
+        assertThat(g.valid("nobody", "s3cret")).isFalse();
+        assertThat(bcrypts.get()).as("an unknown user is not told apart by a missing bcrypt").isEqualTo(1);
+        assertThat(g.valid("prometheus", "wrong")).isFalse();
+        assertThat(g.valid("prometheus", "s3cret")).isTrue();
+        assertThat(bcrypts.get()).isEqualTo(3);
+        for (int i = 0; i < 5; i++) {
+            assertThat(g.valid("prometheus", "s3cret")).isTrue();
+        }
+        assertThat(bcrypts.get()).as("a verified password is remembered by its hash: scrapes pay no bcrypt").isEqualTo(3);
+        assertThat(g.valid("prometheus", "wrong")).as("a wrong one is never remembered").isFalse();
+        assertThat(bcrypts.get()).isEqualTo(4);
+    }
+
+    @Test
     void anAddressOffLoopbackNeedsTlsAndBasicAuth() {
         assertThatThrownBy(() -> MetricsServer.start("0.0.0.0", 0, WebConfig.none(), collector, pool))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs TLS and basic auth");
