@@ -145,7 +145,9 @@ public final class AppContext implements AutoCloseable {
             return t;
         });
         this.webhook = new AlertWebhook(() -> Optional.ofNullable(settings.current().alertWebhook()),
-                () -> secrets.store().get(AlertWebhook.TOKEN_KEY), webhookPosts, Clock.systemUTC(), HostName.get());
+                // no vault set up (and no keyring): no token can have been saved, so none goes with the post
+                () -> secrets.state() == SecretsService.State.VAULT_NOT_SET_UP ? Optional.empty()
+                        : secrets.store().get(AlertWebhook.TOKEN_KEY), webhookPosts, Clock.systemUTC(), HostName.get());
         this.alerts.addListener(webhook);
         this.costs = new CostService(new CostProfileRepository(database), telemetry);
         this.fleet = new GpuFleet(connections, sessions, telemetry, alerts, executors.background(),
