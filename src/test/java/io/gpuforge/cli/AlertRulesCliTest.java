@@ -67,6 +67,12 @@ class AlertRulesCliTest {
                     .isEqualTo("Bearer tok-123"));
             assertThat(run("", "alert", "webhook", "--json")).isZero();
             assertThat(new ObjectMapper().readTree(out.toString()).get("token").asBoolean()).isTrue();
+            assertThat(err.toString()).as("http on loopback: no warning").doesNotContain("warning");
+            assertThat(run("", "alert", "webhook", "--url", "http://hooks.example/services/T0/B0/XXXX")).isZero();
+            assertThat(err.toString()).contains("warning: the bearer token goes over plain http to"
+                    + " http://hooks.example/…").contains("use an https URL").doesNotContain("XXXX");
+            assertThat(run("", "alert", "webhook", "--url", "https://hooks.example/services/T0/B0/XXXX")).isZero();
+            assertThat(err.toString()).doesNotContain("warning");
             assertThat(run("", "alert", "webhook", "--off")).isZero();
             assertThat(out.toString()).contains("alerts are posted to no webhook");
             receiver.answer(() -> 500);

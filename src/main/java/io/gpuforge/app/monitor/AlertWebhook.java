@@ -184,6 +184,26 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
     }
 
     /**
+     * Why a bearer token must not go to {@code url}: plain http to a host other than this computer, where anyone on
+     * the way reads it; empty when it may (https, or http on loopback).
+     */
+    public static Optional<String> tokenInClear(String url) {
+        try {
+            URI u = URI.create(url.strip());
+            String host = u.getHost() == null ? "" : u.getHost();
+            boolean loopback = host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]")
+                    || host.equals("::1");
+            if ("http".equalsIgnoreCase(u.getScheme()) && !loopback) {
+                return Optional.of("the bearer token goes over plain http to " + redacted(url) + ": anyone on the way"
+                        + " can read it; use an https URL");
+            }
+            return Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * A webhook's URL as logs, errors and outputs may show it: its scheme and host, and {@code /…} for a path or query,
      * which carry the secret of Slack-style hooks ({@code /services/T…/B…/XXXX}, {@code ?token=…}); user info is left
      * out too. Something that is no URL is shown as {@code (a webhook URL)}.

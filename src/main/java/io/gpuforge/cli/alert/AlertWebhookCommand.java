@@ -92,6 +92,9 @@ final class AlertWebhookCommand implements Callable<Integer> {
             ctx.settings().flush();
             Optional<String> now = Optional.ofNullable(ctx.settings().current().alertWebhook());
             boolean hasToken = now.isPresent() && ctx.secrets().has(AlertWebhook.TOKEN_KEY);
+            if (hasToken) {
+                AlertWebhook.tokenInClear(now.get()).ifPresent(w -> o.error("gpuforge alert webhook: warning: " + w));
+            }
             String answer = null;
             if (test) {
                 if (now.isEmpty()) {
