@@ -6,8 +6,9 @@ import java.util.Optional;
 
 /**
  * The Demo lab's simulated hosts, one behind each node of the simulated cluster: what GPUForge reads, edits and
- * reboots when the host-level work of a Demo lab node is asked for. For tests and the Demo lab's own switches
- * (make a refresh command fail, keep a host down after its reboot); the window and the CLI never need it.
+ * reboots when the host-level work of a Demo lab node is asked for, and its reset (the window's "Start afresh…",
+ * {@code connection add --demo --reset}). Otherwise for tests and the Demo lab's own switches (make a refresh
+ * command fail, keep a host down after its reboot).
  */
 public final class DemoLab {
 

@@ -1,6 +1,7 @@
 package io.gpuforge.ui.cluster;
 
 import io.gpuforge.domain.ClusterInventory;
+import io.gpuforge.app.backends.DemoLab;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.vm.VmInfo;
@@ -38,7 +39,7 @@ final class ClusterPage extends VBox implements Disposable {
     private final VmTableView vms;
     private final IommuGroupsView iommu;
 
-    ClusterPage(ClusterModel model, UiContext ui, Supplier<Window> owner) {
+    ClusterPage(ClusterModel model, UiContext ui, Supplier<Window> owner, Optional<DemoLab> demoLab) {
         I18n i18n = ui.i18n();
         ConnectionInfo c = model.session().connection();
         getStyleClass().add("cluster-page");
@@ -51,7 +52,8 @@ final class ClusterPage extends VBox implements Disposable {
             banner.setMaxWidth(Double.MAX_VALUE);
             banner.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE); // wraps instead of cutting its text
             HBox.setHgrow(banner, Priority.ALWAYS);
-            HBox row = new HBox(10, banner, afresh(model, ui));
+            HBox row = new HBox(10, banner);
+            demoLab.ifPresent(lab -> row.getChildren().add(afresh(model, ui, lab)));
             row.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
             VBox.setMargin(row, new Insets(8, 12, 0, 12));
             getChildren().add(row);
@@ -113,7 +115,7 @@ final class ClusterPage extends VBox implements Disposable {
      * "Start afresh": the Demo lab as the first time (it remembers what was made in it across runs, in the window and
      * the CLI alike), after a confirmation; the page and the tree read it again.
      */
-    private javafx.scene.control.Button afresh(ClusterModel model, UiContext ui) {
+    private javafx.scene.control.Button afresh(ClusterModel model, UiContext ui, DemoLab lab) {
         javafx.scene.control.Button b = new javafx.scene.control.Button();
         b.setId("demo-reset");
         scope.bind(b.textProperty(), ui.i18n().text("demo.reset"));
@@ -125,7 +127,7 @@ final class ClusterPage extends VBox implements Disposable {
             }
             b.setDisable(true);
             ui.tasks().supply(ui.i18n().get("demo.reset.task"), () -> {
-                ui.app().demoLab().reset();
+                lab.reset();
                 return Boolean.TRUE;
             }).onSuccess(v -> model.refresh()).onError(x -> ui.dialogs().showError("demo.reset.title",
                     x.getMessage(), x)).andFinally(() -> b.setDisable(false)).start();

@@ -1,6 +1,7 @@
 package io.gpuforge.ui.cluster;
 
 import io.gpuforge.domain.vm.ChangeEvent;
+import io.gpuforge.app.backends.DemoLab;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.connections.ConnectionState;
 import io.gpuforge.domain.host.HostFacts;
@@ -43,21 +44,24 @@ public final class HypervisorPages implements PageFactory {
     private final BiConsumer<ConnectionInfo, HostFacts> onFacts;
     private final PageExtensions extensions;
     private final Supplier<Window> owner;
+    private final Optional<DemoLab> demoLab;
     private final Map<Long, ClusterModel> models = new ConcurrentHashMap<>();
     private final Map<Long, VmActions> actions = new ConcurrentHashMap<>();
     private final Map<Long, ContainerActions> ctActions = new ConcurrentHashMap<>();
 
     /** @param onFacts told when a node's PCI devices arrive (the tree lists the GPUs of one-node connections) */
     public HypervisorPages(UiContext ui, BiConsumer<ConnectionInfo, HostFacts> onFacts) {
-        this(ui, onFacts, new PageExtensions(), () -> null);
+        this(ui, onFacts, new PageExtensions(), () -> null, Optional.empty());
     }
 
+    /** @param demoLab the Demo lab, which its page can start afresh; empty: no such button */
     public HypervisorPages(UiContext ui, BiConsumer<ConnectionInfo, HostFacts> onFacts, PageExtensions extensions,
-                           Supplier<Window> owner) {
+                           Supplier<Window> owner, Optional<DemoLab> demoLab) {
         this.ui = ui;
         this.onFacts = onFacts;
         this.extensions = extensions;
         this.owner = owner;
+        this.demoLab = demoLab;
     }
 
     /** Where views compute what they show from a model's values, off the FX thread (the app's background pool). */
@@ -153,7 +157,7 @@ public final class HypervisorPages implements PageFactory {
         ClusterModel m = model(c);
         Feather icon = c.kind() == ConnectionInfo.Kind.LIBVIRT ? Feather.SERVER : Feather.CLOUD;
         return new Page("tab-cluster-" + c.id(), Bindings.createStringBinding(c::name), Icons.of(icon), () -> {
-            ClusterPage page = new ClusterPage(m, ui, owner);
+            ClusterPage page = new ClusterPage(m, ui, owner, demoLab);
             start(c);
             return page;
         });

@@ -230,9 +230,8 @@ public final class PassthroughWizard {
     private void runAll() {
         PassthroughChain.Request request = new PassthroughChain.Request(m.target(), m.session().orElseThrow(),
                 m.vm.get().ref(), m.gpu.get(), m.options(), false);
-        PassthroughChain chain = new PassthroughChain(ui.app().passthrough(), ui.app().hosts(), ui.app().sessions());
         // every check that could stop the run later runs first: nothing is changed for a run that would stop
-        m.run("passthrough.task.preflight", () -> chain.propose(request, m.prompt), p -> {
+        m.run("passthrough.task.preflight", () -> m.propose(request), p -> {
             String files = p.hostPlan().map(h -> String.valueOf(h.edits().size())).orElse("0");
             String message = i18n.get("passthrough.oneClick.confirm", m.gpu.get(), m.describe(m.host.get()), files,
                     p.vm().id() + " (" + p.vmName() + ")") + "\n\n" + i18n.get("passthrough.oneClick.plan",

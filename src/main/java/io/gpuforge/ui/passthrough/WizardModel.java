@@ -1,6 +1,12 @@
 package io.gpuforge.ui.passthrough;
 
+import io.gpuforge.app.AppContext;
+import io.gpuforge.app.connections.ConnectionsService;
+import io.gpuforge.app.host.HostService;
+import io.gpuforge.app.passthrough.PassthroughChain;
+import io.gpuforge.app.passthrough.PassthroughProposal;
 import io.gpuforge.app.session.ConnectionSession;
+import io.gpuforge.app.session.Sessions;
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.host.HostReading;
 import io.gpuforge.app.host.HostReboot;
@@ -84,9 +90,25 @@ final class WizardModel {
     /** The Attach step: the VM chosen checked, and attached as shown. */
     final WizardAttach attaching = new WizardAttach(this);
 
+    /** The services the wizard works through, taken once: nothing else of the application is reached. */
+    private final PassthroughService passthrough;
+    private final HostService hostService;
+    private final Sessions sessions;
+    private final ConnectionsService connections;
+
     WizardModel(UiContext ui) {
         this.ui = ui;
         this.prompt = new FxHostKeyPrompt(ui.dialogs(), ui.i18n());
+        AppContext app = ui.app();
+        this.passthrough = app.passthrough();
+        this.hostService = app.hosts();
+        this.sessions = app.sessions();
+        this.connections = app.connections();
+    }
+
+    /** Every check of the whole passthrough to the VM chosen, before anything changes (the one-click run). */
+    PassthroughProposal propose(PassthroughChain.Request request) throws PassthroughChain.Stopped {
+        return new PassthroughChain(passthrough, hostService, sessions).propose(request, prompt);
     }
 
     PlanOptions options() {
@@ -99,16 +121,16 @@ final class WizardModel {
     }
 
     Optional<ConnectionSession> session() {
-        return host.get() == null ? Optional.empty() : host.get().connection().map(ui.app().sessions()::of);
+        return host.get() == null ? Optional.empty() : host.get().connection().map(sessions::of);
     }
 
     /** The hosts to choose from: every node of the hypervisor connections, the saved SSH hosts, this computer. */
     void loadHosts(Runnable then) {
         run("passthrough.task.hosts", () -> {
             List<Preselection> out = new ArrayList<>();
-            for (ConnectionInfo c : ui.app().connections().all()) {
-                if (ui.app().sessions().isHypervisor(c.kind())) {
-                    ClusterInventory inv = ui.app().sessions().of(c).inventory();
+            for (ConnectionInfo c : connections.all()) {
+                if (sessions.isHypervisor(c.kind())) {
+                    ClusterInventory inv = sessions.of(c).inventory();
                     inv.nodes().forEach(n -> out.add(Preselection.node(c, n.name(), Optional.empty())));
                 } else if (c.kind() == ConnectionInfo.Kind.SSH) {
                     out.add(Preselection.host(new HostTarget.Saved(c), Optional.empty()));
@@ -126,8 +148,8 @@ final class WizardModel {
     void readHost(Runnable then) {
         HostTarget t = target();
         run("passthrough.task.read", () -> {
-            HostReading r = ui.app().hosts().read(t, prompt);
-            return new Object[] {r, ui.app().passthrough().verdicts(r, PassthroughOverrides.none())};
+            HostReading r = hostService.read(t, prompt);
+            return new Object[] {r, passthrough.verdicts(r, PassthroughOverrides.none())};
         }, res -> {
             reading.set((HostReading) res[0]);
             @SuppressWarnings("unchecked")
@@ -146,9 +168,9 @@ final class WizardModel {
         PciAddress d = gpu.get();
         PlanOptions o = options();
         run("passthrough.task.check", () -> {
-            HostReading r = ui.app().passthrough().settled(t, prompt);
-            return new Object[] {r, ui.app().passthrough().check(r, Optional.of(d), o.overrides()),
-                ui.app().passthrough().status(r, d, o)};
+            HostReading r = passthrough.settled(t, prompt);
+            return new Object[] {r, passthrough.check(r, Optional.of(d), o.overrides()),
+                passthrough.status(r, d, o)};
         }, res -> {
             reading.set((HostReading) res[0]);
             report.set((ReadinessReport) res[1]);
@@ -181,7 +203,7 @@ final class WizardModel {
         output.clear();
         buffer.start();
         ApplyProgress progress = new ApplyProgressLines(buffer::add, ApplyProgressLines.Style.SYMBOLS);
-        run("passthrough.task.apply", () -> ui.app().passthrough().apply(t, d, o,
+        run("passthrough.task.apply", () -> passthrough.apply(t, d, o,
                 p -> p.changesAs(shown), progress, prompt)
                 .orElseThrow(() -> new IllegalStateException(ui.i18n().get("passthrough.apply.changed"))),
                 a -> {
@@ -193,7 +215,7 @@ final class WizardModel {
 
     /** Whether GPUForge can reboot this host (empty), or why not. */
     Optional<String> cannotReboot() {
-        return ui.app().passthrough().reboots(ui.app().sessions()).cannotReboot(target());
+        return passthrough.reboots(sessions).cannotReboot(target());
     }
 
     /** Reboots the host and waits until it answers with a new boot id. */
@@ -202,7 +224,7 @@ final class WizardModel {
         cancelled.set(false);
         output.clear();
         buffer.start();
-        HostReboot r = ui.app().passthrough().reboots(ui.app().sessions());
+        HostReboot r = passthrough.reboots(sessions);
         rebootStatus.set("");
         RebootLines lines = new RebootLines(ui.i18n());
         run("passthrough.task.reboot", () -> r.reboot(t, (phase, waited, detail) -> {
@@ -218,7 +240,7 @@ final class WizardModel {
 
     void verify(Runnable then) {
         HostTarget t = target();
-        run("passthrough.task.verify", () -> ui.app().passthrough().verify(t, prompt), v -> {
+        run("passthrough.task.verify", () -> passthrough.verify(t, prompt), v -> {
             verified.set(v);
             then.run();
         });

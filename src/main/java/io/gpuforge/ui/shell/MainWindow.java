@@ -83,7 +83,7 @@ public final class MainWindow {
         local = new LocalHostPages(ui, this::onLocalSummary, facts -> navigation.showGpus(true, Optional.empty(), facts));
         sshHosts = new SshHostPages(ui, (c, facts) -> navigation.showGpus(false, Optional.of(c), facts));
         hypervisors = new HypervisorPages(ui, (c, facts) -> navigation.showGpus(false, Optional.of(c), facts), extensions,
-                () -> stage);
+                () -> stage, Optional.of(app.demoLab()));
         pages = List.of(local, sshHosts, hypervisors);
         watches = new ConnectionWatch(hypervisors, navigation);
         connectionDialogs = new ConnectionDialogs(ui, () -> stage, this::added, this::edited, this::removed);
