@@ -55,12 +55,6 @@ public final class AttachPreflight {
         this.assignments = assignments;
     }
 
-    /** Checks giving {@code card} to {@code vm}; {@code addGpu}: a VM with a GPU may get this one as well. */
-    public Result check(ConnectionSession s, VmRef vm, PciAddress card, boolean primaryGpu, boolean addGpu)
-            throws BackendException {
-        return check(s, vm, card, primaryGpu, addGpu ? Held.KEEP : Held.REFUSE);
-    }
-
     /** What becomes of the GPUs a VM has: refused (the default), kept beside the new one, or replaced by it. */
     public enum Held { REFUSE, KEEP, REPLACE }
 

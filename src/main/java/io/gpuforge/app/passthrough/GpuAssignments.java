@@ -71,32 +71,15 @@ public final class GpuAssignments {
     /** Attaches as {@code request} says (a pre-flight made it): a VM changed since is refused as {@code CONFLICT}. */
     public GpuAttachResult attach(ConnectionSession s, GpuAttachRequest request) throws BackendException {
         requireAttach(s);
-        GpuAttachRequest r = request;
         try {
-            return s.attachGpu(r);
+            return s.attachGpu(request);
         } catch (BackendException e) {
             if (e.kind() == BackendException.Kind.CONFLICT) {
-                throw new BackendException(BackendException.Kind.CONFLICT, "VM " + r.vm().id() + " changed after its"
+                throw new BackendException(BackendException.Kind.CONFLICT, "VM " + request.vm().id() + " changed after its"
                         + " configuration was read (someone else edited it): nothing was written. Read it again and"
                         + " retry. (" + e.getMessage() + ")", e);
             }
             throw e;
-        }
-    }
-
-    /**
-     * What {@link #attach} would change now, written nowhere: the hypervisor's dry run against the configuration's
-     * current version, refused as the attach would be.
-     */
-    public Preview preview(ConnectionSession s, Attach a) throws BackendException {
-        String version = s.readConfig(a.vm()).version();
-        return new Preview(s.previewGpuAttach(request(s, a, version)).changes(), version);
-    }
-
-    /** What an attach would change, and the version of the VM's configuration it was planned against. */
-    public record Preview(List<String> changes, String version) {
-        public Preview {
-            changes = List.copyOf(changes);
         }
     }
 

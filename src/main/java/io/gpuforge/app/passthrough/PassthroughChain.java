@@ -81,8 +81,8 @@ public final class PassthroughChain {
     private final HostService hosts;
     private final HostReboot reboots;
     private final GpuAssignments assignments = new GpuAssignments();
-    private final PassthroughPreflight preflight = new PassthroughPreflight(assignments);
     private final AttachPreflight attachCheck = new AttachPreflight(assignments);
+    private final PassthroughPreflight preflight = new PassthroughPreflight(attachCheck);
     private final CheckMessages messages = new CheckMessages(Locale.ENGLISH);
 
     public PassthroughChain(PassthroughService passthrough, HostService hosts, Sessions sessions) {

@@ -27,8 +27,8 @@ final class PassthroughPreflight {
 
     private final AttachPreflight attach;
 
-    PassthroughPreflight(GpuAssignments assignments) {
-        this.attach = new AttachPreflight(assignments);
+    PassthroughPreflight(AttachPreflight attach) {
+        this.attach = attach;
     }
 
     /** The plan of the whole passthrough, or every reason it cannot go ahead. */
