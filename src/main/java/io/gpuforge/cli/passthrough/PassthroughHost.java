@@ -4,14 +4,13 @@ import io.gpuforge.app.AppContext;
 import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.PassthroughService;
+import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HostSource;
 import io.gpuforge.cli.common.HypervisorTarget;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import java.io.IOException;
-import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Mixin;
 
@@ -64,23 +63,16 @@ final class PassthroughHost {
         }
         AppContext ctx = services.openContext();
         try {
-            ConnectionInfo c = hypervisor.connection(services, ctx);
+            VmProvisioning.Target t = hypervisor.target(services, ctx); // --node, else the only node
+            ConnectionInfo c = t.connection();
             if (!c.saved()) {
                 throw new IllegalArgumentException(hypervisor.describe() + " is not a saved connection, so none of its"
                         + " nodes is linked to a host: save it (gpuforge connection add) and link the node (gpuforge"
                         + " link), or name the host with --ssh");
             }
-            String node = hypervisor.node;
-            if (node == null) {
-                List<NodeInfo> nodes = ctx.sessions().of(c).inventory().nodes();
-                if (nodes.size() != 1) {
-                    throw new IllegalArgumentException("name the node with --node (" + c.name() + " has "
-                            + nodes.stream().map(NodeInfo::name).toList() + ")");
-                }
-                node = nodes.get(0).name();
-            } else if (ctx.sessions().of(c).inventory().nodes().stream().noneMatch(n -> n.name().equals(
-                    hypervisor.node))) {
-                throw new IllegalArgumentException(c.name() + " has no node '" + hypervisor.node + "'");
+            String node = t.node();
+            if (ctx.sessions().of(c).inventory().nodes().stream().noneMatch(n -> n.name().equals(node))) {
+                throw new IllegalArgumentException(c.name() + " has no node '" + node + "'");
             }
             return new Opened(new HostTarget.Linked(c, node), ctx.passthrough(), ctx.hosts(), Optional.of(ctx));
         } catch (IOException | BackendException | RuntimeException e) {
