@@ -3,13 +3,12 @@ package io.gpuforge.app.share;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.share.ContainerSpec;
-import io.gpuforge.domain.vm.VmInfo;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What would make Proxmox VE refuse a new container, checked before its GPU's host plan changes anything (its host
- * name is checked as the spec is made): a free id, the template on the node, a storage for container disks. {@code gpuforge ct create
+ * name is checked as the spec is made): an id no VM or container of the cluster has, the template on the node, a storage for container disks. {@code gpuforge ct create
  * --with-host-plan} runs it first, so a container that cannot be made leaves the host as it was. Reads only.
  */
 public final class ContainerPreflight {
@@ -23,14 +22,9 @@ public final class ContainerPreflight {
     /** Every reason the container cannot be made on {@code node}, each with what to do; empty when it can. */
     public List<String> problems(ConnectionSession s, String node, ContainerSpec spec) throws BackendException {
         List<String> out = new ArrayList<>();
-        for (VmInfo v : s.inventory().vms()) {
-            if (v.ref().id().equals(String.valueOf(spec.vmid()))) {
-                out.add("id " + spec.vmid() + " is VM " + v.name() + "'s on " + v.ref().node() + ": leave out --vmid,"
-                        + " or pick a free one");
-            }
-        }
-        if (s.containers(node).stream().anyMatch(c -> c.vmid() == spec.vmid())) {
-            out.add("id " + spec.vmid() + " is a container's on " + node + ": leave out --vmid, or pick a free one");
+        String holder = shares.usedIds(s).get(spec.vmid());
+        if (holder != null) {
+            out.add("id " + spec.vmid() + " is " + holder + ": leave out --vmid, or pick a free one");
         }
         int colon = spec.template().indexOf(':');
         if (colon <= 0) {

@@ -42,8 +42,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -198,24 +198,33 @@ public final class ShareService {
 
     /** The lowest id from 100 that no VM or container of the cluster has. Blocking. */
     public int freeId(ConnectionSession session) throws BackendException {
-        Set<Integer> used = new TreeSet<>();
-        ClusterInventory inventory = session.inventory();
-        inventory.vms().forEach(v -> {
-            if (v.ref().id().matches("\\d{1,9}")) {
-                used.add(Integer.parseInt(v.ref().id()));
-            }
-        });
-        for (NodeInfo n : inventory.nodes()) {
-            if (n.state() == NodeState.ONLINE) {
-                session.containers(n.name()).forEach(c -> used.add(c.vmid()));
-            }
-        }
-        inventory.containers().forEach(c -> used.add(c.vmid()));
+        Set<Integer> used = usedIds(session).keySet();
         int id = 100;
         while (used.contains(id)) {
             id++;
         }
         return id;
+    }
+
+    /**
+     * Every id a VM or container of the cluster has (ids are the cluster's, not a node's), with whose it is as a
+     * message says it ({@code VM render-02's on pve-3090}, {@code a container's on pve-3090}). Blocking.
+     */
+    public Map<Integer, String> usedIds(ConnectionSession session) throws BackendException {
+        Map<Integer, String> used = new TreeMap<>();
+        ClusterInventory inventory = session.inventory();
+        inventory.vms().forEach(v -> {
+            if (v.ref().id().matches("\\d{1,9}")) {
+                used.putIfAbsent(Integer.parseInt(v.ref().id()), "VM " + v.name() + "'s on " + v.ref().node());
+            }
+        });
+        for (NodeInfo n : inventory.nodes()) {
+            if (n.state() == NodeState.ONLINE) {
+                session.containers(n.name()).forEach(c -> used.putIfAbsent(c.vmid(), "a container's on " + n.name()));
+            }
+        }
+        inventory.containers().forEach(c -> used.putIfAbsent(c.vmid(), "a container's on " + c.node()));
+        return used;
     }
 
     /** The node's storages that hold container disks ({@code rootdir}), in the node's order. */
