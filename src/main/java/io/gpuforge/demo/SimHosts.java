@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The simulated hosts of a simulated cluster, one per node, made on first use in a temp directory and removed on
- * close, or kept in the Demo lab's store across runs. A node reboot asked through the cluster's API (a {@code srvreboot} task, as {@code POST
+ * close, or kept in the Demo lab's store across runs. A node reboot asked through the cluster's API (a
+ * {@code srvreboot} task, as {@code POST
  * /nodes/{node}/status command=reboot} starts it) reboots the node's host at the task's start.
  */
 public final class SimHosts implements AutoCloseable {
@@ -68,9 +69,10 @@ public final class SimHosts implements AutoCloseable {
         if (n == null) {
             return Optional.empty();
         }
-        if (store.isPresent() && store.get().epoch() != epoch) {
+        long now = store.isPresent() ? store.get().epoch() : epoch; // one look under the lab's lock
+        if (now != epoch) {
             // the lab was reset (by this process or another): its hosts start again
-            epoch = store.get().epoch();
+            epoch = now;
             hosts.clear();
             live.clear();
         }
