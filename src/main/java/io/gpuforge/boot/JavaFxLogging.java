@@ -23,6 +23,11 @@ final class JavaFxLogging {
     /** Records that came before logging was set up (then SLF4J would print its own "replayed" notice to stderr). */
     private static final Queue<LogRecord> EARLY = new ArrayDeque<>();
     private static boolean ready;
+    /**
+     * Prometheus' client library (serve's metrics endpoint) logs a client that hung up as a SEVERE record with its
+     * stack trace, which java.util.logging prints on stderr: one line in the log at debug instead. Held as above.
+     */
+    private static final Logger PROMETHEUS = Logger.getLogger("io.prometheus.metrics.exporter.httpserver");
 
     private JavaFxLogging() {
     }
@@ -30,6 +35,12 @@ final class JavaFxLogging {
     static void intoTheLog() {
         JAVAFX.setUseParentHandlers(false);
         JAVAFX.addHandler(new Forward());
+    }
+
+    /** The metrics library's records: one line each in the log, at debug, never a stack trace on stderr. */
+    static void prometheusClientIntoTheLog() {
+        PROMETHEUS.setUseParentHandlers(false);
+        PROMETHEUS.addHandler(new Forward(true));
     }
 
     /** Logging is set up: what came before goes to the log now, the rest as it comes. */
@@ -62,8 +73,24 @@ final class JavaFxLogging {
 
     /** One record to SLF4J at the matching level, its parameters filled in; held until logging is set up. */
     static final class Forward extends Handler {
+        /** One line at debug, its exception's message only, and at once (logging is set up before it is used). */
+        private final boolean oneLine;
+
+        Forward() {
+            this(false);
+        }
+
+        Forward(boolean oneLine) {
+            this.oneLine = oneLine;
+        }
+
         @Override
         public void publish(LogRecord r) {
+            if (oneLine) {
+                LoggerFactory.getLogger(r.getLoggerName()).debug("{}{}", r.getMessage(),
+                        r.getThrown() == null ? "" : ": " + r.getThrown());
+                return;
+            }
             synchronized (EARLY) {
                 if (!ready) {
                     EARLY.add(r);

@@ -3,6 +3,7 @@ package io.gpuforge.boot;
 import io.gpuforge.app.AppPaths;
 import io.gpuforge.app.FilePrivacy;
 import io.gpuforge.cli.GpuForgeCli;
+import io.gpuforge.telemetry.ServeLimits;
 import java.util.Optional;
 import org.slf4j.LoggerFactory;
 
@@ -20,12 +21,15 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
+        // before any HTTP server is made (serve's metrics, the Demo lab's API): the JDK reads its limits once
+        ServeLimits.install();
         AppPaths paths = AppPaths.resolve();
         // Before the first logger is created: logback.xml reads the log directory from this property.
         System.setProperty("gpuforge.logdir", paths.logDir().toString());
         if (args.length > 0) {
             // before the first file (a log, the database): whatever this process creates is the user's alone
             FilePrivacy.ownerOnlyFromNowOn();
+            JavaFxLogging.prometheusClientIntoTheLog();
             System.exit(GpuForgeCli.run(args, paths));
         }
         // The window: logging sets itself up (its configuration file, the log file) once the first frame is on the
@@ -38,6 +42,7 @@ public final class Launcher {
         Thread logging = new Thread(() -> {
             LoggerFactory.getILoggerFactory();
             JavaFxLogging.loggingReady();
+            JavaFxLogging.prometheusClientIntoTheLog();
             pipeline.ifPresent(o -> LoggerFactory.getLogger(Launcher.class)
                     .info(RenderingPipeline.describe(o, System.getenv("GDK_GL"))));
         }, "gpuforge-logging");

@@ -3,13 +3,19 @@ package io.gpuforge.telemetry;
 import io.gpuforge.bounded.BoundedStreams;
 import com.sun.net.httpserver.Authenticator;
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpPrincipal;
 import com.sun.net.httpserver.HttpsConfigurator;
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsServer;
+import io.prometheus.metrics.config.PrometheusProperties;
+import io.prometheus.metrics.exporter.httpserver.HttpErrorHandlingPolicy;
+import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.GeneralSecurityException;
@@ -24,7 +30,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.mindrot.jbcrypt.BCrypt;
@@ -37,11 +43,14 @@ import org.mindrot.jbcrypt.BCrypt;
  */
 public final class MetricsServer implements AutoCloseable {
 
-    private final HTTPServer server;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MetricsServer.class);
+    private final HttpServer server;
+    private final ThreadPoolExecutor pool;
     private final boolean tls;
 
-    private MetricsServer(HTTPServer server, boolean tls) {
+    private MetricsServer(HttpServer server, ThreadPoolExecutor pool, boolean tls) {
         this.server = server;
+        this.pool = pool;
         this.tls = tls;
     }
 
@@ -51,12 +60,30 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /**
-     * Listens on {@code host:port} (port 0: a free one).
+     * Listens on {@code host:port} (port 0: a free one), with its own bounded pool and the process's connection
+     * limits ({@link ServeLimits}).
      *
      * @throws IllegalArgumentException a non-loopback address without TLS and basic auth
      */
-    public static MetricsServer start(String host, int port, WebConfig web, MultiCollector collector,
-                                      ExecutorService pool) throws IOException {
+    public static MetricsServer start(String host, int port, WebConfig web, MultiCollector collector)
+            throws IOException {
+        return start(host, port, WebConfigWatch.fixed(web), collector);
+    }
+
+    /**
+     * The same with the web configuration from {@code webConfig}, re-read when it changes (users, passwords, the
+     * certificate and key files) as Prometheus' exporters do.
+     */
+    public static MetricsServer start(String host, int port, java.nio.file.Path webConfig, MultiCollector collector)
+            throws IOException {
+        boolean loopback = InetAddress.getByName(host).isLoopbackAddress();
+        return start(host, port, WebConfigWatch.of(webConfig, WebConfig.read(webConfig), loopback), collector);
+    }
+
+    private static MetricsServer start(String host, int port, WebConfigWatch watch, MultiCollector collector)
+            throws IOException {
+        ServeLimits.install();
+        WebConfig web = watch.current();
         InetAddress address = InetAddress.getByName(host);
         boolean loopback = address.isLoopbackAddress();
         if (!loopback && (!web.tls() || !web.basicAuth())) {
@@ -66,21 +93,45 @@ public final class MetricsServer implements AutoCloseable {
         }
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(collector);
-        HTTPServer.Builder b = HTTPServer.builder().inetAddress(address).port(port).registry(registry)
-                .executorService(pool).authenticator(new Guard(loopback, web.users()));
+        InetSocketAddress at = new InetSocketAddress(address, port);
+        HttpServer server;
         if (web.tls()) {
-            b.httpsConfigurator(new HttpsConfigurator(tls(web)));
+            HttpsServer https = HttpsServer.create(at, ServeLimits.BACKLOG);
+            https.setHttpsConfigurator(new HttpsConfigurator(ReloadingKeyManager.context(watch)));
+            server = https;
+        } else {
+            server = HttpServer.create(at, ServeLimits.BACKLOG);
         }
-        return new MetricsServer(b.buildAndStart(), web.tls());
+        ThreadPoolExecutor pool = ServeLimits.pool("gpuforge-metrics");
+        server.setExecutor(pool);
+        // one context for every path: the guard answers 404 for any but /metrics, before the library sees it
+        ThreadLocal<Exception> failed = new ThreadLocal<>();
+        HttpErrorHandlingPolicy errors = HttpErrorHandlingPolicy.builder().errorReporter(failed::set).build();
+        HttpHandler metrics = new MetricsHandler(PrometheusProperties.get(), registry, errors);
+        server.createContext("/", x -> {
+            failed.remove();
+            metrics.handle(x);
+            Exception e = failed.get();
+            failed.remove();
+            if (e != null) {
+                // the library swallowed it (a client that hung up): thrown, the JDK's server lets the connection go
+                // now instead of holding it, counted, until its response deadline
+                LOG.debug("a metrics request ended early: {}", e.toString());
+                throw new IOException("the metrics answer did not go out: " + e.getMessage(), e);
+            }
+        }).setAuthenticator(new Guard(loopback, () -> watch.current().users(), BCrypt::checkpw));
+        server.start();
+        return new MetricsServer(server, pool, web.tls());
     }
 
     public int port() {
-        return server.getPort();
+        return server.getAddress().getPort();
     }
 
     @Override
     public void close() {
-        server.close();
+        server.stop(0);
+        pool.shutdownNow();
     }
 
     /**
@@ -97,7 +148,7 @@ public final class MetricsServer implements AutoCloseable {
         /** How many verified credentials are remembered (the hash of user and password, never the password). */
         private static final int CACHE = 64;
         private final boolean loopback;
-        private final Map<String, String> users;
+        private final java.util.function.Supplier<Map<String, String>> users;
         private final java.util.function.BiPredicate<String, String> checkpw;
         private final Map<String, Boolean> verified = java.util.Collections.synchronizedMap(
                 new java.util.LinkedHashMap<>(16, 0.75f, true) {
@@ -108,11 +159,17 @@ public final class MetricsServer implements AutoCloseable {
                 });
 
         Guard(boolean loopback, Map<String, String> users) {
-            this(loopback, users, BCrypt::checkpw);
+            this(loopback, () -> users, BCrypt::checkpw);
         }
 
         /** With the bcrypt check given ({@code checkpw(password, hash)}): tests count its calls. */
         Guard(boolean loopback, Map<String, String> users, java.util.function.BiPredicate<String, String> checkpw) {
+            this(loopback, () -> users, checkpw);
+        }
+
+        /** The users as they are now (a web configuration re-read when it changes). */
+        Guard(boolean loopback, java.util.function.Supplier<Map<String, String>> users,
+              java.util.function.BiPredicate<String, String> checkpw) {
             this.loopback = loopback;
             this.users = users;
             this.checkpw = checkpw;
@@ -123,11 +180,12 @@ public final class MetricsServer implements AutoCloseable {
          * success, so a scrape every few seconds costs no bcrypt), and as much for an unknown user as for a known one.
          */
         boolean valid(String user, String password) {
-            String key = sha256(user + '\u0000' + password);
-            if (verified.containsKey(key)) {
+            String hash = users.get().get(user);
+            // the hash in the key: a password changed or a user removed in the configuration is not remembered
+            String key = sha256(user + '\u0000' + password + '\u0000' + hash);
+            if (hash != null && verified.containsKey(key)) {
                 return true;
             }
-            String hash = users.get(user);
             boolean ok = checkpw.test(password, hash == null ? DUMMY : "$2a$" + hash.substring(4)) && hash != null;
             if (ok) {
                 verified.put(key, Boolean.TRUE);
@@ -158,7 +216,7 @@ public final class MetricsServer implements AutoCloseable {
                 x.getResponseHeaders().set("Allow", "GET, HEAD");
                 return new Failure(405);
             }
-            if (users.isEmpty()) {
+            if (users.get().isEmpty()) {
                 return new Success(new HttpPrincipal("anonymous", "gpuforge"));
             }
             String auth = x.getRequestHeaders().getFirst("Authorization");
@@ -192,48 +250,5 @@ public final class MetricsServer implements AutoCloseable {
             }
             return LOOPBACK_NAMES.contains(h);
         }
-    }
-
-    /** A TLS context from the PEM certificate chain and PKCS#8 key the web configuration names. */
-    private static SSLContext tls(WebConfig web) throws IOException {
-        try {
-            List<? extends Certificate> chain;
-            try (var in = Files.newInputStream(web.certFile().orElseThrow())) {
-                chain = List.copyOf(CertificateFactory.getInstance("X.509").generateCertificates(in));
-            }
-            if (chain.isEmpty()) {
-                throw new IOException(web.certFile().get() + " holds no certificate");
-            }
-            PrivateKey key = key(BoundedStreams.readString(web.keyFile().orElseThrow(), 1 << 20));
-            char[] pass = Long.toHexString(new SecureRandom().nextLong()).toCharArray();
-            KeyStore ks = KeyStore.getInstance("PKCS12");
-            ks.load(null, null);
-            ks.setKeyEntry("gpuforge", key, pass, chain.toArray(new Certificate[0]));
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(ks, pass);
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(kmf.getKeyManagers(), null, new SecureRandom());
-            return ctx;
-        } catch (GeneralSecurityException e) {
-            throw new IOException("the TLS certificate or key cannot be used: " + e.getMessage(), e);
-        }
-    }
-
-    private static PrivateKey key(String pem) throws IOException {
-        if (!pem.contains("-----BEGIN PRIVATE KEY-----")) {
-            throw new IOException("the key_file must be an unencrypted PKCS#8 PEM key (BEGIN PRIVATE KEY); convert"
-                    + " one with: openssl pkcs8 -topk8 -nocrypt -in key.pem -out key-pkcs8.pem");
-        }
-        String b64 = pem.substring(pem.indexOf("-----BEGIN PRIVATE KEY-----") + 27, pem.indexOf("-----END PRIVATE KEY"))
-                .replaceAll("\\s", "");
-        PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(Base64.getDecoder().decode(b64));
-        for (String alg : new String[] {"RSA", "EC", "Ed25519"}) {
-            try {
-                return KeyFactory.getInstance(alg).generatePrivate(spec);
-            } catch (GeneralSecurityException e) {
-                // try the next kind of key
-            }
-        }
-        throw new IOException("the key_file holds no RSA, EC or Ed25519 key");
     }
 }

@@ -19,12 +19,9 @@ import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mindrot.jbcrypt.BCrypt;
@@ -38,13 +35,6 @@ class MetricsServerTest {
 
     @TempDir
     Path dir;
-
-    private final ExecutorService pool = Executors.newFixedThreadPool(2);
-
-    @AfterEach
-    void close() {
-        pool.shutdownNow();
-    }
 
     private final GpuMetricsCollector collector = new GpuMetricsCollector(() -> List.of(GpuSample.builder(
             new GpuId("local", "GPU-1"), 5, SourceKind.NVML).name("RTX 4090").set(GpuMetric.TEMPERATURE_C, 61)
@@ -64,7 +54,7 @@ class MetricsServerTest {
         WebConfig config = WebConfig.read(web);
         assertThat(config.tls()).isTrue();
         assertThat(config.basicAuth()).isTrue();
-        try (MetricsServer s = MetricsServer.start("127.0.0.1", 0, config, collector, pool)) {
+        try (MetricsServer s = MetricsServer.start("127.0.0.1", 0, config, collector)) {
             String url = "https://localhost:" + s.port() + "/metrics";
             HttpClient http = HttpClient.newBuilder().sslContext(trustAll()).build();
             assertThat(status(http, url, null)).as("no password").isEqualTo(401);
@@ -76,8 +66,65 @@ class MetricsServerTest {
     }
 
     @Test
+    void aChangedWebConfigAndARenewedCertificateAreTakenWithoutARestart() throws Exception {
+        Tools.require("openssl", "openssl");
+        certificate("first");
+        Path web = Files.writeString(dir.resolve("web.yml"), "tls_server_config:\n  cert_file: cert.pem\n"
+                + "  key_file: key.pem\nbasic_auth_users:\n  prometheus: '" + hash("s3cret") + "'\n");
+        try (MetricsServer s = MetricsServer.start("127.0.0.1", 0, web, collector)) {
+            String url = "https://localhost:" + s.port() + "/metrics";
+            HttpClient http = HttpClient.newBuilder().sslContext(trustAll()).build();
+            assertThat(status(http, url, "prometheus:s3cret")).isEqualTo(200);
+            assertThat(servedName(s.port())).contains("O=first");
+            // the admin changes the password and renews the certificate, as a running exporter takes them
+            certificate("second");
+            Files.writeString(web, "tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n"
+                    + "basic_auth_users:\n  prometheus: '" + hash("n3w") + "'\n");
+            long until = System.nanoTime() + 30_000_000_000L;
+            while (!(status(fresh(), url, "prometheus:n3w") == 200 && servedName(s.port()).contains("O=second"))) {
+                assertThat(System.nanoTime()).as("the new password and certificate taken").isLessThan(until);
+                Thread.sleep(200);
+            }
+            assertThat(status(fresh(), url, "prometheus:s3cret")).as("the old password, after its change")
+                    .isEqualTo(401);
+            // a broken edit is not taken: the last good configuration stays
+            Files.writeString(web, "tls_server_config: [not, a, map\n");
+            Thread.sleep(1_500);
+            assertThat(status(fresh(), url, "prometheus:n3w")).isEqualTo(200);
+            assertThat(status(fresh(), url, "prometheus:s3cret")).isEqualTo(401);
+        }
+    }
+
+    private HttpClient fresh() throws Exception {
+        return HttpClient.newBuilder().sslContext(trustAll()).build();
+    }
+
+    /** A self-signed certificate for localhost and its key, organisation {@code name},, in dir's cert.pem and key.pem. */
+    private void certificate(String name) throws Exception {
+        Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+                dir.resolve("key.pem").toString(), "-out", dir.resolve("cert.pem").toString(), "-days", "1", "-subj",
+                "/CN=localhost/O=" + name).redirectErrorStream(true).start();
+        String made = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(made).isZero();
+    }
+
+    private static String hash(String password) {
+        return "$2y$" + BCrypt.hashpw(password, BCrypt.gensalt(10)).substring(4);
+    }
+
+    /** The subject of the certificate a new TLS connection is served. */
+    private static String servedName(int port) throws Exception {
+        try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) trustAll().getSocketFactory()
+                .createSocket("127.0.0.1", port)) {
+            socket.startHandshake();
+            return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSubjectX500Principal()
+                    .getName();
+        }
+    }
+
+    @Test
     void onlyGetAndHeadOfMetricsAreAnswered() throws Exception {
-        try (MetricsServer s = MetricsServer.start("127.0.0.1", 0, WebConfig.none(), collector, pool)) {
+        try (MetricsServer s = MetricsServer.start("127.0.0.1", 0, WebConfig.none(), collector)) {
             String base = "http://127.0.0.1:" + s.port();
             HttpClient http = HttpClient.newHttpClient();
             HttpResponse<String> ok = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
@@ -125,7 +172,7 @@ class MetricsServerTest {
 
     @Test
     void anAddressOffLoopbackNeedsTlsAndBasicAuth() {
-        assertThatThrownBy(() -> MetricsServer.start("0.0.0.0", 0, WebConfig.none(), collector, pool))
+        assertThatThrownBy(() -> MetricsServer.start("0.0.0.0", 0, WebConfig.none(), collector))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs TLS and basic auth");
     }
 

@@ -324,9 +324,10 @@ public final class TelemetryService implements AutoCloseable {
                                              Supplier<Map<GpuId, GpuMetricsCollector.GpuLabels>> info) throws Failure {
         if (endpoint == null) {
             try {
-                WebConfig web = webConfig.isPresent() ? WebConfig.read(webConfig.get()) : WebConfig.none();
-                endpoint = MetricsServer.start(host, port, web, new GpuMetricsCollector(this::latest, info),
-                        threads.pool());
+                GpuMetricsCollector collector = new GpuMetricsCollector(this::latest, info);
+                // a file is watched: users, passwords and certificates change without a restart
+                endpoint = webConfig.isPresent() ? MetricsServer.start(host, port, webConfig.get(), collector)
+                        : MetricsServer.start(host, port, WebConfig.none(), collector);
             } catch (IOException | IllegalArgumentException e) {
                 throw new Failure("Cannot serve Prometheus metrics on " + host + ":" + port + ": " + e.getMessage(), e);
             }
