@@ -139,11 +139,9 @@ public final class AppContext implements AutoCloseable {
         this.templates = new TemplateService(new TemplateRepository(database, Clock.systemUTC()));
         this.provisioning = new VmProvisioning(sessions, hostAccess, taskLog);
         this.alerts = new AlertService(new AlertRuleRepository(database), events);
-        this.webhookPosts = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "gpuforge-alert-webhook");
-            t.setDaemon(true);
-            return t;
-        });
+        // posts side by side, a bounded number on their way: a receiver that hangs holds neither the alerts behind
+        // it nor memory
+        this.webhookPosts = AlertWebhook.postThreads();
         this.webhook = new AlertWebhook(() -> Optional.ofNullable(settings.current().alertWebhook()),
                 // no vault set up (and no keyring): no token can have been saved, so none goes with the post
                 () -> secrets.state() == SecretsService.State.VAULT_NOT_SET_UP ? Optional.empty()

@@ -55,6 +55,7 @@ import org.slf4j.LoggerFactory;
 class SecretsScanTest {
 
     private static final String VM_PASSWORD = "vm-Pa55word-zq81";
+    private static final String HOOK_PATH = "/services/T000/B000/HOOKSECRET123?token=QSECRET77";
     private static final String MUNGE_KEY = "bXVuZ2Uta2V5LW9mLXRoZS1zY2FuLTAxMjM0NTY3ODlhYmNkZWY";
     private static final String KEY_PASSPHRASE = "ssh-key-passphrase-k7";
     private static final String VAULT_PASSPHRASE = "vault-passphrase-v5";
@@ -148,6 +149,35 @@ class SecretsScanTest {
                 vms++;
             }
 
+            // the alert webhook: a Slack-style secret path and a token in the query; posts that fail every way
+            try (io.gpuforge.testing.WebhookReceiver hook = new io.gpuforge.testing.WebhookReceiver();
+                 java.net.ServerSocket resets = new java.net.ServerSocket(0)) {
+                hook.answer(() -> 500);
+                ctx.settings().update(st -> st.withAlertWebhook(hook.url(HOOK_PATH)));
+                List<String> urls = List.of(hook.url(HOOK_PATH), "http://127.0.0.1:1" + HOOK_PATH,
+                        "http://127.0.0.1:" + resets.getLocalPort() + HOOK_PATH, "https://127.0.0.1:"
+                        + hook.url("/").replaceAll(".*:(\\d+)/.*", "$1") + HOOK_PATH);
+                Thread closer = new Thread(() -> {
+                    try {
+                        while (true) {
+                            resets.accept().close();
+                        }
+                    } catch (java.io.IOException e) {
+                        // closed
+                    }
+                });
+                closer.setDaemon(true);
+                closer.start();
+                for (String url : urls) {
+                    assertThatThrownBy(() -> ctx.webhook().test(url)).satisfies(e -> {
+                        for (Throwable t = e; t != null; t = t.getCause()) {
+                            shown.add(String.valueOf(t));
+                            LoggerFactory.getLogger(SecretsScanTest.class).warn("webhook test failed", t);
+                        }
+                    });
+                }
+            }
+
             // export the task log as a central log system takes it
             Path exports = Files.createDirectories(home.resolve("exports"));
             assertThat(TaskLogExport.write(ctx.taskLog().recent(500), TaskLogExport.Format.CSV,
@@ -160,6 +190,16 @@ class SecretsScanTest {
         }
         scan.tree("GPUForge's files", home);
         shown.forEach(line -> scan.text("shown", line));
+        // the webhook's URL is the settings' to hold, and nothing else's: the log (exceptions' whole chains written
+        // at WARN with their stack traces), the task log's exports, what was shown
+        SecretScan hooks = new SecretScan().secret("the webhook URL's secret path", "HOOKSECRET123")
+                .secret("the webhook URL's query token", "QSECRET77");
+        hooks.tree("the log", home.resolve("logs"));
+        hooks.tree("the task log's exports", home.resolve("exports"));
+        shown.forEach(line -> hooks.text("shown", line));
+        assertThat(hooks.found()).as("the webhook URL's secrets").isEmpty();
+        assertThat(Files.readString(home.resolve("logs/gpuforge.log"))).as("its failures are in the log")
+                .contains("webhook test failed").contains("http://127.0.0.1:1/…");
 
         assertThat(vms).isEqualTo(2);
         assertThat(Files.readString(home.resolve("logs/gpuforge.log"))).as("the log was written at DEBUG")

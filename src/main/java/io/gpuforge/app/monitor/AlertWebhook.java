@@ -39,7 +39,10 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
     static final List<Duration> RETRIES = List.of(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4),
             Duration.ofSeconds(8), Duration.ofSeconds(16));
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
-    private static final ReadLimits ANSWER = new ReadLimits(TIMEOUT, 64 * 1024);
+    /** Alerts on their way at once (first post or a retry); more are dropped and counted, not queued for ever. */
+    public static final int MAX_PENDING = 16;
+    /** Posts that go out side by side: a receiver that hangs holds one of them, not the alerts behind it. */
+    public static final int POSTS = 4;
     private static final Logger LOG = LoggerFactory.getLogger(AlertWebhook.class);
 
     /** The bearer token, read when a post goes out; empty: none. */
@@ -54,22 +57,32 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
     private final Clock clock;
     private final String hostName;
     private final List<Duration> retries;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT)
-            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private final ReadLimits answer;
+    private final HttpClient http;
     private final ObjectMapper json = new ObjectMapper();
     private final Deque<Long> sent = new ArrayDeque<>();
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
     private long suppressed;
     private long suppressedTotal;
 
     public AlertWebhook(Supplier<Optional<String>> url, Token token, ScheduledExecutorService timer, Clock clock,
                         String hostName) {
-        this(url, token, timer, clock, hostName, RETRIES);
+        this(url, token, timer, clock, hostName, RETRIES, TIMEOUT);
     }
 
     AlertWebhook(Supplier<Optional<String>> url, Token token, ScheduledExecutorService timer, Clock clock,
                  String hostName, List<Duration> retries) {
+        this(url, token, timer, clock, hostName, retries, TIMEOUT);
+    }
+
+    /** With the time a post may take (connecting, and the answer's headers and body, each). */
+    AlertWebhook(Supplier<Optional<String>> url, Token token, ScheduledExecutorService timer, Clock clock,
+                 String hostName, List<Duration> retries, Duration timeout) {
+        this.answer = new ReadLimits(timeout, 64 * 1024);
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
         this.url = url;
         this.token = token;
         this.timer = timer;
@@ -99,8 +112,30 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
             skipped = suppressed;
             suppressed = 0;
         }
+        if (pending.incrementAndGet() > MAX_PENDING) {
+            pending.decrementAndGet();
+            if (dropped.incrementAndGet() % MAX_PENDING == 1) {
+                LOG.warn("Alert webhook {}: {} alerts are still on their way (the receiver does not take them); this"
+                        + " one and the next are dropped until they go ({} dropped so far)", redacted(to.get()),
+                        MAX_PENDING, dropped.get());
+            }
+            return;
+        }
         byte[] body = body(e, skipped);
         timer.execute(() -> attempt(to.get(), body, 0));
+    }
+
+    /**
+     * The pool posts go out on: {@value #POSTS} threads (daemons) that also time the retries. Its queue holds at
+     * most {@value #MAX_PENDING} alerts of a webhook, since {@link #accept} drops what is beyond.
+     */
+    public static ScheduledExecutorService postThreads() {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return java.util.concurrent.Executors.newScheduledThreadPool(POSTS, r -> {
+            Thread t = new Thread(r, "gpuforge-alert-webhook-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Alerts posted, posts that failed for good, alerts left out by the rate limit, since the start. */
@@ -110,6 +145,16 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
 
     public long failed() {
         return failed.get();
+    }
+
+    /** Alerts dropped because {@value #MAX_PENDING} were still on their way. */
+    public long dropped() {
+        return dropped.get();
+    }
+
+    /** Alerts on their way now. */
+    public int pending() {
+        return pending.get();
     }
 
     public synchronized long suppressed() {
@@ -127,7 +172,14 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
         n.put("state", "test");
         n.put("host", hostName);
         n.put("at", clock.instant().toString());
-        int status = post(to, json.writeValueAsBytes(n));
+        int status;
+        try {
+            status = post(to, json.writeValueAsBytes(n));
+        } catch (IOException e) {
+            // where it went, without the URL's secret, and what happened
+            throw new IOException(redacted(to) + ": " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+        }
         if (status / 100 != 2) {
             throw new IOException(redacted(to) + " answered HTTP " + status);
         }
@@ -141,6 +193,7 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
             int status = post(to, body);
             if (status / 100 == 2) {
                 delivered.incrementAndGet();
+                pending.decrementAndGet();
                 return;
             }
             why = "HTTP " + status;
@@ -149,6 +202,7 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
             why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
             again = true;
         } catch (InterruptedException e) {
+            pending.decrementAndGet();
             Thread.currentThread().interrupt();
             return;
         } catch (RuntimeException e) {
@@ -161,13 +215,14 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
             return;
         }
         failed.incrementAndGet();
+        pending.decrementAndGet();
         LOG.warn("Alert webhook {}: {}; the alert was not delivered{}", redacted(to), why,
                 again ? " after " + (tried + 1) + " tries" : "");
     }
 
     /** The receiver's status; its answer is read within 10 s and 64 KiB (and dropped). */
     private int post(String to, byte[] body) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(to)).timeout(TIMEOUT)
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(to)).timeout(answer.deadline())
                 .header("Content-Type", "application/json").header("User-Agent", "GPUForge")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         Optional<char[]> t;
@@ -180,7 +235,7 @@ public final class AlertWebhook implements Consumer<AlertEvent> {
             b.header("Authorization", "Bearer " + new String(t.get()));
             Arrays.fill(t.get(), '\0');
         }
-        return BoundedHttp.send(http, b.build(), "the alert webhook " + redacted(to), ANSWER).status();
+        return BoundedHttp.send(http, b.build(), "the alert webhook " + redacted(to), answer).status();
     }
 
     /**

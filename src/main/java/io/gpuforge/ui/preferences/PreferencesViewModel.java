@@ -128,8 +128,19 @@ public final class PreferencesViewModel {
             }
             return;
         }
+        boolean inClear = io.gpuforge.app.monitor.AlertWebhook.tokenInClear(url).isPresent();
         if (token.length == 0) {
             webhookMessage.set("prefs.webhook.saved");
+            if (inClear && storeReady) {
+                // a token saved before goes with every post to this URL: in clear
+                tasks.supply("webhook token", () -> secrets.has(io.gpuforge.app.monitor.AlertWebhook.TOKEN_KEY))
+                        .onSuccess(has -> {
+                            if (has) {
+                                webhookDetail.set(hostOf(url));
+                                webhookMessage.set("prefs.webhook.savedTokenInClear");
+                            }
+                        }).start();
+            }
             return;
         }
         if (!storeReady) {
@@ -144,12 +155,24 @@ public final class PreferencesViewModel {
                 Arrays.fill(token, '\0');
             }
             return Boolean.TRUE;
-        }).onSuccess(ok -> webhookMessage.set("prefs.webhook.savedToken"))
+        }).onSuccess(ok -> {
+            webhookDetail.set(inClear ? hostOf(url) : "");
+            webhookMessage.set(inClear ? "prefs.webhook.savedTokenInClear" : "prefs.webhook.savedToken");
+        })
                 .onError(t -> {
                     webhookDetail.set(t.getMessage() == null ? t.toString() : t.getMessage());
                     webhookMessage.set("prefs.webhook.testFailed");
                 })
                 .start();
+    }
+
+    private static String hostOf(String url) {
+        try {
+            String h = java.net.URI.create(url).getHost();
+            return h == null ? url : h;
+        } catch (IllegalArgumentException e) {
+            return url;
+        }
     }
 
     /** Posts a test message to the saved webhook (in the background) and says how it went. */

@@ -139,4 +139,51 @@ class AlertWebhookTest {
         assertThat(last.get("suppressed").asInt()).isEqualTo(8);
         assertThat(last.get("text").asText()).endsWith("(and 8 more alerts over the rate limit before it)");
     }
+
+    @Test
+    void aReceiverThatNeverAnswersHoldsABoundedNumberOfAlertsAndPostsGoOutSideBySide() throws Exception {
+        ScheduledExecutorService posts = AlertWebhook.postThreads();
+        AtomicInteger connected = new AtomicInteger();
+        List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (java.net.ServerSocket hangs = new java.net.ServerSocket(0, 200,
+                java.net.InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        held.add(hangs.accept()); // read nothing, answer nothing
+                        connected.incrementAndGet();
+                    }
+                } catch (java.io.IOException e) {
+                    // closed
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            AlertWebhook w = new AlertWebhook(() -> Optional.of("http://127.0.0.1:" + hangs.getLocalPort() + "/h"),
+                    Optional::empty, posts, clock, "lab-host", List.of(Duration.ofMillis(10)), Duration.ofSeconds(60));
+            int alerts = AlertWebhook.MAX_PENDING + 24;
+            for (int i = 0; i < alerts; i++) {
+                now.addAndGet(61_000); // under the rate limit: one a minute
+                w.accept(fired(80 + i));
+            }
+            assertThat(w.pending()).as("alerts on their way to a receiver that hangs")
+                    .isEqualTo(AlertWebhook.MAX_PENDING);
+            assertThat(w.dropped()).isEqualTo(24);
+            // side by side: one after the other, the fourth would connect only after three 60-s deadlines
+            waitFor(() -> connected.get() >= AlertWebhook.POSTS);
+            assertThat(w.delivered()).as("none can be: the receiver answers nothing").isZero();
+            // the receiver goes away: every post and its retry fail, nothing stays on its way
+            hangs.close();
+            for (java.net.Socket s : held) {
+                s.close();
+            }
+            waitFor(() -> w.pending() == 0);
+            assertThat(w.failed()).isEqualTo(AlertWebhook.MAX_PENDING);
+        } finally {
+            posts.shutdownNow();
+            for (java.net.Socket s : held) {
+                s.close();
+            }
+        }
+    }
 }

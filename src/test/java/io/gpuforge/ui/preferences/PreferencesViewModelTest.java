@@ -69,6 +69,28 @@ class PreferencesViewModelTest {
         assertThat(settings.current().prometheusListen()).as("emptied: off again").isNull();
     }
 
+    /** A bearer token bound for plain http to another computer is saved with a warning naming the host. */
+    @Test
+    void aTokenForPlainHttpOffThisComputerIsSavedWithAWarning() throws Exception {
+        vm.setUpVault("long enough".toCharArray(), "long enough".toCharArray());
+        vm.alertWebhookProperty().set("http://ntfy.lab.example/gpus");
+        vm.saveWebhook("t0ken".toCharArray());
+        assertThat(vm.webhookMessageProperty().get()).isEqualTo("prefs.webhook.savedTokenInClear");
+        assertThat(vm.webhookDetailProperty().get()).isEqualTo("ntfy.lab.example");
+        // the URL changed later, the token kept: still said
+        vm.alertWebhookProperty().set("http://alerts.lab.example/gpus");
+        vm.saveWebhook(new char[0]);
+        assertThat(vm.webhookMessageProperty().get()).isEqualTo("prefs.webhook.savedTokenInClear");
+        assertThat(vm.webhookDetailProperty().get()).isEqualTo("alerts.lab.example");
+        // https, or http on this computer: no warning
+        vm.alertWebhookProperty().set("https://ntfy.lab.example/gpus");
+        vm.saveWebhook("t0ken".toCharArray());
+        assertThat(vm.webhookMessageProperty().get()).isEqualTo("prefs.webhook.savedToken");
+        vm.alertWebhookProperty().set("http://127.0.0.1:8080/gpus");
+        vm.saveWebhook(new char[0]);
+        assertThat(vm.webhookMessageProperty().get()).isEqualTo("prefs.webhook.saved");
+    }
+
     /** The alert webhook as Preferences sets it: URL in the settings, token in the vault, a test post received. */
     @Test
     void theWebhookIsSavedWithItsTokenInTheVaultAndTested() throws Exception {
