@@ -1,5 +1,6 @@
 package io.gpuforge.app;
 
+import io.gpuforge.bounded.ChildEnvironment;
 import io.gpuforge.app.host.OsFamily;
 import java.io.IOException;
 import java.io.InputStream;
@@ -85,7 +86,7 @@ public final class OsAppearance {
     /** Runs a helper for at most two seconds; its output when it exits 0, else empty. */
     static Optional<String> run(List<String> command) {
         try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process p = ChildEnvironment.scrubbed(new ProcessBuilder(command)).redirectErrorStream(true).start();
             p.getOutputStream().close();
             try (InputStream in = p.getInputStream()) {
                 if (!p.waitFor(2, TimeUnit.SECONDS)) {

@@ -35,7 +35,7 @@ public final class BoundedProcess {
     public static Output run(List<String> command, Optional<Path> directory, ReadLimits limits) throws IOException {
         Duration timeout = limits.deadline();
         int maxBytes = (int) Math.min(Integer.MAX_VALUE - 8, limits.maxBytes());
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+        ProcessBuilder pb = ChildEnvironment.scrubbed(new ProcessBuilder(command)).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         directory.ifPresent(d -> pb.directory(d.toFile()));
         Process p = pb.start();

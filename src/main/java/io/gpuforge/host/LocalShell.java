@@ -1,5 +1,6 @@
 package io.gpuforge.host;
 
+import io.gpuforge.bounded.ChildEnvironment;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -41,7 +42,7 @@ public final class LocalShell implements HostShell {
     private Result execute(String command, byte[] stdin, Duration timeout, LineListener lines) throws ProbeException {
         Process p;
         try {
-            p = new ProcessBuilder("/bin/sh", "-c", command).start();
+            p = ChildEnvironment.scrubbed(new ProcessBuilder("/bin/sh", "-c", command)).start();
         } catch (IOException e) {
             throw new ProbeException("Cannot start /bin/sh: " + e.getMessage(), e);
         }

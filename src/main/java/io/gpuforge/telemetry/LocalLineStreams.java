@@ -1,5 +1,6 @@
 package io.gpuforge.telemetry;
 
+import io.gpuforge.bounded.ChildEnvironment;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +30,8 @@ public final class LocalLineStreams implements LineStreams {
 
     @Override
     public Running start(String command, Sink sink) throws IOException {
-        Process p = new ProcessBuilder("/bin/sh", "-c", command).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+        Process p = ChildEnvironment.scrubbed(new ProcessBuilder("/bin/sh", "-c", command))
+                .redirectInput(ProcessBuilder.Redirect.PIPE).start();
         p.getOutputStream().close();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         AtomicBoolean stopped = new AtomicBoolean();

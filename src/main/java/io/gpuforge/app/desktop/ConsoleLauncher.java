@@ -1,5 +1,6 @@
 package io.gpuforge.app.desktop;
 
+import io.gpuforge.bounded.ChildEnvironment;
 import io.gpuforge.app.host.OsFamily;
 import io.gpuforge.app.session.Sessions;
 import io.gpuforge.domain.BackendException;
@@ -167,7 +168,7 @@ public final class ConsoleLauncher {
         Launch l = plan(c, vm, vmName);
         Process p;
         try {
-            p = starter.start(new ProcessBuilder(l.command()).redirectErrorStream(true)
+            p = starter.start(ChildEnvironment.scrubbed(new ProcessBuilder(l.command())).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD));
         } catch (IOException e) {
             String tool = l.command().get(0);

@@ -1,5 +1,6 @@
 package io.gpuforge.app.desktop;
 
+import io.gpuforge.bounded.ChildEnvironment;
 import io.gpuforge.domain.telemetry.AlertEvent;
 import java.io.File;
 import java.io.IOException;
@@ -65,7 +66,7 @@ public final class DesktopNotifications implements Consumer<AlertEvent> {
         List<String> command = new ArrayList<>(List.of(program.get().toString(), "--app-name=GPUForge",
                 "--icon=dialog-warning", "--urgency=" + (e.state() == AlertEvent.State.FIRED ? "critical" : "normal"),
                 e.state() == AlertEvent.State.FIRED ? "GPU alert" : "GPU alert cleared", e.describe()));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+        ProcessBuilder pb = ChildEnvironment.scrubbed(new ProcessBuilder(command)).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("DBUS_SESSION_BUS_ADDRESS", bus.get());
         try {

@@ -1,5 +1,6 @@
 package io.gpuforge.app.desktop;
 
+import io.gpuforge.bounded.ChildEnvironment;
 import io.gpuforge.app.host.OsFamily;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,7 +42,7 @@ public final class DesktopOpener {
 
     public void open(Path folder) throws IOException {
         Files.createDirectories(folder);
-        Process p = starter.start(new ProcessBuilder(command(folder)).redirectErrorStream(true)
+        Process p = starter.start(ChildEnvironment.scrubbed(new ProcessBuilder(command(folder))).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD));
         try {
             // xdg-open returns quickly once the file manager is asked; a non-zero exit means nobody could.

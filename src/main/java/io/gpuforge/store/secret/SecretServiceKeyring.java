@@ -1,5 +1,6 @@
 package io.gpuforge.store.secret;
 
+import io.gpuforge.bounded.ChildEnvironment;
 import io.gpuforge.bounded.BoundedProcess;
 import java.io.IOException;
 import java.io.InputStream;
@@ -116,7 +117,7 @@ public final class SecretServiceKeyring implements SecretStore {
         cmd.addAll(args);
         Process p;
         try {
-            p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            p = ChildEnvironment.scrubbed(new ProcessBuilder(cmd)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         } catch (IOException e) {
             throw new SecretStoreException("Cannot run secret-tool: " + e.getMessage(), e);
         }
