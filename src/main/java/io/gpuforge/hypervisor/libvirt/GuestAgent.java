@@ -22,11 +22,17 @@ import org.libvirt.LibvirtException;
  */
 final class GuestAgent {
 
-    /** The way to the agent of one domain: a JSON command in, libvirt's JSON answer out. */
+    /**
+     * The way to the agent of one domain: a JSON command in, libvirt's JSON answer out, within {@code seconds} (libvirt
+     * gives up on an agent that does not answer by then; never its "block" or "default", which block for ever).
+     */
     @FunctionalInterface
     interface Channel {
-        String command(String json) throws LibvirtBackendException;
+        String command(String json, int seconds) throws LibvirtBackendException;
     }
+
+    /** The most one agent command may take: the start, and each look at whether the program has ended. */
+    static final int CALL_SECONDS = 10;
 
     static final String CHANNEL_HINT = "add <channel type='unix'><target type='virtio' name='org.qemu.guest_agent.0'/>"
             + "</channel> to its <devices> (virt-manager: Add Hardware, Channel, org.qemu.guest_agent.0), restart it, and"
@@ -45,17 +51,17 @@ final class GuestAgent {
         ObjectNode cmd = json.createObjectNode().put("execute", "guest-exec");
         ObjectNode args = cmd.putObject("arguments").put("path", argv.get(0)).put("capture-output", true);
         argv.subList(1, argv.size()).forEach(args.putArray("arg")::add);
-        long pid = answer(vm, agent.command(cmd.toString())).path("pid").asLong(-1);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long pid = answer(vm, agent.command(cmd.toString(), seconds(deadline))).path("pid").asLong(-1);
         if (pid < 0) {
             throw new LibvirtBackendException(Kind.PROTOCOL, "the guest agent of " + vm + " started " + argv.get(0)
                     + " but named no process id", null);
         }
         String status = json.createObjectNode().put("execute", "guest-exec-status")
                 .set("arguments", json.createObjectNode().put("pid", pid)).toString();
-        long deadline = System.nanoTime() + timeout.toNanos();
         long pause = FIRST_POLL_MS;
         while (true) {
-            JsonNode s = answer(vm, agent.command(status));
+            JsonNode s = answer(vm, agent.command(status, seconds(deadline)));
             if (s.path("exited").asBoolean(false)) {
                 OptionalInt code = s.has("exitcode") ? OptionalInt.of(s.get("exitcode").asInt())
                         : s.has("signal") ? OptionalInt.of(128 + s.get("signal").asInt()) : OptionalInt.empty();
@@ -68,6 +74,12 @@ final class GuestAgent {
             TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(pause)));
             pause = Math.min(MAX_POLL_MS, pause * 2);
         }
+    }
+
+    /** Seconds one command may take: what is left of the wait, at least 1 and at most {@link #CALL_SECONDS}. */
+    private static int seconds(long deadline) {
+        long left = TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime() + 999_999_999L);
+        return (int) Math.max(1, Math.min(CALL_SECONDS, left));
     }
 
     private JsonNode answer(String vm, String text) throws LibvirtBackendException {

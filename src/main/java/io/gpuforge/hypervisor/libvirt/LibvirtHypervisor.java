@@ -369,9 +369,11 @@ public final class LibvirtHypervisor implements Hypervisor {
             throws BackendException, InterruptedException {
         need(Capability.GUEST_EXEC);
         String name = domain(vm);
-        GuestAgent.Channel channel = json -> connection.withDomain(name, "reach the guest agent of " + name, d -> {
+        GuestAgent.Channel channel = (json, seconds) -> connection.withDomain(name, "reach the guest agent of " + name,
+                d -> {
             try {
-                return d.qemuAgentCommand(json, -1, 0);
+                // a deadline of our own: libvirt's default (-1) is to wait for ever for an agent that stops answering
+                return d.qemuAgentCommand(json, seconds, 0);
             } catch (LibvirtException e) {
                 throw GuestAgent.refused(name, e);
             }

@@ -28,6 +28,7 @@ class GuestAgentTest {
     /** Answers each command with the next prepared answer and remembers the commands. */
     private static final class Scripted implements GuestAgent.Channel {
         final List<String> sent = new ArrayList<>();
+        final List<Integer> seconds = new ArrayList<>();
         final Deque<String> answers = new ArrayDeque<>();
         String last;
 
@@ -36,8 +37,9 @@ class GuestAgentTest {
         }
 
         @Override
-        public String command(String command) {
+        public String command(String command, int within) {
             sent.add(command);
+            seconds.add(within);
             if (!answers.isEmpty()) {
                 last = answers.poll();
             }
@@ -70,6 +72,19 @@ class GuestAgentTest {
             assertThat(status.path("execute").asText()).isEqualTo("guest-exec-status");
             assertThat(status.at("/arguments/pid").asLong()).isEqualTo(3409);
         });
+    }
+
+    /** libvirt is never asked to wait for ever (-2) or by its default (-1, for ever too): each call has a deadline. */
+    @Test
+    void everyAgentCallHasADeadlineWithinTheWait() throws Exception {
+        Scripted agent = new Scripted(fixture("06-libvirt-guest-exec-return-pid-ubuntu2204.json"), STILL_RUNNING,
+                STILL_RUNNING, fixture("07-libvirt-guest-exec-status-ls-root-ubuntu2204.json"));
+        new GuestAgent().exec("web1", agent, List.of("ls", "/"), Duration.ofSeconds(60));
+        assertThat(agent.seconds).hasSize(4).allSatisfy(s -> assertThat(s).isBetween(1, GuestAgent.CALL_SECONDS));
+        Scripted shortWait = new Scripted(fixture("06-libvirt-guest-exec-return-pid-ubuntu2204.json"), STILL_RUNNING);
+        new GuestAgent().exec("web1", shortWait, List.of("ls", "/"), Duration.ofMillis(1500));
+        assertThat(shortWait.seconds).as("no call may outlast the wait by more than its rounding")
+                .allSatisfy(s -> assertThat(s).isBetween(1, 2));
     }
 
     @Test
