@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -36,11 +37,17 @@ final class Signatures {
     /** "exited with code 1", "exit code 10": a process's status, never a Windows Device Manager code. */
     private static final String NOT_EXIT = "(?<!exit )(?<!exited with )(?<!exit status )(?<!return )";
 
+    /**
+     * The text a line must hold for a pattern made by {@link #after} or {@link #inToken}, whose rewritten form hides
+     * it from {@link RequiredText}. Before the table, which fills it.
+     */
+    private static final Map<String, String> HINTS = new java.util.HashMap<>();
+
     static final List<Cause> TABLE = List.of(
             cause("iommu-off", "The IOMMU is off on the host",
                     strong("no iommu_group found", "iommu not (present|enabled|found|active)",
-                            "/sys/kernel/iommu_groups/?\\S* (is empty|: no such file)",
-                            "iommu_group\\S*: no such file or directory",
+                            inToken("/sys/kernel/iommu_groups", "/?\\S* (is empty|: no such file)"),
+                            inToken("iommu_group", "\\S*: no such file or directory"),
                             "no iommu groups", "dmar: iommu disabled", "no available iommu models",
                             "host doesn't support passthrough of host pci devices", "no iommu detected"),
                     support("intel_iommu=off", "amd_iommu=off", "\\biommu=off")),
@@ -51,7 +58,7 @@ final class Signatures {
                     strong("error getting device from group \\d+: input/output error",
                             "failed to read device config space: bad address",
                             "waited \\d+ seconds for mediated device driver",
-                            "mdev\\S*: (failed|error|cannot)"),
+                            inToken("mdev", "\\S*: (failed|error|cannot)")),
                     support("sysfsdev=/sys/bus/mdev/devices/", "actively clean up mediated device", "nvidia-vgpu-mgr")),
             cause("vga-slot-conflict", "The guest's emulated VGA holds the slot the iGPU needs",
                     strong("slot \\d+ function 0 not available for vfio-pci,? in use by vga"),
@@ -69,8 +76,8 @@ final class Signatures {
                     strong("/dev/vfio/\\d+:? device or resource busy", "pci device \\S+ is in use by driver qemu"),
                     support("ebusy")),
             cause("bar-reserved-by-framebuffer", "The host's boot framebuffer holds the GPU's memory (BAR)",
-                    strong("bar \\d+: can't reserve \\[mem", "vfio\\S* \\S+: bar \\d+: can't reserve",
-                            "vfio\\S* \\S+: bar \\d+ \\[mem [^\\]]*\\]:? can't reserve"),
+                    strong("bar \\d+: can't reserve \\[mem", inToken("vfio", "\\S* \\S+: bar \\d+: can't reserve"),
+                            inToken("vfio", "\\S* \\S+: bar \\d+ \\[mem [^\\]]{0,120}\\]:? can't reserve")),
                     support("efifb", "simpledrm", "vesafb", "bootfb", "efi-framebuffer", "simple-framebuffer",
                             "boot vga device", "vtcon\\d")),
             cause("reset-bug", "The card did not come back from its reset after the last VM",
@@ -90,12 +97,12 @@ final class Signatures {
                     strong("cannot reset device \\S+,? no available reset mechanism", "no available reset mechanism"),
                     support()),
             cause("dma-map-failed", "The VM's memory could not be pinned for the GPU",
-                    strong("vfio_dma_map\\(.*= ?-(22|12|14)", "vfio_map_dma failed", "vfio_map_dma: -\\d+",
-                            "vfio_container_dma_map\\(.*= ?-(22|12|14)", "vfio_container_dma_map.*cannot allocate",
-                            "cannot limit locked memory", "vfio_dma_map.*cannot allocate",
+                    strong(after("vfio_dma_map\\(", "= ?-(22|12|14)"), "vfio_map_dma failed", "vfio_map_dma: -\\d+",
+                            after("vfio_container_dma_map\\(", "= ?-(22|12|14)"), after("vfio_container_dma_map", "cannot allocate"),
+                            "cannot limit locked memory", after("vfio_dma_map", "cannot allocate"),
                             "kvm_set_user_memory_region failed", "rlimit_memlock", "locked memory limit",
-                            "memory listener initialization failed", "qmp socket.*time ?out",
-                            "start failed:.*got timeout"),
+                            "memory listener initialization failed", after("qmp socket", "time ?out"),
+                            after("start failed:", "got timeout")),
                     support("cannot allocate memory", "hugepages", "memlock", "balloon")),
             cause("dmar-fault", "The GPU read or wrote memory outside what the IOMMU maps for it",
                     strong("dmar: \\[dma (read|write)", "pte (read|write) access is not set",
@@ -107,7 +114,7 @@ final class Signatures {
                     support("\\b(16|20|24|32|40|48|80|94|96|141) ?gb\\b", "resizable bar", "above 4g", "pcimmio64",
                             "large bar", "ovmf")),
             cause("hypervisor-visible-to-driver", "The NVIDIA driver in the guest refuses to run in a VM",
-                    strong("unable to determine the device handle for gpu.*unknown error"),
+                    strong(after("unable to determine the device handle for gpu", "unknown error")),
                     support("geforce", "hidden=1", "kvm hidden")),
             cause("no-interrupt", "The guest cannot give the GPU an interrupt",
                     strong("nvrm: can't find an irq for your nvidia card", "can't find an irq for your nvidia"),
@@ -133,10 +140,33 @@ final class Signatures {
         Map<Pattern, String> out = new IdentityHashMap<>();
         for (Cause c : TABLE) {
             for (List<Pattern> ps : List.of(c.strong(), c.supporting())) {
-                ps.forEach(p -> RequiredText.of(p.pattern()).ifPresent(t -> out.put(p, t)));
+                ps.forEach(p -> Optional.ofNullable(HINTS.get(p.pattern())).or(() -> RequiredText.of(p.pattern()))
+                        .ifPresent(t -> out.put(p, t)));
             }
         }
         return out;
+    }
+
+    /**
+     * {@code first.*rest} searched in linear time: {@code first} where it first occurs (atomic, so a line of many
+     * repeats is not tried again from each), then {@code rest} anywhere after it. The same lines match: if any
+     * occurrence of {@code first} (a literal) is followed by {@code rest}, the first one is.
+     */
+    private static String after(String first, String rest) {
+        String regex = "^(?>.*?" + first + ").*" + rest;
+        RequiredText.of(first).ifPresent(t -> HINTS.put(regex, t));
+        return regex;
+    }
+
+    /**
+     * {@code first\S*…} searched in linear time: tried only where a word starts, {@code first} where it first occurs in
+     * that word (atomic), then {@code rest}, which goes on in the same word ({@code \S*…}). The same lines match: a
+     * later occurrence of {@code first} in the word reaches nothing the first one does not.
+     */
+    private static String inToken(String first, String rest) {
+        String regex = "(?<!\\S)(?>\\S*?" + first + ")" + rest;
+        RequiredText.of(first).ifPresent(t -> HINTS.put(regex, t));
+        return regex;
     }
 
     private static Cause cause(String id, String title, List<Pattern> strong, List<Pattern> supporting) {
