@@ -33,7 +33,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadPoolExecutor;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import org.mindrot.jbcrypt.BCrypt;
+import org.bouncycastle.crypto.generators.OpenBSDBCrypt;
 
 /**
  * The Prometheus endpoint of {@code gpuforge serve} ({@code /metrics}), on Prometheus' Java client library. On a
@@ -119,7 +119,7 @@ public final class MetricsServer implements AutoCloseable {
                 LOG.debug("a metrics request ended early: {}", e.toString());
                 throw new IOException("the metrics answer did not go out: " + e.getMessage(), e);
             }
-        }).setAuthenticator(new Guard(loopback, () -> watch.current().users(), BCrypt::checkpw));
+        }).setAuthenticator(new Guard(loopback, () -> watch.current().users(), Guard::bcrypt));
         server.start();
         return new MetricsServer(server, pool, web.tls());
     }
@@ -143,8 +143,7 @@ public final class MetricsServer implements AutoCloseable {
         /** The one path answered, where Prometheus scrapes. */
         static final String PATH = "/metrics";
         /** A bcrypt hash no password matches: an unknown user pays the same bcrypt as a known one. */
-        private static final String DUMMY = BCrypt.hashpw(Long.toHexString(new SecureRandom().nextLong()),
-                BCrypt.gensalt(10));
+        private static final String DUMMY = dummy();
         /** How many verified credentials are remembered (the hash of user and password, never the password). */
         private static final int CACHE = 64;
         private final boolean loopback;
@@ -159,7 +158,7 @@ public final class MetricsServer implements AutoCloseable {
                 });
 
         Guard(boolean loopback, Map<String, String> users) {
-            this(loopback, () -> users, BCrypt::checkpw);
+            this(loopback, () -> users, Guard::bcrypt);
         }
 
         /** With the bcrypt check given ({@code checkpw(password, hash)}): tests count its calls. */
@@ -186,11 +185,30 @@ public final class MetricsServer implements AutoCloseable {
             if (hash != null && verified.containsKey(key)) {
                 return true;
             }
-            boolean ok = checkpw.test(password, hash == null ? DUMMY : "$2a$" + hash.substring(4)) && hash != null;
+            boolean ok = checkpw.test(password, hash == null ? DUMMY : hash) && hash != null;
             if (ok) {
                 verified.put(key, Boolean.TRUE);
             }
             return ok;
+        }
+
+        private static String dummy() {
+            SecureRandom random = new SecureRandom();
+            byte[] salt = new byte[16];
+            random.nextBytes(salt);
+            return OpenBSDBCrypt.generate("2y", Long.toHexString(random.nextLong()).toCharArray(), salt, 10);
+        }
+
+        /**
+         * Whether {@code password} is the one of a bcrypt hash ({@code $2y$}, htpasswd's; {@code $2a$}, {@code $2b$}),
+         * by Bouncy Castle's OpenBSD bcrypt; a hash it cannot read matches nothing.
+         */
+        static boolean bcrypt(String password, String hash) {
+            try {
+                return OpenBSDBCrypt.checkPassword(hash, password.toCharArray());
+            } catch (RuntimeException e) {
+                return false;
+            }
         }
 
         private static String sha256(String s) {

@@ -24,7 +24,7 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mindrot.jbcrypt.BCrypt;
+import org.bouncycastle.crypto.generators.OpenBSDBCrypt;
 
 /**
  * The endpoint's guard: a web configuration file in exporter-toolkit's format (a certificate made by openssl, a
@@ -48,7 +48,7 @@ class MetricsServerTest {
                 "/CN=localhost").redirectErrorStream(true).start();
         String made = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(made).isZero();
-        String hash = "$2y$" + BCrypt.hashpw("s3cret", BCrypt.gensalt(10)).substring(4);
+        String hash = htpasswd("s3cret", 10);
         Path web = Files.writeString(dir.resolve("web.yml"), "tls_server_config:\n  cert_file: cert.pem\n"
                 + "  key_file: key.pem\nbasic_auth_users:\n  prometheus: '" + hash + "'\n");
         WebConfig config = WebConfig.read(web);
@@ -95,6 +95,30 @@ class MetricsServerTest {
         }
     }
 
+    /** A bcrypt hash as {@code htpasswd -nBC COST} writes it ({@code $2y$}). */
+    private static String htpasswd(String password, int cost) {
+        return OpenBSDBCrypt.generate("2y", password.toCharArray(), salt(), cost);
+    }
+
+    private static byte[] salt() {
+        byte[] salt = new byte[16];
+        new java.security.SecureRandom().nextBytes(salt);
+        return salt;
+    }
+
+    /** Hashes of every bcrypt prefix are read: $2y$, $2a$, $2b$; one that is no hash matches nothing. */
+    @Test
+    void bcryptHashesOfEveryPrefixAreChecked() {
+        // htpasswd's prefix, Python bcrypt's ($2b$) and jBCrypt's ($2a$)
+        for (String hash : List.of(OpenBSDBCrypt.generate("2y", "s3cret".toCharArray(), new byte[16], 4),
+                OpenBSDBCrypt.generate("2b", "s3cret".toCharArray(), new byte[16], 4),
+                OpenBSDBCrypt.generate("2a", "s3cret".toCharArray(), new byte[16], 4))) {
+            assertThat(MetricsServer.Guard.bcrypt("s3cret", hash)).as(hash).isTrue();
+            assertThat(MetricsServer.Guard.bcrypt("S3cret", hash)).as(hash).isFalse();
+        }
+        assertThat(MetricsServer.Guard.bcrypt("s3cret", "not a hash")).isFalse();
+    }
+
     private HttpClient fresh() throws Exception {
         return HttpClient.newBuilder().sslContext(trustAll()).build();
     }
@@ -109,7 +133,7 @@ class MetricsServerTest {
     }
 
     private static String hash(String password) {
-        return "$2y$" + BCrypt.hashpw(password, BCrypt.gensalt(10)).substring(4);
+        return htpasswd(password, 10);
     }
 
     /** The subject of the certificate a new TLS connection is served. */
@@ -151,11 +175,11 @@ class MetricsServerTest {
 
     @Test
     void anUnknownUserCostsABcryptAsAKnownOneAndAGoodPasswordIsCheckedOnce() {
-        String hash = "$2y$" + BCrypt.hashpw("s3cret", BCrypt.gensalt(4)).substring(4);
+        String hash = htpasswd("s3cret", 4);
         java.util.concurrent.atomic.AtomicInteger bcrypts = new java.util.concurrent.atomic.AtomicInteger();
         MetricsServer.Guard g = new MetricsServer.Guard(false, Map.of("prometheus", hash), (pw, h) -> {
             bcrypts.incrementAndGet();
-            return BCrypt.checkpw(pw, h);
+            return MetricsServer.Guard.bcrypt(pw, h);
         });
         assertThat(g.valid("nobody", "s3cret")).isFalse();
         assertThat(bcrypts.get()).as("an unknown user is not told apart by a missing bcrypt").isEqualTo(1);
