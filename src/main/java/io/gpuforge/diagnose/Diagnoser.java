@@ -42,7 +42,9 @@ public final class Diagnoser {
     public static Diagnosis diagnose(List<LogInput> inputs, List<Collected> collected) {
         List<LogLines.Line> all = new ArrayList<>();
         List<Collected> read = new ArrayList<>(collected);
+        java.util.Map<String, io.gpuforge.domain.diagnose.Origin> origins = new java.util.HashMap<>();
         for (LogInput in : inputs) {
+            origins.put(in.name(), in.origin());
             List<LogLines.Line> plain = LogLines.of(in.name(), LogSource.PASTED, in.text());
             LogSource source = in.source().orElseGet(() -> SourceGuess.of(plain));
             List<LogLines.Line> lines = plain.stream().map(l -> new LogLines.Line(l.input(), source, l.number(),
@@ -68,12 +70,13 @@ public final class Diagnoser {
                     .filter(l -> !strong.contains(l)).toList();
             Match m = new Match(cause, strong, supporting, all);
             Advice.Said said = Advice.of(m);
-            findings.add(new Finding(cause.id(), cause.title(), evidence(m), said.explanation(), said.fix()));
+            findings.add(new Finding(cause.id(), cause.title(), evidence(m, origins), said.explanation(),
+                    said.fix()));
         }
         if (!findings.isEmpty()) {
             return new Diagnosis(findings, List.of(), read, Optional.empty());
         }
-        return new Diagnosis(List.of(), relevant(all), read, Optional.of(reason(all, read)));
+        return new Diagnosis(List.of(), relevant(all, origins), read, Optional.of(reason(all, read)));
     }
 
     private static int indexOf(List<Collected> read, String name) {
@@ -102,7 +105,7 @@ public final class Diagnoser {
     }
 
     /** The strong lines first (at most {@link #MAX_EVIDENCE} in all), then supporting ones, in log order. */
-    private static List<Evidence> evidence(Match m) {
+    private static List<Evidence> evidence(Match m, java.util.Map<String, io.gpuforge.domain.diagnose.Origin> origins) {
         List<LogLines.Line> chosen = new ArrayList<>(m.strong().subList(0, Math.min(m.strong().size(), MAX_EVIDENCE)));
         List<LogLines.Line> supporting = new ArrayList<>(m.supporting());
         supporting.sort(Comparator.comparing(l -> !LOG_LINE.matcher(l.plain()).find()));
@@ -115,7 +118,9 @@ public final class Diagnoser {
         List<Pattern> all = new ArrayList<>(m.cause().strong());
         all.addAll(m.cause().supporting());
         chosen.sort(Comparator.comparing(LogLines.Line::input).thenComparingInt(LogLines.Line::number));
-        return chosen.stream().map(l -> new Evidence(l.input(), l.source(), l.number(), shown(l, all))).toList();
+        return chosen.stream().map(l -> new Evidence(l.input(), l.source(), l.number(), shown(l, all),
+                origins.getOrDefault(l.input(), io.gpuforge.domain.diagnose.Origin.PASTED), m.strong().contains(l)))
+                .toList();
     }
 
     private static String shown(LogLines.Line l, List<Pattern> patterns) {
@@ -130,7 +135,8 @@ public final class Diagnoser {
     }
 
     /** Lines that looked relevant, errors first, at most {@link #MAX_RELEVANT}, in log order. */
-    private static List<Evidence> relevant(List<LogLines.Line> all) {
+    private static List<Evidence> relevant(List<LogLines.Line> all,
+                                           java.util.Map<String, io.gpuforge.domain.diagnose.Origin> origins) {
         List<LogLines.Line> hits = all.stream().filter(l -> Signatures.RELEVANT.matcher(l.plain()).find()).toList();
         List<LogLines.Line> chosen = new ArrayList<>(hits.stream().filter(l -> Signatures.ERROR.matcher(l.plain()).find())
                 .limit(MAX_RELEVANT).toList());
@@ -143,7 +149,8 @@ public final class Diagnoser {
             }
         }
         chosen.sort(Comparator.comparing(LogLines.Line::input).thenComparingInt(LogLines.Line::number));
-        return chosen.stream().map(l -> new Evidence(l.input(), l.source(), l.number(), LogLines.shown(l, 0))).toList();
+        return chosen.stream().map(l -> new Evidence(l.input(), l.source(), l.number(), LogLines.shown(l, 0),
+                origins.getOrDefault(l.input(), io.gpuforge.domain.diagnose.Origin.PASTED), false)).toList();
     }
 
     private static String reason(List<LogLines.Line> all, List<Collected> read) {

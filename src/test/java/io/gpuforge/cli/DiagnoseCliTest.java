@@ -133,6 +133,13 @@ class DiagnoseCliTest {
                     .contains("Apply this fix to VM 102 and its host pve-4090? [y/N]");
             assertThat(cli.err()).contains("nothing was changed");
             assertThat(api.get("/nodes/pve-4090/qemu/102/config", Map.of()).path("vga").asText()).isEqualTo("std");
+            // --json: the plan is shown before the question all the same, on stderr (stdout keeps one document)
+            assertThat(cli.run("n\n", new String[] {"diagnose", "--connection", "lab", "--vm", "102", "--apply-fix",
+                    "--json"})).isEqualTo(1);
+            assertThat(cli.err()).contains("Fix plan for vga-slot-conflict on VM 102 (pve-4090):").contains("+vga: none")
+                    .contains("nothing was changed");
+            assertThat(cli.out()).contains("Apply this fix to VM 102 and its host pve-4090? [y/N]");
+            assertThat(api.get("/nodes/pve-4090/qemu/102/config", Map.of()).path("vga").asText()).isEqualTo("std");
 
             assertThat(run(cli, "diagnose", "--connection", "lab", "--vm", "102", "--apply-fix", "--yes"))
                     .as(cli.err()).isZero();

@@ -3,6 +3,7 @@ package io.gpuforge.app.diagnose;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.LogInput;
 import io.gpuforge.domain.diagnose.LogSource;
+import io.gpuforge.domain.diagnose.Origin;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,8 +26,10 @@ final class Evidence {
     /** A source's text, fetched since {@code t0} ({@link System#nanoTime()}). */
     void text(String name, LogSource source, String text, long t0) {
         LogReader.Read r = reader.pasted(name, text);
+        // fetched by GPUForge: from the host (its logs, the hypervisor's), or from the guest through its agent
+        Origin origin = source == LogSource.GUEST ? Origin.GUEST : Origin.HOST;
         r.input().ifPresent(in -> inputs.add(new LogInput(in.name(), source == LogSource.PASTED ? Optional.empty()
-                : Optional.of(source), in.text())));
+                : Optional.of(source), in.text(), origin)));
         Collected c = r.collected();
         collected.add(new Collected(c.name(), source, c.bytesRead(), c.bytesSkipped(), c.lines(), c.problem(),
                 millis(t0)));

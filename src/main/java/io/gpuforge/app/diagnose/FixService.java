@@ -117,7 +117,12 @@ public final class FixService {
         Optional<PassthroughPlan> host = Optional.empty();
         List<PciAddress> functions = config.details().hostDevices();
         boolean hostSide = fp.touchesHost() || finding.id().equals(BIND_CARD);
-        if (hostSide && !hosts.hasHost(c, vm.node())) {
+        if (hostSide && !finding.shownByHost()) {
+            // a line in the guest's log (root there can write a fake kernel line) or pasted text picks no host change
+            notDone.add("The host side (" + hostSide(fp) + ") is not planned: no line of " + vm.node() + "'s own logs"
+                    + " shows " + finding.id() + "; the lines that do came from the guest or were pasted, and anyone"
+                    + " there could have written them. Diagnose the VM with its host linked, after a failed start.");
+        } else if (hostSide && !hosts.hasHost(c, vm.node())) {
             notDone.add("The host side (" + hostSide(fp) + ") needs " + vm.node() + "'s host: link it (gpuforge"
                     + " link --connection … --node " + vm.node() + " --ssh-host …) and diagnose again.");
         } else if (hostSide) {
@@ -276,7 +281,28 @@ public final class FixService {
                     new PlanBlockedException("the VM has no GPU passed through: no card to bind", null));
             return Planner.plan(facts, gpu, PlanOptions.defaults());
         }
-        return FixPlanner.plan(facts, cause, fp, functions);
+        return FixPlanner.plan(facts, cause, withAddresses(fp, functions), functions);
+    }
+
+    /**
+     * The plan's udev rules for the VM's own functions, from its configuration: a rule that names a device
+     * ({@code KERNEL=="0000:01:00.0"}, taken from a log line, or a placeholder when the log named none) is written
+     * once for each function the VM has, never for an address a log line gave.
+     */
+    static FixPlan withAddresses(FixPlan fp, List<PciAddress> functions) {
+        java.util.regex.Pattern kernel = java.util.regex.Pattern.compile("KERNEL==\"[^\"]*\"");
+        List<String> rules = new ArrayList<>();
+        for (String rule : fp.udevRules()) {
+            if (!kernel.matcher(rule).find()) {
+                rules.add(rule);
+                continue;
+            }
+            for (PciAddress a : functions) {
+                rules.add(kernel.matcher(rule).replaceAll(java.util.regex.Matcher.quoteReplacement(
+                        "KERNEL==\"" + a + "\"")));
+            }
+        }
+        return new FixPlan(fp.kernelArguments(), fp.modprobe(), rules, fp.vmChanges(), fp.commands());
     }
 
     /** The VM's functions and the other functions of their cards (a fix binding by ids binds them all). */

@@ -227,7 +227,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
     }
 
     private static String where(Evidence e) {
-        return e.input() + ":" + e.line();
+        // a line from inside the guest is said so: anyone in the guest can write it
+        return e.input() + ":" + e.line() + (e.origin() == io.gpuforge.domain.diagnose.Origin.GUEST ? " [guest]" : "");
     }
 
     private static String size(long bytes) {

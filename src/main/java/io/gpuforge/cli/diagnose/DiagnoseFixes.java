@@ -50,8 +50,11 @@ final class DiagnoseFixes {
         }
         ConnectionSession s = ctx.sessions().of(c);
         FixService.Proposal p = ctx.fixes().propose(s, c, vm, d.causes().get(0), HostSource::refuseUnknownKey);
+        // the plan is shown before it is confirmed, always: with --json on stderr (stdout keeps its one document)
         if (!json) {
-            print(o, p);
+            print(o::line, p);
+        } else if (!yes) {
+            print(o::error, p);
         }
         if (p.changesNothing()) {
             o.error("gpuforge diagnose: the fix of " + p.cause() + " changes nothing on VM " + vm.id() + " or "
@@ -75,6 +78,7 @@ final class DiagnoseFixes {
             m.put("verified", r.verified());
             m.put("notChecked", r.notChecked());
             m.put("notes", r.notes());
+            m.put("plan", plan(p));
             m.put("diagnosis", DiagnoseJson.of(d));
             o.json(m);
             return 0;
@@ -88,22 +92,34 @@ final class DiagnoseFixes {
         return 0;
     }
 
-    private static void print(CliOutput o, FixService.Proposal p) {
-        o.line("");
-        o.line("Fix plan for " + p.cause() + " on VM " + p.vm().id() + " (" + p.vm().node() + "):");
+    private static void print(java.util.function.Consumer<String> o, FixService.Proposal p) {
+        o.accept("");
+        o.accept("Fix plan for " + p.cause() + " on VM " + p.vm().id() + " (" + p.vm().node() + "):");
         p.vmFix().filter(f -> !f.changesNothing()).ifPresent(f -> {
-            o.line("The VM's configuration:");
-            f.diff().lines().forEach(l -> o.line("  " + l));
+            o.accept("The VM's configuration:");
+            f.diff().lines().forEach(l -> o.accept("  " + l));
         });
         p.host().filter(h -> !h.hostChangesNothing()).ifPresent(h -> {
-            o.line("On the host " + p.vm().node() + " (journaled; a reboot makes it take effect"
+            o.accept("On the host " + p.vm().node() + " (journaled; a reboot makes it take effect"
                     + (h.rebootNeeded() ? "" : " where needed") + "):");
             for (PassthroughPlan.FileEdit e : h.edits()) {
-                e.diff().lines().forEach(l -> o.line("  " + l));
+                e.diff().lines().forEach(l -> o.accept("  " + l));
             }
-            h.commands().forEach(cmd -> o.line("  $ " + cmd));
+            h.commands().forEach(cmd -> o.accept("  $ " + cmd));
         });
-        p.notDone().forEach(n -> o.line("Note: " + n));
+        p.notDone().forEach(n -> o.accept("Note: " + n));
+    }
+
+    /** The plan that was applied, as JSON: the VM's diff, the host's file diffs and commands, what was not done. */
+    private static Map<String, Object> plan(FixService.Proposal p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("vmDiff", p.vmFix().filter(f -> !f.changesNothing()).map(f -> f.diff()).orElse(null));
+        m.put("hostFiles", p.host().filter(h -> !h.hostChangesNothing()).map(h -> h.edits().stream()
+                .map(e -> e.diff()).toList()).orElse(List.of()));
+        m.put("hostCommands", p.host().filter(h -> !h.hostChangesNothing()).map(h -> h.commands())
+                .orElse(List.of()));
+        m.put("notDone", p.notDone());
+        return m;
     }
 
     /** The fixes applied on the connection's VMs, newest first. */

@@ -44,6 +44,8 @@ final class DiagnoseJson {
     private static Map<String, Object> evidence(Evidence e) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("source", e.source().id());
+        m.put("origin", e.origin().id());
+        m.put("strong", e.strong());
         m.put("input", e.input());
         m.put("line", e.line());
         m.put("text", e.text());

@@ -16,4 +16,12 @@ public record Finding(String id, String title, List<Evidence> evidence, String e
         Objects.requireNonNull(explanation);
         Objects.requireNonNull(fix);
     }
+
+    /**
+     * Whether a line of the host's own that names the cause by itself is among the evidence: what a change on the
+     * host may follow. A line in the guest's log, or pasted, may have been written by anyone.
+     */
+    public boolean shownByHost() {
+        return evidence.stream().anyMatch(e -> e.strong() && e.origin() == Origin.HOST);
+    }
 }

@@ -100,6 +100,13 @@ final class DiagnosisView extends VBox {
             Label text = wrapped(new Label(e.text()));
             text.getStyleClass().add("diagnose-line-text");
             HBox row = new HBox(8, number, text);
+            if (e.origin() == io.gpuforge.domain.diagnose.Origin.GUEST) {
+                // a line from inside the guest: anyone there can write it, so it is said
+                Label origin = new Label(i18n.get("diagnose.origin.guest"));
+                origin.getStyleClass().add("diagnose-origin");
+                origin.setMinWidth(Label.USE_PREF_SIZE);
+                row.getChildren().add(1, origin);
+            }
             HBox.setHgrow(text, Priority.ALWAYS);
             row.getStyleClass().add("diagnose-evidence-line");
             row.setOnMouseClicked(ev -> show.accept(e));

@@ -12,6 +12,11 @@ import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.diagnose.AppliedFix;
 import io.gpuforge.domain.diagnose.Diagnosis;
+import io.gpuforge.domain.diagnose.FixPlan;
+import io.gpuforge.domain.diagnose.LogInput;
+import io.gpuforge.domain.diagnose.LogSource;
+import io.gpuforge.domain.diagnose.Origin;
+import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.passthrough.ApplyProgress;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.hypervisor.proxmox.PveContract;
@@ -24,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -140,6 +146,61 @@ class FixServiceTest {
             assertThat(conf).doesNotExist();
             assertThat(Files.readString(root.resolve("etc/default/grub"))).isEqualTo(grub);
         }
+    }
+
+    /**
+     * The same BAR line with a framebuffer, as the host's kernel log holds it and as root in the guest could write it
+     * into the guest's own log (/dev/kmsg): only the host's picks the host's kernel arguments; the guest's leaves the
+     * host alone and says why (issue 59, finding 8).
+     */
+    @Test
+    void aHostFixFollowsOnlyTheHostsOwnLines() throws Exception {
+        Path root = HostTrees.withBootTools(HostTrees.intelGrub(dir.resolve("pve-4090")));
+        new SysrootBuilder(root).pci("0000:02:00.0", "10de", "2684", "030000", 16, "vfio-pci", 16L << 20);
+        String bar = "[   12.345678] vfio-pci 0000:02:00.0: BAR 1: can't reserve [mem 0xc0000000-0xcfffffff 64bit pref]\n"
+                + "[    0.512345] efifb: framebuffer at 0xc0000000, using 3072k, total 3072k\n";
+        try (PveSimulator sim = new PveSimulator(SimCluster.contractLab());
+             SysrootSshServer ssh = new SysrootSshServer(root, dir.resolve("host-key.ser"));
+             AppContext ctx = TestContexts.create(dir.resolve("home"), dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
+                     LanguageChoice.ENGLISH)) {
+            ctx.secrets().createVault("vault passphrase".toCharArray());
+            ConnectionInfo lab = LinkedLab.lab(ctx, sim);
+            LinkedLab.linkSshHost(ctx, ssh, lab, "pve-4090");
+            sim.tokenClient(PveContract.load()).put("/nodes/pve-4090/qemu/102/config",
+                    Map.of("hostpci0", "mapping=gpu-4090-b,pcie=1"));
+            VmRef vm = new VmRef("pve-4090", "102");
+            for (Origin origin : List.of(Origin.GUEST, Origin.PASTED, Origin.HOST)) {
+                Diagnosis d = io.gpuforge.diagnose.Diagnoser.diagnose(List.of(new LogInput("dmesg", Optional.of(
+                        LogSource.KERNEL_LOG), bar, origin)), List.of());
+                assertThat(d.cause()).isEqualTo("bar-reserved-by-framebuffer");
+                assertThat(d.causes().get(0).evidence()).allSatisfy(e -> assertThat(e.origin()).isEqualTo(origin));
+                FixService.Proposal p = ctx.fixes().propose(ctx.sessions().of(lab), lab, vm, d.causes().get(0),
+                        (h, t, f) -> false);
+                if (origin == Origin.HOST) {
+                    assertThat(p.host()).as(String.join("\n", p.notDone())).get().satisfies(h -> assertThat(h.edits())
+                            .anySatisfy(e -> assertThat(e.diff()).contains("initcall_blacklist=sysfb_init")));
+                } else {
+                    assertThat(p.host()).as(origin + ": no host change from lines anyone could write").isEmpty();
+                    assertThat(p.notDone()).anyMatch(n -> n.contains("is not planned: no line of pve-4090's own logs"));
+                    assertThat(p.changesNothing()).isTrue();
+                }
+            }
+        }
+    }
+
+    /** A udev rule's device is each function the VM's configuration passes through, never a log's address. */
+    @Test
+    void udevRulesNameTheVmsOwnFunctions() {
+        FixPlan fp = FixPlan.modprobe("options vfio-pci disable_idle_d3=1").withUdevRules(List.of(
+                "ACTION==\"add\", SUBSYSTEM==\"pci\", KERNEL==\"0000:66:00.0\", ATTR{d3cold_allowed}=\"0\"",
+                "ACTION==\"add\", SUBSYSTEM==\"pci\", ATTR{vendor}==\"0x1002\", RUN+=\"/bin/true\""));
+        FixPlan out = FixService.withAddresses(fp, List.of(PciAddress.parse("0000:02:00.0"),
+                PciAddress.parse("0000:02:00.1")));
+        assertThat(out.udevRules()).containsExactly(
+                "ACTION==\"add\", SUBSYSTEM==\"pci\", KERNEL==\"0000:02:00.0\", ATTR{d3cold_allowed}=\"0\"",
+                "ACTION==\"add\", SUBSYSTEM==\"pci\", KERNEL==\"0000:02:00.1\", ATTR{d3cold_allowed}=\"0\"",
+                "ACTION==\"add\", SUBSYSTEM==\"pci\", ATTR{vendor}==\"0x1002\", RUN+=\"/bin/true\"");
+        assertThat(out.modprobe()).isEqualTo(fp.modprobe());
     }
 
     /** VM 102 on pve-4090 fails its start with {@code line} in its task log. */
