@@ -217,7 +217,10 @@ public final class AppContext implements AutoCloseable {
                     ? SecretServiceKeyring.detect(options.environment()).map(k -> (SecretStore) k)
                     : Optional.empty();
             SecretsService secrets = new SecretsService(keyring,
-                    new VaultSecretStore(paths.vaultFile(), options.vaultIterations()));
+                    // the vault's write count witnessed beside the settings, out of the vault's directory: an older
+                    // vault put back is noticed at unlock
+                    new VaultSecretStore(paths.vaultFile(), options.vaultIterations(),
+                            Optional.of(paths.configDir().resolve("vault-generation"))));
             Optional<Boolean> dark = appearance.get();
             LOG.info("GPUForge context ready: config {}, data {}, logs {}, secrets in {}", paths.configDir(),
                     paths.dataDir(), paths.logDir(), secrets.store().backendName());

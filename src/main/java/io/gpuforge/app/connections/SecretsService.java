@@ -59,6 +59,11 @@ public final class SecretsService {
         }
     }
 
+    /** Why the vault unlocked is older than the one last written here (a copy put back), if it is. */
+    public java.util.Optional<String> vaultRolledBack() {
+        return vault.rolledBack();
+    }
+
     public void lockVault() {
         vault.lock();
     }

@@ -47,7 +47,13 @@ public final class CliVault {
             } finally {
                 Arrays.fill(p.get(), '\0');
             }
+            warnIfRolledBack(ctx, services);
         }
+    }
+
+    /** Says on stderr when the vault just unlocked is older than the one last written on this computer. */
+    private static void warnIfRolledBack(AppContext ctx, CliServices services) {
+        ctx.secrets().vaultRolledBack().ifPresent(w -> services.output().error("gpuforge: warning: " + w));
     }
 
     /**
@@ -105,6 +111,7 @@ public final class CliVault {
                     : "; the window asks for the same passphrase"));
         } else {
             ctx.secrets().unlockVault(passphrase);
+            warnIfRolledBack(ctx, services);
         }
     }
 

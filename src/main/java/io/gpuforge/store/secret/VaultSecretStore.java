@@ -41,9 +41,19 @@ public final class VaultSecretStore implements SecretStore {
     public static final int MAX_ITERATIONS = 5 * DEFAULT_ITERATIONS;
     private static final Duration LOCK_WAIT = Duration.ofSeconds(10);
 
+    /**
+     * The number of writes the vault has seen, inside its encrypted content (so it cannot be changed without the
+     * passphrase); not a secret name a caller can give (a name of the window's and commands' never starts with NUL).
+     */
+    static final String GENERATION = "\u0000generation";
+
     private final Path file;
     private final Path lockFile;
     private final int iterations;
+    /** Where the last generation written is kept, out of the vault's directory: a restored copy cannot reach it. */
+    private final Optional<Path> witness;
+    /** Set at unlock when the vault is older than the last one written here. */
+    private Optional<String> rolledBack = Optional.empty();
     private final SecureRandom random = new SecureRandom();
     private final ObjectMapper mapper = new ObjectMapper();
     /** While unlocked: the key, and the salt and cost of the file it was derived for. */
@@ -57,6 +67,14 @@ public final class VaultSecretStore implements SecretStore {
 
     /** With a given PBKDF2 cost for new vaults; existing vaults keep the cost they were made with. */
     public VaultSecretStore(Path file, int iterations) {
+        this(file, iterations, Optional.empty());
+    }
+
+    /**
+     * With the file that witnesses the vault's last write ({@code witness}, beside the settings): a vault file older
+     * than it (a backup put back, an old copy swapped in) is noticed at unlock ({@link #rolledBack()}).
+     */
+    public VaultSecretStore(Path file, int iterations, Optional<Path> witness) {
         if (iterations < MIN_ITERATIONS) {
             throw new IllegalArgumentException("PBKDF2 iterations too low: " + iterations + " (at least " + MIN_ITERATIONS + ")");
         }
@@ -66,6 +84,16 @@ public final class VaultSecretStore implements SecretStore {
         this.file = file;
         this.lockFile = file.resolveSibling(file.getFileName() + ".lock");
         this.iterations = iterations;
+        this.witness = witness;
+    }
+
+    /**
+     * Why the vault unlocked last is not the one last written on this computer (it holds fewer writes than were
+     * made: restored from a backup or replaced by an older copy, so secrets saved since are missing or old); empty
+     * when it is, or when nothing was witnessed yet.
+     */
+    public synchronized Optional<String> rolledBack() {
+        return rolledBack;
     }
 
     @Override
@@ -107,8 +135,38 @@ public final class VaultSecretStore implements SecretStore {
     public synchronized void unlock(char[] passphrase) throws SecretStoreException {
         VaultFormat.Header h = VaultFormat.read(file, mapper);
         SecretKey k = VaultFormat.derive(passphrase, h.salt, h.iterations);
-        VaultFormat.wipe(VaultFormat.decrypt(k, h, file, mapper));
+        TreeMap<String, char[]> secrets = VaultFormat.decrypt(k, h, file, mapper);
+        long generation = generation(secrets);
+        VaultFormat.wipe(secrets);
         use(k, h.salt, h.iterations);
+        long witnessed = witnessed();
+        rolledBack = generation < witnessed ? Optional.of("The vault " + file + " is older than the one last written"
+                + " on this computer (" + generation + " writes, " + witnessed + " were made): it was restored from a"
+                + " copy or replaced. Secrets saved since then are missing or old in it; save them again, or put the"
+                + " newer vault back. The next change to it makes it the current one.")
+                : Optional.empty();
+    }
+
+    /** The writes the vault's content counts (0 for a vault from before the count). */
+    private static long generation(Map<String, char[]> secrets) {
+        char[] g = secrets.get(GENERATION);
+        try {
+            return g == null ? 0 : Long.parseLong(new String(g));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** The last generation written here, as the witness holds it (0 without one). */
+    private long witnessed() {
+        if (witness.isEmpty() || !Files.isRegularFile(witness.get())) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(Files.readString(witness.get()).strip());
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        }
     }
 
     public synchronized void lock() {
@@ -219,11 +277,25 @@ public final class VaultSecretStore implements SecretStore {
         return VaultFormat.decrypt(key, h, file, mapper);
     }
 
+    /** Writes the secrets with the next generation (past the vault's and the witness's), then the witness. */
     private void write(SecretKey k, int cost, byte[] s, Map<String, char[]> secrets) throws SecretStoreException {
+        long next = Math.max(generation(secrets), witnessed()) + 1;
+        VaultFormat.wipe(secrets.put(GENERATION, Long.toString(next).toCharArray()));
         try {
             AtomicFiles.write(file, VaultFormat.encrypt(k, cost, s, secrets, random, mapper), true);
         } catch (GeneralSecurityException | IOException e) {
             throw new SecretStoreException("Could not write the vault " + file + ": " + e.getMessage(), e);
+        }
+        rolledBack = Optional.empty();
+        if (witness.isPresent()) {
+            try {
+                Files.createDirectories(witness.get().getParent());
+                AtomicFiles.write(witness.get(), (next + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                        true);
+            } catch (IOException e) {
+                throw new SecretStoreException("The vault was written, but its generation could not be kept in "
+                        + witness.get() + ": " + e.getMessage(), e);
+            }
         }
     }
 

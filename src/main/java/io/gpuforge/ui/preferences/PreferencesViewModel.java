@@ -268,7 +268,12 @@ public final class PreferencesViewModel {
     }
 
     public void unlockVault(char[] passphrase) {
-        run(() -> secrets.unlockVault(passphrase), "prefs.secrets.unlocked");
+        run(() -> secrets.unlockVault(passphrase), null);
+    }
+
+    /** The success message: unlocked, or unlocked but older than the vault last written here (a copy put back). */
+    private String unlocked() {
+        return secrets.vaultRolledBack().isPresent() ? "prefs.secrets.rolledBack" : "prefs.secrets.unlocked";
     }
 
     public void lockVault() {
@@ -281,12 +286,13 @@ public final class PreferencesViewModel {
         void run() throws Exception;
     }
 
+    /** Runs a vault action off the FX thread; {@code successKey} null: the unlock's message ({@link #unlocked}). */
     private void run(VaultAction action, String successKey) {
         busy.set(true);
         tasks.supply("vault", () -> {
             action.run();
             return Boolean.TRUE;
-        }).onSuccess(ok -> secretsMessage.set(successKey))
+        }).onSuccess(ok -> secretsMessage.set(successKey != null ? successKey : unlocked()))
                 .onError(t -> {
                     LOG.warn("Vault action failed: {}", t.getMessage());
                     secretsMessage.set("prefs.secrets.failed");

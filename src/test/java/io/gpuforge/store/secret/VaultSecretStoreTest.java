@@ -45,6 +45,44 @@ class VaultSecretStoreTest {
         assertThat(third.get("pve:lab:token")).isEmpty();
     }
 
+    /**
+     * A vault put back from a copy (a backup restored, an older file swapped in by someone who cannot read it) is
+     * noticed at unlock: its write count, inside the encrypted content, is below the one witnessed beside the
+     * settings. The next write makes it the current one; a vault with no witness yet is not blamed.
+     */
+    @Test
+    void aVaultRolledBackToAnOlderCopyIsNoticedAtUnlock() throws Exception {
+        java.nio.file.Path file = dir.resolve("data/secrets.vault");
+        java.nio.file.Files.createDirectories(file.getParent());
+        java.util.Optional<java.nio.file.Path> witness = java.util.Optional.of(dir.resolve("config/vault-generation"));
+        VaultSecretStore v = new VaultSecretStore(file, FAST, witness);
+        v.create("correct horse".toCharArray());
+        v.put("pve-token", "old".toCharArray());
+        byte[] backup = java.nio.file.Files.readAllBytes(file);
+        v.put("pve-token", "rotated".toCharArray());
+        v.put("ssh-password", "new".toCharArray());
+
+        java.nio.file.Files.write(file, backup);
+        VaultSecretStore again = new VaultSecretStore(file, FAST, witness);
+        again.unlock("correct horse".toCharArray());
+        assertThat(again.rolledBack()).get().asString().contains("older than the one last written")
+                .contains("2 writes, 4 were made");
+        assertThat(new String(again.get("pve-token").orElseThrow())).isEqualTo("old");
+        assertThat(again.get("ssh-password")).isEmpty();
+
+        // saved again: current from now on
+        again.put("ssh-password", "new".toCharArray());
+        assertThat(again.rolledBack()).isEmpty();
+        VaultSecretStore later = new VaultSecretStore(file, FAST, witness);
+        later.unlock("correct horse".toCharArray());
+        assertThat(later.rolledBack()).isEmpty();
+
+        // without a witness (a store made before it, or none given) nothing is claimed
+        VaultSecretStore unwitnessed = new VaultSecretStore(file, FAST);
+        unwitnessed.unlock("correct horse".toCharArray());
+        assertThat(unwitnessed.rolledBack()).isEmpty();
+    }
+
     @Test
     void wrongPassphraseIsRefusedAndTheVaultStaysLocked() throws Exception {
         vault().create("correct horse".toCharArray());
