@@ -106,6 +106,7 @@ final class ReloadingKeyManager extends X509ExtendedKeyManager {
             if (chain.isEmpty()) {
                 throw new IOException(web.certFile().get() + " holds no certificate");
             }
+            requireUnreadableByOthers(web.keyFile().orElseThrow());
             PrivateKey key = key(BoundedStreams.readString(web.keyFile().orElseThrow(), 1 << 20));
             char[] pass = Long.toHexString(new SecureRandom().nextLong()).toCharArray();
             KeyStore ks = KeyStore.getInstance("PKCS12");
@@ -116,6 +117,24 @@ final class ReloadingKeyManager extends X509ExtendedKeyManager {
             return new Loaded(stamp, (X509KeyManager) kmf.getKeyManagers()[0]);
         } catch (GeneralSecurityException e) {
             throw new IOException("the TLS certificate or key cannot be used: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Refuses a private key every user of the machine can read, as OpenSSH does its keys: whoever reads it can pose
+     * as this endpoint. Its group may (the service's own group, say).
+     */
+    static void requireUnreadableByOthers(Path key) throws IOException {
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> mode;
+        try {
+            mode = Files.getPosixFilePermissions(key);
+        } catch (UnsupportedOperationException e) {
+            return; // no POSIX modes here (Windows): its ACLs are the admin's
+        }
+        if (mode.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)) {
+            throw new IOException("the key_file " + key + " can be read by every user of this computer ("
+                    + java.nio.file.attribute.PosixFilePermissions.toString(mode) + "): chmod 600 " + key
+                    + " (or 640 with the service's group)");
         }
     }
 

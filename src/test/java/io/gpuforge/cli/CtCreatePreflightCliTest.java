@@ -32,6 +32,14 @@ class CtCreatePreflightCliTest {
 
         assertThat(cli.run(with(at, "ct", "create", "--name", "cuda_x", "--template", TEMPLATE))).isEqualTo(1);
         assertThat(cli.err()).contains("not a host name: cuda_x");
+        // a comma would add Proxmox VE options of its own to net0= or rootfs=
+        assertThat(cli.run(with(at, "ct", "create", "--name", "cuda-x", "--template", TEMPLATE, "--bridge",
+                "vmbr0,tag=5,firewall=0"))).isEqualTo(1);
+        assertThat(cli.err()).contains("not a bridge name").contains("vmbr0,tag=5,firewall=0");
+        assertThat(cli.run(with(at, "ct", "create", "--name", "cuda-x", "--template", TEMPLATE, "--storage",
+                "local-lvm,mp=/mnt"))).isEqualTo(1);
+        assertThat(cli.err()).contains("not a storage id").contains("local-lvm,mp=/mnt");
+        assertThat(cli.out()).as("no host plan offered or applied").doesNotContain("+ExecStart");
         assertThat(cli.run(with(at, "ct", "create", "--name", "cuda-x", "--template", TEMPLATE, "--vmid", "201",
                 "--storage", "nowhere"))).isEqualTo(1);
         assertThat(cli.err()).contains("refused, nothing changed").contains("id 201 is a container's on pve-3090")

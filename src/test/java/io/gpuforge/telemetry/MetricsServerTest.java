@@ -146,6 +146,24 @@ class MetricsServerTest {
         }
     }
 
+    /** A TLS key every user can read is refused before anything listens, as OpenSSH refuses its keys. */
+    @Test
+    void aKeyEveryUserCanReadIsRefused() throws Exception {
+        Tools.require("openssl", "openssl");
+        certificate("open");
+        Files.setPosixFilePermissions(dir.resolve("key.pem"), java.nio.file.attribute.PosixFilePermissions
+                .fromString("rw-r--r--"));
+        Path web = Files.writeString(dir.resolve("web.yml"), "tls_server_config:\n  cert_file: cert.pem\n"
+                + "  key_file: key.pem\n");
+        assertThatThrownBy(() -> MetricsServer.start("127.0.0.1", 0, web, collector)).hasMessageContaining(
+                "can be read by every user").hasMessageContaining("chmod 600");
+        Files.setPosixFilePermissions(dir.resolve("key.pem"), java.nio.file.attribute.PosixFilePermissions
+                .fromString("rw-r-----"));
+        try (MetricsServer s = MetricsServer.start("127.0.0.1", 0, web, collector)) {
+            assertThat(s.tls()).isTrue();
+        }
+    }
+
     @Test
     void onlyGetAndHeadOfMetricsAreAnswered() throws Exception {
         try (MetricsServer s = MetricsServer.start("127.0.0.1", 0, WebConfig.none(), collector)) {

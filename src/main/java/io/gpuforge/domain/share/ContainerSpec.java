@@ -25,5 +25,15 @@ public record ContainerSpec(int vmid, String hostname, String template, int core
         if (!template.matches("[A-Za-z0-9._-]+:vztmpl/[^/\\s]+")) {
             throw new IllegalArgumentException("not a container template volume (STORAGE:vztmpl/FILE): " + template);
         }
+        // both go into Proxmox VE's comma-separated properties (rootfs=STORAGE:SIZE, net0=…,bridge=BRIDGE,…): a comma
+        // or an equals sign would add options of its own, so only what the API's formats allow is taken
+        if (!storage.matches("(?i)[a-z][a-z0-9._-]*[a-z0-9]")) {
+            throw new IllegalArgumentException("not a storage id (letters, digits, '-', '_', '.'; a letter first): "
+                    + storage);
+        }
+        if (!bridge.matches("[A-Za-z0-9_.-]{1,15}")) {
+            throw new IllegalArgumentException("not a bridge name (at most 15 letters, digits, '-', '_', '.'): "
+                    + bridge);
+        }
     }
 }
