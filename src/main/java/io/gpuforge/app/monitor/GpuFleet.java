@@ -242,6 +242,15 @@ public final class GpuFleet implements AutoCloseable {
         listeners.changed();
     }
 
+    /**
+     * Every GPU of one connection, read now (blocking): every node's PCI listing, the VMs' configurations on nodes
+     * with GPUs, the node's host for drivers and containers. The rows the fleet shows, so that {@code inventory} and
+     * the fleet count and name the same GPUs, drivers and holders.
+     */
+    public List<FleetGpu> census(ConnectionInfo c, ConnectionSession s) throws BackendException {
+        return FleetRows.of(c, s, shares);
+    }
+
     /** Reads every connection's GPUs and starts its watch (background). */
     private void open(long gen) {
         Optional<ServiceBeacon.Info> service = beacon.flatMap(ServiceBeacon::live);

@@ -69,8 +69,10 @@ public final class InventoryCommand implements Callable<Integer> {
                 return 2;
             }
             try (AppContext ctx = services.openContext()) {
-                ConnectionSession session = hypervisor.session(services, ctx);
-                return hypervisor(session, hypervisor.describe(), Optional.ofNullable(hypervisor.node));
+                io.gpuforge.domain.connections.ConnectionInfo info = hypervisor.connection(services, ctx);
+                ConnectionSession session = ctx.sessions().of(info);
+                return hypervisor(session, hypervisor.describe(), Optional.ofNullable(hypervisor.node),
+                        s -> ctx.fleet().census(info, s));
             } catch (IllegalArgumentException e) {
                 services.output().error("gpuforge inventory: " + e.getMessage());
                 return 2;
@@ -102,9 +104,18 @@ public final class InventoryCommand implements Callable<Integer> {
     }
 
     /** A hypervisor's inventory, the same shape for Proxmox VE and libvirt; {@code only}: one node of it. */
-    private int hypervisor(ConnectionSession session, String sourceName, Optional<String> only) {
+    /** The GPUs of a connection as the fleet reads them (every node's, with driver and holder). */
+    interface Census {
+        List<io.gpuforge.domain.telemetry.FleetGpu> read(ConnectionSession s) throws BackendException;
+    }
+
+    private int hypervisor(ConnectionSession session, String sourceName, Optional<String> only, Census census) {
         ClusterInventory inv;
+        List<io.gpuforge.domain.telemetry.FleetGpu> rows;
         try {
+            // the census first: the PCI listings and configurations it reads name every GPU's ids and group for the
+            // inventory's own listing too
+            rows = census.read(session);
             inv = session.inventory();
         } catch (BackendException e) {
             services.output().error("gpuforge inventory: " + e.getMessage());
@@ -112,25 +123,42 @@ public final class InventoryCommand implements Callable<Integer> {
         }
         List<NodeInfo> nodes = inv.nodes().stream().filter(n -> only.map(n.name()::equals).orElse(true)).toList();
         List<VmInfo> vms = inv.vms().stream().filter(v -> only.map(v.ref().node()::equals).orElse(true)).toList();
-        List<GpuInfo> gpus = inv.gpus().stream().filter(g -> only.map(g.node()::equals).orElse(true)).toList();
+        List<io.gpuforge.domain.telemetry.FleetGpu> gpus = rows.stream().filter(g -> only.map(g.host()::equals)
+                .orElse(true)).toList();
         if (json.enabled()) {
             services.output().json(InventoryJson.of(sourceName, inv, nodes, vms, gpus));
             return 0;
         }
         CliOutput o = services.output();
-        o.line(inv.name() + " (" + inv.backendVersion() + "): " + nodes.size() + " nodes, " + vms.size() + " VMs, "
-                + gpus.size() + " GPUs");
+        long templates = vms.stream().filter(VmInfo::template).count();
+        long containers = inv.containers().stream().filter(c -> only.map(c.node()::equals).orElse(true)).count();
+        // one count everywhere: VMs without templates, templates and containers apart
+        o.line(inv.name() + " (" + inv.backendVersion() + "): " + count(nodes.size(), "node") + ", "
+                + count(vms.size() - templates, "VM") + ", " + count(templates, "template") + ", "
+                + count(containers, "container") + ", " + count(gpus.size(), "GPU"));
         for (VmInfo v : vms) {
             o.line("  " + v.ref().id() + "  " + v.name() + "  " + v.ref().node() + "  " + v.state().json()
                     + (v.template() ? " (template)" : "") + "  " + v.vcpus() + " vCPU  " + v.memoryBytes() / 1048576 + " MiB"
                     + v.details().map(d -> "  " + d.machine().orElse("") + "  " + d.firmware().json()).orElse("")
                     + (v.hostDevices().isEmpty() ? "" : "  GPU/PCI: " + v.hostDevices()));
         }
-        for (GpuInfo g : gpus) {
-            o.line("  GPU " + g.mapping().map(m -> m + " ").orElse("") + g.node() + " " + g.address() + " "
-                    + g.ids().orElse("") + " " + g.name() + g.assignedTo().map(v -> " → VM " + v.id()).orElse(""));
+        for (io.gpuforge.domain.telemetry.FleetGpu g : gpus) {
+            Optional<GpuInfo> mapped = mapped(inv, g);
+            o.line("  GPU " + g.host() + " " + g.address().orElse("?") + "  " + g.model() + "  driver "
+                    + g.driver().orElse("unknown") + mapped.flatMap(GpuInfo::mapping).map(m -> "  mapping " + m)
+                    .orElse("") + "  " + InventoryJson.holder(g));
         }
         return 0;
+    }
+
+    /** What the inventory's own listing says of the GPU (its PCI mapping, ids, IOMMU group), when it has it. */
+    static Optional<GpuInfo> mapped(ClusterInventory inv, io.gpuforge.domain.telemetry.FleetGpu g) {
+        return inv.gpus().stream().filter(x -> x.node().equals(g.host()) && g.address().equals(Optional.of(
+                x.address().toString()))).findFirst();
+    }
+
+    private static String count(long n, String what) {
+        return n + " " + what + (n == 1 ? "" : "s");
     }
 
     static Map<String, Object> toJson(HostSummary s, String sourceName) {

@@ -20,7 +20,7 @@ final class InventoryJson {
     }
 
     static Map<String, Object> of(String source, ClusterInventory inv, List<NodeInfo> nodes, List<VmInfo> vms,
-                                  List<GpuInfo> gpus) {
+                                  List<io.gpuforge.domain.telemetry.FleetGpu> gpus) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("source", source);
         root.put("version", inv.backendVersion());
@@ -56,20 +56,54 @@ final class InventoryJson {
         }
         root.put("vms", v);
         List<Object> g = new ArrayList<>();
-        for (GpuInfo x : gpus) {
+        for (io.gpuforge.domain.telemetry.FleetGpu x : gpus) {
+            java.util.Optional<GpuInfo> listed = InventoryCommand.mapped(inv, x);
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("node", x.node());
-            m.put("address", x.address().toString());
-            m.put("path", x.address().slotAddress());
-            m.put("name", x.name());
-            m.put("ids", x.ids().orElse(null));
-            m.put("iommu_group", x.iommuGroup().isPresent() ? x.iommuGroup().getAsInt() : null);
-            m.put("mapping", x.mapping().orElse(null));
-            m.put("assigned_to", x.assignedTo().map(r -> r.id()).orElse(null));
-            m.put("assignment_known", x.assignmentKnown());
+            m.put("node", x.host());
+            m.put("address", x.address().orElse(null));
+            m.put("path", x.address().map(a -> io.gpuforge.domain.pci.PciAddress.parse(a).slotAddress()).orElse(null));
+            m.put("name", x.model());
+            m.put("ids", listed.flatMap(GpuInfo::ids).orElse(null));
+            m.put("iommu_group", listed.flatMap(i -> i.iommuGroup().isPresent() ? java.util.Optional.of(
+                    i.iommuGroup().getAsInt()) : java.util.Optional.empty()).orElse(null));
+            m.put("mapping", listed.flatMap(GpuInfo::mapping).orElse(null));
+            // no source said: "unknown", never a bare null
+            m.put("driver", x.driver().orElse("unknown"));
+            m.put("holder", holderJson(x));
+            m.put("assigned_to", x.vmRef().map(r -> r.id()).orElse(null));
+            m.put("assignment_known", x.availability() != io.gpuforge.domain.telemetry.FleetGpu.Availability.UNKNOWN);
             g.add(m);
         }
         root.put("gpus", g);
         return root;
+    }
+
+    /** Who holds the GPU: {@code {"kind": "vm", "vm": "101", "name": …}}, containers, free or unknown. */
+    private static Map<String, Object> holderJson(io.gpuforge.domain.telemetry.FleetGpu x) {
+        Map<String, Object> h = new LinkedHashMap<>();
+        if (x.vmRef().isPresent()) {
+            h.put("kind", "vm");
+            h.put("vm", x.vmRef().get().id());
+            h.put("name", x.vm().orElse(null));
+        } else if (!x.containers().isEmpty()) {
+            h.put("kind", "containers");
+            h.put("containers", x.containers().stream().map(c -> c.vmid()).toList());
+        } else {
+            h.put("kind", x.availability() == io.gpuforge.domain.telemetry.FleetGpu.Availability.UNKNOWN ? "unknown"
+                    : "free");
+        }
+        return h;
+    }
+
+    /** The holder in words: "in VM 101 (train-01)", "shared by CT 201", "free", "holder unknown". */
+    static String holder(io.gpuforge.domain.telemetry.FleetGpu x) {
+        if (x.vmRef().isPresent()) {
+            return "in VM " + x.vmRef().get().id() + x.vm().map(n -> " (" + n + ")").orElse("");
+        }
+        if (!x.containers().isEmpty()) {
+            return "shared by " + String.join(", ", x.containers().stream().map(c -> "CT " + c.vmid()).toList());
+        }
+        return x.availability() == io.gpuforge.domain.telemetry.FleetGpu.Availability.UNKNOWN ? "holder unknown"
+                : "free";
     }
 }
