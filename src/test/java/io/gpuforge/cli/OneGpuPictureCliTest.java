@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The Demo lab's GPUs as {@code inventory} and {@code gpu list} give them (issue 60, step 1, its first part): the
  * same six GPUs of three nodes (mapped or not), the same model names; the inventory names each one's driver and who
  * holds it (train-01 the 4090 it has by its mapping, CT 201 the 3090 it shares), and counts VMs, templates and
- * containers apart.
+ * containers apart; {@code iommu} names the same drivers.
  */
 class OneGpuPictureCliTest {
 
@@ -52,6 +52,23 @@ class OneGpuPictureCliTest {
             read.add(g.get("node").asText() + "/" + g.get("gpu").asText() + " " + g.get("name").asText());
         }
         assertThat(listed).hasSize(6).isEqualTo(read);
+
+        // iommu names the same drivers, read from each node's host as the inventory's (Proxmox VE's listing has none)
+        for (String node : new String[] {"pve-4090", "pve-3090"}) {
+            assertThat(cli.run(new String[] {"iommu", "--connection", "Demo lab", "--node", node, "--json"}))
+                    .as(cli.err()).isZero();
+            int gpus = 0;
+            for (JsonNode group : cli.json().get("groups")) {
+                for (JsonNode d : group.get("devices")) {
+                    if (d.get("class").asText().startsWith("03")) {
+                        gpus++;
+                        assertThat(d.get("driver").asText()).as(node + " " + d).isEqualTo(find(inventory, node,
+                                d.get("address").asText()).get("driver").asText());
+                    }
+                }
+            }
+            assertThat(gpus).as(node).isEqualTo(node.equals("pve-4090") ? 2 : 4);
+        }
     }
 
     private static JsonNode find(JsonNode gpus, String node, String address) {

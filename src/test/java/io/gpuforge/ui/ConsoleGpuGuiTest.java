@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.ui.common.NavItem;
+import java.util.List;
 import java.util.Optional;
 import javafx.scene.Node;
 import javafx.scene.control.ChoiceBox;
@@ -97,6 +98,10 @@ class ConsoleGpuGuiTest {
     /** The GPU's row has "Pass through to VM…"; it opens the wizard, which starts at that GPU's readiness. */
     private void passThroughFromTheIommuRow(FxRobot robot, String address) throws Exception {
         waitUntil(() -> row(robot, address).isPresent());
+        // the driver in use, from the node's host (Proxmox VE's listing has none), as gpuforge iommu names it
+        waitUntil(() -> row(robot, address).map(r -> onFx(() -> r.lookupAll(".tree-table-cell").stream().anyMatch(c ->
+                c instanceof Labeled && List.of("nvidia", "vfio-pci").contains(((Labeled) c).getText()))))
+                .orElse(false));
         TreeTableRow<?> row = row(robot, address).orElseThrow();
         assertThat(onFx(row::getContextMenu)).as("the GPU's row has a context menu").isNotNull();
         MenuItem pass = onFx(() -> row.getContextMenu().getItems().stream()

@@ -91,6 +91,25 @@ public final class HostService {
         }
     }
 
+    /**
+     * A hypervisor's PCI listing of a node with the drivers in use filled in from the node's host (a linked SSH host,
+     * the Demo lab's simulated host), which Proxmox VE's listing does not carry: what the IOMMU views and the fleet
+     * show alike. Without a host the listing is returned as it is (drivers unknown, not guessed).
+     *
+     * @throws HostException the node has a host and it cannot be read
+     */
+    public io.gpuforge.domain.pci.PciInventory withDrivers(ConnectionInfo c, String node,
+                                                           io.gpuforge.domain.pci.PciInventory pci,
+                                                           HostKeyPrompt prompt) throws HostException {
+        if (pci.devices().stream().allMatch(d -> d.driver().isPresent()) || !hasHost(c, node)) {
+            return pci;
+        }
+        io.gpuforge.domain.pci.PciInventory host = read(new HostTarget.Linked(c, node), prompt).facts().pci();
+        return new io.gpuforge.domain.pci.PciInventory(pci.devices().stream().map(d -> d.driver().isPresent() ? d
+                : d.withDriver(host.device(d.address()).flatMap(io.gpuforge.domain.pci.PciDevice::driver))).toList(),
+                pci.groups());
+    }
+
     /** The facts of an open host (a sysroot is read on this machine). */
     public HostFacts probe(HostAccess.Opened h) throws ProbeException {
         return h.sysroot().isPresent() ? new HostProbe().probeLocal(h.sysroot().map(Path::of))

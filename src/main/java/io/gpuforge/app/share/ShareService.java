@@ -196,6 +196,20 @@ public final class ShareService {
         return new NodeShares(node, ShareUsage.of(node, facts, cts), drivers, factsMissing, containersMissing);
     }
 
+    /**
+     * A node's PCI listing with its drivers in use from the node's host ({@link HostService#withDrivers}), for the
+     * window's IOMMU views; a host whose key is not known yet is not asked, and one that cannot be read leaves the
+     * drivers unknown. Blocking.
+     */
+    public io.gpuforge.domain.pci.PciInventory withDrivers(ConnectionSession session, String node,
+                                                           io.gpuforge.domain.pci.PciInventory pci) {
+        try {
+            return hosts.withDrivers(session.connection(), node, pci, (h, k, f) -> false);
+        } catch (HostException e) {
+            return pci;
+        }
+    }
+
     /** The lowest id from 100 that no VM or container of the cluster has. Blocking. */
     public int freeId(ConnectionSession session) throws BackendException {
         Set<Integer> used = usedIds(session).keySet();

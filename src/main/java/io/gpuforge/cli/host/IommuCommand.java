@@ -9,6 +9,7 @@ import io.gpuforge.domain.pci.IommuGroup;
 import io.gpuforge.domain.pci.NodePci;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.pci.PciDevice;
+import io.gpuforge.domain.pci.PciInventory;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Optional;
@@ -90,7 +91,22 @@ public final class IommuCommand implements Callable<Integer> {
             NodePci pci = ctx.sessions().of(t.connection()).nodePci(t.node());
             String where = hypervisor.libvirt != null ? "libvirt:" + hypervisor.libvirt
                     : hypervisor.describe() + "/" + t.node();
-            return new LoadedHost(where, pci.iommu(), pci.inventory(), Optional.empty());
+            return new LoadedHost(where, pci.iommu(), withDrivers(ctx, t, pci.inventory()), Optional.empty());
+        }
+    }
+
+    /**
+     * The drivers in use, which Proxmox VE's PCI listing does not carry: from the node's host (a linked SSH host, the
+     * Demo lab's simulated host), as the fleet has them. Without a host, or when it cannot be read, they stay unknown
+     * (said in the text, null in JSON) rather than guessed.
+     */
+    private PciInventory withDrivers(AppContext ctx, VmProvisioning.Target t, PciInventory pci) {
+        try {
+            return ctx.hosts().withDrivers(t.connection(), t.node(), pci, HostSource::refuseUnknownKey);
+        } catch (HostException e) {
+            services.output().error("gpuforge iommu: the drivers are not known: " + t.node() + "'s host cannot be"
+                    + " read (" + e.getMessage() + ")");
+            return pci;
         }
     }
 

@@ -65,6 +65,7 @@ public final class ClusterModel {
     /** Which VMs' configurations were read to learn who has a GPU (a refresh reads only the new and changed ones). */
     private final GpuAssignments assignments = new GpuAssignments();
     private final Consumer<ConnectionState> stateListener;
+    private final ShareService shareService;
     private AutoCloseable watch;
     private boolean watching;
     private boolean devicesRead;
@@ -72,6 +73,7 @@ public final class ClusterModel {
 
     ClusterModel(ConnectionSession session, ShareService shareService, BackgroundTasks tasks, I18n i18n) {
         this.session = session;
+        this.shareService = shareService;
         this.tasks = tasks;
         this.i18n = i18n;
         String name = session.connection().name();
@@ -176,8 +178,10 @@ public final class ClusterModel {
 
     /** What a hypervisor's PCI listing tells, as facts for the IOMMU view (host files are not read). */
     HostFacts facts(NodePci p) {
+        // the drivers in use from the node's host, as the fleet and gpuforge iommu have them (blocking: a task)
         return HostFacts.fromListing(session.connection().nodeHost(p.node()),
-                p.inventory()).withSource(p.node(), List.of(i18n.get("cluster.pci.unknowns")));
+                shareService.withDrivers(session, p.node(), p.inventory())).withSource(p.node(),
+                List.of(i18n.get("cluster.pci.unknowns")));
     }
 
     public ConnectionSession session() {
