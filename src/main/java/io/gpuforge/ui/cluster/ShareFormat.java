@@ -43,7 +43,18 @@ public final class ShareFormat {
 
     /** A GPU's row in the tree: the use by containers when some share it, else as {@link ConsoleFormat#gpuTreeLabel}. */
     public static String treeLabel(GpuInfo g, Optional<GpuShare> share, I18n i18n) {
+        return treeLabel(g, share, true, i18n);
+    }
+
+    /**
+     * The same, {@code usesRead}: whether the node's containers were read; until then a GPU no VM has is not called
+     * free (a container may share it), only named.
+     */
+    public static String treeLabel(GpuInfo g, Optional<GpuShare> share, boolean usesRead, I18n i18n) {
         String use = treeUse(g, share, i18n);
+        if (use.isEmpty() && !usesRead && g.free()) {
+            return ConsoleFormat.compactName(g.name()) + " · " + g.address().toString().substring(5);
+        }
         return use.isEmpty() ? ConsoleFormat.gpuTreeLabel(g, i18n)
                 : ConsoleFormat.compactName(g.name()) + " · " + g.address().toString().substring(5) + use;
     }

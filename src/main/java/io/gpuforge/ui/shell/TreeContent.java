@@ -77,7 +77,7 @@ final class TreeContent {
                 // the row is short; a search finds what its tooltip says as well (the vendor's name, the mapping)
                 if (nodeMatches || ShareFormat.tooltip(g, share, i18n).toLowerCase(Locale.ROOT).contains(f)) {
                     children.add(TreeSync.Wanted.leaf(new NavItem(NavItem.Kind.GPU, NavItem.gpuId(c, n.name(),
-                            g.address().toString()), ShareFormat.treeLabel(g, share, i18n), false,
+                            g.address().toString()), ShareFormat.treeLabel(g, share, onNode.isPresent(), i18n), false,
                             Optional.of(c), Optional.of(NavTarget.gpu(g, share)))));
                 }
             }
