@@ -57,7 +57,7 @@ class ConnectionCliTest {
         assertThat(demo.get("ok").asBoolean()).isTrue();
         assertThat(demo.get("nodes").asInt()).isEqualTo(3);
         assertThat(run("connection", "test", "kvm-lab")).as(cli.err()).isZero();
-        assertThat(cli.out()).startsWith("kvm-lab: ").contains("1 node(s)");
+        assertThat(cli.out()).startsWith("kvm-lab: ").contains(", 1 node, ").doesNotContain("(s)");
 
         assertThat(run("connection", "remove", "kvm-lab")).as(cli.err()).isZero();
         assertThat(run("connection", "list", "--json")).isZero();

@@ -31,6 +31,10 @@ class OneGpuPictureCliTest {
                 + " gpu-4090-a  in VM 101 (train-01)").contains("  GPU pve-3090 0000:04:00.0  NVIDIA GeForce RTX 3090"
                 + "  driver nvidia  shared by CT 201");
 
+        // connection test counts the same way
+        assertThat(cli.run(new String[] {"connection", "test", "Demo lab"})).as(cli.err()).isZero();
+        assertThat(cli.out()).contains(", 3 nodes, 5 VMs (templates apart)");
+
         assertThat(cli.run(new String[] {"inventory", "--connection", "Demo lab", "--json"})).as(cli.err()).isZero();
         JsonNode inventory = cli.json().get("gpus");
         Set<String> listed = new TreeSet<>();

@@ -225,8 +225,9 @@ public final class ConnectionCommand implements Runnable {
                     services.output().json(m);
                 } else if (r.ok()) {
                     services.output().line(c.name() + ": " + r.versions().orElse("") + r.nodes().stream()
-                            .mapToObj(n -> ", " + n + " node(s)").findFirst().orElse("") + r.vms().stream()
-                            .mapToObj(n -> ", " + n + " VM(s)").findFirst().orElse(""));
+                            .mapToObj(n -> ", " + n + (n == 1 ? " node" : " nodes")).findFirst().orElse("")
+                            + r.vms().stream().mapToObj(n -> ", " + n + (n == 1 ? " VM" : " VMs")
+                                    + " (templates apart)").findFirst().orElse(""));
                     r.missing().forEach(m -> services.output().line("  lacks " + m));
                 } else {
                     services.output().error(c.name() + ": " + r.message() + r.untrustedFingerprint()
