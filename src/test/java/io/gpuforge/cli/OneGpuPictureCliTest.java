@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The Demo lab's GPUs as {@code inventory} and {@code gpu list} give them (issue 60, step 1, its first part): the
  * same six GPUs of three nodes (mapped or not), the same model names; the inventory names each one's driver and who
  * holds it (train-01 the 4090 it has by its mapping, CT 201 the 3090 it shares), and counts VMs, templates and
- * containers apart; {@code iommu} names the same drivers.
+ * containers apart; {@code gpu list} names the same drivers and holders, {@code iommu} the same drivers.
  */
 class OneGpuPictureCliTest {
 
@@ -54,6 +54,10 @@ class OneGpuPictureCliTest {
         Set<String> read = new TreeSet<>();
         for (JsonNode g : cli.json().get("gpus")) {
             read.add(g.get("node").asText() + "/" + g.get("gpu").asText() + " " + g.get("name").asText());
+            // the same driver and holder as the inventory's
+            JsonNode same = find(inventory, g.get("node").asText(), g.get("gpu").asText());
+            assertThat(g.get("driver")).as(g.toString()).isEqualTo(same.get("driver"));
+            assertThat(g.get("holder")).as(g.toString()).isEqualTo(same.get("holder"));
         }
         assertThat(listed).hasSize(6).isEqualTo(read);
 

@@ -1,6 +1,11 @@
 package io.gpuforge.cli.gpu;
 
 import io.gpuforge.app.AppContext;
+import io.gpuforge.app.session.ConnectionSession;
+import io.gpuforge.cli.common.GpuHolder;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.telemetry.FleetGpu;
+import java.util.Optional;
 import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.domain.telemetry.GpuSample;
 import java.time.Duration;
@@ -30,6 +35,12 @@ final class GpuListCommand implements Callable<Integer> {
         this.services = services;
     }
 
+    /** The census row of a reading: the same node and PCI address. */
+    private static Optional<FleetGpu> row(List<FleetGpu> rows, GpuSample s) {
+        return rows.stream().filter(r -> s.node().map(r.host()::equals).orElse(false)
+                && r.address().map(s.gpu().device()::equals).orElse(false)).findFirst();
+    }
+
     @Override
     public Integer call() throws Exception {
         try (AppContext ctx = services.openContext()) {
@@ -41,18 +52,33 @@ final class GpuListCommand implements Callable<Integer> {
                 services.output().error("gpuforge gpu list: " + e.getMessage());
                 return 2;
             }
+            List<FleetGpu> census = List.of();
             try (named) {
                 gpus = named.read(ctx.telemetry(), Duration.ofSeconds(15));
-            } catch (TelemetryService.Failure | IllegalArgumentException e) {
+                // a hypervisor's GPUs: their drivers and holders as inventory and the fleet have them
+                Optional<ConnectionSession> s = named.hypervisor(ctx);
+                if (s.isPresent()) {
+                    census = ctx.fleet().census(s.get().connection(), s.get());
+                }
+            } catch (TelemetryService.Failure | IllegalArgumentException | BackendException e) {
                 services.output().error("gpuforge gpu list: " + e.getMessage());
                 return 1;
             }
+            List<FleetGpu> rows = census;
             if (json.enabled()) {
                 Map<String, Object> root = new LinkedHashMap<>();
-                root.put("gpus", gpus.stream().map(GpuCommand::json).toList());
+                root.put("gpus", gpus.stream().map(g -> {
+                    Map<String, Object> m = GpuCommand.json(g);
+                    row(rows, g).ifPresent(r -> {
+                        m.put("driver", r.driver().orElse("unknown"));
+                        m.put("holder", GpuHolder.json(r));
+                    });
+                    return m;
+                }).toList());
                 services.output().json(root);
             } else {
-                gpus.forEach(s -> services.output().line(GpuCommand.text(s)));
+                gpus.forEach(g -> services.output().line(GpuCommand.text(g) + row(rows, g).map(r -> "  driver "
+                        + r.driver().orElse("unknown") + "  " + GpuHolder.text(r)).orElse("")));
             }
             return 0;
         }

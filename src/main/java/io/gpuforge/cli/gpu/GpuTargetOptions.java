@@ -74,6 +74,18 @@ final class GpuTargetOptions {
             this.vm = vm;
         }
 
+        /** The hypervisor's connection and a session of it, when the options name one and no VM in it. */
+        Optional<ConnectionSession> hypervisor(AppContext ctx) {
+            if (vm.isPresent()) {
+                return Optional.empty();
+            }
+            if (session != null) {
+                return Optional.of(session);
+            }
+            return target instanceof GpuTarget.Connection c ? Optional.of(ctx.sessions().of(c.connection()))
+                    : Optional.empty();
+        }
+
         List<GpuSample> read(TelemetryService t, Duration wait) throws TelemetryService.Failure, InterruptedException {
             return session == null ? t.read(target, wait) : t.read(session, vm, wait);
         }

@@ -146,7 +146,7 @@ public final class InventoryCommand implements Callable<Integer> {
             Optional<GpuInfo> mapped = mapped(inv, g);
             o.line("  GPU " + g.host() + " " + g.address().orElse("?") + "  " + g.model() + "  driver "
                     + g.driver().orElse("unknown") + mapped.flatMap(GpuInfo::mapping).map(m -> "  mapping " + m)
-                    .orElse("") + "  " + InventoryJson.holder(g));
+                    .orElse("") + "  " + io.gpuforge.cli.common.GpuHolder.text(g));
         }
         return 0;
     }

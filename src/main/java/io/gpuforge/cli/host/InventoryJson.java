@@ -69,41 +69,12 @@ final class InventoryJson {
             m.put("mapping", listed.flatMap(GpuInfo::mapping).orElse(null));
             // no source said: "unknown", never a bare null
             m.put("driver", x.driver().orElse("unknown"));
-            m.put("holder", holderJson(x));
+            m.put("holder", io.gpuforge.cli.common.GpuHolder.json(x));
             m.put("assigned_to", x.vmRef().map(r -> r.id()).orElse(null));
             m.put("assignment_known", x.availability() != io.gpuforge.domain.telemetry.FleetGpu.Availability.UNKNOWN);
             g.add(m);
         }
         root.put("gpus", g);
         return root;
-    }
-
-    /** Who holds the GPU: {@code {"kind": "vm", "vm": "101", "name": …}}, containers, free or unknown. */
-    private static Map<String, Object> holderJson(io.gpuforge.domain.telemetry.FleetGpu x) {
-        Map<String, Object> h = new LinkedHashMap<>();
-        if (x.vmRef().isPresent()) {
-            h.put("kind", "vm");
-            h.put("vm", x.vmRef().get().id());
-            h.put("name", x.vm().orElse(null));
-        } else if (!x.containers().isEmpty()) {
-            h.put("kind", "containers");
-            h.put("containers", x.containers().stream().map(c -> c.vmid()).toList());
-        } else {
-            h.put("kind", x.availability() == io.gpuforge.domain.telemetry.FleetGpu.Availability.UNKNOWN ? "unknown"
-                    : "free");
-        }
-        return h;
-    }
-
-    /** The holder in words: "in VM 101 (train-01)", "shared by CT 201", "free", "holder unknown". */
-    static String holder(io.gpuforge.domain.telemetry.FleetGpu x) {
-        if (x.vmRef().isPresent()) {
-            return "in VM " + x.vmRef().get().id() + x.vm().map(n -> " (" + n + ")").orElse("");
-        }
-        if (!x.containers().isEmpty()) {
-            return "shared by " + String.join(", ", x.containers().stream().map(c -> "CT " + c.vmid()).toList());
-        }
-        return x.availability() == io.gpuforge.domain.telemetry.FleetGpu.Availability.UNKNOWN ? "holder unknown"
-                : "free";
     }
 }
