@@ -104,6 +104,8 @@ class ConsoleScreenshotGuiTest {
         TreeItem<NavItem> n4090 = child(lab, "pve-4090"::equals);
         robot.interact(() -> n4090.setExpanded(true));
         waitUntil(() -> labels(n4090).stream().anyMatch(l -> l.contains("虚拟机 101") || l.contains("VM 101")));
+        // "free" once the node's containers were read (until then one might share the card)
+        waitUntil(() -> labels(n4090).stream().anyMatch(l -> l.contains("空闲")));
         assertThat(labels(n4090)).as("the GPUs' places in Chinese").anyMatch(l -> l.contains("空闲"));
         assertThat(onFx(() -> tree(robot).getRoot().getChildren().get(0).getValue().label()))
                 .isEqualTo("connection.local");
