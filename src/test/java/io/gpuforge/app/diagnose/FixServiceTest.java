@@ -109,11 +109,7 @@ class FixServiceTest {
              SysrootSshServer ssh = new SysrootSshServer(root, dir.resolve("host-key.ser"));
              AppContext ctx = TestContexts.create(dir.resolve("home"), dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
                      LanguageChoice.ENGLISH)) {
-            ctx.secrets().createVault("vault passphrase".toCharArray());
-            ConnectionInfo lab = LinkedLab.lab(ctx, sim);
-            LinkedLab.linkSshHost(ctx, ssh, lab, "pve-4090");
-            sim.tokenClient(PveContract.load()).put("/nodes/pve-4090/qemu/102/config",
-                    Map.of("hostpci0", "mapping=gpu-4090-b,pcie=1"));
+            ConnectionInfo lab = vm102WithTheCard(ctx, sim, ssh);
             VmRef vm = failedStart(ctx, sim, lab, "kvm: -device vfio-pci,host=0000:02:00.0,id=hostpci0.0: vfio"
                     + " 0000:02:00.0: group 16 is not viable");
             Diagnosis d = ctx.diagnosis().vm(ctx.sessions().of(lab), lab, vm, ctx.hostLogs(), (h, t, f) -> false,
@@ -163,11 +159,7 @@ class FixServiceTest {
              SysrootSshServer ssh = new SysrootSshServer(root, dir.resolve("host-key.ser"));
              AppContext ctx = TestContexts.create(dir.resolve("home"), dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
                      LanguageChoice.ENGLISH)) {
-            ctx.secrets().createVault("vault passphrase".toCharArray());
-            ConnectionInfo lab = LinkedLab.lab(ctx, sim);
-            LinkedLab.linkSshHost(ctx, ssh, lab, "pve-4090");
-            sim.tokenClient(PveContract.load()).put("/nodes/pve-4090/qemu/102/config",
-                    Map.of("hostpci0", "mapping=gpu-4090-b,pcie=1"));
+            ConnectionInfo lab = vm102WithTheCard(ctx, sim, ssh);
             VmRef vm = new VmRef("pve-4090", "102");
             for (Origin origin : List.of(Origin.GUEST, Origin.PASTED, Origin.HOST)) {
                 Diagnosis d = io.gpuforge.diagnose.Diagnoser.diagnose(List.of(new LogInput("dmesg", Optional.of(
@@ -201,6 +193,17 @@ class FixServiceTest {
                 "ACTION==\"add\", SUBSYSTEM==\"pci\", KERNEL==\"0000:02:00.1\", ATTR{d3cold_allowed}=\"0\"",
                 "ACTION==\"add\", SUBSYSTEM==\"pci\", ATTR{vendor}==\"0x1002\", RUN+=\"/bin/true\"");
         assertThat(out.modprobe()).isEqualTo(fp.modprobe());
+    }
+
+    /** The lab saved with pve-4090 linked to its SSH host, and VM 102 given the card 02:00.0 by its mapping. */
+    private static ConnectionInfo vm102WithTheCard(AppContext ctx, PveSimulator sim, SysrootSshServer ssh)
+            throws Exception {
+        ctx.secrets().createVault("vault passphrase".toCharArray());
+        ConnectionInfo lab = LinkedLab.lab(ctx, sim);
+        LinkedLab.linkSshHost(ctx, ssh, lab, "pve-4090");
+        sim.tokenClient(PveContract.load()).put("/nodes/pve-4090/qemu/102/config",
+                Map.of("hostpci0", "mapping=gpu-4090-b,pcie=1"));
+        return lab;
     }
 
     /** VM 102 on pve-4090 fails its start with {@code line} in its task log. */

@@ -1,5 +1,7 @@
 package io.gpuforge.cli.serve;
 
+import static io.gpuforge.cli.serve.ServeWaits.freePort;
+import static io.gpuforge.cli.serve.ServeWaits.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,7 +20,6 @@ import io.gpuforge.testing.TestContexts;
 import io.gpuforge.testing.Tools;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -33,7 +34,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -217,31 +217,6 @@ class PrometheusScrapeTest {
             InputStream in = s.getInputStream();
             String first = new String(in.readNBytes(12), StandardCharsets.US_ASCII);
             return Integer.parseInt(first.substring(9, 12));
-        }
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static void waitFor(Callable<Boolean> done, Callable<String> log) throws Exception {
-        long until = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!ready(done)) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("timed out: " + log.call());
-            }
-            Thread.sleep(200);
-        }
-    }
-
-    /** Whether it is done; not yet while the server does not answer (it is starting). */
-    private static boolean ready(Callable<Boolean> done) {
-        try {
-            return done.call();
-        } catch (Exception | AssertionError e) {
-            return false;
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.gpuforge.cli.serve;
 
+import static io.gpuforge.cli.serve.ServeWaits.freePort;
+import static io.gpuforge.cli.serve.ServeWaits.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.AppContext;
@@ -11,9 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -224,31 +223,6 @@ class ServeUnderLoadTest {
             return scrape(port);
         } catch (IOException e) {
             return e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).replace('"', '\'');
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            s.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            return s.getLocalPort();
-        }
-    }
-
-    private static void waitFor(Callable<Boolean> done, Callable<String> log) throws Exception {
-        long until = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!ready(done)) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("timed out: " + log.call());
-            }
-            Thread.sleep(200);
-        }
-    }
-
-    private static boolean ready(Callable<Boolean> done) {
-        try {
-            return done.call();
-        } catch (Exception | AssertionError e) {
-            return false;
         }
     }
 }
