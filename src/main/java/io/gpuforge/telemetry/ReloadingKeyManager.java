@@ -84,15 +84,10 @@ final class ReloadingKeyManager extends X509ExtendedKeyManager {
     }
 
     private static String stamp(WebConfig web) {
-        return stamp(web.certFile().orElseThrow()) + "|" + stamp(web.keyFile().orElseThrow());
-    }
-
-    private static String stamp(Path p) {
-        try {
-            return p + "@" + Files.getLastModifiedTime(p).toMillis() + "/" + Files.size(p);
-        } catch (IOException e) {
-            return p + "@?";
-        }
+        // the files' names too: a configuration that names other files is a change even if their times agree
+        Path cert = web.certFile().orElseThrow();
+        Path key = web.keyFile().orElseThrow();
+        return cert + "@" + WebConfigWatch.stampOf(cert) + "|" + key + "@" + WebConfigWatch.stampOf(key);
     }
 
     /** The certificate chain (PEM) and PKCS#8 key the configuration names. */

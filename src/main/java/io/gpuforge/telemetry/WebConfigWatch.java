@@ -85,8 +85,11 @@ final class WebConfigWatch {
         }
     }
 
-    /** The file's modification time and size ("" when it cannot be read: then the next change is looked at). */
-    private static String stampOf(Path p) {
+    /**
+     * A file's modification time and size ("" when it cannot be read: then the next change is looked at); the
+     * certificate and key files are watched by it too ({@link ReloadingKeyManager}).
+     */
+    static String stampOf(Path p) {
         try {
             return Files.getLastModifiedTime(p).toMillis() + "/" + Files.size(p);
         } catch (IOException e) {

@@ -290,20 +290,22 @@ public final class FixService {
      * once for each function the VM has, never for an address a log line gave.
      */
     static FixPlan withAddresses(FixPlan fp, List<PciAddress> functions) {
-        java.util.regex.Pattern kernel = java.util.regex.Pattern.compile("KERNEL==\"[^\"]*\"");
         List<String> rules = new ArrayList<>();
         for (String rule : fp.udevRules()) {
-            if (!kernel.matcher(rule).find()) {
+            if (!UDEV_DEVICE.matcher(rule).find()) {
                 rules.add(rule);
                 continue;
             }
             for (PciAddress a : functions) {
-                rules.add(kernel.matcher(rule).replaceAll(java.util.regex.Matcher.quoteReplacement(
+                rules.add(UDEV_DEVICE.matcher(rule).replaceAll(java.util.regex.Matcher.quoteReplacement(
                         "KERNEL==\"" + a + "\"")));
             }
         }
         return new FixPlan(fp.kernelArguments(), fp.modprobe(), rules, fp.vmChanges(), fp.commands());
     }
+
+    /** The device a udev rule names by its PCI address. */
+    private static final java.util.regex.Pattern UDEV_DEVICE = java.util.regex.Pattern.compile("KERNEL==\"[^\"]*\"");
 
     /** The VM's functions and the other functions of their cards (a fix binding by ids binds them all). */
     private static List<PciAddress> slotFunctions(HostFacts facts, List<PciAddress> functions) {

@@ -25,6 +25,11 @@ public final class CliOutput {
         json.getFactory().setCharacterEscapes(new TerminalText.JsonEscapes());
     }
 
+    /** "1 node", "3 nodes": a count with its noun, singular or plural as English has it (nouns that take an s). */
+    public static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
     public static CliOutput system() {
         return new CliOutput(new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
                 new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));

@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.cli.common.PveLogin;
@@ -225,8 +226,8 @@ public final class ConnectionCommand implements Runnable {
                     services.output().json(m);
                 } else if (r.ok()) {
                     services.output().line(c.name() + ": " + r.versions().orElse("") + r.nodes().stream()
-                            .mapToObj(n -> ", " + n + (n == 1 ? " node" : " nodes")).findFirst().orElse("")
-                            + r.vms().stream().mapToObj(n -> ", " + n + (n == 1 ? " VM" : " VMs")
+                            .mapToObj(n -> ", " + CliOutput.count(n, "node")).findFirst().orElse("")
+                            + r.vms().stream().mapToObj(n -> ", " + CliOutput.count(n, "VM")
                                     + " (templates apart)").findFirst().orElse(""));
                     r.missing().forEach(m -> services.output().line("  lacks " + m));
                 } else {

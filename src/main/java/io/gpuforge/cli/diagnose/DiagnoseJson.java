@@ -6,7 +6,6 @@ import io.gpuforge.domain.diagnose.Evidence;
 import io.gpuforge.domain.diagnose.Finding;
 import io.gpuforge.domain.diagnose.FixPlan;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**

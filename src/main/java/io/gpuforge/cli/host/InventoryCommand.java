@@ -133,9 +133,9 @@ public final class InventoryCommand implements Callable<Integer> {
         long templates = vms.stream().filter(VmInfo::template).count();
         long containers = inv.containers().stream().filter(c -> only.map(c.node()::equals).orElse(true)).count();
         // one count everywhere: VMs without templates, templates and containers apart
-        o.line(inv.name() + " (" + inv.backendVersion() + "): " + count(nodes.size(), "node") + ", "
-                + count(vms.size() - templates, "VM") + ", " + count(templates, "template") + ", "
-                + count(containers, "container") + ", " + count(gpus.size(), "GPU"));
+        o.line(inv.name() + " (" + inv.backendVersion() + "): " + CliOutput.count(nodes.size(), "node") + ", "
+                + CliOutput.count(vms.size() - templates, "VM") + ", " + CliOutput.count(templates, "template") + ", "
+                + CliOutput.count(containers, "container") + ", " + CliOutput.count(gpus.size(), "GPU"));
         for (VmInfo v : vms) {
             o.line("  " + v.ref().id() + "  " + v.name() + "  " + v.ref().node() + "  " + v.state().json()
                     + (v.template() ? " (template)" : "") + "  " + v.vcpus() + " vCPU  " + v.memoryBytes() / 1048576 + " MiB"
@@ -155,10 +155,6 @@ public final class InventoryCommand implements Callable<Integer> {
     static Optional<GpuInfo> mapped(ClusterInventory inv, io.gpuforge.domain.telemetry.FleetGpu g) {
         return inv.gpus().stream().filter(x -> x.node().equals(g.host()) && g.address().equals(Optional.of(
                 x.address().toString()))).findFirst();
-    }
-
-    private static String count(long n, String what) {
-        return n + " " + what + (n == 1 ? "" : "s");
     }
 
     static Map<String, Object> toJson(HostSummary s, String sourceName) {

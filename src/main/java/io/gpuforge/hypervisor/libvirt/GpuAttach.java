@@ -10,7 +10,6 @@ import io.gpuforge.domain.vm.VmRef;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.libvirt.Error.ErrorNumber;

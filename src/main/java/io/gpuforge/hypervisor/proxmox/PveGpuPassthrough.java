@@ -7,7 +7,6 @@ import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.vm.GpuAttachRequest;
 import io.gpuforge.domain.vm.GpuAttachResult;
 import io.gpuforge.domain.vm.VmRef;
-import java.util.List;
 import java.util.Map;
 
 /**

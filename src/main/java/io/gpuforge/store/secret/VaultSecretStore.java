@@ -163,7 +163,7 @@ public final class VaultSecretStore implements SecretStore {
             return 0;
         }
         try {
-            return Long.parseLong(Files.readString(witness.get()).strip());
+            return Long.parseLong(io.gpuforge.bounded.BoundedStreams.readString(witness.get(), 64).strip());
         } catch (IOException | NumberFormatException e) {
             return 0;
         }

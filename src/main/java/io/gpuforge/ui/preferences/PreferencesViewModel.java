@@ -264,11 +264,11 @@ public final class PreferencesViewModel {
             secretsMessage.set("prefs.secrets.tooShort");
             return;
         }
-        run(() -> secrets.createVault(passphrase), "prefs.secrets.created");
+        run(() -> secrets.createVault(passphrase), () -> "prefs.secrets.created");
     }
 
     public void unlockVault(char[] passphrase) {
-        run(() -> secrets.unlockVault(passphrase), null);
+        run(() -> secrets.unlockVault(passphrase), this::unlocked);
     }
 
     /** The success message: unlocked, or unlocked but older than the vault last written here (a copy put back). */
@@ -286,13 +286,13 @@ public final class PreferencesViewModel {
         void run() throws Exception;
     }
 
-    /** Runs a vault action off the FX thread; {@code successKey} null: the unlock's message ({@link #unlocked}). */
-    private void run(VaultAction action, String successKey) {
+    /** Runs a vault action off the FX thread; {@code success}: its message's key, asked once it has succeeded. */
+    private void run(VaultAction action, java.util.function.Supplier<String> success) {
         busy.set(true);
         tasks.supply("vault", () -> {
             action.run();
             return Boolean.TRUE;
-        }).onSuccess(ok -> secretsMessage.set(successKey != null ? successKey : unlocked()))
+        }).onSuccess(ok -> secretsMessage.set(success.get()))
                 .onError(t -> {
                     LOG.warn("Vault action failed: {}", t.getMessage());
                     secretsMessage.set("prefs.secrets.failed");
