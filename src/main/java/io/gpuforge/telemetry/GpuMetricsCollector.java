@@ -21,14 +21,18 @@ import java.util.function.Supplier;
 /**
  * The latest reading of every GPU as Prometheus metrics, by Prometheus' naming conventions: base units (celsius,
  * watts, bytes, hertz), ratios from 0 to 1, one label {@code gpu} (its telemetry id) on every series, and
- * {@code gpuforge_gpu_info} (value 1) carrying the model, driver, node, VM and connection once per GPU, to be joined
- * with {@code * on(gpu) group_left(...)}. No sample timestamps: Prometheus stamps the scrape.
+ * {@code gpuforge_gpu_info} (value 1) carrying the model, driver, node, VM, connection and holder once per GPU, to be
+ * joined with {@code * on(gpu) group_left(...)}. No sample timestamps: Prometheus stamps the scrape.
  */
 public final class GpuMetricsCollector implements MultiCollector {
 
-    /** What {@code gpuforge_gpu_info} says of a GPU (empty strings where nothing is known). */
-    public record GpuLabels(String model, String driver, String node, String vm, String connection) {
+    /**
+     * What {@code gpuforge_gpu_info} says of a GPU (empty strings where nothing is known); {@code holder}:
+     * {@code vm:ID}, {@code ct:ID[,ct:ID…]}, {@code free} or {@code unknown}, as every command names it.
+     */
+    public record GpuLabels(String model, String driver, String node, String vm, String connection, String holder) {
         public GpuLabels {
+            Objects.requireNonNull(holder);
             Objects.requireNonNull(model);
             Objects.requireNonNull(driver);
             Objects.requireNonNull(node);
@@ -133,14 +137,14 @@ public final class GpuMetricsCollector implements MultiCollector {
         }
         Map<GpuId, GpuLabels> labels = info.get();
         InfoSnapshot.Builder i = InfoSnapshot.builder().name("gpuforge_gpu").help("What is known of each GPU: model,"
-                + " driver, node, VM and connection (value 1)");
+                + " driver, node, VM, connection and holder (vm:ID, ct:ID, free, unknown; value 1)");
         for (GpuSample s : byGpu.values()) {
             GpuLabels l = labels.getOrDefault(s.gpu(), new GpuLabels(s.name(), "", s.node().orElse(""),
-                    s.vm().orElse(""), ""));
+                    s.vm().orElse(""), "", "unknown"));
             i.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(Labels.of("gpu", s.gpu().toString(),
                     "model", l.model().isEmpty() ? s.name() : l.model(), "driver", l.driver(), "node",
                     l.node().isEmpty() ? s.node().orElse("") : l.node(), "vm", l.vm().isEmpty() ? s.vm().orElse("")
-                    : l.vm(), "connection", l.connection())).build());
+                    : l.vm(), "connection", l.connection(), "holder", l.holder())).build());
         }
         if (!byGpu.isEmpty()) {
             out.add(i.build());

@@ -29,7 +29,10 @@ class OneGpuPictureCliTest {
         assertThat(cli.out()).startsWith("gpuforge-demo (Proxmox VE 8.4.1): 3 nodes, 5 VMs, 1 template, 1 container,"
                 + " 6 GPUs").contains("  GPU pve-4090 0000:01:00.0  NVIDIA GeForce RTX 4090  driver vfio-pci  mapping"
                 + " gpu-4090-a  in VM 101 (train-01)").contains("  GPU pve-3090 0000:04:00.0  NVIDIA GeForce RTX 3090"
-                + "  driver nvidia  shared by CT 201");
+                + "  driver nvidia  shared by CT 201")
+                // llm-70b and render-02 both name the 3090 at 01:00.0: one holder (the lower id), the other said too
+                .contains("  GPU pve-3090 0000:01:00.0  NVIDIA GeForce RTX 3090  driver nvidia  mapping llm-3090  in VM"
+                        + " 121 (llm-70b), also set up in VM 122 (render-02)");
 
         // connection test counts the same way
         assertThat(cli.run(new String[] {"connection", "test", "Demo lab"})).as(cli.err()).isZero();
@@ -49,6 +52,14 @@ class OneGpuPictureCliTest {
         assertThat(train.get("assigned_to").asText()).isEqualTo("101");
         assertThat(find(inventory, "pve-3090", "0000:04:00.0").get("holder").get("containers").get(0).asInt())
                 .isEqualTo(201);
+        JsonNode twice = find(inventory, "pve-3090", "0000:01:00.0").get("holder");
+        assertThat(twice.get("vm").asText()).isEqualTo("121");
+        assertThat(twice.get("also_in").get(0).get("vm").asText()).isEqualTo("122");
+
+        // the holder said once per line: not the reading's VM and then the holder again
+        assertThat(cli.run(new String[] {"gpu", "list", "--connection", "Demo lab"})).as(cli.err()).isZero();
+        assertThat(cli.out().lines().filter(l -> l.contains("pve-4090/0000:01:00.0"))).singleElement().asString()
+                .endsWith("driver vfio-pci  in VM 101 (train-01)").doesNotContain("in train-01");
 
         assertThat(cli.run(new String[] {"gpu", "list", "--connection", "Demo lab", "--json"})).as(cli.err()).isZero();
         Set<String> read = new TreeSet<>();

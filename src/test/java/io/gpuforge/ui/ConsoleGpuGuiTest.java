@@ -76,6 +76,22 @@ class ConsoleGpuGuiTest {
                 .doesNotContain("free");
     }
 
+    /**
+     * The 3090 at 01:00.0 is set up in llm-70b (121) and render-02 (122): the tree names the same holder as
+     * gpuforge inventory (the lowest id of two stopped VMs), and says there is another.
+     */
+    @Test
+    void aGpuTwoVmsNameHasOneHolderAsInventorySays(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);
+        TreeItem<NavItem> n3090 = child(lab, "pve-3090"::equals);
+        // the VMs' configurations are read in the background after the inventory: then both are known
+        waitUntil(() -> labels(n3090).stream().anyMatch(l -> l.contains("01:00.0") && l.contains("+1")));
+        assertThat(labels(n3090)).filteredOn(l -> l.contains("01:00.0")).singleElement().asString()
+                .contains("→ VM 121 +1");
+        TreeCell<NavItem> row = ConsoleGuiTest.shownCell(robot, child(n3090, l -> l.contains("01:00.0")));
+        assertThat(onFx(() -> row.getTooltip().getText())).contains("also set up in VM 122");
+    }
+
     @Test
     void theIommuTableOfTheConnectionPageOffersToPassAGpuThrough(FxRobot robot) throws Exception {
         TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);

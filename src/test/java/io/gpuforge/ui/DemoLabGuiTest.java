@@ -69,8 +69,15 @@ class DemoLabGuiTest {
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#domains-header").queryAs(Label.class)
                 .getText().contains("6 GPUs"));
         assertThat(onFx(() -> robot.lookup("#domains-header").queryAs(Label.class).getText()))
-                .startsWith("gpuforge-demo (Proxmox VE 8.4.1): 3 nodes, 5 VMs, 1 templates, 6 GPUs")
+                .as("the counts inventory gives, plural forms right")
+                .startsWith("gpuforge-demo (Proxmox VE 8.4.1): 3 nodes, 5 VMs, 1 template, 1 container, 6 GPUs")
                 .contains("gpu-4090-a on pve-4090: 0000:01:00.0 (10de:2684)");
+        // once the nodes' containers are read, the header names each GPU's holder as inventory and the tree do
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#domains-header").queryAs(Label.class)
+                .getText().contains("shared by"));
+        assertThat(onFx(() -> robot.lookup("#domains-header").queryAs(Label.class).getText()))
+                .contains("on pve-3090: 0000:04:00.0 (10de:2204), shared by 1 container: 201")
+                .doesNotContain("0000:04:00.0 (10de:2204), free");
         assertThat(fx.app.connections().all()).singleElement()
                 .satisfies(c -> assertThat(c.kind()).isEqualTo(ConnectionInfo.Kind.DEMO));
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);

@@ -85,12 +85,9 @@ final class FleetRows {
                 Optional<PciDevice> dev = pci.device(g.address());
                 Optional<GpuInfo> info = inv.gpus().stream().filter(x -> x.node().equals(n.name())
                         && x.address().equals(g.address())).findFirst();
-                Optional<VmRef> ref = info.flatMap(GpuInfo::assignedTo);
-                if (ref.isEmpty()) {
-                    ref = inv.vmsOn(n.name()).stream().filter(v -> v.hostDevices().stream()
-                            .anyMatch(a -> a.sameSlot(g.address()))).map(VmInfo::ref).findFirst();
-                }
-                Optional<VmInfo> vm = ref.flatMap(inv::vm);
+                List<VmInfo> naming = holders(inv, n.name(), g, info);
+                Optional<VmRef> ref = naming.stream().findFirst().map(VmInfo::ref);
+                Optional<VmInfo> vm = naming.stream().findFirst();
                 FleetGpu.Availability a;
                 if (vm.isPresent()) {
                     a = vm.get().state() == VmState.RUNNING ? FleetGpu.Availability.IN_USE
@@ -107,10 +104,26 @@ final class FleetRows {
                 out.add(new FleetGpu(new GpuId(c.nodeHost(n.name()), g.address().toString()),
                         c.name(), Optional.of(c), n.name(), Optional.of(g.address().toString()), model,
                         dev.flatMap(PciDevice::driver).or(() -> onNode.flatMap(x -> x.driver(g.address()))), ref,
-                        vm.map(VmInfo::name), vm.map(VmInfo::state), a, Optional.of(new GpuTarget.Connection(c)), cts));
+                        vm.map(VmInfo::name), vm.map(VmInfo::state), a, Optional.of(new GpuTarget.Connection(c)), cts,
+                        naming.stream().skip(1).map(v -> new FleetGpu.OtherVm(v.ref(), v.name())).toList()));
             }
         }
         return out;
+    }
+
+    /**
+     * The VMs that name a GPU, its holder first ({@link GpuInfo#holdersFirst}): those the backend's listing says,
+     * and those whose read configuration passes it through (a mapping, {@code hostpciN}, a {@code <hostdev>}).
+     */
+    private static List<VmInfo> holders(ClusterInventory inv, String node, GpuPlacement g, Optional<GpuInfo> info) {
+        Map<VmRef, VmInfo> naming = new LinkedHashMap<>();
+        info.map(GpuInfo::configuredIn).orElse(List.of()).forEach(r -> inv.vm(r).ifPresent(v -> naming.put(r, v)));
+        for (VmInfo v : inv.vmsOn(node)) {
+            if (!v.template() && v.hostDevices().stream().anyMatch(a -> a.sameSlot(g.address()))) {
+                naming.putIfAbsent(v.ref(), v);
+            }
+        }
+        return GpuInfo.holdersFirst(naming.values());
     }
 
     /** A model as people say it: "NVIDIA Corporation AD102 [GeForce RTX 4090]" is "NVIDIA GeForce RTX 4090". */
@@ -189,13 +202,27 @@ final class FleetRows {
         return List.copyOf(next);
     }
 
+    /**
+     * Who holds a GPU as a label value, the same holder every command names: {@code vm:101}, {@code ct:201,ct:202},
+     * {@code free} or {@code unknown}.
+     */
+    static String holder(FleetGpu g) {
+        if (g.vmRef().isPresent()) {
+            return "vm:" + g.vmRef().get().id();
+        }
+        if (!g.containers().isEmpty()) {
+            return String.join(",", g.containers().stream().map(c -> "ct:" + c.vmid()).toList());
+        }
+        return g.availability() == FleetGpu.Availability.UNKNOWN ? "unknown" : "free";
+    }
+
     /** What the Prometheus endpoint's {@code gpuforge_gpu_info} says of each GPU. */
     static Map<GpuId, GpuMetricsCollector.GpuLabels> labels(List<FleetGpu> rows) {
         Map<GpuId, GpuMetricsCollector.GpuLabels> out = new LinkedHashMap<>();
         for (FleetGpu g : rows) {
             out.put(g.id(), new GpuMetricsCollector.GpuLabels(g.model(), g.driver().orElse(""), g.host(),
                     g.vm().orElse(g.containers().isEmpty() ? "" : g.containers().stream().map(c -> "CT " + c.vmid())
-                            .collect(java.util.stream.Collectors.joining(","))), g.connection()));
+                            .collect(java.util.stream.Collectors.joining(","))), g.connection(), holder(g)));
         }
         return out;
     }

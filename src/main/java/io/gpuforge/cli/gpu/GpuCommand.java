@@ -92,6 +92,11 @@ public final class GpuCommand implements Runnable {
 
     /** One line for people: what is there, with units. */
     static String text(GpuSample s) {
+        return text(s, true);
+    }
+
+    /** The same; {@code vm}: whether to say the VM the reading came from (not where the holder is said after). */
+    static String text(GpuSample s, boolean vm) {
         StringBuilder b = new StringBuilder();
         b.append(Instant.ofEpochMilli(s.timeMillis()).truncatedTo(ChronoUnit.SECONDS)).append("  ")
                 .append(s.gpu()).append("  ").append(s.name().isEmpty() ? "?" : s.name());
@@ -100,7 +105,7 @@ public final class GpuCommand implements Runnable {
         s.get(GpuMetric.POWER_LIMIT_W).ifPresent(v -> b.append(String.format(Locale.ROOT, " / %.0f W", v)));
         s.get(GpuMetric.UTILIZATION_PCT).ifPresent(v -> b.append(String.format(Locale.ROOT, "  %.0f %%", v)));
         s.get(GpuMetric.MEMORY_USED_MIB).ifPresent(v -> b.append(String.format(Locale.ROOT, "  %.0f MiB", v)));
-        s.vm().ifPresent(v -> b.append("  in ").append(v));
+        s.vm().filter(v -> vm).ifPresent(v -> b.append("  in ").append(v));
         b.append("  [").append(s.source().label()).append(']');
         return b.toString();
     }

@@ -77,8 +77,12 @@ final class GpuListCommand implements Callable<Integer> {
                 }).toList());
                 services.output().json(root);
             } else {
-                gpus.forEach(g -> services.output().line(GpuCommand.text(g) + row(rows, g).map(r -> "  driver "
-                        + r.driver().orElse("unknown") + "  " + GpuHolder.text(r)).orElse("")));
+                // the holder is said once, after the driver, as inventory says it
+                gpus.forEach(g -> {
+                    Optional<FleetGpu> r = row(rows, g);
+                    services.output().line(GpuCommand.text(g, r.isEmpty()) + r.map(x -> "  driver "
+                            + x.driver().orElse("unknown") + "  " + GpuHolder.text(x)).orElse(""));
+                });
             }
             return 0;
         }

@@ -189,11 +189,12 @@ public final class LibvirtHypervisor implements Hypervisor {
             List<GpuInfo> gpuList = new ArrayList<>();
             for (PciDevice d : pci.devices()) {
                 if (d.isGpu()) {
-                    Optional<VmRef> owner = vms.stream().filter(v -> v.hostDevices().contains(d.address()))
-                            .map(VmInfo::ref).findFirst();
+                    List<VmRef> owners = GpuInfo.holdersFirst(vms.stream().filter(v -> v.hostDevices()
+                            .contains(d.address())).toList()).stream().map(VmInfo::ref).toList();
                     String ids = d.vendorId() + ":" + d.deviceId();
                     gpuList.add(new GpuInfo(host, d.address(), d.name().orElse(ids), Optional.of(ids), d.iommuGroup(),
-                            Optional.empty(), owner, true));
+                            Optional.empty(), owners.stream().findFirst(), true,
+                            owners.isEmpty() ? List.of() : owners.subList(1, owners.size())));
                 }
             }
             return new ClusterInventory(versions, host, List.of(node), vms, gpuList);

@@ -131,20 +131,20 @@ final class PveClusterInventory {
                         : m.description());
                 OptionalInt group = e.iommuGroup().map(OptionalInt::of).orElse(dev.map(PciDevice::iommuGroup)
                         .orElse(OptionalInt.empty()));
+                List<VmRef> in = assigned(devicesRead, vms, e.node(), a.get());
                 byCard.put(e.node() + "/" + a.get(), new GpuInfo(e.node(), a.get(), name,
                         e.ids().isEmpty() ? Optional.empty() : Optional.of(e.ids()), group, Optional.of(m.id()),
-                        assigned(devicesRead, e.node(), a.get()), known(vms, devicesRead, e.node())
-                        || assigned(devicesRead, e.node(), a.get()).isPresent()));
+                        in.stream().findFirst(), known(vms, devicesRead, e.node()) || !in.isEmpty(), rest(in)));
             }
         }
         pciRead.forEach((node, pci) -> {
             for (PciDevice d : pci.inventory().devices()) {
                 PciAddress a = card(d.address());
                 if (d.isGpu() && !byCard.containsKey(node + "/" + a)) {
+                    List<VmRef> in = assigned(devicesRead, vms, node, a);
                     byCard.put(node + "/" + a, new GpuInfo(node, a, d.name().orElse("GPU"), Optional.of(
                             d.vendorId() + ":" + d.deviceId()), d.iommuGroup(), Optional.empty(),
-                            assigned(devicesRead, node, a), known(vms, devicesRead, node)
-                            || assigned(devicesRead, node, a).isPresent()));
+                            in.stream().findFirst(), known(vms, devicesRead, node) || !in.isEmpty(), rest(in)));
                 }
             }
         });
@@ -165,8 +165,15 @@ final class PveClusterInventory {
         return pci == null ? Optional.empty() : pci.inventory().device(a);
     }
 
-    private static Optional<VmRef> assigned(Map<VmRef, List<PciAddress>> devicesRead, String node, PciAddress card) {
-        return devicesRead.entrySet().stream().filter(e -> e.getKey().node().equals(node))
-                .filter(e -> e.getValue().stream().anyMatch(card::sameSlot)).map(Map.Entry::getKey).findFirst();
+    /** The VMs whose read configuration names the card, its holder first ({@link GpuInfo#holdersFirst}). */
+    private static List<VmRef> assigned(Map<VmRef, List<PciAddress>> devicesRead, List<VmInfo> vms, String node,
+                                        PciAddress card) {
+        List<VmInfo> naming = vms.stream().filter(v -> v.ref().node().equals(node))
+                .filter(v -> devicesRead.getOrDefault(v.ref(), List.of()).stream().anyMatch(card::sameSlot)).toList();
+        return GpuInfo.holdersFirst(naming).stream().map(VmInfo::ref).toList();
+    }
+
+    private static List<VmRef> rest(List<VmRef> in) {
+        return in.isEmpty() ? List.of() : in.subList(1, in.size());
     }
 }

@@ -60,7 +60,8 @@ final class ClusterPage extends VBox implements Disposable {
         }
         var inventory = model.inventory();
         var header = Bindings.createStringBinding(() -> ClusterHeader.of(inventory.valueProperty().get(),
-                inventory.errorProperty().get(), i18n), inventory.valueProperty(), inventory.errorProperty(),
+                model.shares().valueProperty().get(), inventory.errorProperty().get(), i18n),
+                inventory.valueProperty(), model.shares().valueProperty(), inventory.errorProperty(),
                 i18n.localeProperty());
         var list = Bindings.createObjectBinding(() -> {
             ClusterInventory inv = inventory.valueProperty().get();

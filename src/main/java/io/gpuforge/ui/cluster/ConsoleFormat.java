@@ -63,22 +63,31 @@ public final class ConsoleFormat {
      */
     public static String gpuLabel(GpuInfo g, I18n i18n) {
         String where = g.assignedTo().map(v -> " → " + i18n.get("console.gpu.assigned", v.id())
-                        + g.mapping().map(m -> " (" + i18n.get("console.gpu.mapping", m) + ")").orElse(""))
+                        + g.mapping().map(m -> " (" + i18n.get("console.gpu.mapping", m) + ")").orElse("")
+                        + alsoIn(g, i18n))
                 .orElse(g.free() ? " · " + i18n.get("cluster.gpu.free")
                         : g.mapping().map(m -> " · " + i18n.get("console.gpu.mapping", m)).orElse(""));
         return shortName(g.name()) + " · " + g.address().toString().substring(5) + where;
     }
 
     /**
-     * A GPU as the tree's row shows it, short enough for the tree at its default width: "RTX 4090 · 01:00.0 → VM 101",
+     * A GPU as the tree's row shows it, short enough for the tree at its default width: "RTX 4090 · 01:00.0 → VM 101"
+     * ("→ VM 121 +1" when another VM names it too),
      * "… · free", "… · mapping gpu-4090-a" while nobody knows whether a VM uses it. The whole of
      * {@link #gpuLabel} (the vendor's name, the mapping a VM has it through) is the row's tooltip.
      */
     public static String gpuTreeLabel(GpuInfo g, I18n i18n) {
-        String where = g.assignedTo().map(v -> " → " + i18n.get("console.gpu.assigned", v.id()))
+        String where = g.assignedTo().map(v -> " → " + i18n.get("console.gpu.assigned", v.id())
+                        + (g.alsoIn().isEmpty() ? "" : " +" + g.alsoIn().size()))
                 .orElse(g.free() ? " · " + i18n.get("cluster.gpu.free")
                         : g.mapping().map(m -> " · " + i18n.get("console.gpu.mapping", m)).orElse(""));
         return compactName(g.name()) + " · " + g.address().toString().substring(5) + where;
+    }
+
+    /** "; also set up in VM 122" when other VMs name the same card (only one of them can start with it), else "". */
+    public static String alsoIn(GpuInfo g, I18n i18n) {
+        return g.alsoIn().isEmpty() ? "" : "; " + i18n.get("console.gpu.alsoIn", g.alsoIn().size(),
+                String.join(", ", g.alsoIn().stream().map(v -> v.id()).toList()));
     }
 
     /** "NVIDIA Corporation AD102 [GeForce RTX 4090]" → "RTX 4090": the marketing name without the brand. */

@@ -74,7 +74,7 @@ public final class ShareFormat {
         List<ContainerUse> cts = containers(share);
         String shared = cts.isEmpty() ? "" : i18n.get("share.gpu.sharedBy", cts.size(), list(cts, i18n));
         if (g.assignedTo().isPresent()) {
-            String vm = i18n.get("console.gpu.assigned", g.assignedTo().get().id());
+            String vm = i18n.get("console.gpu.assigned", g.assignedTo().get().id()) + ConsoleFormat.alsoIn(g, i18n);
             return shared.isEmpty() ? vm : vm + "; " + shared;
         }
         if (!shared.isEmpty()) {

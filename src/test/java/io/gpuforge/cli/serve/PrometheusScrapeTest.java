@@ -113,7 +113,10 @@ class PrometheusScrapeTest {
                         .redirectErrorStream(true).start();
                 String checked = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 assertThat(check.waitFor()).as("promtool check metrics: " + checked).isZero();
-                assertThat(metrics).contains("gpuforge_gpu_info{").contains("gpuforge_gpu_power_watts{gpu=")
+                // the holder every command names: llm-70b (121) of the two VMs set up with it, CT 201 sharing one
+                assertThat(metrics).contains("gpuforge_gpu_info{").contains("holder=\"vm:121\"")
+                        .contains("holder=\"ct:201\"").contains("holder=\"free\"")
+                        .contains("gpuforge_gpu_power_watts{gpu=")
                         .doesNotContainPattern("\\} [-0-9.e+]+ \\d{13}$");
                 assertThat(rawStatus(metricsPort, "evil.example")).as("a rebound DNS name").isEqualTo(403);
                 assertThat(rawStatus(metricsPort, "127.0.0.1:" + metricsPort)).isEqualTo(200);
