@@ -20,8 +20,11 @@ import java.util.regex.Pattern;
  */
 public final class LegacyLines {
 
-    /** A bind mount of a /dev path ({@code /dev/dri dev/dri none bind,optional,create=dir}); group 1 the path. */
-    static final Pattern MOUNT = Pattern.compile("^(/dev/\\S+)\\s+\\S+\\s+none\\s+bind");
+    /**
+     * A bind mount ({@code /dev/dri dev/dri none bind,optional,create=dir}): group 1 the host's path, group 2 where
+     * it lands in the container (relative to its root, or absolute).
+     */
+    static final Pattern MOUNT = Pattern.compile("^(/\\S+)\\s+(\\S+)\\s+none\\s+bind");
     /** A cgroup rule for character devices ({@code c 226:* rwm}); group 1 the major. */
     static final Pattern CGROUP = Pattern.compile("^c\\s+(\\d+|\\*):(\\d+|\\*)\\s+[rwm]+$");
     private static final Pattern LINE = Pattern.compile("^\\s*(lxc\\.[a-z0-9_.]+|dev\\d+)\\s*[:=]\\s*(.*?)\\s*$");
@@ -33,20 +36,34 @@ public final class LegacyLines {
 
     /** Whether a raw line is one of the old way's device lines. */
     public static boolean isDeviceLine(RawLxc l) {
-        return l.key().matches("lxc\\.cgroup2?\\.devices\\.allow") || (l.key().equals("lxc.mount.entry")
-                && MOUNT.matcher(l.value().strip()).find());
+        return l.key().matches("lxc\\.cgroup2?\\.devices\\.allow") || devicePath(l).isPresent();
     }
 
-    /** The GPU paths the old way's mount entries bind ({@code /dev/dri}, {@code /dev/nvidia0}…). */
+    /**
+     * The device path a mount entry gives the container, read by where it lands ({@code dev/nvidia0} is
+     * {@code /dev/nvidia0} whatever host path it binds: {@code /some/dir/nvidia0} too), else by its host path under
+     * {@code /dev}; empty for any other line.
+     */
+    public static Optional<String> devicePath(RawLxc l) {
+        if (!l.key().equals("lxc.mount.entry")) {
+            return Optional.empty();
+        }
+        Matcher m = MOUNT.matcher(l.value().strip());
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        String target = "/" + m.group(2).replaceFirst("^/+", "").replaceFirst("/+$", "");
+        if (target.startsWith("/dev/")) {
+            return Optional.of(target);
+        }
+        return m.group(1).startsWith("/dev/") ? Optional.of(m.group(1).replaceFirst("/+$", "")) : Optional.empty();
+    }
+
+    /** The GPU paths the old way's mount entries give the container ({@code /dev/dri}, {@code /dev/nvidia0}…). */
     public static List<String> gpuPaths(List<RawLxc> lxc) {
         Set<String> out = new LinkedHashSet<>();
         for (RawLxc l : lxc) {
-            if (l.key().equals("lxc.mount.entry")) {
-                Matcher m = MOUNT.matcher(l.value().strip());
-                if (m.find() && GPU_PATH.matcher(m.group(1)).matches()) {
-                    out.add(m.group(1));
-                }
-            }
+            devicePath(l).filter(p -> GPU_PATH.matcher(p).matches()).ifPresent(out::add);
         }
         return new ArrayList<>(out);
     }

@@ -112,9 +112,9 @@ public final class LegacyMigration {
     /** Whether a device line is a GPU's (its paths collected), else it stays. */
     private static boolean gpuLine(RawLxc l, DeviceOwners owners, Set<String> paths) {
         if (l.key().equals("lxc.mount.entry")) {
-            Matcher m = LegacyLines.MOUNT.matcher(l.value());
-            if (m.find() && !owners.gpusOf(m.group(1)).isEmpty()) {
-                paths.add(m.group(1));
+            Optional<String> p = LegacyLines.devicePath(l);
+            if (p.isPresent() && !owners.gpusOf(p.get()).isEmpty()) {
+                paths.add(p.get());
                 return true;
             }
             return false;

@@ -72,7 +72,7 @@ class ShareCliTest {
                 .contains("install NVIDIA's user-space driver 550.127.05 without its kernel module");
 
         assertThat(run("", "share", "list", "--connection", "Demo lab", "--node", "pve-3090", "--json")).isZero();
-        JsonNode gpus = json().get("gpus");
+        JsonNode gpus = json().get("nodes").get(0).get("gpus");
         List<String> lines = new ArrayList<>();
         gpus.forEach(g -> g.get("containers").forEach(c -> lines.add(g.get("gpu").asText() + " " + c.get("vmid")
                 + " " + c.get("how").asText())));

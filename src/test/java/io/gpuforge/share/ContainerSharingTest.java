@@ -100,6 +100,32 @@ class ContainerSharingTest {
         assertThat(unlinked).singleElement().satisfies(s -> assertThat(s.gpu()).isEmpty());
     }
 
+    /**
+     * A posted configuration binds NVIDIA's nodes from a directory that is not /dev: the container still gets
+     * /dev/nvidia0 (where the mount lands, and the cgroup rule's 195:0), so it is listed under the NVIDIA GPU.
+     */
+    @Test
+    void theOldWaysLinesAreReadByWhereTheyLandWhereverTheirSourceLies() throws Exception {
+        HostFacts f = new HostProbe().probeLocal(Optional.of(host()));
+        LegacyLines.Parsed p = LegacyLines.parse("lxc.cgroup2.devices.allow: c 195:0 rwm\n"
+                + "lxc.cgroup2.devices.allow: c 195:255 rwm\n"
+                + "lxc.mount.entry: /some/dir/nvidia0 dev/nvidia0 none bind,optional,create=file\n"
+                + "lxc.mount.entry: /srv/nv/nvidiactl /dev/nvidiactl none bind,optional,create=file\n"
+                + "lxc.mount.entry: /srv/media mnt/media none bind,create=dir\n");
+        assertThat(LegacyLines.gpuPaths(p.lxc())).containsExactly("/dev/nvidia0", "/dev/nvidiactl");
+        assertThat(p.lxc().stream().filter(LegacyLines::isDeviceLine)).as("the media mount is no device line")
+                .hasSize(4);
+        ContainerInfo ct = new ContainerInfo("pve-share", 130, "cuda-elsewhere", "running", p.devices(), p.lxc(),
+                Optional.empty());
+        Map<String, GpuShare> byGpu = ShareUsage.of("pve-share", Optional.of(f), List.of(ct)).stream()
+                .collect(Collectors.toMap(s -> s.gpu().orElse("?"), s -> s));
+        assertThat(byGpu.get("0000:07:00.0").containers()).singleElement().satisfies(u -> {
+            assertThat(u.vmid()).isEqualTo(130);
+            assertThat(u.legacy()).isTrue();
+            assertThat(u.nodes()).containsExactly("/dev/nvidia0", "/dev/nvidiactl");
+        });
+    }
+
     @Test
     void theOldWayIsMigratedToDevNKeepingTheCoralAndRolledBackByteForByte() throws Exception {
         Path root = host();

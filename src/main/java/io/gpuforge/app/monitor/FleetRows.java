@@ -100,7 +100,7 @@ final class FleetRows {
                 } else {
                     a = FleetGpu.Availability.UNKNOWN;
                 }
-                String model = modelName(dev.flatMap(PciDevice::name).orElse(info.map(GpuInfo::name).orElse("GPU")));
+                String model = PciDevice.modelName(dev.flatMap(PciDevice::name).orElse(info.map(GpuInfo::name).orElse("GPU")));
                 out.add(new FleetGpu(new GpuId(c.nodeHost(n.name()), g.address().toString()),
                         c.name(), Optional.of(c), n.name(), Optional.of(g.address().toString()), model,
                         dev.flatMap(PciDevice::driver).or(() -> onNode.flatMap(x -> x.driver(g.address()))), ref,
@@ -124,19 +124,6 @@ final class FleetRows {
             }
         }
         return GpuInfo.holdersFirst(naming.values());
-    }
-
-    /** A model as people say it: "NVIDIA Corporation AD102 [GeForce RTX 4090]" is "NVIDIA GeForce RTX 4090". */
-    static String modelName(String pciName) {
-        int a = pciName.indexOf('[');
-        int b = pciName.lastIndexOf(']');
-        if (a < 0 || b < a) {
-            return pciName;
-        }
-        String inner = pciName.substring(a + 1, b).strip();
-        String vendor = pciName.startsWith("NVIDIA") ? "NVIDIA " : pciName.startsWith("Advanced Micro Devices")
-                || pciName.startsWith("AMD") ? "AMD " : "";
-        return inner.startsWith(vendor.strip()) || vendor.isEmpty() ? inner : vendor + inner;
     }
 
     /** A row for readings that match no listed GPU (this computer's, an exporter's). */

@@ -11,18 +11,19 @@ import java.util.function.Consumer;
 
 /**
  * Where one watch's samples go: each GPU's latest reading (gaps left out), the store (a write asked for when its
- * queue is full), then the watcher; source changes to the watcher alone. Called on telemetry threads.
+ * queue is full), then the watcher (the batch as its source read it); source changes to the watcher alone. Called on
+ * telemetry threads.
  */
 final class StoringSink implements SampleSink {
 
     private final Map<GpuId, GpuSample> latest;
     private final TelemetryStore store;
     private final Runnable writeSoon;
-    private final Consumer<GpuSample> samples;
+    private final Consumer<List<GpuSample>> samples;
     private final Consumer<SourceStatus> status;
 
-    StoringSink(Map<GpuId, GpuSample> latest, TelemetryStore store, Runnable writeSoon, Consumer<GpuSample> samples,
-                Consumer<SourceStatus> status) {
+    StoringSink(Map<GpuId, GpuSample> latest, TelemetryStore store, Runnable writeSoon,
+                Consumer<List<GpuSample>> samples, Consumer<SourceStatus> status) {
         this.latest = latest;
         this.store = store;
         this.writeSoon = writeSoon;
@@ -40,7 +41,7 @@ final class StoringSink implements SampleSink {
         if (store.append(batch)) {
             writeSoon.run();
         }
-        batch.forEach(samples);
+        samples.accept(batch);
     }
 
     @Override

@@ -69,6 +69,16 @@ public final class TelemetryService implements AutoCloseable {
         }
     }
 
+    /**
+     * A watch's samples as their sources read them: {@code wholeRound} when the batch is one reading of every GPU of
+     * {@code source} (a polled source), else a part of one (a stream's line); gaps (a failing source) included.
+     * Called on a telemetry thread.
+     */
+    @FunctionalInterface
+    public interface Batches {
+        void batch(SourceInfo source, boolean wholeRound, List<GpuSample> samples);
+    }
+
     /** A running watch; closing it stops its sources. */
     public interface Watch extends AutoCloseable {
         List<SourceInfo> sources();
@@ -132,7 +142,21 @@ public final class TelemetryService implements AutoCloseable {
     public Watch watch(GpuTarget target, Duration interval, Consumer<GpuSample> samples, Consumer<SourceStatus> status)
             throws Failure {
         Sampler.checkInterval(interval);
-        return watch(sources.open(target), interval, samples, status);
+        return watch(sources.open(target), interval, (src, whole, b) -> b.forEach(samples), status);
+    }
+
+    /** As {@link #watch(GpuTarget, Duration, Consumer, Consumer)}, the samples a source's batch at a time. */
+    public Watch watchBatches(GpuTarget target, Duration interval, Batches batches, Consumer<SourceStatus> status)
+            throws Failure {
+        Sampler.checkInterval(interval);
+        return watch(sources.open(target), interval, batches, status);
+    }
+
+    /** As {@link #watch(ConnectionSession, Optional, Duration, Consumer, Consumer)}, a source's batch at a time. */
+    public Watch watchBatches(ConnectionSession session, Optional<VmRef> vm, Duration interval, Batches batches,
+                              Consumer<SourceStatus> status) throws Failure {
+        Sampler.checkInterval(interval);
+        return watch(sources.open(session, vm), interval, batches, status);
     }
 
     /**
@@ -143,16 +167,17 @@ public final class TelemetryService implements AutoCloseable {
     public Watch watch(ConnectionSession session, Optional<VmRef> vm, Duration interval, Consumer<GpuSample> samples,
                        Consumer<SourceStatus> status) throws Failure {
         Sampler.checkInterval(interval);
-        return watch(sources.open(session, vm), interval, samples, status);
+        return watch(sources.open(session, vm), interval, (src, whole, b) -> b.forEach(samples), status);
     }
 
-    private Watch watch(TelemetrySources.Opened opened, Duration interval, Consumer<GpuSample> samples,
+    private Watch watch(TelemetrySources.Opened opened, Duration interval, Batches batches,
                         Consumer<SourceStatus> status) {
         List<Sampler.Registration> regs = new ArrayList<>();
-        SampleSink sink = new StoringSink(latest, store, () -> threads.pool().execute(this::flushQuietly), samples,
-                status);
         List<SimulatedGpuSource> sims = new ArrayList<>();
         for (GpuSource s : opened.sources()) {
+            boolean whole = s instanceof GpuSource.Polled;
+            SampleSink sink = new StoringSink(latest, store, () -> threads.pool().execute(this::flushQuietly),
+                    b -> batches.batch(s.info(), whole, b), status);
             if (s instanceof SimulatedGpuSource) {
                 demo.started((SimulatedGpuSource) s);
                 sims.add((SimulatedGpuSource) s);
@@ -212,11 +237,11 @@ public final class TelemetryService implements AutoCloseable {
         Map<GpuId, GpuSample> got = new ConcurrentHashMap<>();
         List<String> problems = new CopyOnWriteArrayList<>();
         long deadline = System.nanoTime() + wait.toNanos();
-        try (Watch w = watch(opener.open(), Sampler.DEFAULT_INTERVAL, s -> {
+        try (Watch w = watch(opener.open(), Sampler.DEFAULT_INTERVAL, (src, whole, b) -> b.forEach(s -> {
             if (!s.isGap()) {
                 got.putIfAbsent(s.gpu(), s);
             }
-        }, st -> st.problem().ifPresent(problems::add))) {
+        }), st -> st.problem().ifPresent(problems::add))) {
             int stable = 0;
             int last = -1;
             while (System.nanoTime() < deadline && (got.isEmpty() || stable < 3) && (problems.isEmpty() || !got.isEmpty())) {

@@ -54,7 +54,7 @@ final class GpuListCommand implements Callable<Integer> {
             }
             List<FleetGpu> census = List.of();
             try (named) {
-                gpus = named.read(ctx.telemetry(), Duration.ofSeconds(15));
+                gpus = named.read(ctx.telemetry(), Duration.ofSeconds(15)).stream().filter(named::onNode).toList();
                 // a hypervisor's GPUs: their drivers and holders as inventory and the fleet have them
                 Optional<ConnectionSession> s = named.hypervisor(ctx);
                 if (s.isPresent()) {
@@ -77,6 +77,9 @@ final class GpuListCommand implements Callable<Integer> {
                 }).toList());
                 services.output().json(root);
             } else {
+                if (gpus.isEmpty()) {
+                    services.output().line("no GPU" + target.nodeNamed().map(n -> " on node " + n).orElse(""));
+                }
                 // the holder is said once, after the driver, as inventory says it
                 gpus.forEach(g -> {
                     Optional<FleetGpu> r = row(rows, g);

@@ -7,6 +7,7 @@ import io.gpuforge.cli.common.SshOptions;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.domain.telemetry.GpuTarget;
@@ -67,11 +68,18 @@ final class GpuTargetOptions {
         private final GpuTarget target;
         private final ConnectionSession session;
         private final Optional<VmRef> vm;
+        private final Optional<String> node;
 
-        private Named(GpuTarget target, ConnectionSession session, Optional<VmRef> vm) {
+        private Named(GpuTarget target, ConnectionSession session, Optional<VmRef> vm, Optional<String> node) {
             this.target = target;
             this.session = session;
             this.vm = vm;
+            this.node = node;
+        }
+
+        /** Whether a reading is of the node {@code --node} names (every reading when none is named). */
+        boolean onNode(GpuSample s) {
+            return node.isEmpty() || s.node().map(node.get()::equals).orElse(false);
         }
 
         /** The hypervisor's connection and a session of it, when the options name one and no VM in it. */
@@ -90,10 +98,10 @@ final class GpuTargetOptions {
             return session == null ? t.read(target, wait) : t.read(session, vm, wait);
         }
 
-        TelemetryService.Watch watch(TelemetryService t, Duration interval, Consumer<GpuSample> samples,
+        TelemetryService.Watch watch(TelemetryService t, Duration interval, TelemetryService.Batches batches,
                                      Consumer<SourceStatus> status) throws TelemetryService.Failure {
-            return session == null ? t.watch(target, interval, samples, status)
-                    : t.watch(session, vm, interval, samples, status);
+            return session == null ? t.watchBatches(target, interval, batches, status)
+                    : t.watchBatches(session, vm, interval, batches, status);
         }
 
         @Override
@@ -107,16 +115,35 @@ final class GpuTargetOptions {
     /** The target or the session the options name; a usage error (IllegalArgumentException) when they make no sense. */
     Named named(CliServices services, AppContext ctx) throws IOException {
         if (!hypervisor.present()) {
-            return new Named(target(services, ctx), null, Optional.empty());
+            return new Named(target(services, ctx), null, Optional.empty(), Optional.empty());
         }
         ConnectionInfo c = hypervisorConnection(services, ctx);
+        Optional<String> node = Optional.ofNullable(hypervisor.node);
+        if (node.isPresent()) {
+            requireNode(ctx.sessions().of(c), node.get());
+        }
         if (c.saved()) {
-            return new Named(target(c, ctx), null, Optional.empty());
+            return new Named(target(c, ctx), null, Optional.empty(), node);
         }
         ConnectionSession s = ctx.sessions().of(c);
         Optional<VmRef> ref = vm == null ? Optional.empty()
                 : Optional.of(new VmRef(hypervisor.node != null ? hypervisor.node : nodeOf(s, vm), vm));
-        return new Named(null, s, ref);
+        return new Named(null, s, ref, node);
+    }
+
+    /** A usage error naming the nodes there are, when {@code node} is none of them. */
+    private static void requireNode(ConnectionSession s, String node) {
+        List<String> nodes;
+        try {
+            nodes = s.inventory().nodes().stream().map(NodeInfo::name).toList();
+        } catch (BackendException e) {
+            throw new IllegalArgumentException("cannot list the nodes of " + s.connection().name() + ": "
+                    + e.getMessage());
+        }
+        if (!nodes.contains(node)) {
+            throw new IllegalArgumentException("no node '" + node + "' on " + s.connection().name() + " (its nodes: "
+                    + String.join(", ", nodes) + ")");
+        }
     }
 
     /** The hypervisor's connection, alone: with one, no host option goes. */
@@ -135,6 +162,11 @@ final class GpuTargetOptions {
         }
         return new GpuTarget.Guest(c, new VmRef(hypervisor.node != null ? hypervisor.node
                 : nodeOf(ctx.sessions().of(c), vm), vm));
+    }
+
+    /** The node {@code --node} names, if any. */
+    Optional<String> nodeNamed() {
+        return Optional.ofNullable(hypervisor.node);
     }
 
     /** Whether the user named where (a command that changes a host must not fall back to this computer). */
@@ -180,7 +212,8 @@ final class GpuTargetOptions {
         try {
             return s.inventory().vms().stream().filter(v -> v.ref().id().equals(vm) || v.name().equals(vm)).findFirst()
                     .map(v -> v.ref().node()).orElseThrow(() -> new IllegalArgumentException("no VM '" + vm + "' on "
-                            + s.connection().address()));
+                            + s.connection().name() + " (give its id or name: gpuforge inventory --connection NAME"
+                            + " lists them)"));
         } catch (BackendException e) {
             throw new IllegalArgumentException("cannot find the node of VM " + vm + " on " + s.connection().address()
                     + ": " + e.getMessage());

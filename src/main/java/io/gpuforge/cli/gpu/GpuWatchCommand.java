@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.domain.telemetry.GpuSample;
+import io.gpuforge.domain.telemetry.SourceInfo;
 import io.gpuforge.domain.telemetry.SourceStatus;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +37,8 @@ final class GpuWatchCommand implements Callable<Integer> {
     @Mixin
     JsonOption output = new JsonOption();
 
-    @Option(names = "--count", paramLabel = "N", description = "Stop after N samples (default: until stopped).")
+    @Option(names = "--count", paramLabel = "N", description = "Stop after N samples, a sample being one reading of"
+            + " every GPU watched (default: until stopped).")
     long count = Long.MAX_VALUE;
 
     @Option(names = "--duration", paramLabel = "S", description = "Stop after S seconds (default: until stopped).")
@@ -54,10 +57,14 @@ final class GpuWatchCommand implements Callable<Integer> {
             services.output().error("gpuforge gpu watch: choose --csv or --json, not both");
             return 2;
         }
+        if (count < 1) {
+            services.output().error("gpuforge gpu watch: --count must be 1 or more, not " + count);
+            return 2;
+        }
         CliOutput out = services.output();
         try (AppContext ctx = services.openContext()) {
             CountDownLatch done = new CountDownLatch(1);
-            long[] left = {count};
+            SampleRounds rounds = new SampleRounds(count);
             Object lock = new Object();
             GpuTargetOptions.Named named;
             try {
@@ -70,21 +77,20 @@ final class GpuWatchCommand implements Callable<Integer> {
                 out.line(GpuCommand.csvHeader());
             }
             try (named; TelemetryService.Watch w = named.watch(ctx.telemetry(),
-                    Duration.ofMillis(Math.round(interval * 1000)), s -> {
-                        if (s.isGap()) {
-                            return;
-                        }
+                    Duration.ofMillis(Math.round(interval * 1000)), (source, whole, batch) -> {
                         synchronized (lock) {
-                            if (left[0] <= 0) {
-                                return;
+                            for (GpuSample s : rounds.accept(source, whole, batch)) {
+                                if (s.isGap() || !named.onNode(s)) {
+                                    continue;
+                                }
+                                if (json) {
+                                    out.out().println(jsonLine(out, s));
+                                    out.out().flush();
+                                } else {
+                                    out.line(csv ? GpuCommand.csv(s) : GpuCommand.text(s));
+                                }
                             }
-                            if (json) {
-                                out.out().println(jsonLine(out, s));
-                                out.out().flush();
-                            } else {
-                                out.line(csv ? GpuCommand.csv(s) : GpuCommand.text(s));
-                            }
-                            if (--left[0] == 0) {
+                            if (rounds.complete()) {
                                 done.countDown();
                             }
                         }
@@ -94,9 +100,15 @@ final class GpuWatchCommand implements Callable<Integer> {
                                     + st.retryAt().map(t -> " (trying again at " + t + ")").orElse(""));
                         }
                     })) {
+                synchronized (lock) {
+                    rounds.sources(new HashSet<>(w.sources()).size());
+                    if (rounds.complete()) {
+                        done.countDown();
+                    }
+                }
                 if (!output.quiet) {
-                    out.error("Reading through " + w.sources().stream().map(x -> x.kind().label() + " ("
-                            + x.description() + ")").toList());
+                    out.error("Reading through " + String.join("; ", w.sources().stream()
+                            .map(SourceInfo::description).toList()));
                 }
                 if (duration > 0) {
                     done.await(Math.round(duration * 1000), TimeUnit.MILLISECONDS);

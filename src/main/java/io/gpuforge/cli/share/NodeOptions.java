@@ -37,24 +37,29 @@ final class NodeOptions {
         }
     }
 
-    Opened open(CliServices services) throws IOException, BackendException {
-        if (!hypervisor.present()) {
-            throw new IllegalArgumentException("name the node's cluster with --connection NAME or --pve URL, and the"
-                    + " node with --node");
+    /**
+     * The nodes a listing covers: the one {@code --node} names, else every node of the cluster (each with its host, a
+     * saved connection's link); a host named on the spot needs {@code --node} on a cluster of several nodes.
+     */
+    record Cluster(AppContext ctx, ConnectionSession session, List<String> nodes, List<Optional<HostTarget>> hosts)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            ctx.close();
         }
+    }
+
+    Opened open(CliServices services) throws IOException, BackendException {
         AppContext ctx = services.openContext();
         try {
-            ConnectionInfo c = hypervisor.connection(services, ctx);
-            ConnectionSession s = ctx.sessions().of(c);
-            if (!s.can(Capability.CONTAINERS)) {
-                throw new IllegalArgumentException(c.name() + " has no containers (LXC containers are Proxmox VE's)");
-            }
+            ConnectionSession s = session(services, ctx);
+            ConnectionInfo c = s.connection();
             String node = hypervisor.node;
             if (node == null) {
                 List<NodeInfo> nodes = s.inventory().nodes();
                 if (nodes.size() != 1) {
                     throw new IllegalArgumentException("name the node with --node (" + c.name() + " has "
-                            + nodes.stream().map(NodeInfo::name).toList() + ")");
+                            + String.join(", ", nodes.stream().map(NodeInfo::name).toList()) + ")");
                 }
                 node = nodes.get(0).name();
             }
@@ -63,6 +68,52 @@ final class NodeOptions {
             ctx.close();
             throw e;
         }
+    }
+
+    /** The node {@code --node} names, or every node of the cluster when it names none. */
+    Cluster openCluster(CliServices services) throws IOException, BackendException {
+        AppContext ctx = services.openContext();
+        try {
+            ConnectionSession s = session(services, ctx);
+            List<String> nodes = hypervisor.node != null ? List.of(hypervisor.node)
+                    : s.inventory().nodes().stream().map(NodeInfo::name).toList();
+            HostSource.Which w = host.which;
+            boolean onTheSpot = w.local || w.ssh != null || w.host != null || w.sysroot != null;
+            if (onTheSpot && nodes.size() > 1) {
+                throw new IllegalArgumentException("a host named with --ssh, --host, --local or --sysroot is one node's:"
+                        + " name that node with --node (" + s.connection().name() + " has " + String.join(", ", nodes)
+                        + ")");
+            }
+            List<Optional<HostTarget>> hosts = new java.util.ArrayList<>();
+            for (String n : nodes) {
+                hosts.add(host(services, s.connection(), n));
+            }
+            return new Cluster(ctx, s, nodes, hosts);
+        } catch (IOException | BackendException | RuntimeException e) {
+            ctx.close();
+            throw e;
+        }
+    }
+
+    /** A session on the cluster named, which has containers; a {@code --node} it has not is a usage error. */
+    private ConnectionSession session(CliServices services, AppContext ctx) throws IOException, BackendException {
+        if (!hypervisor.present()) {
+            throw new IllegalArgumentException("name the node's cluster with --connection NAME or --pve URL (and the"
+                    + " node with --node)");
+        }
+        ConnectionInfo c = hypervisor.connection(services, ctx);
+        ConnectionSession s = ctx.sessions().of(c);
+        if (!s.can(Capability.CONTAINERS)) {
+            throw new IllegalArgumentException(c.name() + " has no containers (LXC containers are Proxmox VE's)");
+        }
+        if (hypervisor.node != null) {
+            List<String> nodes = s.inventory().nodes().stream().map(NodeInfo::name).toList();
+            if (!nodes.contains(hypervisor.node)) {
+                throw new IllegalArgumentException("no node '" + hypervisor.node + "' on " + c.name() + " (its nodes: "
+                        + String.join(", ", nodes) + ")");
+            }
+        }
+        return s;
     }
 
     private Optional<HostTarget> host(CliServices services, ConnectionInfo c, String node) throws IOException {

@@ -15,6 +15,7 @@ import io.gpuforge.domain.passthrough.ApplyProgress;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.passthrough.PlanBlockedException;
 import io.gpuforge.domain.pci.PciAddress;
+import io.gpuforge.domain.pci.PciDevice;
 import io.gpuforge.domain.share.ContainerUse;
 import io.gpuforge.domain.share.GpuShare;
 import io.gpuforge.domain.share.ShareReadiness;
@@ -43,8 +44,9 @@ public final class ShareCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "Per GPU of the node: the containers that"
-            + " share it, the device nodes each holds, and whether by devN or the old raw lxc lines.")
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "Per GPU: the containers that share it,"
+            + " the device nodes each holds, and whether by devN or the old raw lxc lines; of the node --node names,"
+            + " else of every node of the cluster (JSON: one entry per node under \"nodes\").")
     static final class ListShares implements Callable<Integer> {
         @Mixin
         NodeOptions target = new NodeOptions();
@@ -56,48 +58,79 @@ public final class ShareCommand implements Runnable {
             this.services = services;
         }
 
+        /** What one node's host says of its GPUs and containers, and why something is not known. */
+        private record OnNode(String node, List<GpuShare> shares, String note) {
+        }
+
         @Override
         public Integer call() throws Exception {
             CliOutput o = services.output();
-            try (NodeOptions.Opened n = target.open(services)) {
-                Optional<HostFacts> facts = Optional.empty();
-                String note = null;
-                if (n.host().isPresent()) {
-                    try {
-                        facts = Optional.of(n.ctx().shares().facts(n.host().get(), HostSource::refuseUnknownKey));
-                    } catch (HostException e) {
-                        note = "the node's host could not be read (" + e.getMessage() + "): device nodes are not"
-                                + " matched to GPUs";
-                    }
-                } else {
-                    note = "no host for the node: device nodes are not matched to GPUs (link it, or name it with --ssh)";
+            try (NodeOptions.Cluster c = target.openCluster(services)) {
+                List<OnNode> read = new java.util.ArrayList<>();
+                for (int i = 0; i < c.nodes().size(); i++) {
+                    read.add(read(c, c.nodes().get(i), c.hosts().get(i)));
                 }
-                List<GpuShare> shares = n.ctx().shares().shares(n.session(), n.node(), facts);
                 if (json.enabled()) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("node", n.node());
-                    m.put("gpus", shares.stream().map(ShareJson::share).toList());
-                    m.put("note", note);
-                    o.json(m);
+                    List<Map<String, Object>> nodes = read.stream().map(r -> {
+                        Map<String, Object> m = new LinkedHashMap<>();
+                        m.put("node", r.node());
+                        m.put("gpus", r.shares().stream().map(ShareJson::share).toList());
+                        m.put("note", r.note());
+                        return m;
+                    }).toList();
+                    o.json(Map.of("nodes", nodes));
                     return 0;
                 }
-                if (note != null) {
-                    o.error("gpuforge share list: " + note);
-                }
-                for (GpuShare s : shares) {
-                    o.line(s.gpu().map(g -> "GPU " + g + s.name().map(x -> " " + x).orElse("")
-                            + s.driver().map(d -> " (" + d + ")").orElse("")).orElse("Device nodes of no known GPU")
-                            + ": " + (s.containers().isEmpty() ? "shared by no container" : "shared by "
-                            + s.containers().size() + " container" + (s.containers().size() == 1 ? "" : "s")));
-                    for (ContainerUse u : s.containers()) {
-                        o.line("  CT " + u.vmid() + " " + u.name() + " (" + u.status() + "): " + String.join(", ",
-                                u.nodes()) + (u.legacy() ? "  [shared the old way: raw lxc lines]" : "  [devN]"));
+                for (OnNode r : read) {
+                    String where = read.size() > 1 ? r.node() + ": " : "";
+                    if (read.size() > 1) {
+                        o.line("Node " + r.node() + (r.shares().isEmpty() ? ": no GPU, no container sharing one" : ""));
                     }
+                    if (r.note() != null) {
+                        o.error("gpuforge share list: " + where + r.note());
+                    }
+                    lines(o, r.shares());
                 }
                 return 0;
-            } catch (BackendException | IllegalArgumentException e) {
+            } catch (IllegalArgumentException e) {
+                o.error("gpuforge share list: " + e.getMessage());
+                return 2;
+            } catch (BackendException e) {
                 o.error("gpuforge share list: " + e.getMessage());
                 return 1;
+            }
+        }
+
+        private OnNode read(NodeOptions.Cluster c, String node, Optional<HostTarget> host) {
+            Optional<HostFacts> facts = Optional.empty();
+            String note = null;
+            if (host.isPresent()) {
+                try {
+                    facts = Optional.of(c.ctx().shares().facts(host.get(), HostSource::refuseUnknownKey));
+                } catch (HostException e) {
+                    note = "the node's host could not be read (" + e.getMessage() + "): device nodes are not"
+                            + " matched to GPUs";
+                }
+            } else {
+                note = "no host for the node: device nodes are not matched to GPUs (link it, or name it with --ssh)";
+            }
+            try {
+                return new OnNode(node, c.ctx().shares().shares(c.session(), node, facts), note);
+            } catch (BackendException e) {
+                return new OnNode(node, List.of(), "its containers could not be read: " + e.getMessage());
+            }
+        }
+
+        private static void lines(CliOutput o, List<GpuShare> shares) {
+            for (GpuShare s : shares) {
+                o.line(s.gpu().map(g -> "GPU " + g + s.name().map(x -> " " + PciDevice.modelName(x)).orElse("")
+                        + s.driver().map(d -> " (" + d + ")").orElse("")).orElse("Device nodes of no known GPU")
+                        + ": " + (s.containers().isEmpty() ? "shared by no container" : "shared by "
+                        + CliOutput.count(s.containers().size(), "container")));
+                for (ContainerUse u : s.containers()) {
+                    o.line("  CT " + u.vmid() + " " + u.name() + " (" + u.status() + "): " + String.join(", ",
+                            u.nodes()) + (u.legacy() ? "  [shared the old way: raw lxc lines]" : "  [devN]"));
+                }
             }
         }
     }

@@ -102,4 +102,17 @@ public record PciDevice(PciAddress address, String vendorId, String deviceId, St
     public PciDevice withDriver(Optional<String> d) {
         return new PciDevice(address, vendorId, deviceId, classCode, name, d, iommuGroup, details);
     }
+
+    /** A model as people say it: "NVIDIA Corporation AD102 [GeForce RTX 4090]" is "NVIDIA GeForce RTX 4090". */
+    public static String modelName(String pciName) {
+        int a = pciName.indexOf('[');
+        int b = pciName.lastIndexOf(']');
+        if (a < 0 || b < a) {
+            return pciName;
+        }
+        String inner = pciName.substring(a + 1, b).strip();
+        String vendor = pciName.startsWith("NVIDIA") ? "NVIDIA " : pciName.startsWith("Advanced Micro Devices")
+                || pciName.startsWith("AMD") ? "AMD " : "";
+        return inner.startsWith(vendor.strip()) || vendor.isEmpty() ? inner : vendor + inner;
+    }
 }
