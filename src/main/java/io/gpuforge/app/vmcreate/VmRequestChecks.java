@@ -88,8 +88,9 @@ final class VmRequestChecks {
             VmClones.check(r, c, out);
         }
         if (r.gpu().isEmpty() && r.template().gpus() > 0) {
-            out.add(new Problem(VmField.GPU, false, "The template expects " + r.template().gpus() + " GPU(s); the VM"
-                    + " gets none"));
+            int n = r.template().gpus();
+            out.add(new Problem(VmField.GPU, false, "The template expects " + n + (n == 1 ? " GPU" : " GPUs")
+                    + "; the VM gets none"));
         }
         return out;
     }

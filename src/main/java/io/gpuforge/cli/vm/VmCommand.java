@@ -20,6 +20,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.JsonOption;
 
@@ -93,7 +94,7 @@ public final class VmCommand implements Runnable {
                     List<String> chosen = ids.isEmpty() ? t.all().stream().filter(x -> !x.builtIn()).map(VmTemplate::id)
                             .toList() : ids;
                     Files.writeString(export, t.export(chosen), StandardCharsets.UTF_8);
-                    services.output().line("wrote " + chosen.size() + " template(s) to " + export);
+                    services.output().line("wrote " + CliOutput.count(chosen.size(), "template") + " to " + export);
                     return 0;
                 }
                 List<VmTemplate> all = t.all();
