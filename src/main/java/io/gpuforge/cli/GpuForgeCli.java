@@ -60,8 +60,15 @@ public final class GpuForgeCli {
         cli.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
         cli.setErr(output.err());
         cli.setExecutionExceptionHandler((e, cmd, parseResult) -> {
-            output.error("gpuforge: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
-            return 1;
+            CliFailure f = CliFailure.of(e);
+            output.error(cmd.getCommandSpec().qualifiedName() + ": " + f.message());
+            return f.exit();
+        });
+        // a usage error is one line, the way to the help beside it: not the whole help after it
+        cli.setParameterExceptionHandler((e, args) -> {
+            String name = e.getCommandLine().getCommandSpec().qualifiedName();
+            output.error(name + ": " + CliFailure.usage(e) + " (" + name + " --help)");
+            return 2;
         });
         return cli;
     }

@@ -50,6 +50,54 @@ class CliReferenceTest {
                 "| `gpuforge connection add` |");
     }
 
+    /**
+     * The exit codes in docs/cli.md are the code's: every code above 2 that a command's source returns (a literal, a
+     * switch arm, a named constant) is in the exit code list a command of that source declares.
+     */
+    @Test
+    void everyExitCodeACommandReturnsIsDocumented() throws Exception {
+        CommandLine root = GpuForgeCli.commandLine(AppPaths.underHome(home), new CliOutput(new PrintWriter(
+                new StringWriter()), new PrintWriter(new StringWriter())), new ByteArrayInputStream(new byte[0]));
+        List<CommandLine> all = new ArrayList<>();
+        collect(root, all);
+        java.util.Map<Path, java.util.Set<Integer>> documented = new java.util.HashMap<>();
+        for (CommandLine c : all) {
+            Class<?> type = c.getCommandSpec().userObject().getClass();
+            while (type.getEnclosingClass() != null) {
+                type = type.getEnclosingClass();
+            }
+            Path source = Path.of("src", "main", "java", type.getName().replace('.', '/') + ".java");
+            java.util.Set<Integer> codes = documented.computeIfAbsent(source, k -> new java.util.TreeSet<>());
+            c.getCommandSpec().usageMessage().exitCodeList().keySet().forEach(k -> codes.add(Integer.parseInt(
+                    k.strip())));
+        }
+        List<String> undocumented = new ArrayList<>();
+        int scanned = 0;
+        for (java.util.Map.Entry<Path, java.util.Set<Integer>> e : documented.entrySet()) {
+            if (!Files.exists(e.getKey())) {
+                continue;
+            }
+            String text = Files.readString(e.getKey());
+            scanned++;
+            java.util.Map<String, Integer> constants = new java.util.HashMap<>();
+            java.util.regex.Matcher k = java.util.regex.Pattern.compile("static final int ([A-Z_]+) = (\\d+);")
+                    .matcher(text);
+            while (k.find()) {
+                constants.put(k.group(1), Integer.parseInt(k.group(2)));
+            }
+            java.util.regex.Matcher r = java.util.regex.Pattern.compile("(?:return|->) (\\d+|[A-Z_]+);").matcher(text);
+            while (r.find()) {
+                Integer code = r.group(1).matches("\\d+") ? Integer.valueOf(r.group(1)) : constants.get(r.group(1));
+                if (code != null && code > 2 && !e.getValue().contains(code)) {
+                    undocumented.add(e.getKey() + " returns " + code + " (" + r.group() + "), its commands document "
+                            + e.getValue());
+                }
+            }
+        }
+        assertThat(scanned).as("command sources read").isGreaterThan(20);
+        assertThat(undocumented).isEmpty();
+    }
+
     static String markdown(CommandLine root) {
         StringBuilder md = new StringBuilder();
         md.append("# The `gpuforge` command\n\n")

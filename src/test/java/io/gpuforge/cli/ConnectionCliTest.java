@@ -38,7 +38,7 @@ class ConnectionCliTest {
         assertThat(run("connection", "add", "gpu1 shell", "--ssh", "admin@gpu1.lab:2222", "--sudo", "--json"))
                 .as(cli.err()).isZero();
         assertThat(cli.json().get("kind").asText()).isEqualTo("ssh");
-        assertThat(run("connection", "add", "kvm-lab", "--libvirt", "qemu:///system")).isEqualTo(1);
+        assertThat(run("connection", "add", "kvm-lab", "--libvirt", "qemu:///system")).isEqualTo(2);
         assertThat(cli.err()).contains("kvm-lab");
 
         try (AppContext ctx = TestContexts.create(home, home.resolve("sysroot"), ThemeChoice.LIGHT, LanguageChoice.ENGLISH)) {
@@ -63,7 +63,7 @@ class ConnectionCliTest {
         assertThat(run("connection", "list", "--json")).isZero();
         assertThat(cli.json().get("connections")).extracting(n -> n.get("name")
                 .asText()).containsExactlyInAnyOrder("Demo lab", "gpu1 shell");
-        assertThat(run("connection", "test", "kvm-lab")).isEqualTo(1);
+        assertThat(run("connection", "test", "kvm-lab")).isEqualTo(2);
         assertThat(cli.err()).contains("no saved connection named 'kvm-lab'");
     }
 }

@@ -30,14 +30,14 @@ class CtCreatePreflightCliTest {
                 + " on pve-3090");
         assertThat(cli.out()).as("no host plan offered or applied").doesNotContain("+ExecStart");
 
-        assertThat(cli.run(with(at, "ct", "create", "--name", "cuda_x", "--template", TEMPLATE))).isEqualTo(1);
+        assertThat(cli.run(with(at, "ct", "create", "--name", "cuda_x", "--template", TEMPLATE))).isEqualTo(2);
         assertThat(cli.err()).contains("not a host name: cuda_x");
         // a comma would add Proxmox VE options of its own to net0= or rootfs=
         assertThat(cli.run(with(at, "ct", "create", "--name", "cuda-x", "--template", TEMPLATE, "--bridge",
-                "vmbr0,tag=5,firewall=0"))).isEqualTo(1);
+                "vmbr0,tag=5,firewall=0"))).isEqualTo(2);
         assertThat(cli.err()).contains("not a bridge name").contains("vmbr0,tag=5,firewall=0");
         assertThat(cli.run(with(at, "ct", "create", "--name", "cuda-x", "--template", TEMPLATE, "--storage",
-                "local-lvm,mp=/mnt"))).isEqualTo(1);
+                "local-lvm,mp=/mnt"))).isEqualTo(2);
         assertThat(cli.err()).contains("not a storage id").contains("local-lvm,mp=/mnt");
         assertThat(cli.out()).as("no host plan offered or applied").doesNotContain("+ExecStart");
         assertThat(cli.run(with(at, "ct", "create", "--name", "cuda-x", "--template", TEMPLATE, "--vmid", "201",

@@ -122,16 +122,16 @@ class HypervisorTargetCliTest {
 
     @Test
     void aWrongNameUrlOrTokenIsOneLineNamingIt() {
-        assertThat(run("", "vm", "list", "--connection", "No such lab")).isEqualTo(1);
+        assertThat(run("", "vm", "list", "--connection", "No such lab")).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("gpuforge vm list: no saved connection named 'No such lab'"
                 + " (gpuforge connection list)");
         assertThat(run("", "inventory", "--pve", "pve1:8006", "--token-stdin")).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("gpuforge inventory: --pve needs the cluster's https URL, such as"
                 + " https://pve1:8006, not 'pve1:8006'");
-        assertThat(run("not a token\n", onTheSpot("vm", "list"))).isEqualTo(1);
+        assertThat(run("not a token\n", onTheSpot("vm", "list"))).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("gpuforge vm list: --token-stdin needs an API token as"
                 + " USER@REALM!ID=SECRET");
-        assertThat(run("", "vm", "list", "--connection", "x", "--libvirt", "qemu:///system")).isEqualTo(1);
+        assertThat(run("", "vm", "list", "--connection", "x", "--libvirt", "qemu:///system")).isEqualTo(2);
         assertThat(err.toString()).contains("exactly one of --connection NAME, --pve URL or --libvirt URI")
                 .doesNotContain("Exception");
     }

@@ -85,7 +85,7 @@ class RollbackOnANodeCliTest {
             assertThat(run("rollback", "--connection", "lab", "--host", "gpu host")).isEqualTo(2);
             assertThat(err.toString()).contains("name either the node").contains("not both");
             assertThat(run("verify", "--connection", "lab", "--node", "nowhere")).isEqualTo(2);
-            assertThat(err.toString()).contains("lab has no node 'nowhere'");
+            assertThat(err.toString()).contains("no node 'nowhere' on lab (its nodes: vm)");
             assertThat(run("link", "--connection", "Demo lab", "--node", "pve-3090")).isZero();
             assertThat(out.toString()).contains("the Demo lab's simulated host of pve-3090")
                     .contains("--connection \"Demo lab\" --node pve-3090");

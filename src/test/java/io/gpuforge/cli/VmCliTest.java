@@ -106,7 +106,7 @@ class VmCliTest {
 
         code = run("", "vm", "provision", "dev-99", "--template", "ubuntu-cuda", "--connection", "Demo lab",
                 "--ssh-key", key.toString());
-        assertThat(code).isEqualTo(1);
+        assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("no VM 'dev-99' on Demo lab");
         code = run("", "vm", "provision", "train-01", "--template", "windows11-gpu", "--connection", "Demo lab");
         assertThat(code).isEqualTo(1);
@@ -144,8 +144,8 @@ class VmCliTest {
 
         code = run("", "vm", "create", "--clone", "9000", "--linked", "--storage", "local", "--connection", "Demo lab",
                 "--node", "pve-3090", "--name", "linked-02", "--ssh-key", key.toString(), "--json");
-        assertThat(code).isEqualTo(1);
-        assertThat(err.toString()).contains("storage: A linked clone stays on the template's storage local-zfs");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--storage: A linked clone stays on the template's storage local-zfs");
     }
 
     @Test
@@ -154,8 +154,8 @@ class VmCliTest {
         Files.writeString(key, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq8T9mJq3fNvH5c7kK3bA ada@lab\n");
         int code = run("", "vm", "create", "--clone", "9000", "--connection", "Demo lab", "--node", "pve-3090",
                 "--name", "small-01", "--disk", "8", "--ssh-key", key.toString(), "--json");
-        assertThat(code).isEqualTo(1);
-        assertThat(err.toString()).contains("disk: A clone's disk cannot be smaller than its template's (32 GiB)");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--disk: A clone's disk cannot be smaller than its template's (32 GiB)");
         code = run("", "vm", "create", "--clone", "9000", "--connection", "Demo lab", "--node", "pve-3090",
                 "--name", "big-01", "--disk", "64", "--ssh-key", key.toString(), "--dry-run");
         assertThat(code).as(err.toString()).isZero();
@@ -166,9 +166,9 @@ class VmCliTest {
     void aVmThatDoesNotFitIsRefusedBeforeAnythingIsSent() {
         int code = run("", "vm", "create", "--template", "inference-node", "--connection", "Demo lab", "--node",
                 "pve-3090", "--memory", "200000", "--json");
-        assertThat(code).isEqualTo(1);
-        assertThat(err.toString()).contains("memory: Not enough memory on pve-3090: 195.3 GiB asked, 96.0 GiB free")
-                .contains("ssh_keys: Give a password or an SSH public key");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--memory: Not enough memory on pve-3090: 195.3 GiB asked, 96.0 GiB free")
+                .contains("--ssh-key/--password-stdin: Give a password or an SSH public key");
     }
 
     @Test
@@ -178,7 +178,7 @@ class VmCliTest {
         assertThat(run("", "vm", "stop", "train-01", "--connection", "Demo lab")).as(err.toString()).isZero();
         assertThat(out.toString()).contains("stop pve-4090/101: OK");
         assertThat(run("", "vm", "delete", "9000", "--connection", "Demo lab")).isZero();
-        assertThat(run("", "vm", "start", "nope", "--connection", "Demo lab")).isEqualTo(1);
+        assertThat(run("", "vm", "start", "nope", "--connection", "Demo lab")).isEqualTo(2);
         assertThat(err.toString()).contains("no VM 'nope' on Demo lab");
     }
 }

@@ -82,7 +82,7 @@ class VmSecretsCliTest {
 
     @Test
     void standardInputThatEndsBeforeTheSecretsLineIsRefused() {
-        assertThat(run("pw-only\n", create("slurm-05", "--var", "MUNGE_KEY=@-"))).isEqualTo(1);
+        assertThat(run("pw-only\n", create("slurm-05", "--var", "MUNGE_KEY=@-"))).isEqualTo(2);
         assertThat(err.toString()).contains("--var MUNGE_KEY=@-: standard input ended before its line");
     }
 

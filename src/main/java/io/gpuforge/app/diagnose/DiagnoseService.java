@@ -6,6 +6,7 @@ import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.diagnose.Diagnoser;
 import io.gpuforge.domain.diagnose.Diagnosis;
+import io.gpuforge.domain.diagnose.LogSource;
 import io.gpuforge.domain.vm.VmRef;
 import java.io.IOException;
 import java.io.InputStream;
@@ -106,6 +107,15 @@ public final class DiagnoseService {
      * Diagnoses a VM from what its hypervisor kept of its last failed start (its task log, its configuration), with
      * the user's own logs besides ({@code -} for stdin, as {@link #files}).
      */
+    /**
+     * Whether a VM's diagnosis found no failed start to diagnose: its backend has none on record (not: could not be
+     * read). Then "Cause: unknown" would be the wrong answer.
+     */
+    public static boolean noFailedStart(Diagnosis d) {
+        return d.collected().stream().anyMatch(c -> c.source() == LogSource.TASK_LOG && !c.read()
+                && c.problem().map(p -> p.startsWith(VmEvidence.NO_FAILED_START)).orElse(false));
+    }
+
     public Diagnosis vm(ConnectionSession session, ConnectionInfo connection, VmRef vm, HostLogs hosts,
                         HostKeyPrompt prompt, List<String> logs, Supplier<InputStream> stdin) {
         if (logs.size() > MAX_LOGS) {

@@ -25,6 +25,9 @@ import java.util.Optional;
  */
 final class VmEvidence {
 
+    /** How the task log's entry begins when the VM has no failed start at all (nothing to diagnose). */
+    static final String NO_FAILED_START = "no failed start of VM ";
+
     /** The longest task log read: PVE's start logs are tens of lines; a runaway one is cut at its start. */
     static final int MAX_TASK_LINES = 5000;
     /** The most lines read of a host's kernel log or a domain's log. */
@@ -81,7 +84,7 @@ final class VmEvidence {
                 boolean libvirt = hosts.connection().kind() == ConnectionInfo.Kind.LIBVIRT;
                 e.text((libvirt ? "" : "task ") + f.get().task(), LogSource.TASK_LOG, f.get().log(), t0);
             } else {
-                e.missing(what, LogSource.TASK_LOG, "no failed start of VM " + vm.id() + " among the tasks of "
+                e.missing(what, LogSource.TASK_LOG, NO_FAILED_START + vm.id() + " among the tasks of "
                         + vm.node() + ": start it once more, then diagnose it", t0);
             }
         } catch (BackendException x) {

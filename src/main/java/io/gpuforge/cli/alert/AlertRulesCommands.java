@@ -80,7 +80,7 @@ final class AlertRulesCommands {
         static final class What {
             @Option(names = "--temperature", paramLabel = "C", description = "Temperature at or above C °C.")
             Double temperature;
-            @Option(names = "--power-of-limit", paramLabel = "PCT", description = "Power draw at or above PCT % of"
+            @Option(names = "--power-of-limit", paramLabel = "PCT", description = "Power draw at or above PCT %% of"
                     + " the enforced limit.")
             Double power;
             @Option(names = "--throttling", description = "The GPU reports a throttle reason.")
@@ -161,8 +161,8 @@ final class AlertRulesCommands {
             CliOutput o = services.output();
             try (AppContext ctx = services.openContext()) {
                 if (ctx.alerts().rules().stream().noneMatch(r -> r.id() == id)) {
-                    o.error("gpuforge alert remove: no alert rule " + id + " (alert list)");
-                    return 1;
+                    o.error("gpuforge alert remove: no alert rule " + id + " (gpuforge alert list names them)");
+                    return 2;
                 }
                 ctx.alerts().remove(id);
                 if (output.enabled()) {

@@ -54,7 +54,9 @@ final class AlertWebhookCommand implements Callable<Integer> {
             return 2;
         }
         if (url != null && !Settings.validWebhook(url)) {
-            o.error("gpuforge alert webhook: --url takes an http or https URL, not " + AlertWebhook.redacted(url));
+            String given = AlertWebhook.redacted(url);
+            o.error("gpuforge alert webhook: --url takes an http or https URL such as https://ntfy.sh/gpus, not "
+                    + (given.startsWith("(") ? "one without a scheme and host" : given));
             return 2;
         }
         if (tokenStdin && noToken) {

@@ -26,6 +26,18 @@ public final class CliOutput {
     }
 
     /** "1 node", "3 nodes": a count with its noun, singular or plural as English has it (nouns that take an s). */
+    /**
+     * The exit code of a command that stopped on {@code e}: 2 when what the user gave was wrong (a malformed value, a
+     * VM, node or container there is not), else 1 (something failed while doing it).
+     */
+    public static int exit(Exception e) {
+        if (e instanceof IllegalArgumentException) {
+            return 2;
+        }
+        return e instanceof io.gpuforge.domain.BackendException b
+                && b.kind() == io.gpuforge.domain.BackendException.Kind.NOT_FOUND ? 2 : 1;
+    }
+
     public static String count(long n, String noun) {
         return n + " " + noun + (n == 1 ? "" : "s");
     }

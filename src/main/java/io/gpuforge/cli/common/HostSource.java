@@ -63,8 +63,12 @@ public final class HostSource {
         if (which.listing != null) {
             throw new IllegalArgumentException("a listing cannot be changed; use --local, --ssh or --sysroot DIR");
         }
-        if (which.sysroot != null && !Files.isDirectory(which.sysroot)) {
-            throw new IllegalArgumentException("--sysroot for changes must be a directory: " + which.sysroot);
+        if (which.sysroot != null && Files.isRegularFile(which.sysroot)) {
+            throw new IllegalArgumentException("--sysroot " + which.sysroot + " is a snapshot, which cannot be changed:"
+                    + " give a directory for changes");
+        }
+        if (which.sysroot != null) {
+            InputFile.requireDirectory(which.sysroot, "--sysroot");
         }
         if (which.ssh == null && which.host == null && which.sysroot == null && !which.local) {
             throw new IllegalArgumentException("this command changes a host, so say which one: --local for this"
@@ -82,7 +86,8 @@ public final class HostSource {
         if (which.listing != null) {
             // a listing is a few kilobytes: a file or pipe past 16 MiB is not one (--listing /dev/zero)
             byte[] data = which.listing.equals("-") ? BoundedStreams.readAll(services.stdin(), "standard input",
-                    LISTING_LIMIT) : BoundedStreams.readAll(Path.of(which.listing), LISTING_LIMIT);
+                    LISTING_LIMIT) : BoundedStreams.readAll(InputFile.require(Path.of(which.listing), "--listing"),
+                    LISTING_LIMIT);
             return new HostTarget.Listing(which.listing, data);
         }
         if (which.ssh != null) {
@@ -93,7 +98,7 @@ public final class HostSource {
         }
         if (which.sysroot != null) {
             return Files.isRegularFile(which.sysroot) ? new HostTarget.Snapshot(which.sysroot)
-                    : new HostTarget.Sysroot(which.sysroot);
+                    : new HostTarget.Sysroot(InputFile.requireDirectory(which.sysroot, "--sysroot"));
         }
         return new HostTarget.ThisComputer();
     }

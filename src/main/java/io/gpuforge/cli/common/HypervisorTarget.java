@@ -94,6 +94,7 @@ public final class HypervisorTarget {
     public VmProvisioning.Target target(CliServices services, AppContext ctx) throws IOException, BackendException {
         ConnectionInfo c = connection(services, ctx);
         if (node != null) {
+            requireNode(ctx.sessions().of(c), node);
             return new VmProvisioning.Target(c, node);
         }
         List<NodeInfo> nodes = ctx.sessions().of(c).inventory().nodes();
@@ -112,13 +113,26 @@ public final class HypervisorTarget {
         }
     }
 
+    /** {@code node} if the connection has it; else a usage error naming the nodes it has. */
+    public static String requireNode(ConnectionSession s, String node) throws BackendException {
+        List<String> nodes = s.inventory().nodes().stream().map(NodeInfo::name).toList();
+        if (!nodes.contains(node)) {
+            throw new IllegalArgumentException("no node '" + node + "' on " + s.connection().name() + " (its nodes: "
+                    + String.join(", ", nodes) + ")");
+        }
+        return node;
+    }
+
     /** A VM by id or name, on --node when given. */
     public static VmRef find(ConnectionSession s, String vm, String node) throws BackendException {
+        if (node != null) {
+            requireNode(s, node);
+        }
         List<VmInfo> matches = s.inventory().vms().stream().filter(v -> (v.ref().id().equals(vm) || v.name().equals(vm))
                 && (node == null || v.ref().node().equals(node))).toList();
         if (matches.isEmpty()) {
             throw new IllegalArgumentException("no VM '" + vm + "' on " + s.connection().name()
-                    + (node == null ? "" : " node " + node));
+                    + (node == null ? "" : " node " + node) + " (gpuforge vm list names them)");
         }
         if (matches.size() > 1) {
             throw new IllegalArgumentException("more than one VM is called '" + vm + "': give its id");

@@ -158,7 +158,7 @@ public final class ConnectionCommand implements Runnable {
                 return 0;
             } catch (IllegalArgumentException e) {
                 services.output().error("gpuforge connection add: " + e.getMessage());
-                return kind.pve != null ? 2 : 1;
+                return 2;
             }
         }
     }
@@ -189,7 +189,7 @@ public final class ConnectionCommand implements Runnable {
                 return 0;
             } catch (IllegalArgumentException e) {
                 services.output().error("gpuforge connection remove: " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
         }
     }
@@ -238,7 +238,7 @@ public final class ConnectionCommand implements Runnable {
                 return r.ok() ? 0 : 1;
             } catch (IllegalArgumentException e) {
                 services.output().error("gpuforge connection test: " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
         }
 

@@ -57,6 +57,15 @@ public final class LinkCommand implements Callable<Integer> {
         this.services = services;
     }
 
+    /** A node the cluster has not is refused (a typo would link nothing); one that cannot be asked now is taken. */
+    private void knownNode(AppContext ctx, ConnectionInfo c) {
+        try {
+            io.gpuforge.cli.common.HypervisorTarget.requireNode(ctx.sessions().of(c), node);
+        } catch (io.gpuforge.domain.BackendException e) {
+            // the cluster does not answer: the link is the user's word until it does
+        }
+    }
+
     @Override
     public Integer call() throws IOException {
         try (AppContext ctx = services.openContext()) {
@@ -64,6 +73,7 @@ public final class LinkCommand implements Callable<Integer> {
             if (target.remove) {
                 ctx.hostLinks().unlink(c, node);
             } else if (target.local || target.sshHost != null || target.ssh != null) {
+                knownNode(ctx, c);
                 ctx.hostLinks().link(c, node, target.local ? new HostLink.Local()
                         : target.sshHost != null ? new HostLink.SavedSsh(named(ctx, target.sshHost, true).id())
                         : new HostLink.Adhoc(target.ssh.strip()));

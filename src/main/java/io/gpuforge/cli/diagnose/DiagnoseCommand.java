@@ -1,6 +1,7 @@
 package io.gpuforge.cli.diagnose;
 
 import io.gpuforge.app.AppContext;
+import io.gpuforge.app.diagnose.DiagnoseService;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.HostSource;
@@ -41,10 +42,11 @@ import picocli.CommandLine.Option;
                         + " applied, --rollback-fix ID undoes one."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:a cause was found", "1:no log could be read", "2:usage",
-                "3:no known cause (unknown)"})
+                "3:no known cause (unknown)", "4:--vm: no failed start of the VM found (nothing to diagnose)"})
 public final class DiagnoseCommand implements Callable<Integer> {
 
     static final int UNKNOWN = 3;
+    static final int NO_FAILED_START = 4;
 
     @Option(names = "--log", paramLabel = "FILE",
             description = "A log to read; repeat for several; - for stdin.")
@@ -148,6 +150,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
             VmRef ref = HypervisorTarget.find(session, vm, target.node);
             Diagnosis d = ctx.diagnosis().vm(session, c, ref, ctx.hostLogs(), HostSource::refuseUnknownKey,
                     logs, services::stdin);
+            if (logs.isEmpty() && !d.known() && DiagnoseService.noFailedStart(d)) {
+                return noFailedStart(o, ref, d);
+            }
             // with --apply-fix --json, the one JSON document is the fix's, the diagnosis in it
             int code = report(o, d, !(applyFix && json.enabled()));
             if (!applyFix || code == 1) {
@@ -155,6 +160,28 @@ public final class DiagnoseCommand implements Callable<Integer> {
             }
             return new DiagnoseFixes(services, json.enabled(), yes).apply(ctx, c, ref, d);
         }
+    }
+
+    /**
+     * A VM that never failed to start: said in one line, with what was read, instead of "Cause: unknown" over lines
+     * that only looked relevant (its guest's own errors are not its start's).
+     */
+    private int noFailedStart(CliOutput o, VmRef ref, Diagnosis d) {
+        List<String> read = d.collected().stream().filter(Collected::read).map(Collected::name).toList();
+        String line = "no failed start found: VM " + ref.id() + " has none among the tasks of " + ref.node()
+                + (read.isEmpty() ? "" : "; read " + String.join(", ", read)) + ". If it fails to start, diagnose it"
+                + " then.";
+        if (json.enabled()) {
+            java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("vm", ref.id());
+            m.put("node", ref.node());
+            m.put("failed_start", false);
+            m.put("read", read);
+            o.json(m);
+        } else {
+            o.line(line);
+        }
+        return NO_FAILED_START;
     }
 
     /** --fixes and --rollback-fix, over the connection the options name. */

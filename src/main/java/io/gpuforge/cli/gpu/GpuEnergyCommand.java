@@ -24,6 +24,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.InputFile;
 import io.gpuforge.cli.common.JsonOption;
 
 /** {@code gpuforge gpu energy --since … [--until …] [--tariff FILE]}: energy per GPU, VM and node from the history. */
@@ -60,7 +61,7 @@ final class GpuEnergyCommand implements Callable<Integer> {
         try {
             from = when(since, now);
             to = until == null ? now : when(until, now);
-            t = tariff == null ? Optional.empty() : Optional.of(readTariff(tariff));
+            t = tariff == null ? Optional.empty() : Optional.of(readTariff(InputFile.require(tariff, "--tariff")));
         } catch (IllegalArgumentException | IOException e) {
             services.output().error("gpuforge gpu energy: " + e.getMessage());
             return 2;

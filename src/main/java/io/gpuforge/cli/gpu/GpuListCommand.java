@@ -1,5 +1,6 @@
 package io.gpuforge.cli.gpu;
 
+import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.cli.common.GpuHolder;
@@ -62,7 +63,7 @@ final class GpuListCommand implements Callable<Integer> {
                 }
             } catch (TelemetryService.Failure | IllegalArgumentException | BackendException e) {
                 services.output().error("gpuforge gpu list: " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
             List<FleetGpu> rows = census;
             if (json.enabled()) {

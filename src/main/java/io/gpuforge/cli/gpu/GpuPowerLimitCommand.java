@@ -1,5 +1,6 @@
 package io.gpuforge.cli.gpu;
 
+import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.TelemetryService;
 import java.util.LinkedHashMap;
@@ -45,13 +46,19 @@ final class GpuPowerLimitCommand implements Callable<Integer> {
                     + " for this computer, --ssh USER@HOST or --connection NAME");
             return 2;
         }
+        if (!(watts > 0) || Double.isInfinite(watts)) {
+            services.output().error("gpuforge gpu power-limit: --watts takes a positive number of watts, not "
+                    + GpuCommand.round(watts));
+            return 2;
+        }
         try (AppContext ctx = services.openContext()) {
             TelemetryService.PowerLimitResult r;
             try {
                 r = ctx.telemetry().setPowerLimit(target.target(services, ctx), gpu, watts, persist);
             } catch (TelemetryService.Failure | IllegalArgumentException e) {
                 services.output().error("gpuforge gpu power-limit: " + e.getMessage());
-                return 1;
+                // a GPU that is not there was named wrong: a usage error, as an unknown VM or node is
+                return e.getMessage() != null && e.getMessage().startsWith("No GPU '") ? 2 : CliOutput.exit(e);
             }
             if (json.enabled()) {
                 Map<String, Object> m = new LinkedHashMap<>();

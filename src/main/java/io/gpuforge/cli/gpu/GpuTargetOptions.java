@@ -7,7 +7,6 @@ import io.gpuforge.cli.common.SshOptions;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.domain.telemetry.GpuTarget;
@@ -133,16 +132,11 @@ final class GpuTargetOptions {
 
     /** A usage error naming the nodes there are, when {@code node} is none of them. */
     private static void requireNode(ConnectionSession s, String node) {
-        List<String> nodes;
         try {
-            nodes = s.inventory().nodes().stream().map(NodeInfo::name).toList();
+            HypervisorTarget.requireNode(s, node);
         } catch (BackendException e) {
             throw new IllegalArgumentException("cannot list the nodes of " + s.connection().name() + ": "
                     + e.getMessage());
-        }
-        if (!nodes.contains(node)) {
-            throw new IllegalArgumentException("no node '" + node + "' on " + s.connection().name() + " (its nodes: "
-                    + String.join(", ", nodes) + ")");
         }
     }
 

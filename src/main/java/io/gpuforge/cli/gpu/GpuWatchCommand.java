@@ -57,6 +57,10 @@ final class GpuWatchCommand implements Callable<Integer> {
             services.output().error("gpuforge gpu watch: choose --csv or --json, not both");
             return 2;
         }
+        if (!(interval >= 0.2 && interval <= 10)) {
+            services.output().error("gpuforge gpu watch: --interval takes 0.2 to 10 seconds, not " + interval);
+            return 2;
+        }
         if (count < 1) {
             services.output().error("gpuforge gpu watch: --count must be 1 or more, not " + count);
             return 2;
@@ -117,7 +121,7 @@ final class GpuWatchCommand implements Callable<Integer> {
                 }
             } catch (TelemetryService.Failure | IllegalArgumentException e) {
                 out.error("gpuforge gpu watch: " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
         }
         return 0;

@@ -71,11 +71,17 @@ public final class InventoryCommand implements Callable<Integer> {
             try (AppContext ctx = services.openContext()) {
                 io.gpuforge.domain.connections.ConnectionInfo info = hypervisor.connection(services, ctx);
                 ConnectionSession session = ctx.sessions().of(info);
+                if (hypervisor.node != null) {
+                    HypervisorTarget.requireNode(session, hypervisor.node);
+                }
                 return hypervisor(session, hypervisor.describe(), Optional.ofNullable(hypervisor.node),
                         s -> ctx.fleet().census(info, s));
             } catch (IllegalArgumentException e) {
                 services.output().error("gpuforge inventory: " + e.getMessage());
                 return 2;
+            } catch (BackendException e) {
+                services.output().error("gpuforge inventory: " + e.getMessage());
+                return 1;
             }
         }
         HostSummary s;

@@ -57,7 +57,7 @@ public final class IommuCommand implements Callable<Integer> {
             loaded = hypervisor.present() ? hypervisor() : LoadedHost.of(source.read(services));
         } catch (HostException | BackendException | IllegalArgumentException e) {
             services.output().error("gpuforge iommu: " + e.getMessage());
-            return 1;
+            return CliOutput.exit(e);
         }
         if (json.enabled()) {
             services.output().json(IommuJson.of(loaded, verbose));

@@ -39,6 +39,13 @@ public final class SnapshotCommand implements Callable<Integer> {
             services.output().error("gpuforge snapshot: take it from --local, --ssh USER@HOST or --host NAME");
             return 2;
         }
+        java.nio.file.Path parent = output.toAbsolutePath().getParent();
+        if (java.nio.file.Files.isDirectory(output) || (parent != null && !java.nio.file.Files.isDirectory(parent))) {
+            services.output().error("gpuforge snapshot: --output " + output + (java.nio.file.Files.isDirectory(output)
+                    ? " is a directory: give the file to write, such as " + output.resolve("host.tar.gz")
+                    : ": its directory " + parent + " does not exist"));
+            return 2;
+        }
         String from;
         try {
             from = source.hosts(services).snapshot(source.target(services), output, HostSource::refuseUnknownKey);

@@ -60,7 +60,7 @@ public final class AttachCommand implements Callable<Integer> {
             return 0;
         } catch (BackendException e) {
             o.error("gpuforge attach: " + e.getMessage());
-            return 1;
+            return CliOutput.exit(e);
         } catch (IllegalArgumentException e) {
             o.error("gpuforge attach: " + e.getMessage());
             return 2;

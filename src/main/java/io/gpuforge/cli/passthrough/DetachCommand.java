@@ -41,7 +41,7 @@ public final class DetachCommand implements Callable<Integer> {
             return 0;
         } catch (BackendException e) {
             o.error("gpuforge detach: " + e.getMessage());
-            return 1;
+            return CliOutput.exit(e);
         } catch (IllegalArgumentException e) {
             o.error("gpuforge detach: " + e.getMessage());
             return 2;

@@ -153,7 +153,7 @@ public final class PassthroughCommand implements Callable<Integer> {
             return 1;
         } catch (BackendException e) {
             o.error("gpuforge passthrough: " + e.getMessage());
-            return 1;
+            return CliOutput.exit(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             o.error("gpuforge passthrough: interrupted");

@@ -82,6 +82,9 @@ final class VmOptions {
 
     /** The VM by id or name (on --node when given; a libvirt host's one node otherwise). */
     VmRef vm(ConnectionSession s) throws BackendException {
+        if (hypervisor.node != null) {
+            io.gpuforge.cli.common.HypervisorTarget.requireNode(s, hypervisor.node);
+        }
         List<VmInfo> vms = s.inventory().vms();
         List<VmInfo> matching = vms.stream().filter(v -> !v.template() && (hypervisor.node == null || v.ref().node().equals(hypervisor.node))
                 && (v.ref().id().equals(vm) || v.name().equals(vm))).toList();

@@ -78,7 +78,7 @@ public final class CtCommand implements Runnable {
                 return 0;
             } catch (BackendException | IllegalArgumentException e) {
                 o.error("gpuforge ct list: " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
         }
     }
@@ -184,7 +184,7 @@ public final class CtCommand implements Runnable {
                 return 1;
             } catch (BackendException | HostException | PlanBlockedException | IllegalArgumentException e) {
                 o.error("gpuforge ct create: " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
         }
 
@@ -247,7 +247,7 @@ public final class CtCommand implements Runnable {
                 return 1;
             } catch (BackendException | HostException | IllegalArgumentException e) {
                 o.error("gpuforge ct add-gpu: " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
         }
     }
@@ -274,6 +274,13 @@ public final class CtCommand implements Runnable {
         public Integer call() throws Exception {
             CliOutput o = services.output();
             try (NodeOptions.Opened n = target.open(services)) {
+                List<Integer> there = n.session().inventory().containersOn(n.node()).stream()
+                        .map(io.gpuforge.domain.share.ContainerSummary::vmid).toList();
+                if (!there.contains(vmid)) {
+                    throw new IllegalArgumentException("no container " + vmid + " on " + n.node() + " (its containers: "
+                            + (there.isEmpty() ? "none" : String.join(", ", there.stream().map(String::valueOf)
+                            .toList())) + ")");
+                }
                 TaskOutcome out = run(n);
                 if (json.enabled()) {
                     Map<String, Object> m = new LinkedHashMap<>();
@@ -288,7 +295,7 @@ public final class CtCommand implements Runnable {
                 return out.ok() ? 0 : 1;
             } catch (BackendException | IllegalArgumentException e) {
                 o.error("gpuforge ct " + verb() + ": " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
         }
     }

@@ -74,7 +74,7 @@ final class CtMigrateCommand implements Callable<Integer> {
             return 1;
         } catch (BackendException | HostException | IllegalArgumentException e) {
             o.error("gpuforge ct migrate: " + e.getMessage());
-            return 1;
+            return CliOutput.exit(e);
         }
     }
 

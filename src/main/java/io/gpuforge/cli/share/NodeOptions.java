@@ -107,11 +107,7 @@ final class NodeOptions {
             throw new IllegalArgumentException(c.name() + " has no containers (LXC containers are Proxmox VE's)");
         }
         if (hypervisor.node != null) {
-            List<String> nodes = s.inventory().nodes().stream().map(NodeInfo::name).toList();
-            if (!nodes.contains(hypervisor.node)) {
-                throw new IllegalArgumentException("no node '" + hypervisor.node + "' on " + c.name() + " (its nodes: "
-                        + String.join(", ", nodes) + ")");
-            }
+            HypervisorTarget.requireNode(s, hypervisor.node);
         }
         return s;
     }

@@ -163,14 +163,16 @@ public final class ShareCommand implements Runnable {
                 return 1;
             } catch (BackendException | HostException | IllegalArgumentException e) {
                 o.error("gpuforge share " + verb() + ": " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
         }
     }
 
     @Command(name = "check", mixinStandardHelpOptions = true, description = "Whether the GPU can be shared with"
-            + " containers: its host driver and version, Proxmox's devN, the device nodes. Exit 0 ready, 3 when the"
-            + " host plan is needed first, 1 blocked.")
+            + " containers: its host driver and version, Proxmox's devN, the device nodes.",
+            exitCodeListHeading = "Exit codes:%n",
+            exitCodeList = {"0:ready", "1:blocked, or the node or its host could not be read", "2:usage",
+                "3:the host plan is needed first (gpuforge share apply)"})
     static final class CheckGpu extends OnGpu {
         CheckGpu(CliServices s) {
             super(s);

@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.InputFile;
 import io.gpuforge.cli.common.JsonOption;
 
 /**
@@ -80,7 +81,8 @@ public final class VmCommand implements Runnable {
             try (AppContext ctx = context(services)) {
                 TemplateService t = ctx.templates();
                 if (importFile != null) {
-                    TemplateService.Imported done = t.importJson(BoundedStreams.readString(importFile, 16 << 20));
+                    TemplateService.Imported done = t.importJson(BoundedStreams.readString(
+                            InputFile.require(importFile, "--import"), 16 << 20));
                     if (json.enabled()) {
                         services.output().json(Map.of("imported", done.added().stream().map(VmTemplate::id).toList(),
                                 "renamed", done.renamed()));

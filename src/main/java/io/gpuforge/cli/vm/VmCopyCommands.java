@@ -1,5 +1,6 @@
 package io.gpuforge.cli.vm;
 
+import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.desktop.ConsoleLauncher;
@@ -130,7 +131,7 @@ final class VmCopyCommands {
                 return 0;
             } catch (BackendException | IllegalArgumentException e) {
                 services.output().error("gpuforge vm config: " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
         }
     }
@@ -173,7 +174,7 @@ final class VmCopyCommands {
                 return 0;
             } catch (BackendException | IllegalArgumentException | IllegalStateException | IOException e) {
                 services.output().error("gpuforge vm console: " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.vm;
 
+import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.vmcreate.FirstBootProvisioning;
 import io.gpuforge.app.vmcreate.PasswordHash;
@@ -8,6 +9,7 @@ import io.gpuforge.app.vmcreate.TemplateService;
 import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.app.vmcreate.VmCreateResult;
 import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.vm.VmField;
 import io.gpuforge.domain.vm.CloudInit;
 import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.SpecRefusedException;
@@ -18,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -124,13 +125,14 @@ final class VmCreateCommand implements Callable<Integer> {
             }
             VmProvisioning.Request r = request(t, where, c, from);
             List<VmProvisioning.Problem> problems = VmProvisioning.check(r, c);
-            problems.stream().filter(p -> !p.error()).forEach(p -> services.output().error("warning: " + p.message()));
             List<VmProvisioning.Problem> errors = problems.stream().filter(VmProvisioning.Problem::error).toList();
             if (!errors.isEmpty()) {
-                errors.forEach(p -> services.output().error("gpuforge vm create: " + p.field().name().toLowerCase(Locale.ROOT)
-                        + ": " + p.message()));
-                return 1;
+                // refused: one line, each problem by the option that sets it (the warnings are for a VM to be made)
+                services.output().error("gpuforge vm create: " + String.join("; ", errors.stream()
+                        .map(p -> option(p.field()) + ": " + p.message()).toList()));
+                return 2;
             }
+            problems.stream().filter(p -> !p.error()).forEach(p -> services.output().error("warning: " + p.message()));
             if (dryRun) {
                 services.output().line(VmProvisioning.preview(r, c));
                 return 0;
@@ -174,12 +176,53 @@ final class VmCreateCommand implements Callable<Integer> {
             }
             return res.outcome().ok() && !res.setupFailed() ? 0 : 1;
         } catch (SpecRefusedException e) {
-            e.fields().forEach((f, m) -> services.output().error("gpuforge vm create: " + f.name().toLowerCase(Locale.ROOT)
-                    + ": " + m));
-            return 1;
+            services.output().error("gpuforge vm create: " + String.join("; ", e.fields().entrySet().stream()
+                    .map(x -> option(x.getKey()) + ": " + x.getValue()).toList()));
+            return 2;
         } catch (BackendException | IllegalArgumentException | TemplateService.Failure e) {
             services.output().error("gpuforge vm create: " + e.getMessage());
-            return 1;
+            return CliOutput.exit(e);
+        }
+    }
+
+    /** The option that sets a field, as the user typed it ("--memory"), for a refusal's one line. */
+    static String option(VmField f) {
+        switch (f) {
+            case NAME:
+                return "--name";
+            case VMID:
+                return "the VM id";
+            case CORES:
+                return "--cores";
+            case MEMORY:
+                return "--memory";
+            case CPU_TYPE:
+                return "--cpu";
+            case DISK:
+                return "--disk";
+            case STORAGE:
+                return "--storage";
+            case NETWORK:
+                return "--network";
+            case IMAGE:
+                return "the template's image";
+            case CI_USER:
+                return "--user";
+            case CI_PASSWORD:
+            case SSH_KEYS:
+                return "--ssh-key/--password-stdin";
+            case IP:
+                return "--ip";
+            case GATEWAY:
+                return "--gateway";
+            case DNS:
+                return "--dns";
+            case GPU:
+                return "--gpu";
+            case SOURCE:
+                return "--clone";
+            default:
+                return "the request";
         }
     }
 

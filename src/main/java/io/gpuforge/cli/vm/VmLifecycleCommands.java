@@ -1,5 +1,6 @@
 package io.gpuforge.cli.vm;
 
+import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.vmcreate.SnippetCleanup;
@@ -52,7 +53,7 @@ final class VmLifecycleCommands {
                 return 0;
             } catch (BackendException | IllegalArgumentException e) {
                 services.output().error("gpuforge vm list: " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
         }
 
@@ -109,7 +110,7 @@ final class VmLifecycleCommands {
                 return out.ok() ? 0 : 1;
             } catch (BackendException | IllegalArgumentException e) {
                 services.output().error("gpuforge vm " + verb() + ": " + e.getMessage());
-                return 1;
+                return CliOutput.exit(e);
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.vm;
 
+import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.vmcreate.FirstBootProvisioning;
@@ -107,7 +108,7 @@ final class VmProvisionCommand implements Callable<Integer> {
             return o.ok() ? 0 : 1;
         } catch (BackendException | IllegalArgumentException | TemplateService.Failure | IOException e) {
             services.output().error("gpuforge vm provision: " + e.getMessage());
-            return 1;
+            return CliOutput.exit(e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.vm;
 
+import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.vmcreate.SnippetCleanup;
@@ -71,7 +72,7 @@ final class VmSnippetCommand implements Callable<Integer> {
             return o.map(SnippetCleanup.Outcome::removed).orElse(true) ? 0 : 1;
         } catch (BackendException | IllegalArgumentException e) {
             services.output().error("gpuforge vm remove-snippet: " + e.getMessage());
-            return 1;
+            return CliOutput.exit(e);
         }
     }
 
