@@ -238,7 +238,7 @@ public final class SimCluster {
         String upid = String.format("UPID:%s:%08X:%08X:%08X:%s:%s:%s:", node, (int) (Math.abs(now) % 0x7fffffff),
                 (int) (now / 10 % 0x7fffffff) + tasks.size(), now / 1000, type, id, user);
         SimTask t = new SimTask(upid, node, type, id, now, taskMillis, effect);
-        t.log.add("starting " + type + " " + id + " on " + node);
+        t.log.add("starting " + type + (id.isEmpty() ? "" : " " + id) + " on " + node);
         t.log.add("progress 50%");
         tasks.put(upid, t);
         return upid;

@@ -51,8 +51,12 @@ public final class Nvml implements AutoCloseable {
                 last = e;
             }
         }
-        throw new SourceException("NVML (libnvidia-ml) is not on this computer: " + (last == null ? "" : last.getMessage())
-                + " (install the NVIDIA driver, or read the GPUs with nvidia-smi)");
+        // JNA's own words list every place it looked, over several lines: kept for the debug log, not the user
+        if (last != null) {
+            org.slf4j.LoggerFactory.getLogger(Nvml.class).debug("NVML not loaded: {}", last.getMessage());
+        }
+        throw new SourceException("NVML (" + String.join(", ", names) + ") is not on this computer (install the NVIDIA"
+                + " driver, or read the GPUs with nvidia-smi)");
     }
 
     private Optional<Function> function(String name) {

@@ -54,7 +54,10 @@ public final class SimulatedGpuSource implements GpuSource.Polled {
         for (int i = 0; i < cards.size(); i++) {
             this.cards.add(new State(cards.get(i), seed * 31 + i));
         }
-        this.info = new SourceInfo(SourceKind.SIMULATED, host, "simulated sensors of " + host + " (not real readings)");
+        // "demo:Demo lab" is the telemetry id: people know the lab by its name
+        String shown = host.startsWith("demo:") ? host.substring(5) : host;
+        this.info = new SourceInfo(SourceKind.SIMULATED, host, "simulated sensors of " + shown
+                + " (not real readings)");
     }
 
     /** A card as the Demo lab shows it: an RTX 4090 or 3090 by its name. */

@@ -48,7 +48,7 @@ class AlertRulesCliTest {
         assertThat(err.toString()).contains("1 to 150 °C");
         assertThat(run("", "alert", "add", "--temperature", "80", "--throttling")).isEqualTo(2);
         assertThat(run("", "alert", "remove", "1")).isZero();
-        assertThat(run("", "alert", "remove", "1")).isEqualTo(1);
+        assertThat(run("", "alert", "remove", "1")).isEqualTo(2);
         assertThat(run("", "alert", "list")).isZero();
         assertThat(out.toString()).doesNotContain("temperature").contains("2  source lost on demo:lab/pve-3090");
     }

@@ -58,9 +58,9 @@ class SavedHostCliTest {
             assertThat(out.toString()).contains("\"groups\"", "0000:01:00.0");
             assertThat(server.logins()).contains("root password");
 
-            assertThat(run("iommu", "--host", "Demo lab")).isEqualTo(1);
+            assertThat(run("iommu", "--host", "Demo lab")).isEqualTo(2);
             assertThat(err.toString()).contains("Demo lab is a demo connection, not an SSH host");
-            assertThat(run("iommu", "--host", "nowhere")).isEqualTo(1);
+            assertThat(run("iommu", "--host", "nowhere")).isEqualTo(2);
             assertThat(err.toString()).contains("no saved connection named 'nowhere'");
         }
     }

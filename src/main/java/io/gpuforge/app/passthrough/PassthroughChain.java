@@ -36,6 +36,10 @@ public final class PassthroughChain {
         void step(PassthroughSteps.State step, String detail);
 
         void line(String text);
+
+        /** A wait's status, every poll: it replaces the last one (on a terminal; nothing for a log). */
+        default void progress(String text) {
+        }
     }
 
     /** What to pass through where: the host, the VM's connection, the VM, the card, the plan's options. */
@@ -173,9 +177,7 @@ public final class PassthroughChain {
                 case REBOOT:
                     l.step(step, r.host().describe());
                     try {
-                        rebooted = Optional.of(reboots.reboot(r.host(), (phase, waited, detail) -> l.line(phase.name()
-                                .toLowerCase(Locale.ROOT).replace('_', ' ') + " (" + waited.toSeconds() + " s): "
-                                + detail), cancelled, prompt));
+                        rebooted = Optional.of(reboots.reboot(r.host(), new RebootProgress(l), cancelled, prompt));
                     } catch (HostException ex) {
                         throw new Stopped(step, ex.getMessage(), ex);
                     }

@@ -57,8 +57,14 @@ public final class LinkCommand implements Callable<Integer> {
         this.services = services;
     }
 
-    /** A node the cluster has not is refused (a typo would link nothing); one that cannot be asked now is taken. */
+    /**
+     * A node a Proxmox VE cluster (or the Demo lab) has not is refused (a typo would link nothing); one that cannot be
+     * asked now is taken, as is any name for a libvirt host, which is its own one node.
+     */
     private void knownNode(AppContext ctx, ConnectionInfo c) {
+        if (c.kind() != ConnectionInfo.Kind.PROXMOX && c.kind() != ConnectionInfo.Kind.DEMO) {
+            return;
+        }
         try {
             io.gpuforge.cli.common.HypervisorTarget.requireNode(ctx.sessions().of(c), node);
         } catch (io.gpuforge.domain.BackendException e) {

@@ -119,6 +119,13 @@ public final class PassthroughCommand implements Callable<Integer> {
                                 o.error("  " + text);
                             }
                         }
+
+                        @Override
+                        public void progress(String text) {
+                            if (!json.quiet) {
+                                o.status("  " + text);
+                            }
+                        }
                     }, () -> false, HostSource::refuseUnknownKey);
             if (json.enabled()) {
                 Map<String, Object> m = new LinkedHashMap<>();

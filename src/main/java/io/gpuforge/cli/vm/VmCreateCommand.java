@@ -137,9 +137,11 @@ final class VmCreateCommand implements Callable<Integer> {
                 services.output().line(VmProvisioning.preview(r, c));
                 return 0;
             }
+            java.util.Set<String> shown = new java.util.HashSet<>();
             VmCreateResult res = ctx.provisioning().create(r, line -> {
                 if (json.progress()) {
                     services.output().line(line);
+                    shown.add(line.strip());
                 }
             }, () -> false);
             // the secrets leave the node once the first boot is done
@@ -167,7 +169,9 @@ final class VmCreateCommand implements Callable<Integer> {
                 });
                 services.output().json(m);
             } else {
-                res.notes().forEach(n -> services.output().line("note: " + n));
+                // a note the progress already said is not said twice
+                res.notes().stream().filter(n -> !shown.contains(n.strip()))
+                        .forEach(n -> services.output().line("note: " + n));
                 res.vm().ifPresent(v -> services.output().line("created " + r.name() + " (" + v.node() + "/" + v.id() + ")"));
             }
             if (res.setupFailed() && !json.enabled()) {
