@@ -2,6 +2,7 @@ package io.gpuforge.ui.cluster;
 
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.domain.pci.PciDevice;
 import io.gpuforge.domain.share.GpuShare;
 import io.gpuforge.domain.share.NodeShares;
 import io.gpuforge.ui.common.I18n;
@@ -40,7 +41,9 @@ final class ClusterHeader {
             // a GPU no VM has is free only once its node's containers were read
             String use = onNode.isEmpty() && g.assignedTo().isEmpty() && g.free()
                     ? i18n.get("cluster.gpu.noVm") : ShareFormat.use(g, share, i18n);
-            s.append("\n  ").append(i18n.get("cluster.gpu", g.mapping().orElse(g.name()), g.node(), g.address(),
+            // the model as inventory and gpu list name it ("NVIDIA GeForce RTX 3090"), or the mapping that names it
+            s.append("\n  ").append(i18n.get("cluster.gpu", g.mapping().orElse(PciDevice.modelName(g.name())),
+                    g.node(), g.address(),
                     g.ids().orElse("?"), use));
         }
         return s.toString();

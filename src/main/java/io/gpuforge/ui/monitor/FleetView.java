@@ -91,11 +91,13 @@ final class FleetView extends BorderPane implements Disposable {
                         () -> r.gpu().model(), r.gpuProperty())),
                 number("monitor.fleet.col.vram", 62, FleetRow::vram, v -> String.format(Locale.ROOT, "%.0f GiB",
                         v / 1024)),
+                // "unknown" where no source says which driver, as inventory and gpu list say it
                 column("monitor.fleet.col.driver", 68, r -> Bindings.createStringBinding(
-                        () -> r.gpu().driver().orElse(""), r.gpuProperty())),
+                        () -> r.gpu().driver().orElse(ui.i18n().get("value.unknown")), r.gpuProperty(),
+                        ui.i18n().localeProperty())),
                 column("monitor.fleet.col.vm", 180, r -> Bindings.createStringBinding(() -> r.gpu().vm()
                         .map(v -> v + r.gpu().vmState().map(s -> " (" + MonitorText.vmState(ui.i18n(), s) + ")")
-                                .orElse("")).orElse(MonitorText.containers(r.gpu().containers())),
+                                .orElse("") + alsoIn(r.gpu())).orElse(MonitorText.containers(r.gpu().containers())),
                         r.gpuProperty(), ui.i18n().localeProperty())),
                 column("monitor.fleet.col.state", 68, r -> Bindings.createStringBinding(
                         () -> MonitorText.availability(ui.i18n(), r.gpu().availability()), r.gpuProperty(),
@@ -113,6 +115,10 @@ final class FleetView extends BorderPane implements Disposable {
             MenuItem c = menu("monitor.fleet.charts", () -> charts.accept(row.getItem().gpu()));
             row.contextMenuProperty().bind(Bindings.when(row.emptyProperty()).then((ContextMenu) null)
                     .otherwise(new ContextMenu(p, l, c)));
+            // the other VMs set up with the GPU ("+1" in Used by), named
+            row.itemProperty().addListener((o, a, item) -> row.setTooltip(item == null || item.gpu().alsoIn().isEmpty()
+                    ? null : new javafx.scene.control.Tooltip(ui.i18n().get("monitor.fleet.alsoIn", String.join(", ",
+                    item.gpu().alsoIn().stream().map(v -> v.name() + " (VM " + v.ref().id() + ")").toList())))));
             row.setOnMouseClicked(e -> {
                 if (e.getClickCount() == 2 && !row.isEmpty()) {
                     charts.accept(row.getItem().gpu());
@@ -272,5 +278,13 @@ final class FleetView extends BorderPane implements Disposable {
         subscription.close();
         frames.dispose();
         scope.dispose();
+    }
+
+    /**
+     * " +1" when other VMs name the GPU too (the holder shown is the running one, else the lowest id), as the tree
+     * says it; the row's tooltip names them.
+     */
+    private static String alsoIn(FleetGpu g) {
+        return g.alsoIn().isEmpty() ? "" : " +" + g.alsoIn().size();
     }
 }

@@ -323,7 +323,7 @@ class GpuMonitorGuiTest {
         // the summary follows the rows: it says "Reading the connections…" until the last connection has answered
         MonitorFixture.waitUntil(() -> onFx(() -> robot.lookup("#fleet-summary").queryAs(Label.class).getText())
                 .startsWith("6 GPUs on"));
-        assertThat(onFx(() -> robot.lookup("#fleet-summary").queryAs(Label.class).getText())).startsWith("6 GPUs on 1 connections");
+        assertThat(onFx(() -> robot.lookup("#fleet-summary").queryAs(Label.class).getText())).startsWith("6 GPUs on 1 connection, ");
         robot.interact(() -> robot.lookup("#fleet-filter").queryAs(TextField.class).setText("3090"));
         assertThat(m.fleet().table().getItems()).hasSize(4);
         robot.interact(() -> robot.lookup("#fleet-filter").queryAs(TextField.class).setText("train"));
