@@ -160,6 +160,6 @@ public final class Diagnoser {
         if (all.isEmpty()) {
             return "the log is empty";
         }
-        return "no known cause of a failed GPU VM start matched its " + all.size() + " lines";
+        return "no known cause of a failed GPU VM start matched its " + all.size() + (all.size() == 1 ? " line" : " lines");
     }
 }

@@ -225,7 +225,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
             o.line("");
             for (Collected c : d.collected()) {
                 if (c.read()) {
-                    o.line("Read " + c.name() + " (" + c.source().id() + ", " + c.lines() + " lines, "
+                    o.line("Read " + c.name() + " (" + c.source().id() + ", " + CliOutput.count(c.lines(), "line") + ", "
                             + size(c.bytesRead()) + (c.bytesSkipped() > 0 ? "; " + size(c.bytesSkipped())
                             + " not read, over the 8 MiB limit" : "") + ")");
                 }

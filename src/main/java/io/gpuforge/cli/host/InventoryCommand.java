@@ -104,7 +104,7 @@ public final class InventoryCommand implements Callable<Integer> {
                     + (s.logicalCpus() > 0 ? ", " + s.logicalCpus() + " threads" : ""));
             o.line("  Memory:  " + s.memoryBytes().map(b -> String.format(Locale.ROOT, "%.1f GiB", b / 1073741824.0))
                     .orElse("unknown"));
-            o.line("  IOMMU:   " + s.iommu().json() + (s.iommuGroups() > 0 ? " (" + s.iommuGroups() + " groups)" : ""));
+            o.line("  IOMMU:   " + s.iommu().json() + (s.iommuGroups() > 0 ? " (" + CliOutput.count(s.iommuGroups(), "group") + ")" : ""));
         }
         return 0;
     }

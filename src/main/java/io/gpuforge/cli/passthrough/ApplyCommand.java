@@ -190,11 +190,11 @@ public final class ApplyCommand implements Callable<Integer> {
                 o.line("Nothing to do: the host already matches the plan (" + r.journalId() + ").");
                 break;
             case APPLIED:
-                o.line("Applied " + r.journalId() + ": " + r.filesChanged().size() + " files changed; backups in "
+                o.line("Applied " + r.journalId() + ": " + CliOutput.count(r.filesChanged().size(), "file") + " changed; backups in "
                         + r.backupDir().orElse("?"));
                 break;
             default:
-                o.line("Rolled back " + r.journalId() + ": " + r.filesChanged().size() + " files restored.");
+                o.line("Rolled back " + r.journalId() + ": " + CliOutput.count(r.filesChanged().size(), "file") + " restored.");
         }
         r.commandsRun().forEach(c -> o.line("ran: " + c));
         r.commandsNotRun().forEach(c -> o.line("to run on the host (sysroot, not run): " + c));

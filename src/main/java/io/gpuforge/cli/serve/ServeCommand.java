@@ -152,7 +152,7 @@ public final class ServeCommand implements Callable<Integer> {
                 while (fleet.loading() && System.nanoTime() < until) {
                     Thread.sleep(50);
                 }
-                String start = "gpuforge serve: watching " + fleet.gpus().size() + " GPUs every "
+                String start = "gpuforge serve: watching " + CliOutput.count(fleet.gpus().size(), "GPU") + " every "
                         + fleet.interval().toMillis() / 1000.0 + " s; history in " + ctx.paths().dataDir()
                         .resolve("gpuforge.db") + "; alert rules: " + ctx.alerts().rules().size() + "; secrets: "
                         + secrets(ctx) + "; Prometheus: " + metrics + "; alerts go to the log, " + notified;

@@ -104,8 +104,8 @@ public final class VmCommand implements Runnable {
                     services.output().json(Map.of("templates", all.stream().map(Templates::json).toList()));
                 } else {
                     for (VmTemplate x : all) {
-                        services.output().line(String.format(Locale.ROOT, "%-18s %-32s %3d cores %6d MiB %5d GiB  %d GPU%s%s",
-                                x.id(), x.name(), x.cores(), x.memoryMiB(), x.diskGiB(), x.gpus(),
+                        services.output().line(String.format(Locale.ROOT, "%-18s %-32s %3d cores %6d MiB %5d GiB  %-6s%s%s",
+                                x.id(), x.name(), x.cores(), x.memoryMiB(), x.diskGiB(), CliOutput.count(x.gpus(), "GPU"),
                                 x.uefi() ? "  UEFI" : "", x.builtIn() ? "  built-in" : ""));
                     }
                 }

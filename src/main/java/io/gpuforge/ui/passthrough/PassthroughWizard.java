@@ -232,7 +232,7 @@ public final class PassthroughWizard {
                 m.vm.get().ref(), m.gpu.get(), m.options(), false);
         // every check that could stop the run later runs first: nothing is changed for a run that would stop
         m.run("passthrough.task.preflight", () -> m.propose(request), p -> {
-            String files = p.hostPlan().map(h -> String.valueOf(h.edits().size())).orElse("0");
+            int files = p.hostPlan().map(h -> h.edits().size()).orElse(0);
             String message = i18n.get("passthrough.oneClick.confirm", m.gpu.get(), m.describe(m.host.get()), files,
                     p.vm().id() + " (" + p.vmName() + ")") + "\n\n" + i18n.get("passthrough.oneClick.plan",
                     String.join("\n", p.vmChanges()), p.digest());

@@ -124,7 +124,7 @@ class TemplateManagerGuiTest {
         Path file = dir.resolve("mine.json");
         TemplateManager manager = managerOf(templates);
         fx.robot.interact(() -> manager.exportTo(file));
-        WizardFixture.waitFor(20, () -> fx.text("#tm-message").startsWith("Exported 1 templates"));
+        WizardFixture.waitFor(20, () -> fx.text("#tm-message").startsWith("Exported 1 template to"));
         assertThat(Files.readString(file)).contains("\"format\" : \"gpuforge-vm-templates\"", "CUDA small");
 
         select(templates, "CUDA small");
@@ -139,7 +139,7 @@ class TemplateManagerGuiTest {
         assertThat(fx.app.templates().find("CUDA small")).isEmpty();
 
         fx.robot.interact(() -> manager.importFrom(file));
-        WizardFixture.waitFor(20, () -> fx.text("#tm-message").startsWith("Imported 1 templates"));
+        WizardFixture.waitFor(20, () -> fx.text("#tm-message").startsWith("Imported 1 template from"));
         assertThat(fx.app.templates().find("CUDA small")).isPresent();
 
         fx.robot.interact(() -> manager.stage().close());
