@@ -102,7 +102,7 @@ class LibvirtWizardGuiTest {
         CreateVmWizard w = fx.open(Optional.of(CreateVmWizard.Preselection.node(kvm, host)), stage);
         WizardFixture.waitFor(30, () -> w.model().choices.get() != null);
         fx.settle();
-        assertThat(fx.text("#vmc-target-status")).contains("1 storages for disks");
+        assertThat(fx.text("#vmc-target-status")).contains("1 storage for disks");
         next(w, CreateVmWizardModel.Page.TEMPLATE);
         assertThat(fx.text("#vmc-clone-sources")).startsWith("Clones are Proxmox VE only");
         assertThat(fx.find("#vmc-clone-list", ListView.class).getItems()).isEmpty();
