@@ -132,6 +132,20 @@ class MainWindowTest {
                 .count() == before + 1);
     }
 
+    /** The tasks panel lists what the user's actions started, not the window loading its own logs (issue 61). */
+    @Test
+    void theTasksPanelLeavesOutTheWindowsOwnUpkeep(FxRobot robot) throws Exception {
+        waitUntil(() -> fx.ui.taskMonitor().running() == 0 && fx.ui.taskMonitor().entries().stream()
+                .anyMatch(e -> e.name().equals("Load the event log")));
+        @SuppressWarnings("unchecked")
+        javafx.scene.control.TableView<TaskMonitor.Entry> table =
+                robot.lookup("#tasks-table").queryAs(javafx.scene.control.TableView.class);
+        List<String> shown = onFx(() -> table.getItems().stream().map(TaskMonitor.Entry::name)
+                .toList());
+        assertThat(shown).isNotEmpty().doesNotContain("Load the task log", "Load the event log")
+                .anyMatch(n -> n.startsWith("Read the facts"));
+    }
+
     @Test
     void preferencesSwitchThemeAndLanguageLive(FxRobot robot) throws Exception {
         waitUntil(() -> text(robot, "#fact-kernel").startsWith("6.8"));

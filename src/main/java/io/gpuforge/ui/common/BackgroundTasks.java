@@ -19,6 +19,14 @@ public interface BackgroundTasks {
 
         Builder<T> andFinally(Runnable handler);
 
+        /**
+         * The window's own upkeep (loading the panels' logs), not something the user asked for: kept out of the
+         * tasks panel, still counted while it runs.
+         */
+        default Builder<T> internal() {
+            return this;
+        }
+
         /** Starts the work; returns a handle that can cancel it. */
         Cancellable start();
     }

@@ -37,6 +37,7 @@ public final class FxBackgroundTasks implements BackgroundTasks {
         private Consumer<? super T> success = v -> { };
         private Consumer<? super Throwable> error;
         private Runnable fin = () -> { };
+        private boolean internal;
 
         FxBuilder(String name, Callable<T> work) {
             this.name = name;
@@ -61,10 +62,16 @@ public final class FxBackgroundTasks implements BackgroundTasks {
             return this;
         }
 
+        @Override
+        public Builder<T> internal() {
+            internal = true;
+            return this;
+        }
+
         /** Call on the FX thread: the task appears in the tasks panel at once. */
         @Override
         public Cancellable start() {
-            TaskMonitor.Entry entry = monitor.begin(name);
+            TaskMonitor.Entry entry = monitor.begin(name, internal);
             Task<T> task = new Task<>() {
                 @Override
                 protected T call() throws Exception {

@@ -53,7 +53,7 @@ final class ActivityPanel {
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         tabs.getStyleClass().add("activity");
 
-        TableView<TaskMonitor.Entry> table = new TableView<>(monitor.entries());
+        TableView<TaskMonitor.Entry> table = new TableView<>(monitor.shown());
         table.setId("tasks-table");
         TableColumn<TaskMonitor.Entry, String> name = new TableColumn<>();
         name.textProperty().bind(i18n.text("tasks.column.name"));
@@ -112,7 +112,7 @@ final class ActivityPanel {
 
         // Listen first, then load the history: an event logged in between is shown once, not lost.
         log.addListener(listener);
-        tasks.supply(i18n.get("events.loading"), () -> log.recent(EVENTS_SHOWN))
+        tasks.supply(i18n.get("events.loading"), () -> log.recent(EVENTS_SHOWN)).internal()
                 .onSuccess(earlier -> {
                     Set<Long> seen = new HashSet<>();
                     events.forEach(e -> seen.add(e.id()));

@@ -52,7 +52,7 @@ public final class TaskLogViewModel {
     /** Starts listening, then reads the history (an entry that arrives in between is shown once). */
     public void start() {
         log.addListener(listener);
-        tasks.supply(i18n.get("console.task.loadTaskLog"), () -> log.recent(SHOWN))
+        tasks.supply(i18n.get("console.task.loadTaskLog"), () -> log.recent(SHOWN)).internal()
                 .onSuccess(earlier -> {
                     List<TaskRecord> older = new ArrayList<>(earlier);
                     Collections.reverse(older);
