@@ -284,7 +284,10 @@ class ConsoleGuiTest {
         waitUntil(() -> text(robot, "#vm-state").equals("running"));
         waitUntil(() -> taskLog(robot).stream().anyMatch(t -> t.action().equals("vm.start")
                 && t.status() == TaskRecord.Status.OK));
-        waitUntil(() -> text(robot, "#vm-config-state").startsWith("Configuration version"));
+        waitUntil(() -> text(robot, "#vm-config-state").equals("Current configuration"));
+        assertThat(onFx(() -> robot.lookup("#vm-config-state").queryAs(Label.class).getTooltip().getText()))
+                .as("the digest on hover").startsWith("Configuration version ");
+        assertThat(text(robot, "#vm-balloon")).as("balloon: 0 in its configuration").isEqualTo("no");
         assertThat(text(robot, "#vm-title")).as("a cold start keeps the configuration").contains("train-01");
         assertThat(text(robot, "#vm-memory")).isEqualTo("64.0 GiB");
         assertThat(lines(robot, "#vm-mappings")).contains("gpu-4090-a");
@@ -298,6 +301,17 @@ class ConsoleGuiTest {
         robot.interact(fx.window::showTaskLog);
         WaitForAsyncUtils.waitForFxEvents();
         GuiFixture.writePng(GuiFixture.snapshot(tree(robot).getScene()), "console-tasklog-light-en.png");
+    }
+
+    /** What Proxmox VE leaves at its default is said as such, not "unknown" (issue 61): nas-hba sets neither. */
+    @Test
+    void settingsAtProxmoxDefaultsAreShownAsTheDefaults(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = addDemoLab(robot);
+        select(robot, child(child(lab, "pve-store"::equals), l -> l.contains("nas-hba")));
+        waitUntil(() -> text(robot, "#vm-config-state").equals("Current configuration"));
+        assertThat(text(robot, "#vm-balloon")).isEqualTo("yes (Proxmox VE's default)");
+        assertThat(text(robot, "#vm-agent")).isEqualTo("no (Proxmox VE's default)");
+        assertThat(text(robot, "#vm-ostype")).as("ostype: other").isEqualTo("other");
     }
 
     @Test

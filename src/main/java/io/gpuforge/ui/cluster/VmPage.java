@@ -1,5 +1,6 @@
 package io.gpuforge.ui.cluster;
 
+import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.vm.VmConfig;
@@ -45,8 +46,13 @@ final class VmPage extends VBox implements Disposable {
     private final TabPane tabs = new TabPane();
     private final I18n i18n;
 
+    /** Whether a setting left out of the configuration is at Proxmox VE's default (a Proxmox VE or Demo lab VM). */
+    private final boolean proxmoxDefaults;
+
     VmPage(UiContext ui, ClusterModel cluster, VmModel model, VmActions actions, List<VmPageExtension> extensions,
            Window owner) {
+        ConnectionInfo.Kind kind = cluster.session().connection().kind();
+        proxmoxDefaults = kind == ConnectionInfo.Kind.PROXMOX || kind == ConnectionInfo.Kind.DEMO;
         this.i18n = ui.i18n();
         VmRef ref = model.ref();
         getStyleClass().add("vm-page");
@@ -125,8 +131,11 @@ final class VmPage extends VBox implements Disposable {
     private void render(GridPane grid, Label state, VmModel model) {
         VmConfig c = model.config().valueProperty().get();
         String error = model.config().errorProperty().get();
+        // the version is a digest nobody reads: named, and given in full on hover
         state.setText(error != null ? i18n.get("console.vm.configError", error)
-                : c == null ? i18n.get("console.vm.configLoading") : i18n.get("console.vm.configVersion", c.version()));
+                : c == null ? i18n.get("console.vm.configLoading") : i18n.get("console.vm.configCurrent"));
+        state.setTooltip(c == null || error != null ? null
+                : new javafx.scene.control.Tooltip(i18n.get("console.vm.configVersion", c.version())));
         state.getStyleClass().removeAll("danger");
         if (error != null) {
             state.getStyleClass().add("danger");
@@ -141,9 +150,14 @@ final class VmPage extends VBox implements Disposable {
         row = fact(grid, row, "console.vm.firmware", "vm-firmware", d.firmware().json());
         row = fact(grid, row, "console.vm.cpu", "vm-cpu", i18n.get("console.vm.cpuValue", d.vcpus(), d.sockets(), d.cores()));
         row = fact(grid, row, "console.vm.memory", "vm-memory", ConsoleFormat.bytes(d.memoryBytes()));
-        row = fact(grid, row, "console.vm.balloon", "vm-balloon", yesNo(d.balloon().orElse(null)));
-        row = fact(grid, row, "console.vm.agent", "vm-agent", yesNo(d.guestAgent().orElse(null)));
-        row = fact(grid, row, "console.vm.ostype", "vm-ostype", d.osType().orElse(i18n.get("value.unknown")));
+        // Proxmox VE leaves out what is at its default: a balloon device is on, the guest agent off
+        boolean pve = proxmoxDefaults;
+        row = fact(grid, row, "console.vm.balloon", "vm-balloon", d.balloon().map(this::yesNo)
+                .orElse(pve ? i18n.get("console.vm.byDefault", yesNo(true)) : yesNo(null)));
+        row = fact(grid, row, "console.vm.agent", "vm-agent", d.guestAgent().map(this::yesNo)
+                .orElse(pve ? i18n.get("console.vm.byDefault", yesNo(false)) : yesNo(null)));
+        row = fact(grid, row, "console.vm.ostype", "vm-ostype", d.osType().orElse(pve
+                ? i18n.get("console.vm.byDefault", "other") : i18n.get("value.unknown")));
         row = list(grid, row, "console.vm.disks", "vm-disks", d.disks(), ConsoleFormat::disk);
         row = list(grid, row, "console.vm.nics", "vm-nics", d.nics(), ConsoleFormat::nic);
         row = list(grid, row, "console.vm.devices", "vm-devices", d.hostDevices(), PciAddress::toString);

@@ -154,12 +154,12 @@ public final class MainWindow {
         target.show();
         navigation.selectThisComputer();
         local.start();
-        ui.tasks().supply(ui.i18n().get("task.loadConnections"), ui.app().connections()::all)
+        ui.tasks().supply(ui.i18n().get("task.loadConnections"), ui.app().connections()::all).internal()
                 .onSuccess(list -> list.forEach(this::showConnection))
                 .onError(t -> ui.app().events().error(ui.i18n().get("event.source.connections"),
                         ui.i18n().get("event.connectionsUnreadable", t.getMessage())))
                 .start();
-        ui.tasks().supply(ui.i18n().get("task.loadConnections"), features::welcomeAtStart)
+        ui.tasks().supply(ui.i18n().get("task.loadConnections"), features::welcomeAtStart).internal()
                 .onSuccess(show -> {
                     if (show) {
                         showWelcome();
