@@ -27,6 +27,7 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.TreeCell;
 import javafx.scene.control.TreeItem;
 import javafx.scene.input.ContextMenuEvent;
+import javafx.scene.Node;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 import org.junit.jupiter.api.AfterEach;
@@ -162,6 +163,40 @@ class ConsoleConnectionGuiTest {
         assertThat(created.get()).isEqualTo("Demo lab/pve-4090");
         List<String> vm = menu(robot, ConsoleGuiTest.child(node, l -> l.contains("train-01")));
         assertThat(vm).contains("menu-vm-stop", "menu-vm-console", "menu-vm-delete");
+    }
+
+    /**
+     * A GPU's menu opens its charts (the monitor's charts tab with that GPU alone), and its Open goes to its node's
+     * IOMMU view with its own row selected (issue 61).
+     */
+    @Test
+    void aGpusMenuShowsItsChartsAndOpensItsOwnRow(FxRobot robot) throws Exception {
+        TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);
+        TreeItem<NavItem> node = ConsoleGuiTest.child(lab, "pve-4090"::equals);
+        TreeItem<NavItem> gpu = ConsoleGuiTest.child(node, l -> l.contains("02:00.0"));
+        assertThat(menu(robot, gpu)).startsWith("menu-open", "menu-gpu-charts");
+
+        fire(robot, gpu, "menu-open");
+        waitUntil(() -> onFx(() -> robot.lookup("#iommu-table").queryAll().stream().filter(Node::isVisible)
+                .map(n -> (javafx.scene.control.TreeTableView<?>) n).anyMatch(t -> t.getSelectionModel()
+                        .getSelectedItem() != null && String.valueOf(t.getSelectionModel().getSelectedItem()
+                        .getValue()).contains("0000:02:00.0"))));
+
+        fire(robot, gpu, "menu-gpu-charts");
+        waitUntil(() -> onFx(() -> robot.lookup("#monitor-gpus").tryQuery().isPresent()));
+        waitUntil(() -> onFx(() -> chosen(robot)).equals(List.of("RTX 4090 · pve-4090 02:00.0")));
+    }
+
+    /** The GPUs ticked in the monitor's picker, as it names them. */
+    private static List<String> chosen(FxRobot robot) {
+        List<String> out = new java.util.ArrayList<>();
+        for (Node n : robot.lookup("#monitor-gpus .list-cell").queryAll()) {
+            javafx.scene.control.ListCell<?> cell = (javafx.scene.control.ListCell<?>) n;
+            if (cell.getGraphic() instanceof javafx.scene.control.CheckBox b && b.isSelected() && cell.getText() != null) {
+                out.add(cell.getText());
+            }
+        }
+        return out;
     }
 
     /** Right-clicks the item's cell and lists the ids of the context menu's items; closes the menu. */

@@ -32,6 +32,7 @@ import org.kordamp.ikonli.feather.Feather;
 final class NodePage extends TabPane implements Disposable, ShowsIommu {
 
     private final Tab iommu;
+    private final IommuGroupsView groups;
     private final Tab gpus;
 
     NodePage(UiContext ui, ClusterModel cluster, NodeModel model, ContainerActions containers,
@@ -44,7 +45,7 @@ final class NodePage extends TabPane implements Disposable, ShowsIommu {
                 new NodeSummaryView(model.status(), i18n), i18n);
         Tab charts = tab(idPrefix + "-charts", "console.node.tab.charts", Feather.TRENDING_UP,
                 new NodeChartsView(model, cluster.session().can(Capability.NODE_HISTORY), i18n), i18n);
-        IommuGroupsView groups = new IommuGroupsView(model.pci().valueProperty(), model.pci().loadingProperty(),
+        groups = new IommuGroupsView(model.pci().valueProperty(), model.pci().loadingProperty(),
                 model.pci().errorProperty(), i18n);
         groups.assignments(cluster.assignments(new ReadOnlyObjectWrapper<>(model.node())));
         ConnectionInfo c = cluster.session().connection();
@@ -90,6 +91,12 @@ final class NodePage extends TabPane implements Disposable, ShowsIommu {
     @Override
     public void showIommu() {
         getSelectionModel().select(iommu);
+    }
+
+    @Override
+    public void showIommu(io.gpuforge.domain.pci.PciAddress device) {
+        showIommu();
+        groups.select(device);
     }
 
     /** Brings the GPUs tab to the front (a GPU of the tree was opened). */

@@ -4,4 +4,9 @@ package io.gpuforge.ui.common;
 public interface ShowsIommu {
 
     void showIommu();
+
+    /** The IOMMU view with a device selected (a GPU of the tree was opened); the view alone where none can be. */
+    default void showIommu(io.gpuforge.domain.pci.PciAddress device) {
+        showIommu();
+    }
 }

@@ -216,6 +216,35 @@ public final class IommuGroupsView extends VBox implements Disposable {
         return c;
     }
 
+    /** The device to select once the table shows it (a GPU opened from the tree before its node was read). */
+    private Optional<PciAddress> wanted = Optional.empty();
+
+    /** Selects {@code device}'s row now, or when the table is next drawn with it. */
+    public void select(PciAddress device) {
+        wanted = Optional.of(device);
+        selectWanted();
+    }
+
+    private void selectWanted() {
+        if (wanted.isEmpty() || table.getRoot() == null) {
+            return;
+        }
+        for (TreeItem<Row> g : table.getRoot().getChildren()) {
+            for (TreeItem<Row> d : g.getChildren()) {
+                if (d.getValue().device().map(x -> x.device().address().equals(wanted.get())).orElse(false)) {
+                    g.setExpanded(true);
+                    table.getSelectionModel().select(d);
+                    int row = table.getRow(d);
+                    if (row >= 0) {
+                        table.scrollTo(row);
+                    }
+                    wanted = Optional.empty();
+                    return;
+                }
+            }
+        }
+    }
+
     private void render(Label state, IommuTable t) {
         TreeItem<Row> root = new TreeItem<>();
         for (IommuTable.Group g : t.groups()) {
@@ -228,6 +257,7 @@ public final class IommuGroupsView extends VBox implements Disposable {
         }
         table.setRoot(root);
         state.setText(t.state());
+        selectWanted();
     }
 
     @Override

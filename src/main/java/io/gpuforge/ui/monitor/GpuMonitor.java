@@ -1,5 +1,7 @@
 package io.gpuforge.ui.monitor;
 
+import io.gpuforge.app.monitor.GpuFleet;
+import java.util.function.Predicate;
 import io.gpuforge.app.monitor.ServiceBeacon;
 import io.gpuforge.domain.telemetry.FleetGpu;
 import io.gpuforge.ui.common.Disposable;
@@ -130,6 +132,32 @@ public final class GpuMonitor {
     void chartsOf(FleetGpu g) {
         tabs.getSelectionModel().select(chartsTab);
         charts.picker().choose(x -> GpuPicker.key(x).equals(GpuPicker.key(g)), ui.app().fleet().gpus());
+    }
+
+    /**
+     * "Show its charts" of a GPU of the tree: the charts tab with that GPU alone (by its connection, node and
+     * address), once the fleet has read it when it has not yet.
+     */
+    public void chartsOf(long connectionId, String node, String address) {
+        Predicate<FleetGpu> which = g -> g.connectionInfo().map(c -> c.id() == connectionId).orElse(false)
+                && g.host().equals(node) && g.address().map(address::equalsIgnoreCase).orElse(false);
+        tabs.getSelectionModel().select(chartsTab);
+        if (ui.app().fleet().gpus().stream().anyMatch(which)) {
+            charts.picker().choose(which, ui.app().fleet().gpus());
+            return;
+        }
+        GpuFleet.Subscription[] once = {null};
+        once[0] = ui.app().fleet().observe(() -> {
+            if (ui.app().fleet().gpus().stream().anyMatch(which)) {
+                javafx.application.Platform.runLater(() -> {
+                    if (once[0] != null) {
+                        once[0].close();
+                        once[0] = null;
+                        charts.picker().choose(which, ui.app().fleet().gpus());
+                    }
+                });
+            }
+        });
     }
 
     /** Shows the window again (it may be behind the main window). */

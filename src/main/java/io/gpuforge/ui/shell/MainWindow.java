@@ -1,5 +1,6 @@
 package io.gpuforge.ui.shell;
 
+import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.desktop.DesktopOpener;
 import io.gpuforge.app.settings.Settings;
@@ -96,6 +97,7 @@ public final class MainWindow {
         features.whyFailed(activity.taskLog());
         menus.onPassThrough(features::passThrough);
         menus.onCreateVm(features::createVm);
+        menus.onCharts(features::gpuCharts);
         ShellActions actions = new ShellActions(i18n, new ShellActions.Handlers(() -> connectionDialogs.add(Optional.empty()),
                 this::refresh, this::showPreferences, this::quit, this::openLogFolder, this::showAbout,
                 () -> selectedConnection().ifPresent(connectionDialogs::edit),
@@ -221,7 +223,13 @@ public final class MainWindow {
                 if (item.kind() == NavItem.Kind.GPU) {
                     Tab t = content.view().getSelectionModel().getSelectedItem();
                     if (t != null && t.getContent() instanceof ShowsIommu) {
-                        ((ShowsIommu) t.getContent()).showIommu();
+                        // the GPU's own row, selected, as "Open" promises
+                        Optional<PciAddress> gpu = item.target().flatMap(x -> x.gpu()).map(GpuInfo::address);
+                        if (gpu.isPresent()) {
+                            ((ShowsIommu) t.getContent()).showIommu(gpu.get());
+                        } else {
+                            ((ShowsIommu) t.getContent()).showIommu();
+                        }
                     }
                 }
                 return;

@@ -169,6 +169,12 @@ final class ShellFeatures {
         CreateVmWizard.open(ui, owner.get(), Optional.of(CreateVmWizard.Preselection.node(c, node)));
     }
 
+    /** "Show its charts" on a GPU of the tree: the GPU monitor's charts of that GPU. */
+    void gpuCharts(ConnectionInfo c, io.gpuforge.domain.GpuInfo g) {
+        gpuMonitor();
+        monitor.chartsOf(c.id(), g.node(), g.address().toString());
+    }
+
     void gpuMonitor() {
         if (monitor != null && monitor.isShowing()) {
             monitor.toFront();

@@ -42,6 +42,8 @@ final class TreeMenus {
     private final Handlers handlers;
     /** "Pass through to VM…" on a GPU: set by the passthrough wizard's wiring; the item is hidden while null. */
     private BiConsumer<ConnectionInfo, GpuInfo> passThrough;
+    /** "Show its charts" on a GPU: set by the GPU monitor's wiring; the item is hidden while null. */
+    private BiConsumer<ConnectionInfo, GpuInfo> charts;
     /** "Create VM…" on a node: set by the VM creation wizard's wiring; the item is hidden while null. */
     private BiConsumer<ConnectionInfo, String> createVm;
 
@@ -53,6 +55,10 @@ final class TreeMenus {
 
     void onPassThrough(BiConsumer<ConnectionInfo, GpuInfo> action) {
         passThrough = action;
+    }
+
+    void onCharts(BiConsumer<ConnectionInfo, GpuInfo> action) {
+        charts = action;
     }
 
     void onCreateVm(BiConsumer<ConnectionInfo, String> action) {
@@ -92,6 +98,11 @@ final class TreeMenus {
                 break;
             case GPU:
                 item.target().flatMap(t -> t.gpu()).ifPresent(g -> {
+                    if (charts != null) {
+                        BiConsumer<ConnectionInfo, GpuInfo> show = charts;
+                        out.add(item("menu-gpu-charts", "console.menu.gpuCharts", Feather.ACTIVITY,
+                                () -> show.accept(c.get(), g)));
+                    }
                     if (passThrough != null) {
                         BiConsumer<ConnectionInfo, GpuInfo> pass = passThrough;
                         out.add(item("menu-pass-through", "console.menu.passThrough", Feather.ZAP,
