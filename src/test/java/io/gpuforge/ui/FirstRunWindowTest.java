@@ -65,6 +65,15 @@ class FirstRunWindowTest {
     void theWelcomePageIsInFrontAndItsDemoLabChoiceFillsTheTree(FxRobot robot) throws Exception {
         waitUntil(() -> selectedTab(robot) != null && "welcome".equals(selectedTab(robot).getId()));
         GuiFixture.writePng(GuiFixture.snapshot(stage.getScene()), "first-run-light-en.png");
+        // the Demo lab card in view without scrolling, at the window's default size (issue 61)
+        assertThat(onFx(() -> {
+            javafx.scene.Node card = robot.lookup("#welcome-demoLab").query();
+            javafx.scene.control.ScrollPane page = robot.lookup("#welcome-page").queryAs(
+                    javafx.scene.control.ScrollPane.class);
+            javafx.geometry.Bounds c = card.localToScreen(card.getBoundsInLocal());
+            javafx.geometry.Bounds v = page.localToScreen(page.getLayoutBounds());
+            return c.getMinY() >= v.getMinY() && c.getMaxY() <= v.getMaxY();
+        })).as("the Demo lab card in view at %.0f×%.0f", stage.getWidth(), stage.getHeight()).isTrue();
 
         robot.interact(() -> robot.lookup("#welcome-demoLab").queryAs(Button.class).fire());
         waitUntil(() -> fx.app.connections().all().stream().anyMatch(c -> c.kind() == ConnectionInfo.Kind.DEMO));

@@ -96,8 +96,9 @@ final class FleetView extends BorderPane implements Disposable {
                         () -> r.gpu().driver().orElse(ui.i18n().get("value.unknown")), r.gpuProperty(),
                         ui.i18n().localeProperty())),
                 column("monitor.fleet.col.vm", 180, r -> Bindings.createStringBinding(() -> r.gpu().vm()
-                        .map(v -> v + r.gpu().vmState().map(s -> " (" + MonitorText.vmState(ui.i18n(), s) + ")")
-                                .orElse("") + alsoIn(r.gpu())).orElse(MonitorText.containers(r.gpu().containers())),
+                        .map(v -> r.gpu().vmState().map(s -> ui.i18n().get("monitor.fleet.vmState", v,
+                                MonitorText.vmState(ui.i18n(), s))).orElse(v) + alsoIn(r.gpu()))
+                        .orElse(MonitorText.containers(r.gpu().containers())),
                         r.gpuProperty(), ui.i18n().localeProperty())),
                 column("monitor.fleet.col.state", 68, r -> Bindings.createStringBinding(
                         () -> MonitorText.availability(ui.i18n(), r.gpu().availability()), r.gpuProperty(),

@@ -188,7 +188,9 @@ public final class MainWindow {
         ui.tasks().supply(ui.i18n().get("task.loadConnections"), () -> {
             Optional<ConnectionInfo> existing = ui.app().connections().all().stream()
                     .filter(c -> c.kind() == ConnectionInfo.Kind.DEMO).findFirst();
-            return existing.isPresent() ? existing.get() : ui.app().connections().addDemo("Demo lab");
+            // named in the user's language ("演示实验室" in Chinese)
+            return existing.isPresent() ? existing.get()
+                    : ui.app().connections().addDemo(ui.i18n().get("welcome.demoLab.name"));
         }).onSuccess(c -> {
             if (!navigation.contains(c)) {
                 showConnection(c);

@@ -60,6 +60,9 @@ public final class WelcomePage extends ScrollPane implements Disposable {
         setId("welcome-page");
         getStyleClass().add("welcome-page");
         getStylesheets().add(Objects.requireNonNull(WelcomePage.class.getResource(CSS), CSS).toExternalForm());
+        // Chinese has no bold in its fonts here: a title in one weight, not bold Latin beside regular CJK
+        scope.listen(i18n.localeProperty(), (o, a, l) -> cjk(l));
+        cjk(i18n.getLocale());
         setFitToWidth(true);
 
         Label title = label(i18n, "welcome.title", Styles.TITLE_1);
@@ -72,7 +75,10 @@ public final class WelcomePage extends ScrollPane implements Disposable {
         HBox header = new HBox(18, logo(), heading);
         header.setAlignment(Pos.CENTER_LEFT);
 
+        // the Demo lab first: one click away, in view at the window's default size beside the tree and tasks
         List<Choice> choices = List.of(
+                new Choice("demoLab", "welcome.choice.demoLab", "welcome.choice.demoLab.text",
+                        Feather.PLAY_CIRCLE, actions.demoLab()),
                 new Choice("thisComputer", "welcome.choice.thisComputer", "welcome.choice.thisComputer.text",
                         Feather.MONITOR, actions.thisComputer()),
                 new Choice("addProxmox", "welcome.choice.addProxmox", "welcome.choice.addProxmox.text",
@@ -82,9 +88,7 @@ public final class WelcomePage extends ScrollPane implements Disposable {
                 new Choice("addSsh", "welcome.choice.addSsh", "welcome.choice.addSsh.text",
                         Feather.TERMINAL, actions.addSsh()),
                 new Choice("analyseListing", "welcome.choice.analyseListing", "welcome.choice.analyseListing.text",
-                        Feather.CLIPBOARD, actions.analyseListing()),
-                new Choice("demoLab", "welcome.choice.demoLab", "welcome.choice.demoLab.text",
-                        Feather.PLAY_CIRCLE, actions.demoLab()));
+                        Feather.CLIPBOARD, actions.analyseListing()));
         GridPane grid = new GridPane();
         grid.getStyleClass().add("welcome-choices");
         grid.setHgap(14);
@@ -109,6 +113,14 @@ public final class WelcomePage extends ScrollPane implements Disposable {
         body.setPadding(new Insets(28, 32, 28, 32));
         body.setMaxWidth(960);
         setContent(body);
+    }
+
+    private void cjk(java.util.Locale l) {
+        boolean chinese = l != null && "zh".equals(l.getLanguage());
+        getStyleClass().remove("cjk");
+        if (chinese) {
+            getStyleClass().add("cjk");
+        }
     }
 
     private Node logo() {
