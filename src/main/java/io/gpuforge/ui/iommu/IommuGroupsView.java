@@ -128,15 +128,26 @@ public final class IommuGroupsView extends VBox implements Disposable {
                 }
             }
         });
-        table.getColumns().setAll(List.of(
-                column("iommu.column.device", 170, r -> r.device().map(IommuTable.Device::address)
-                        .orElseGet(() -> i18n.get("iommu.group", r.group().id()))),
-                column("iommu.column.class", 60, r -> r.device().map(IommuTable.Device::classCode).orElse("")),
-                column("iommu.column.ids", 90, r -> r.device().map(IommuTable.Device::ids).orElse("")),
+        TreeTableColumn<Row, String> device = column("iommu.column.device", 170, r -> r.device()
+                .map(IommuTable.Device::address).orElseGet(() -> i18n.get("iommu.group", r.group().id())));
+        TreeTableColumn<Row, String> classCode = column("iommu.column.class", 60, r -> r.device()
+                .map(IommuTable.Device::classCode).orElse(""));
+        TreeTableColumn<Row, String> ids = column("iommu.column.ids", 90, r -> r.device().map(IommuTable.Device::ids)
+                .orElse(""));
+        // the bounded columns keep room for their whole value (an address under its group's indent, "10de:2204",
+        // "snd_hda_intel"); the name column gives way when the window is narrow
+        device.setMinWidth(150);
+        classCode.setMinWidth(58);
+        ids.setMinWidth(92);
+        driver.setMinWidth(122);
+        TreeTableColumn<Row, String> vm = column("iommu.column.vm", 100, r -> r.device().flatMap(IommuTable.Device::vm)
+                .orElse(""));
+        vm.setMinWidth(72);
+        TreeTableColumn<Row, IommuTable.Badge> verdict = verdictColumn();
+        verdict.setMinWidth(116);
+        table.getColumns().setAll(List.of(device, classCode, ids,
                 column("iommu.column.name", 330, r -> r.device().map(IommuTable.Device::name).orElse(r.group().summary())),
-                driver,
-                column("iommu.column.vm", 100, r -> r.device().flatMap(IommuTable.Device::vm).orElse("")),
-                verdictColumn()));
+                driver, vm, verdict));
         table.setRowFactory(t -> new TreeTableRow<>() {
             @Override
             protected void updateItem(Row row, boolean empty) {
