@@ -81,6 +81,13 @@ class DemoLabGuiTest {
         assertThat(fx.app.connections().all()).singleElement()
                 .satisfies(c -> assertThat(c.kind()).isEqualTo(ConnectionInfo.Kind.DEMO));
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx.ui.taskMonitor().running() == 0);
+        WaitForAsyncUtils.waitForFxEvents();
+        // no cell shown cut where the table has room: "196608 MiB", "ubuntu-24.04-cloud (template)" (issue 61)
+        assertThat(onFx(() -> robot.lookup("#domains-table .table-cell").queryAll().stream()
+                .map(n -> (javafx.scene.control.TableCell<?, ?>) n)
+                .filter(c -> c.isVisible() && c.getText() != null && !c.getText().isEmpty()
+                        && c.lookup(".text") instanceof javafx.scene.text.Text t && !t.getText().equals(c.getText()))
+                .map(c -> c.getText()).toList())).as("VM table cells shown cut").isEmpty();
         GuiFixture.writePng(GuiFixture.snapshot(table.getScene()), "demo-lab-light-en.png");
     }
 

@@ -41,11 +41,12 @@ public final class VmTableView extends VBox implements Disposable {
         table.setId("domains-table");
         List<TableColumn<VmInfo, String>> columns = List.of(
                 col(i18n, "domains.column.id", 70, v -> v.ref().id()),
-                col(i18n, "domains.column.name", 200, v -> v.name() + (v.template() ? " " + i18n.get("domains.template") : "")),
+                // wide enough for "ubuntu-24.04-cloud (template)" and "196608 MiB" whole
+                col(i18n, "domains.column.name", 250, v -> v.name() + (v.template() ? " " + i18n.get("domains.template") : "")),
                 col(i18n, "domains.column.node", 110, v -> v.ref().node()),
                 col(i18n, "domains.column.state", 90, v -> i18n.get("vm.state." + v.state().json())),
                 col(i18n, "domains.column.vcpus", 72, v -> String.valueOf(v.vcpus())),
-                col(i18n, "domains.column.memory", 90, v -> v.memoryBytes() / 1048576 + " MiB"),
+                col(i18n, "domains.column.memory", 112, v -> v.memoryBytes() / 1048576 + " MiB"),
                 col(i18n, "domains.column.machine", 130, v -> v.details().flatMap(d -> d.machine()).orElse("")),
                 col(i18n, "domains.column.firmware", 80, v -> v.details().map(d -> d.firmware().json()).orElse("")),
                 col(i18n, "domains.column.disks", 220, v -> v.details().map(d -> String.join(", ", d.disks().stream()
