@@ -100,9 +100,7 @@ final class FleetView extends BorderPane implements Disposable {
                                 MonitorText.vmState(ui.i18n(), s))).orElse(v) + alsoIn(r.gpu()))
                         .orElse(MonitorText.containers(r.gpu().containers())),
                         r.gpuProperty(), ui.i18n().localeProperty())),
-                column("monitor.fleet.col.state", 68, r -> Bindings.createStringBinding(
-                        () -> MonitorText.availability(ui.i18n(), r.gpu().availability()), r.gpuProperty(),
-                        ui.i18n().localeProperty())),
+                stateColumn(),
                 number("monitor.fleet.col.temperature", 66, FleetRow::temperature,
                         v -> String.format(Locale.ROOT, "%.0f °C", v)),
                 powerColumn(),
@@ -287,5 +285,14 @@ final class FleetView extends BorderPane implements Disposable {
      */
     private static String alsoIn(FleetGpu g) {
         return g.alsoIn().isEmpty() ? "" : " +" + g.alsoIn().size();
+    }
+
+    /** The State column, wide enough for its longest value ("assigned (VM off)", "已分配（已关机）"). */
+    private TableColumn<FleetRow, String> stateColumn() {
+        TableColumn<FleetRow, String> c = column("monitor.fleet.col.state", 152, r -> Bindings.createStringBinding(
+                () -> MonitorText.availability(ui.i18n(), r.gpu().availability()), r.gpuProperty(),
+                ui.i18n().localeProperty()));
+        c.setId("fleet-col-state");
+        return c;
     }
 }

@@ -115,6 +115,14 @@ class MonitorScreenshotTest {
         MonitorFixture.waitUntil(() -> m.fleet().rows().size() == 6 && m.fleet().rows().stream()
                 .allMatch(r -> r.utilization().get().minute().length >= 3));
         WaitForAsyncUtils.waitForFxEvents();
+        // the State column's words whole ("assig..." / "已分..." before; issue 61, step 3)
+        List<String> cut = MonitorFixture.onFx(() -> m.fleet().table().lookupAll(".table-cell").stream()
+                .map(n -> (javafx.scene.control.TableCell<?, ?>) n)
+                .filter(c -> c.isVisible() && c.getTableColumn() != null && c.getTableColumn().getId() != null
+                        && c.getTableColumn().getId().equals("fleet-col-state") && c.getText() != null
+                        && c.lookup(".text") instanceof javafx.scene.text.Text t && !t.getText().equals(c.getText()))
+                .map(c -> c.getText()).toList());
+        assertThat(cut).as("state cells shown cut").isEmpty();
         write(Screenshots.snapshot(m.stage().getScene()), "fleet-" + suffix + ".png");
 
         robot.interact(() -> m.tabs().getSelectionModel().select(2));
