@@ -52,10 +52,16 @@ public final class GpuMonitor {
     private final AlertNotifier notifier;
     /** Says so while gpuforge serve samples into this store and the window reads its readings. */
     private final Label service = new Label();
+    /** The GPUs it shows, handed in by whoever opens it. */
+    private final GpuFleet gpuFleet;
+    /** Waits for the fleet to read the GPU a "Show its charts" asked for, and which; null when none is awaited. */
+    private GpuFleet.Subscription pendingCharts;
+    private Predicate<FleetGpu> awaitedCharts;
     private final Timeline serviceCheck = new Timeline(new KeyFrame(Duration.seconds(1), e -> showService()));
 
-    private GpuMonitor(UiContext ui, Window owner, Optional<Consumer<FleetGpu>> passThrough) {
+    private GpuMonitor(UiContext ui, GpuFleet gpuFleet, Window owner, Optional<Consumer<FleetGpu>> passThrough) {
         this.ui = ui;
+        this.gpuFleet = gpuFleet;
         if (owner != null) {
             stage.initOwner(owner);
         }
@@ -99,19 +105,21 @@ public final class GpuMonitor {
      * Opens the GPU monitor over {@code owner} (the main window). {@code passThrough} is the passthrough wizard's
      * entry for a GPU of the fleet ("Pass through to VM…"); without it that entry is shown disabled.
      */
-    public static GpuMonitor open(UiContext ui, Window owner, Optional<Consumer<FleetGpu>> passThrough) {
-        GpuMonitor m = new GpuMonitor(Objects.requireNonNull(ui), owner, Objects.requireNonNull(passThrough));
+    public static GpuMonitor open(UiContext ui, GpuFleet fleet, Window owner,
+                                  Optional<Consumer<FleetGpu>> passThrough) {
+        GpuMonitor m = new GpuMonitor(Objects.requireNonNull(ui), Objects.requireNonNull(fleet), owner,
+                Objects.requireNonNull(passThrough));
         m.stage.show();
         return m;
     }
 
-    /** Opens the GPU monitor without the passthrough entry. */
+    /** Opens the GPU monitor over the application's fleet, without the passthrough entry. */
     public static GpuMonitor open(UiContext ui, Window owner) {
-        return open(ui, owner, Optional.empty());
+        return open(ui, ui.app().fleet(), owner, Optional.empty());
     }
 
     private void showService() {
-        Optional<ServiceBeacon.Info> s = ui.app().fleet().service();
+        Optional<ServiceBeacon.Info> s = gpuFleet.service();
         service.setVisible(s.isPresent());
         s.ifPresent(i -> service.setText(ui.i18n().get("monitor.service", Long.toString(i.pid()),
                 SINCE.format(Instant.ofEpochMilli(i.startedMillis()).atZone(ZoneId.systemDefault())))));
@@ -131,7 +139,7 @@ public final class GpuMonitor {
     /** "Open its charts": the charts tab, showing that GPU alone. */
     void chartsOf(FleetGpu g) {
         tabs.getSelectionModel().select(chartsTab);
-        charts.picker().choose(x -> GpuPicker.key(x).equals(GpuPicker.key(g)), ui.app().fleet().gpus());
+        charts.picker().choose(x -> GpuPicker.key(x).equals(GpuPicker.key(g)), gpuFleet.gpus());
     }
 
     /**
@@ -142,22 +150,38 @@ public final class GpuMonitor {
         Predicate<FleetGpu> which = g -> g.connectionInfo().map(c -> c.id() == connectionId).orElse(false)
                 && g.host().equals(node) && g.address().map(address::equalsIgnoreCase).orElse(false);
         tabs.getSelectionModel().select(chartsTab);
-        if (ui.app().fleet().gpus().stream().anyMatch(which)) {
-            charts.picker().choose(which, ui.app().fleet().gpus());
-            return;
+        stopWaitingForCharts();
+        if (!chooseIfListed(which)) {
+            // told on a telemetry thread; chosen on the FX thread, once, unless another GPU was asked for since
+            awaitedCharts = which;
+            pendingCharts = gpuFleet.observe(() -> {
+                if (gpuFleet.gpus().stream().anyMatch(which)) {
+                    javafx.application.Platform.runLater(() -> {
+                        if (awaitedCharts == which && chooseIfListed(which)) {
+                            stopWaitingForCharts();
+                        }
+                    });
+                }
+            });
         }
-        GpuFleet.Subscription[] once = {null};
-        once[0] = ui.app().fleet().observe(() -> {
-            if (ui.app().fleet().gpus().stream().anyMatch(which)) {
-                javafx.application.Platform.runLater(() -> {
-                    if (once[0] != null) {
-                        once[0].close();
-                        once[0] = null;
-                        charts.picker().choose(which, ui.app().fleet().gpus());
-                    }
-                });
-            }
-        });
+    }
+
+    /** Charts the GPUs {@code which} accepts if the fleet lists one; whether it did. */
+    private boolean chooseIfListed(Predicate<FleetGpu> which) {
+        List<FleetGpu> gpus = gpuFleet.gpus();
+        if (gpus.stream().noneMatch(which)) {
+            return false;
+        }
+        charts.picker().choose(which, gpus);
+        return true;
+    }
+
+    private void stopWaitingForCharts() {
+        if (pendingCharts != null) {
+            pendingCharts.close();
+            pendingCharts = null;
+            awaitedCharts = null;
+        }
     }
 
     /** Shows the window again (it may be behind the main window). */
@@ -176,6 +200,7 @@ public final class GpuMonitor {
 
     private void dispose() {
         serviceCheck.stop();
+        stopWaitingForCharts();
         stage.titleProperty().unbind();
         notifier.dispose();
         for (Tab t : tabs.getTabs()) {

@@ -180,7 +180,7 @@ final class ShellFeatures {
             monitor.toFront();
             return;
         }
-        monitor = GpuMonitor.open(ui, owner.get(), Optional.of(this::passThrough));
+        monitor = GpuMonitor.open(ui, ui.app().fleet(), owner.get(), Optional.of(this::passThrough));
     }
 
     /** The welcome page as a tab (Help → Welcome, and at start when nothing is configured). */
