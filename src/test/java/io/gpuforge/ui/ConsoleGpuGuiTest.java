@@ -99,13 +99,7 @@ class ConsoleGpuGuiTest {
      */
     @Test
     void theIommuTablesAddressesAndIdsAreNotClipped(FxRobot robot) throws Exception {
-        TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);
-        long id = lab.getValue().connection().orElseThrow().id();
-        select(robot, lab);
-        waitUntil(() -> robot.lookup(".cluster-page").tryQuery().isPresent());
-        TabPane tabs = (TabPane) robot.lookup(".cluster-page .host-page").query();
-        robot.interact(() -> tabs.getSelectionModel().select(tab(tabs, "cluster-" + id + "-iommu")));
-        robot.interact(() -> robot.lookup("#cluster-node").queryAs(ChoiceBox.class).setValue("pve-3090"));
+        connectionIommu(robot, "pve-3090");
         waitUntil(() -> row(robot, "0000:01:00.1").isPresent());
         WaitForAsyncUtils.waitForFxEvents();
         List<String> clipped = onFx(() -> {
@@ -134,14 +128,19 @@ class ConsoleGpuGuiTest {
 
     @Test
     void theIommuTableOfTheConnectionPageOffersToPassAGpuThrough(FxRobot robot) throws Exception {
+        connectionIommu(robot, "pve-4090");
+        passThroughFromTheIommuRow(robot, "0000:01:00.0");
+    }
+
+    /** The Demo lab added, its connection page's IOMMU tab open on {@code node}. */
+    private void connectionIommu(FxRobot robot, String node) throws Exception {
         TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);
         long id = lab.getValue().connection().orElseThrow().id();
         select(robot, lab);
         waitUntil(() -> robot.lookup(".cluster-page").tryQuery().isPresent());
         TabPane tabs = (TabPane) robot.lookup(".cluster-page .host-page").query();
         robot.interact(() -> tabs.getSelectionModel().select(tab(tabs, "cluster-" + id + "-iommu")));
-        robot.interact(() -> robot.lookup("#cluster-node").queryAs(ChoiceBox.class).setValue("pve-4090"));
-        passThroughFromTheIommuRow(robot, "0000:01:00.0");
+        robot.interact(() -> robot.lookup("#cluster-node").queryAs(ChoiceBox.class).setValue(node));
     }
 
     @Test

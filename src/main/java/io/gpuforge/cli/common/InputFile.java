@@ -3,7 +3,6 @@ package io.gpuforge.cli.common;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributes;
 
 /**
  * A file the command line names to be read: what is wrong with it said in one line (a usage error) before anything
@@ -45,17 +44,14 @@ public final class InputFile {
         return dir;
     }
 
-    /** "a FIFO", "a device", "a socket" or "not a regular file". */
+    /** "a FIFO", "a character device", "a block device", "a socket", else "a special file". */
     static String kind(Path p) {
         try {
-            PosixFileAttributes a = Files.readAttributes(p, PosixFileAttributes.class);
-            if (a.isOther()) {
-                String type = Files.getAttribute(p, "unix:mode") instanceof Integer m
-                        ? type(m) : "";
-                return type.isEmpty() ? "a special file" : type;
+            if (Files.getAttribute(p, "unix:mode") instanceof Integer mode && !type(mode).isEmpty()) {
+                return type(mode);
             }
         } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            // no POSIX attributes here: said generally
+            // no unix attributes here: said generally
         }
         return "a special file";
     }
