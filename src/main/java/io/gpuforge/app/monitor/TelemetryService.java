@@ -308,13 +308,14 @@ public final class TelemetryService implements AutoCloseable {
     /**
      * Sets a GPU's power limit within the range it reports: NVML on this computer, {@code nvidia-smi -pl} over SSH
      * (sudo when not root), the Demo lab's simulation; with {@code persist} a systemd unit keeps it after reboots,
-     * applied through the journaled plan machinery (see {@code gpuforge rollback}).
+     * applied through the journaled plan machinery (see {@code gpuforge rollback}). A {@code device} the target does
+     * not have is an IllegalArgumentException (named wrong), not a failure to set it.
      */
     public PowerLimitResult setPowerLimit(GpuTarget target, String device, double watts, boolean persist)
             throws Failure, InterruptedException {
         GpuSample now = read(target, Duration.ofSeconds(10)).stream()
                 .filter(s -> s.gpu().device().equalsIgnoreCase(device) || s.gpu().toString().equalsIgnoreCase(device))
-                .findFirst().orElseThrow(() -> new Failure("No GPU '" + device + "' there; 'gpuforge gpu list' shows"
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("No GPU '" + device + "' there; 'gpuforge gpu list' shows"
                         + " the ids"));
         return setPowerLimit(target, now, watts, persist);
     }

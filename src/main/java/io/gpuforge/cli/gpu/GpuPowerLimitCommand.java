@@ -57,8 +57,7 @@ final class GpuPowerLimitCommand implements Callable<Integer> {
                 r = ctx.telemetry().setPowerLimit(target.target(services, ctx), gpu, watts, persist);
             } catch (TelemetryService.Failure | IllegalArgumentException e) {
                 services.output().error("gpuforge gpu power-limit: " + e.getMessage());
-                // a GPU that is not there was named wrong: a usage error, as an unknown VM or node is
-                return e.getMessage() != null && e.getMessage().startsWith("No GPU '") ? 2 : CliOutput.exit(e);
+                return CliOutput.exit(e);
             }
             if (json.enabled()) {
                 Map<String, Object> m = new LinkedHashMap<>();
