@@ -1,12 +1,17 @@
 package io.gpuforge.diagnose;
 
+import io.gpuforge.domain.Message;
 import io.gpuforge.domain.diagnose.Fix;
 
-/** What a cause means and its fix, from what its match shows; host-side causes here, the guest's in {@link GuestAdvice}. */
+/**
+ * What a cause means and its fix, from what its match shows, as messages ({@code cause.<id>.why},
+ * {@code cause.<id>.fix} in {@code diagnose/messages*.properties}); host-side causes here, the guest's in
+ * {@link GuestAdvice}.
+ */
 final class Advice {
 
     /** An explanation and its fix. */
-    record Said(String explanation, Fix fix) {
+    record Said(Message explanation, Fix fix) {
     }
 
     private Advice() {
@@ -21,8 +26,18 @@ final class Advice {
         };
     }
 
-    /** "the GPU at 0000:01:00.0" or "the GPU" when no line names its address. */
-    static String gpu(Match m) {
-        return m.address().map(a -> "the device at " + a).orElse("the GPU");
+    /** "the device at 0000:01:00.0", or "the GPU" when no line names its address. */
+    static Message gpu(Match m) {
+        return m.address().map(a -> Message.of("gpu.at", a)).orElse(Message.of("gpu"));
+    }
+
+    /** The device's address, or a placeholder for it in a command. */
+    static Object address(Match m) {
+        return m.address().<Object>map(a -> a).orElse(Message.of("placeholder.address"));
+    }
+
+    /** The message {@code cause.<id>.<part>} of the match's cause. */
+    static Message says(Match m, String part, Object... args) {
+        return Message.of("cause." + m.cause().id() + "." + part, args);
     }
 }

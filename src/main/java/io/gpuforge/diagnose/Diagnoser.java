@@ -1,5 +1,6 @@
 package io.gpuforge.diagnose;
 
+import io.gpuforge.domain.Message;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
@@ -70,7 +71,8 @@ public final class Diagnoser {
                     .filter(l -> !strong.contains(l)).toList();
             Match m = new Match(cause, strong, supporting, all);
             Advice.Said said = Advice.of(m);
-            findings.add(new Finding(cause.id(), cause.title(), evidence(m, origins), said.explanation(),
+            findings.add(new Finding(cause.id(), Message.of("cause." + cause.id() + ".title"), evidence(m, origins),
+                    said.explanation(),
                     said.fix()));
         }
         if (!findings.isEmpty()) {
@@ -153,13 +155,13 @@ public final class Diagnoser {
                 origins.getOrDefault(l.input(), io.gpuforge.domain.diagnose.Origin.PASTED), false)).toList();
     }
 
-    private static String reason(List<LogLines.Line> all, List<Collected> read) {
+    private static Message reason(List<LogLines.Line> all, List<Collected> read) {
         if (read.stream().noneMatch(Collected::read)) {
-            return "nothing could be read";
+            return Message.of("reason.nothingRead");
         }
         if (all.isEmpty()) {
-            return "the log is empty";
+            return Message.of("reason.empty");
         }
-        return "no known cause of a failed GPU VM start matched its " + all.size() + (all.size() == 1 ? " line" : " lines");
+        return Message.of("reason.noMatch", all.size());
     }
 }

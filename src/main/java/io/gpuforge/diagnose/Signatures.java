@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
  */
 final class Signatures {
 
-    /** One cause: its id (the JSON {@code cause}), its title, and its patterns. */
-    record Cause(String id, String title, List<Pattern> strong, List<Pattern> supporting) {
+    /** One cause: its id (the JSON {@code cause}; its words are {@code cause.<id>.*} in the bundle), and its patterns. */
+    record Cause(String id, List<Pattern> strong, List<Pattern> supporting) {
     }
 
     /** Lines that say something went wrong. */
@@ -44,59 +44,59 @@ final class Signatures {
     private static final Map<String, String> HINTS = new java.util.HashMap<>();
 
     static final List<Cause> TABLE = List.of(
-            cause("iommu-off", "The IOMMU is off on the host",
+            cause("iommu-off",
                     strong("no iommu_group found", "iommu not (present|enabled|found|active)",
                             inToken("/sys/kernel/iommu_groups", "/?\\S* (is empty|: no such file)"),
                             inToken("iommu_group", "\\S*: no such file or directory"),
                             "no iommu groups", "dmar: iommu disabled", "no available iommu models",
                             "host doesn't support passthrough of host pci devices", "no iommu detected"),
                     support("intel_iommu=off", "amd_iommu=off", "\\biommu=off")),
-            cause("vgpu-unsupported-gpu", "The card cannot do vGPU with this driver",
+            cause("vgpu-unsupported-gpu",
                     strong("vgpu is supported only on vgx capable boards"),
                     support("nvidia-vgpu", "vgpu")),
-            cause("mdev-start-failed", "The vGPU (mediated device) did not start",
+            cause("mdev-start-failed",
                     strong("error getting device from group \\d+: input/output error",
                             "failed to read device config space: bad address",
                             "waited \\d+ seconds for mediated device driver",
                             inToken("mdev", "\\S*: (failed|error|cannot)")),
                     support("sysfsdev=/sys/bus/mdev/devices/", "actively clean up mediated device", "nvidia-vgpu-mgr")),
-            cause("vga-slot-conflict", "The guest's emulated VGA holds the slot the iGPU needs",
+            cause("vga-slot-conflict",
                     strong("slot \\d+ function 0 not available for vfio-pci,? in use by vga"),
                     support("x-igd-", "host=0*:?00:02\\.0")),
-            cause("group-not-viable", "A function of the GPU's IOMMU group is still on a host driver",
+            cause("group-not-viable",
                     strong("group \\d+ is not viable",
                             "please ensure all devices within the iommu_group are bound to their vfio bus driver",
                             "failed to open /dev/vfio/\\d+:? no such file"),
                     support("kernel driver in use: (?!vfio-pci)\\S+")),
-            cause("group-split", "The functions of one IOMMU group went to different guests",
+            cause("group-split",
                     strong("group \\d+ used in multiple address spaces",
                             "cannot reset device \\S+,? depends on group \\d+ which is not owned"),
                     support()),
-            cause("vfio-device-busy", "Something else holds the GPU's vfio device",
+            cause("vfio-device-busy",
                     strong("/dev/vfio/\\d+:? device or resource busy", "pci device \\S+ is in use by driver qemu"),
                     support("ebusy")),
-            cause("bar-reserved-by-framebuffer", "The host's boot framebuffer holds the GPU's memory (BAR)",
+            cause("bar-reserved-by-framebuffer",
                     strong("bar \\d+: can't reserve \\[mem", inToken("vfio", "\\S* \\S+: bar \\d+: can't reserve"),
                             inToken("vfio", "\\S* \\S+: bar \\d+ \\[mem [^\\]]{0,120}\\]:? can't reserve")),
                     support("efifb", "simpledrm", "vesafb", "bootfb", "efi-framebuffer", "simple-framebuffer",
                             "boot vga device", "vtcon\\d")),
-            cause("reset-bug", "The card did not come back from its reset after the last VM",
+            cause("reset-bug",
                     strong("\\bcmpltto\\b", "completion timeout", "amd-vi: completion-wait loop timed out",
                             "not ready \\d+ ?ms aft", "not ready \\d+ ?ms \\S* ?(flr|bus reset|after)",
                             "failed to reset (the )?(gpu|device)",
                             "vfio_bar_restore: reset recovery"),
                     support("aer: uncorrected", "pcie bus error", "vendor-reset")),
-            cause("power-state", "The card is stuck in a low-power state (D3)",
+            cause("power-state",
                     strong("stuck in d3", "unable to change power state from d3(cold|hot)? to d0",
                             "unable to change power state from d\\w+ to d\\w+,? device inaccessible",
                             "unknown pci header type '?127'?", "timed out waiting for pending transaction",
                             "refused to change power state",
                             "config space (is |reads? )?(all )?(ones|inaccessible|0xff)"),
                     support("disable_idle_d3", "d3cold_allowed", "d3cold")),
-            cause("no-reset-mechanism", "A function of the card has no way to be reset",
+            cause("no-reset-mechanism",
                     strong("cannot reset device \\S+,? no available reset mechanism", "no available reset mechanism"),
                     support()),
-            cause("dma-map-failed", "The VM's memory could not be pinned for the GPU",
+            cause("dma-map-failed",
                     strong(after("vfio_dma_map\\(", "= ?-(22|12|14)"), "vfio_map_dma failed", "vfio_map_dma: -\\d+",
                             after("vfio_container_dma_map\\(", "= ?-(22|12|14)"), after("vfio_container_dma_map", "cannot allocate"),
                             "cannot limit locked memory", after("vfio_dma_map", "cannot allocate"),
@@ -104,22 +104,22 @@ final class Signatures {
                             "memory listener initialization failed", after("qmp socket", "time ?out"),
                             after("start failed:", "got timeout")),
                     support("cannot allocate memory", "hugepages", "memlock", "balloon")),
-            cause("dmar-fault", "The GPU read or wrote memory outside what the IOMMU maps for it",
+            cause("dmar-fault",
                     strong("dmar: \\[dma (read|write)", "pte (read|write) access is not set",
                             "amd-vi: event logged \\[io_page_fault", "io_page_fault device=", "dmar: drhd: handling fault"),
                     support("rmrr", "fault addr", "fault reason")),
-            cause("mmio-window-too-small", "The VM's 64-bit PCI memory window is too small for the card's BAR",
+            cause("mmio-window-too-small",
                     strong(NOT_EXIT + "\\bcode ?12\\b", "nvrm: bar\\d is 0m", "bar\\d is 0m\\b",
                             "cannot find enough free resources"),
                     support("\\b(16|20|24|32|40|48|80|94|96|141) ?gb\\b", "resizable bar", "above 4g", "pcimmio64",
                             "large bar", "ovmf")),
-            cause("hypervisor-visible-to-driver", "The NVIDIA driver in the guest refuses to run in a VM",
+            cause("hypervisor-visible-to-driver",
                     strong(after("unable to determine the device handle for gpu", "unknown error")),
                     support("geforce", "hidden=1", "kvm hidden")),
-            cause("no-interrupt", "The guest cannot give the GPU an interrupt",
+            cause("no-interrupt",
                     strong("nvrm: can't find an irq for your nvidia card", "can't find an irq for your nvidia"),
                     support("msi", "intx")),
-            cause("guest-code-43", "The guest driver saw the GPU and gave up on it (Code 43 / Code 10)",
+            cause("guest-code-43",
                     strong(NOT_EXIT + "\\bcode ?43\\b", NOT_EXIT + "\\bcode ?10\\b", "rminitadapter failed",
                             "no devices were found", "this device cannot start", "windows has stopped this device"),
                     support("romfile", "rombar", "x-vga", "laptop", "optimus", "vbios", "\\brom\\b")));
@@ -169,8 +169,8 @@ final class Signatures {
         return regex;
     }
 
-    private static Cause cause(String id, String title, List<Pattern> strong, List<Pattern> supporting) {
-        return new Cause(id, title, strong, supporting);
+    private static Cause cause(String id, List<Pattern> strong, List<Pattern> supporting) {
+        return new Cause(id, strong, supporting);
     }
 
     private static List<Pattern> strong(String... regexes) {

@@ -18,7 +18,8 @@ import java.util.Set;
  * The host side of a diagnosis's fix as a plan, like passthrough's: kernel arguments through the host's boot loader,
  * modprobe options in GPUForge's fix file, udev rules in its fix rules file, the initramfs rebuilt when modprobe
  * changed (vfio-pci reads its options from there). The fix's commands are not run: they install software (vendor-reset
- * from its source) and are listed for the user. A fix already on the host yields no edits. Pure: facts in, plan out.
+ * from its source) and are listed for the user. A fix already on the host yields no edits. The VM's side of the fix
+ * is not part of this plan: the fix's own VM change carries it. Pure: facts in, plan out.
  */
 public final class FixPlanner {
 
@@ -64,7 +65,7 @@ public final class FixPlanner {
         boolean binds = fix.modprobe().stream().anyMatch(l -> l.startsWith("options vfio-pci ids="));
         return new PassthroughPlan(id(f, cause, host.edits()), f.summary().hostname(), binds ? functions : List.of(),
                 host.edits(), new ArrayList<>(new LinkedHashSet<>(host.commands())), !host.editsNothing(),
-                fix.vmChanges(), host.notes());
+                List.of(), host.notes());
     }
 
     /** The fix file with the lines it lacks added under a comment naming the cause; none when it has them all. */

@@ -194,6 +194,13 @@ class DiagnoseCliTest {
         Path ranked = Files.writeString(home.resolve("journal.txt"), DiagnoseCases.written("ranked-reset-then-power.txt"));
         assertThat(run(cli, "diagnose", "--log", ranked.toString())).isZero();
         assertThat(cli.out()).startsWith("Cause: reset-bug:").contains("\nAlso seen: power-state:");
+
+        // the causes' words in the user's language; the JSON for programs stays English
+        assertThat(run(cli, "diagnose", "--log", file.toString(), "--lang", "zh-CN")).isZero();
+        assertThat(cli.out().lines().toList()).contains("Cause: vga-slot-conflict: 客户机的模拟 VGA 占用了核显所需的插槽",
+                "  VM (proxmox), 不要模拟显示设备:").anyMatch(l -> l.startsWith("Fix: 关闭模拟显示设备"));
+        assertThat(run(cli, "diagnose", "--log", file.toString(), "--lang", "zh-CN", "--json")).isZero();
+        assertThat(cli.out()).contains("\"explanation\" : \"The Intel iGPU must sit at 00:02.0");
     }
 
     @Test

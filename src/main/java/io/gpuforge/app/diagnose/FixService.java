@@ -104,7 +104,8 @@ public final class FixService {
             plan = Optional.of(NO_PLAN);
         }
         if (plan.isEmpty()) {
-            notDone.add("GPUForge has no change to make for " + finding.id() + ": " + finding.fix().text());
+            notDone.add("GPUForge has no change to make for " + finding.id() + ": "
+                    + new DiagnosisText(java.util.Locale.ENGLISH).text(finding.fix().text()));
             return new Proposal(c, vm, finding, Optional.empty(), List.of(), Optional.empty(), notDone);
         }
         FixPlan fp = plan.get();

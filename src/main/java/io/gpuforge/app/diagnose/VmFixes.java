@@ -3,7 +3,6 @@ package io.gpuforge.app.diagnose;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.diagnose.VmFix;
-import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.vm.VmConfig;
 import java.util.List;
 import java.util.Optional;
@@ -14,11 +13,11 @@ final class VmFixes {
     private VmFixes() {
     }
 
-    static VmFix of(ConnectionInfo.Kind kind, String cause, VmConfig c, List<PassthroughPlan.VmChange> advised)
+    static VmFix of(ConnectionInfo.Kind kind, String cause, VmConfig c, List<io.gpuforge.domain.diagnose.FixPlan.VmEdit> advised)
             throws BackendException {
         if (kind == ConnectionInfo.Kind.LIBVIRT) {
             return DomainVmFixes.of(cause, c, advised.stream().filter(v -> v.hypervisor().equals("libvirt"))
-                    .map(PassthroughPlan.VmChange::snippet).findFirst());
+                    .map(io.gpuforge.domain.diagnose.FixPlan.VmEdit::snippet).findFirst());
         }
         return PveVmFixes.of(cause, c);
     }

@@ -2,6 +2,7 @@ package io.gpuforge.cli.diagnose;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.diagnose.DiagnoseService;
+import io.gpuforge.app.diagnose.DiagnosisText;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.HostSource;
@@ -18,7 +19,6 @@ import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
 import io.gpuforge.domain.diagnose.Finding;
 import io.gpuforge.domain.diagnose.FixPlan;
-import io.gpuforge.domain.passthrough.PassthroughPlan;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -70,6 +70,10 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Option(names = "--rollback-fix", paramLabel = "ID", description = "Undo an applied fix: the VM's earlier values"
             + " written back (refused when the VM changed since), the host's journal rolled back.")
     String rollbackFix;
+
+    @Option(names = "--lang", paramLabel = "en|zh-CN", description = "Language of the causes, their explanations and"
+            + " fixes (default en; --json is always English).")
+    String lang = "en";
 
     @Mixin
     HypervisorTarget target = new HypervisorTarget();
@@ -205,20 +209,22 @@ public final class DiagnoseCommand implements Callable<Integer> {
     }
 
     private void print(CliOutput o, Diagnosis d) {
+        DiagnosisText words = new DiagnosisText(lang.toLowerCase(Locale.ROOT).startsWith("zh")
+                ? Locale.SIMPLIFIED_CHINESE : Locale.ENGLISH);
         if (!d.known()) {
-            o.line("Cause: unknown (" + d.reason().orElse("no known cause matched") + ")");
+            o.line("Cause: unknown (" + d.reason().map(words::text).orElse("no known cause matched") + ")");
             if (!d.relevant().isEmpty()) {
                 o.line("Lines that looked relevant:");
                 d.relevant().forEach(e -> o.line("  " + where(e) + "  " + e.text()));
             }
         } else {
             Finding first = d.causes().get(0);
-            o.line("Cause: " + first.id() + ": " + first.title());
-            finding(o, first);
+            o.line("Cause: " + first.id() + ": " + words.text(first.title()));
+            finding(o, first, words);
             for (Finding f : d.alsoSeen()) {
                 o.line("");
-                o.line("Also seen: " + f.id() + ": " + f.title());
-                finding(o, f);
+                o.line("Also seen: " + f.id() + ": " + words.text(f.title()));
+                finding(o, f, words);
             }
         }
         if (!json.quiet) {
@@ -233,21 +239,21 @@ public final class DiagnoseCommand implements Callable<Integer> {
         }
     }
 
-    private static void finding(CliOutput o, Finding f) {
+    private static void finding(CliOutput o, Finding f, DiagnosisText words) {
         o.line("Evidence:");
         f.evidence().forEach(e -> o.line("  " + where(e) + "  " + e.text()));
-        o.line("Why: " + f.explanation());
-        o.line("Fix: " + f.fix().text());
-        f.fix().plan().ifPresent(p -> plan(o, p));
+        o.line("Why: " + words.text(f.explanation()));
+        o.line("Fix: " + words.text(f.fix().text()));
+        f.fix().plan().ifPresent(p -> plan(o, p, words));
     }
 
-    private static void plan(CliOutput o, FixPlan p) {
+    private static void plan(CliOutput o, FixPlan p, DiagnosisText words) {
         o.line("Plan:");
         p.kernelArguments().forEach(a -> o.line("  kernel argument: " + a));
         p.modprobe().forEach(m -> o.line("  /etc/modprobe.d: " + m));
         p.udevRules().forEach(r -> o.line("  /etc/udev/rules.d: " + r));
-        for (PassthroughPlan.VmChange v : p.vmChanges()) {
-            o.line("  VM (" + v.hypervisor() + "), " + v.description() + ":");
+        for (FixPlan.VmEdit v : p.vmChanges()) {
+            o.line("  VM (" + v.hypervisor() + "), " + words.text(v.description()) + ":");
             v.snippet().lines().forEach(l -> o.line("    " + l));
         }
         p.commands().forEach(c -> o.line("  $ " + c));

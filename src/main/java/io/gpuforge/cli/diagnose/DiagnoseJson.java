@@ -1,5 +1,6 @@
 package io.gpuforge.cli.diagnose;
 
+import io.gpuforge.app.diagnose.DiagnosisText;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
@@ -14,6 +15,9 @@ import java.util.Map;
  */
 final class DiagnoseJson {
 
+    /** JSON is read by programs: its words are always English (the keys of the causes are their ids). */
+    private static final DiagnosisText WORDS = new DiagnosisText(java.util.Locale.ENGLISH);
+
     private DiagnoseJson() {
     }
 
@@ -22,7 +26,7 @@ final class DiagnoseJson {
         root.put("cause", d.cause());
         root.put("causes", d.causes().stream().map(DiagnoseJson::finding).toList());
         root.put("relevant", d.relevant().stream().map(DiagnoseJson::evidence).toList());
-        d.reason().ifPresent(r -> root.put("reason", r));
+        d.reason().ifPresent(r -> root.put("reason", WORDS.text(r)));
         root.put("collected", d.collected().stream().map(DiagnoseJson::collected).toList());
         return root;
     }
@@ -30,11 +34,11 @@ final class DiagnoseJson {
     private static Map<String, Object> finding(Finding f) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", f.id());
-        m.put("title", f.title());
+        m.put("title", WORDS.text(f.title()));
         m.put("evidence", f.evidence().stream().map(DiagnoseJson::evidence).toList());
-        m.put("explanation", f.explanation());
+        m.put("explanation", WORDS.text(f.explanation()));
         Map<String, Object> fix = new LinkedHashMap<>();
-        fix.put("text", f.fix().text());
+        fix.put("text", WORDS.text(f.fix().text()));
         f.fix().plan().ifPresent(p -> fix.put("plan", plan(p)));
         m.put("fix", fix);
         return m;
@@ -59,7 +63,7 @@ final class DiagnoseJson {
         m.put("vm_changes", p.vmChanges().stream().map(v -> {
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("hypervisor", v.hypervisor());
-            c.put("description", v.description());
+            c.put("description", WORDS.text(v.description()));
             c.put("snippet", v.snippet());
             return c;
         }).toList());

@@ -1,5 +1,6 @@
 package io.gpuforge.domain.diagnose;
 
+import io.gpuforge.domain.Message;
 import java.util.List;
 import java.util.Optional;
 
@@ -12,7 +13,7 @@ import java.util.Optional;
  * @param reason when no cause was found, why (no signature matched, the log was empty, nothing could be read)
  */
 public record Diagnosis(List<Finding> causes, List<Evidence> relevant, List<Collected> collected,
-                        Optional<String> reason) {
+                        Optional<Message> reason) {
 
     public static final String UNKNOWN = "unknown";
 

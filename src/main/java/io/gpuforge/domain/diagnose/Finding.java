@@ -1,13 +1,14 @@
 package io.gpuforge.domain.diagnose;
 
+import io.gpuforge.domain.Message;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * One cause the logs show: its id ({@code vga-slot-conflict}), a title, the lines that show it, what it means, and
- * its fix.
+ * its fix; the words as {@link Message}s, rendered in the user's language.
  */
-public record Finding(String id, String title, List<Evidence> evidence, String explanation, Fix fix) {
+public record Finding(String id, Message title, List<Evidence> evidence, Message explanation, Fix fix) {
 
     public Finding {
         Objects.requireNonNull(id);

@@ -1,6 +1,6 @@
 package io.gpuforge.domain.diagnose;
 
-import io.gpuforge.domain.passthrough.PassthroughPlan;
+import io.gpuforge.domain.Message;
 import java.util.List;
 
 /**
@@ -15,7 +15,20 @@ import java.util.List;
  * @param commands commands to run on the host
  */
 public record FixPlan(List<String> kernelArguments, List<String> modprobe, List<String> udevRules,
-                      List<PassthroughPlan.VmChange> vmChanges, List<String> commands) {
+                      List<VmEdit> vmChanges, List<String> commands) {
+
+    /**
+     * A change of the VM's configuration on one hypervisor ({@code proxmox}, {@code libvirt}): what it does, in
+     * words, and the configuration it writes.
+     */
+    public record VmEdit(String hypervisor, Message description, String snippet) {
+
+        public VmEdit {
+            java.util.Objects.requireNonNull(hypervisor);
+            java.util.Objects.requireNonNull(description);
+            java.util.Objects.requireNonNull(snippet);
+        }
+    }
 
     public FixPlan {
         kernelArguments = List.copyOf(kernelArguments);
@@ -33,7 +46,7 @@ public record FixPlan(List<String> kernelArguments, List<String> modprobe, List<
         return new FixPlan(List.of(), List.of(lines), List.of(), List.of(), List.of());
     }
 
-    public static FixPlan vm(PassthroughPlan.VmChange... changes) {
+    public static FixPlan vm(VmEdit... changes) {
         return new FixPlan(List.of(), List.of(), List.of(), List.of(changes), List.of());
     }
 

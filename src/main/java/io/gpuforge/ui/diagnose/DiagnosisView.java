@@ -1,11 +1,11 @@
 package io.gpuforge.ui.diagnose;
 
+import io.gpuforge.app.diagnose.DiagnosisText;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
 import io.gpuforge.domain.diagnose.Finding;
 import io.gpuforge.domain.diagnose.FixPlan;
-import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.ui.common.I18n;
 import static io.gpuforge.ui.common.Wrapped.wrapped;
 import java.util.ArrayList;
@@ -39,14 +39,15 @@ final class DiagnosisView extends VBox {
     }
 
     void render(Diagnosis d) {
+        DiagnosisText words = new DiagnosisText(i18n.getLocale());
         List<Node> out = new ArrayList<>();
         if (d.known()) {
             Finding first = d.causes().get(0);
-            out.add(headline("badge-danger", first.id(), CauseTitles.of(first, i18n)));
-            out.add(finding(first));
+            out.add(headline("badge-danger", first.id(), words.text(first.title())));
+            out.add(finding(first, words));
             for (Finding f : d.alsoSeen()) {
-                TitledPane also = new TitledPane(i18n.get("diagnose.alsoSeen", CauseTitles.of(f, i18n), f.id()),
-                        finding(f));
+                TitledPane also = new TitledPane(i18n.get("diagnose.alsoSeen", words.text(f.title()), f.id()),
+                        finding(f, words));
                 also.setExpanded(false);
                 also.setId("diagnose-also-" + f.id());
                 also.getStyleClass().add("diagnose-also");
@@ -54,7 +55,7 @@ final class DiagnosisView extends VBox {
             }
         } else {
             out.add(headline("badge-muted", "unknown", i18n.get("diagnose.unknown")));
-            out.add(text("diagnose-reason", i18n.get("diagnose.reason", d.reason().orElse(""))));
+            out.add(text("diagnose-reason", i18n.get("diagnose.reason", d.reason().map(words::text).orElse(""))));
             if (!d.relevant().isEmpty()) {
                 out.add(section("diagnose.relevant"));
                 out.add(lines(d.relevant(), "diagnose-relevant"));
@@ -81,12 +82,12 @@ final class DiagnosisView extends VBox {
         return head;
     }
 
-    private VBox finding(Finding f) {
+    private VBox finding(Finding f, DiagnosisText words) {
         VBox box = new VBox(8);
         box.getChildren().addAll(section("diagnose.evidence"), lines(f.evidence(), "diagnose-evidence-" + f.id()),
-                section("diagnose.why"), text("diagnose-why", f.explanation()),
-                section("diagnose.fix"), text("diagnose-fix", f.fix().text()));
-        f.fix().plan().ifPresent(p -> box.getChildren().addAll(section("diagnose.plan"), plan(p)));
+                section("diagnose.why"), text("diagnose-why", words.text(f.explanation())),
+                section("diagnose.fix"), text("diagnose-fix", words.text(f.fix().text())));
+        f.fix().plan().ifPresent(p -> box.getChildren().addAll(section("diagnose.plan"), plan(p, words)));
         return box;
     }
 
@@ -115,14 +116,15 @@ final class DiagnosisView extends VBox {
         return box;
     }
 
-    private VBox plan(FixPlan p) {
+    private VBox plan(FixPlan p, DiagnosisText words) {
         VBox box = new VBox(4);
         box.setId("diagnose-plan");
         p.kernelArguments().forEach(a -> box.getChildren().add(code(i18n.get("diagnose.plan.kernel"), a)));
         p.modprobe().forEach(m -> box.getChildren().add(code(i18n.get("diagnose.plan.modprobe"), m)));
         p.udevRules().forEach(r -> box.getChildren().add(code(i18n.get("diagnose.plan.udev"), r)));
-        for (PassthroughPlan.VmChange v : p.vmChanges()) {
-            box.getChildren().add(code(i18n.get("diagnose.plan.vm", v.hypervisor(), v.description()), v.snippet()));
+        for (FixPlan.VmEdit v : p.vmChanges()) {
+            box.getChildren().add(code(i18n.get("diagnose.plan.vm", v.hypervisor(), words.text(v.description())),
+                    v.snippet()));
         }
         p.commands().forEach(c -> box.getChildren().add(code(i18n.get("diagnose.plan.command"), c)));
         return box;

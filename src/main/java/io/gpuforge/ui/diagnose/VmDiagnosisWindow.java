@@ -1,5 +1,6 @@
 package io.gpuforge.ui.diagnose;
 
+import io.gpuforge.app.diagnose.DiagnosisText;
 import io.gpuforge.app.diagnose.FixService;
 import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.app.session.ConnectionSession;
@@ -181,7 +182,7 @@ public final class VmDiagnosisWindow {
             l.getStyleClass().add(c.read() ? "text-muted" : "wizard-message-info");
             collected.getChildren().add(l);
         }
-        status.setText(d.known() ? i18n.get("diagnose.vm.found", CauseTitles.of(d.causes().get(0), i18n))
+        status.setText(d.known() ? i18n.get("diagnose.vm.found", new DiagnosisText(i18n.getLocale()).text(d.causes().get(0).title()))
                 : i18n.get("diagnose.vm.noCause"));
         enable(d.known(), false, false);
     }

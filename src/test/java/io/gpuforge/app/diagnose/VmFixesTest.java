@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.diagnose.VmFix;
 import io.gpuforge.domain.passthrough.ConfigChange;
-import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.vm.Firmware;
 import io.gpuforge.domain.vm.VmConfig;
 import io.gpuforge.domain.vm.VmDetails;
@@ -96,7 +95,7 @@ class VmFixesTest {
 
     private static VmFix domain(String cause) throws Exception {
         return VmFixes.of(ConnectionInfo.Kind.LIBVIRT, cause, new VmConfig(new VmRef("host", "win11"), "v1", DETAILS,
-                Map.of(), DOMAIN), List.of(new PassthroughPlan.VmChange("libvirt", "PCIe platform",
+                Map.of(), DOMAIN), List.of(new io.gpuforge.domain.diagnose.FixPlan.VmEdit("libvirt", io.gpuforge.domain.Message.of("change.pcie"),
                 "<type machine='q35'>hvm</type>")));
     }
 
