@@ -52,9 +52,10 @@ public final class Diagnoser {
                     l.text(), l.plain())).toList();
             all.addAll(lines);
             int index = indexOf(read, in.name());
-            Collected c = index >= 0 ? read.get(index) : new Collected(in.name(), source, in.text().getBytes(java.nio.charset.StandardCharsets.UTF_8).length, 0,
-                    in.text().split("\r\n|\r|\n", -1).length, Optional.empty());
-            c = new Collected(c.name(), source, c.bytesRead(), c.bytesSkipped(), c.lines(), c.problem(), c.millis());
+            Collected c = index >= 0 ? read.get(index) : new Collected(in.name(), Message.of("log.named", in.name()),
+                    source, in.text().getBytes(java.nio.charset.StandardCharsets.UTF_8).length, 0,
+                    in.text().split("\r\n|\r|\n", -1).length, Optional.empty(), 0);
+            c = c.as(source, c.millis());
             if (index >= 0) {
                 read.set(index, c);
             } else {

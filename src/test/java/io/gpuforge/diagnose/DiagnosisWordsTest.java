@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The diagnosis speaks both languages: every cause, its explanation, its fix and its plan's words are in English and
  * in Simplified Chinese, key by key; what every real and written case yields renders in Chinese with no English
- * sentence left and no key missing; and every key of the bundle is one the engine can name.
+ * sentence left and no key missing; and every key of the bundle is one the engine (or what collects its logs) can
+ * name.
  */
 class DiagnosisWordsTest {
 
@@ -43,6 +44,9 @@ class DiagnosisWordsTest {
             String en = EN.bundle().getString(key);
             String zh = ZH.bundle().getString(key);
             assertThat(arguments(zh)).as(key).isEqualTo(arguments(en));
+            // every argument a number, so that number and choice formats take it too
+            String chinese = new MessageFormat(zh, Locale.SIMPLIFIED_CHINESE).format(new Object[] {3, 3, 3, 3, 3, 3});
+            assertThat(LatinText.sentences(chinese)).as("English left in %s: %s", key, chinese).isEmpty();
             for (String pattern : List.of(en, zh)) {
                 new MessageFormat(pattern);
                 assertThat(pattern.replace("''", "")).as("%s: an apostrophe is written '' in a MessageFormat", key)
@@ -95,7 +99,8 @@ class DiagnosisWordsTest {
     @Test
     void everyKeyOfTheBundleIsOneTheEngineCanName() throws IOException {
         String engine;
-        try (Stream<Path> files = Files.list(Path.of("src/main/java/io/gpuforge/diagnose"))) {
+        try (Stream<Path> files = Stream.concat(Files.list(Path.of("src/main/java/io/gpuforge/diagnose")),
+                Files.list(Path.of("src/main/java/io/gpuforge/app/diagnose")))) {
             engine = files.map(DiagnosisWordsTest::read).collect(Collectors.joining("\n"));
         }
         Set<String> ids = Signatures.TABLE.stream().map(Signatures.Cause::id).collect(Collectors.toSet());

@@ -93,12 +93,12 @@ public final class DiagnoseService {
      * A log file's text as the diagnosis would read it (its last 8 MiB, colour codes dropped), for the window to
      * show before it is diagnosed.
      *
-     * @throws IOException with the one-line reason when it is not a readable text log
+     * @throws UnreadableLog with the one-line reason when it is not a readable text log
      */
     public String text(Path file) throws IOException {
         LogReader.Read r = reader.file(file);
         if (r.input().isEmpty()) {
-            throw new IOException(r.collected().problem().orElse(file + " could not be read"));
+            throw new UnreadableLog(r.collected().problem().orElseThrow());
         }
         return r.input().get().text();
     }
@@ -113,7 +113,7 @@ public final class DiagnoseService {
      */
     public static boolean noFailedStart(Diagnosis d) {
         return d.collected().stream().anyMatch(c -> c.source() == LogSource.TASK_LOG && !c.read()
-                && c.problem().map(p -> p.startsWith(VmEvidence.NO_FAILED_START)).orElse(false));
+                && c.problem().map(p -> p.key().equals(VmEvidence.NO_FAILED_START)).orElse(false));
     }
 
     public Diagnosis vm(ConnectionSession session, ConnectionInfo connection, VmRef vm, HostLogs hosts,

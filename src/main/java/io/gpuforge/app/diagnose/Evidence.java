@@ -1,5 +1,6 @@
 package io.gpuforge.app.diagnose;
 
+import io.gpuforge.domain.Message;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.LogInput;
 import io.gpuforge.domain.diagnose.LogSource;
@@ -24,20 +25,20 @@ final class Evidence {
     }
 
     /** A source's text, fetched since {@code t0} ({@link System#nanoTime()}). */
-    void text(String name, LogSource source, String text, long t0) {
+    void text(String name, Message label, LogSource source, String text, long t0) {
         LogReader.Read r = reader.pasted(name, text);
         // fetched by GPUForge: from the host (its logs, the hypervisor's), or from the guest through its agent
         Origin origin = source == LogSource.GUEST ? Origin.GUEST : Origin.HOST;
         r.input().ifPresent(in -> inputs.add(new LogInput(in.name(), source == LogSource.PASTED ? Optional.empty()
                 : Optional.of(source), in.text(), origin)));
         Collected c = r.collected();
-        collected.add(new Collected(c.name(), source, c.bytesRead(), c.bytesSkipped(), c.lines(), c.problem(),
+        collected.add(new Collected(c.name(), label, source, c.bytesRead(), c.bytesSkipped(), c.lines(), c.problem(),
                 millis(t0)));
     }
 
     /** A source that could not be read, with why; tried since {@code t0}. */
-    void missing(String name, LogSource source, String problem, long t0) {
-        collected.add(new Collected(name, source, 0, 0, 0, Optional.of(problem), millis(t0)));
+    void missing(String name, Message label, LogSource source, Message problem, long t0) {
+        collected.add(new Collected(name, label, source, 0, 0, 0, Optional.of(problem), millis(t0)));
     }
 
     /** A log the user gave (a file, stdin), as {@link LogReader} read it. */

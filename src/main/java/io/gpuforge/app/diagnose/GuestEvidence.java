@@ -2,6 +2,7 @@ package io.gpuforge.app.diagnose;
 
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.Message;
 import io.gpuforge.domain.diagnose.LogSource;
 import io.gpuforge.domain.vm.GuestExecResult;
 import io.gpuforge.domain.vm.VmRef;
@@ -20,7 +21,7 @@ final class GuestEvidence {
 
     static final int SECONDS = 20;
 
-    private record Ask(String name, List<String> command) {
+    private record Ask(String name, Message label, List<String> command) {
     }
 
     private GuestEvidence() {
@@ -29,11 +30,14 @@ final class GuestEvidence {
     static void of(ConnectionSession s, VmRef vm, Optional<String> osType, Evidence e) {
         boolean windows = osType.map(o -> o.toLowerCase(java.util.Locale.ROOT).startsWith("win")).orElse(false);
         List<Ask> asks = windows
-                ? List.of(new Ask("the display devices of VM " + vm.id() + " (Get-PnpDevice)", List.of("powershell",
+                ? List.of(new Ask("the display devices of VM " + vm.id() + " (Get-PnpDevice)",
+                        Message.of("log.guestDisplays", vm.id()), List.of("powershell",
                         "-NoProfile", "-NonInteractive", "-Command", "Get-PnpDevice -Class Display | Format-List"
                                 + " FriendlyName,InstanceId,Status,Problem,ProblemDescription")))
-                : List.of(new Ask("nvidia-smi -L in VM " + vm.id(), List.of("nvidia-smi", "-L")),
-                        new Ask("the GPU drivers' kernel lines in VM " + vm.id(), List.of("sh", "-c", "dmesg 2>&1"
+                : List.of(new Ask("nvidia-smi -L in VM " + vm.id(), Message.of("log.guestNvidiaSmi", vm.id()),
+                                List.of("nvidia-smi", "-L")),
+                        new Ask("the GPU drivers' kernel lines in VM " + vm.id(), Message.of("log.guestKernel", vm.id()),
+                                List.of("sh", "-c", "dmesg 2>&1"
                                 + " | grep -iE 'nvidia|NVRM|amdgpu|nouveau' | tail -n 500")));
         for (Ask a : asks) {
             long t0 = System.nanoTime();
@@ -41,12 +45,13 @@ final class GuestEvidence {
                 GuestExecResult r = s.guestExec(vm, a.command(), Duration.ofSeconds(SECONDS));
                 String text = r.stdout() + (r.stderr().isBlank() ? "" : (r.stdout().endsWith("\n") || r.stdout()
                         .isEmpty() ? "" : "\n") + r.stderr());
-                e.text(a.name(), LogSource.GUEST, text, t0);
+                e.text(a.name(), a.label(), LogSource.GUEST, text, t0);
             } catch (BackendException x) {
-                e.missing(a.name(), LogSource.GUEST, a.name() + " could not be asked: " + x.getMessage(), t0);
+                e.missing(a.name(), a.label(), LogSource.GUEST, Message.of("read.notAsked", a.label(),
+                        String.valueOf(x.getMessage())), t0);
             } catch (InterruptedException x) {
                 Thread.currentThread().interrupt();
-                e.missing(a.name(), LogSource.GUEST, a.name() + " was not asked: interrupted", t0);
+                e.missing(a.name(), a.label(), LogSource.GUEST, Message.of("read.askInterrupted", a.label()), t0);
                 return;
             }
         }

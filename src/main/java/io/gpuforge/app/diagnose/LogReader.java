@@ -1,5 +1,6 @@
 package io.gpuforge.app.diagnose;
 
+import io.gpuforge.domain.Message;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.LogInput;
 import io.gpuforge.domain.diagnose.LogSource;
@@ -13,7 +14,6 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -52,7 +52,7 @@ final class LogReader {
         String name = path.toString();
         try {
             if (Files.isDirectory(path)) {
-                return failed(name, name + " is a directory: give a log file");
+                return failed(name, Message.of("read.directory", name));
             }
             java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(path,
                     java.nio.file.attribute.BasicFileAttributes.class);
@@ -73,11 +73,11 @@ final class LogReader {
                 return text(name, bytes, skip, skip > 0);
             }
         } catch (NoSuchFileException e) {
-            return failed(name, name + ": no such file");
+            return failed(name, Message.of("read.noFile", name));
         } catch (AccessDeniedException e) {
-            return failed(name, name + ": permission denied");
+            return failed(name, Message.of("read.denied", name));
         } catch (IOException e) {
-            return failed(name, name + ": " + e.getMessage());
+            return failed(name, Message.of("read.error", name, String.valueOf(e.getMessage())));
         }
     }
 
@@ -92,7 +92,7 @@ final class LogReader {
             try (InputStream in = Files.newInputStream(path)) {
                 read.complete(stream(name, in));
             } catch (IOException | RuntimeException e) {
-                read.complete(failed(name, name + ": " + e.getMessage()));
+                read.complete(failed(name, Message.of("read.error", name, String.valueOf(e.getMessage()))));
             }
         }, "gpuforge-log-read");
         t.setDaemon(true);
@@ -101,13 +101,12 @@ final class LogReader {
             return read.get(streamWait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
             t.interrupt();
-            return failed(name, name + " gave nothing to read within " + streamWait.toSeconds() + " s (a pipe nobody"
-                    + " writes to?): give the log as a file, or pipe it to --log -");
+            return failed(name, Message.of("read.silent", name, streamWait.toSeconds()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return failed(name, name + ": interrupted while reading it");
+            return failed(name, Message.of("read.interrupted", name));
         } catch (java.util.concurrent.ExecutionException e) {
-            return failed(name, name + ": " + e.getCause().getMessage());
+            return failed(name, Message.of("read.error", name, String.valueOf(e.getCause().getMessage())));
         }
     }
 
@@ -118,7 +117,7 @@ final class LogReader {
             long more = in.read() >= 0 ? 1 : 0;
             return text(name, bytes, more, false);
         } catch (IOException e) {
-            return failed(name, name + ": " + e.getMessage());
+            return failed(name, Message.of("read.error", name, String.valueOf(e.getMessage())));
         }
     }
 
@@ -143,15 +142,14 @@ final class LogReader {
             }
         }
         if (nul > 0 || (sample > 0 && control * 10 > sample)) {
-            return failed(name, String.format(Locale.ROOT, "%s is not a text log (binary data: %d NUL and %d control"
-                    + " bytes in its first %d): give the log as text", name, nul, control, sample));
+            return failed(name, Message.of("read.binary", name, nul, control, sample));
         }
         String text;
         try {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
                     .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(bytes)).toString();
         } catch (java.nio.charset.CharacterCodingException e) {
-            return failed(name, name + ": " + e.getMessage());
+            return failed(name, Message.of("read.error", name, String.valueOf(e.getMessage())));
         }
         if (cutAtStart) {
             int nl = text.indexOf('\n');
@@ -160,10 +158,11 @@ final class LogReader {
         text = ANSI.matcher(text).replaceAll("");
         int lines = text.isEmpty() ? 0 : (int) text.lines().count();
         return new Read(Optional.of(LogInput.of(name, text)),
-                new Collected(name, LogSource.PASTED, bytes.length, skipped, lines, Optional.empty()));
+                new Collected(name, Message.of("log.named", name), LogSource.PASTED, bytes.length, skipped, lines,
+                        Optional.empty(), 0));
     }
 
-    private static Read failed(String name, String problem) {
-        return new Read(Optional.empty(), Collected.failed(name, problem));
+    private static Read failed(String name, Message problem) {
+        return new Read(Optional.empty(), Collected.failed(name, Message.of("log.named", name), problem));
     }
 }

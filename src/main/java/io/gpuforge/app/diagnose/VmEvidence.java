@@ -8,6 +8,7 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.Message;
 import io.gpuforge.domain.diagnose.LogSource;
 import io.gpuforge.domain.vm.FailedStart;
 import io.gpuforge.domain.vm.VmConfig;
@@ -25,8 +26,8 @@ import java.util.Optional;
  */
 final class VmEvidence {
 
-    /** How the task log's entry begins when the VM has no failed start at all (nothing to diagnose). */
-    static final String NO_FAILED_START = "no failed start of VM ";
+    /** The task log's problem when the VM has no failed start at all (nothing to diagnose). */
+    static final String NO_FAILED_START = "read.noFailedStart";
 
     /** The longest task log read: PVE's start logs are tens of lines; a runaway one is cut at its start. */
     static final int MAX_TASK_LINES = 5000;
@@ -62,49 +63,57 @@ final class VmEvidence {
 
     static void of(ConnectionSession s, VmRef vm, Hosts hosts, Evidence e) {
         String what = "the last failed start of VM " + vm.id() + " on " + vm.node();
+        Message whatLabel = Message.of("log.lastFailedStart", vm.id(), vm.node());
         Optional<FailedStart> f = Optional.empty();
         long t0 = System.nanoTime();
         try {
             if (hosts.connection().kind() == ConnectionInfo.Kind.LIBVIRT) {
                 // libvirt keeps no record of a failed start: its error went back to whoever started it
                 Optional<io.gpuforge.domain.tasks.TaskRecord> own = hosts.ownStarts().lastFailed(hosts.connection(), vm);
-                if (own.isEmpty()) {
-                    throw new BackendException(BackendException.Kind.UNSUPPORTED, "libvirt keeps no record of a"
-                            + " failed start, and GPUForge's task log has none of VM " + vm.id() + " (started"
-                            + " elsewhere?); QEMU's own words are in the domain's log, read below");
+                if (own.isPresent()) {
+                    io.gpuforge.domain.tasks.TaskRecord t = own.get();
+                    String text = String.join("\n", t.log()) + "\n" + t.statusText() + "\n";
+                    f = Optional.of(new FailedStart("libvirt's error when GPUForge started VM " + vm.id() + " at "
+                            + t.started(), t.started(), t.statusText(), text));
+                    e.text(f.get().task(), Message.of("log.libvirtError", vm.id(), t.started().toString()),
+                            LogSource.TASK_LOG, f.get().log(), t0);
+                } else {
+                    e.missing(what, whatLabel, LogSource.TASK_LOG, Message.of("read.libvirtNoRecord", vm.id()), t0);
                 }
-                io.gpuforge.domain.tasks.TaskRecord t = own.get();
-                String text = String.join("\n", t.log()) + "\n" + t.statusText() + "\n";
-                f = Optional.of(new FailedStart("libvirt's error when GPUForge started VM " + vm.id() + " at "
-                        + t.started(), t.started(), t.statusText(), text));
             } else {
                 f = s.lastFailedStart(vm, MAX_TASK_LINES);
-            }
-            if (f.isPresent()) {
-                boolean libvirt = hosts.connection().kind() == ConnectionInfo.Kind.LIBVIRT;
-                e.text((libvirt ? "" : "task ") + f.get().task(), LogSource.TASK_LOG, f.get().log(), t0);
-            } else {
-                e.missing(what, LogSource.TASK_LOG, NO_FAILED_START + vm.id() + " among the tasks of "
-                        + vm.node() + ": start it once more, then diagnose it", t0);
+                if (f.isPresent()) {
+                    e.text("task " + f.get().task(), Message.of("log.task", f.get().task()), LogSource.TASK_LOG,
+                            f.get().log(), t0);
+                } else {
+                    e.missing(what, whatLabel, LogSource.TASK_LOG, Message.of(NO_FAILED_START, vm.id(), vm.node()),
+                            t0);
+                }
             }
         } catch (BackendException x) {
-            e.missing(what, LogSource.TASK_LOG, what + " could not be read: " + x.getMessage(), t0);
+            e.missing(what, whatLabel, LogSource.TASK_LOG, notRead(whatLabel, x), t0);
         }
         String config = "the configuration of VM " + vm.id();
+        Message configLabel = Message.of("log.configuration", vm.id());
         t0 = System.nanoTime();
         Optional<String> osType = Optional.empty();
         List<PciAddress> functions = List.of();
         try {
             VmConfig c = s.readConfig(vm);
-            e.text(config, LogSource.PASTED, c.document(), t0);
+            e.text(config, configLabel, LogSource.PASTED, c.document(), t0);
             osType = c.details().osType();
             functions = c.details().hostDevices();
         } catch (BackendException x) {
-            e.missing(config, LogSource.PASTED, config + " could not be read: " + x.getMessage(), t0);
+            e.missing(config, configLabel, LogSource.PASTED, notRead(configLabel, x), t0);
         }
         host(vm, hosts, f, e);
         functions(vm, hosts, functions, e);
         GuestEvidence.of(s, vm, osType, e);
+    }
+
+    /** "… could not be read: why". */
+    static Message notRead(Message label, Exception x) {
+        return Message.of("read.failed", label, String.valueOf(x.getMessage()));
     }
 
     /** Over the node's host link: the VM's GPU functions as the host sees them (drivers, group, reset, power). */
@@ -113,12 +122,13 @@ final class VmEvidence {
             return;
         }
         String name = "the GPU's functions on " + vm.node();
+        Message label = Message.of("log.functions", vm.node());
         long t0 = System.nanoTime();
         try {
-            e.text(name, LogSource.PASTED, hosts.logs().pciFacts(new HostTarget.Linked(hosts.connection(),
+            e.text(name, label, LogSource.PASTED, hosts.logs().pciFacts(new HostTarget.Linked(hosts.connection(),
                     vm.node()), functions, hosts.prompt()), t0);
         } catch (HostException x) {
-            e.missing(name, LogSource.PASTED, name + " could not be read: " + x.getMessage(), t0);
+            e.missing(name, label, LogSource.PASTED, notRead(label, x), t0);
         }
     }
 
@@ -126,27 +136,29 @@ final class VmEvidence {
     private static void host(VmRef vm, Hosts hosts, Optional<FailedStart> f, Evidence e) {
         HostTarget node = new HostTarget.Linked(hosts.connection(), vm.node());
         String kernel = "the kernel log of " + vm.node();
+        Message kernelLabel = Message.of("log.kernel", vm.node());
         long t0 = System.nanoTime();
         try {
-            e.text(kernel, LogSource.KERNEL_LOG, hosts.logs().kernelLog(node, f.map(FailedStart::at), MAX_HOST_LINES,
-                    hosts.prompt()), t0);
+            e.text(kernel, kernelLabel, LogSource.KERNEL_LOG, hosts.logs().kernelLog(node, f.map(FailedStart::at),
+                    MAX_HOST_LINES, hosts.prompt()), t0);
         } catch (HostException x) {
-            e.missing(kernel, LogSource.KERNEL_LOG, kernel + " could not be read: " + x.getMessage(), t0);
+            e.missing(kernel, kernelLabel, LogSource.KERNEL_LOG, notRead(kernelLabel, x), t0);
         }
         if (hosts.connection().kind() != ConnectionInfo.Kind.LIBVIRT) {
             return;
         }
         String path = "/var/log/libvirt/qemu/" + vm.id() + ".log";
+        Message pathLabel = Message.of("log.named", path);
         t0 = System.nanoTime();
         try {
             Optional<String> log = hosts.logs().tail(node, path, MAX_HOST_LINES, hosts.prompt());
             if (log.isPresent()) {
-                e.text(path, LogSource.QEMU_LOG, log.get(), t0);
+                e.text(path, pathLabel, LogSource.QEMU_LOG, log.get(), t0);
             } else {
-                e.missing(path, LogSource.QEMU_LOG, path + " does not exist on " + vm.node(), t0);
+                e.missing(path, pathLabel, LogSource.QEMU_LOG, Message.of("read.absent", path, vm.node()), t0);
             }
         } catch (HostException x) {
-            e.missing(path, LogSource.QEMU_LOG, path + " could not be read: " + x.getMessage(), t0);
+            e.missing(path, pathLabel, LogSource.QEMU_LOG, notRead(pathLabel, x), t0);
         }
     }
 }

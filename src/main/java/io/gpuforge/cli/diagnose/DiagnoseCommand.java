@@ -127,7 +127,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
 
     /** Prints the diagnosis (unless {@code print} is false); the exit code. */
     private int report(CliOutput o, Diagnosis d, boolean print) {
-        d.collected().stream().flatMap(c -> c.problem().stream()).forEach(p -> o.error("gpuforge diagnose: " + p));
+        DiagnosisText english = new DiagnosisText(Locale.ENGLISH);
+        d.collected().stream().flatMap(c -> c.problem().stream())
+                .forEach(p -> o.error("gpuforge diagnose: " + english.text(p)));
         if (d.collected().stream().noneMatch(Collected::read)) {
             return 1;
         }

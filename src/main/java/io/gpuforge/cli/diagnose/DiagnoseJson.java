@@ -81,7 +81,7 @@ final class DiagnoseJson {
         if (c.millis() > 0) {
             m.put("millis", c.millis());
         }
-        c.problem().ifPresent(p -> m.put("problem", p));
+        c.problem().ifPresent(p -> m.put("problem", WORDS.text(p)));
         return m;
     }
 

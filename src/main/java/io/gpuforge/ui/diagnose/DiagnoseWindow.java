@@ -1,5 +1,7 @@
 package io.gpuforge.ui.diagnose;
 
+import io.gpuforge.app.diagnose.DiagnosisText;
+import io.gpuforge.app.diagnose.UnreadableLog;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
 import io.gpuforge.ui.common.I18n;
@@ -124,7 +126,8 @@ public final class DiagnoseWindow {
                     text.setText(t);
                     diagnose();
                 })
-                .onError(e -> status.setText(i18n.get("diagnose.openFailed", e.getMessage())))
+                .onError(e -> status.setText(i18n.get("diagnose.openFailed", e instanceof UnreadableLog u
+                        ? new DiagnosisText(i18n.getLocale()).text(u.problem()) : e.getMessage())))
                 .andFinally(() -> busy.setVisible(false)).start();
     }
 

@@ -176,13 +176,15 @@ public final class VmDiagnosisWindow {
         diagnosis = d;
         result.render(d);
         collected.getChildren().clear();
+        DiagnosisText words = new DiagnosisText(i18n.getLocale());
         for (Collected c : d.collected()) {
-            Label l = Wrapped.wrapped(new Label(c.read() ? i18n.get("diagnose.vm.read", c.name(), c.lines(), c.millis())
-                    : i18n.get("diagnose.vm.notRead", c.name(), c.problem().orElse(""))));
+            Label l = Wrapped.wrapped(new Label(c.read() ? i18n.get("diagnose.vm.read", words.text(c.label()), c.lines(),
+                    c.millis()) : i18n.get("diagnose.vm.notRead", words.text(c.label()),
+                    c.problem().map(words::text).orElse(""))));
             l.getStyleClass().add(c.read() ? "text-muted" : "wizard-message-info");
             collected.getChildren().add(l);
         }
-        status.setText(d.known() ? i18n.get("diagnose.vm.found", new DiagnosisText(i18n.getLocale()).text(d.causes().get(0).title()))
+        status.setText(d.known() ? i18n.get("diagnose.vm.found", words.text(d.causes().get(0).title()))
                 : i18n.get("diagnose.vm.noCause"));
         enable(d.known(), false, false);
     }

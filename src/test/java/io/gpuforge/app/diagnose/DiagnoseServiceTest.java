@@ -22,6 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** Logs as files and streams: read within their bounds, and what is not a log refused in one line. */
 class DiagnoseServiceTest {
 
+    private static final io.gpuforge.app.diagnose.DiagnosisText EN =
+            new io.gpuforge.app.diagnose.DiagnosisText(java.util.Locale.ENGLISH);
+
     @TempDir
     Path dir;
 
@@ -59,13 +62,13 @@ class DiagnoseServiceTest {
         Diagnosis d = service.files(List.of(dir.toString(), binary.toString(), dir.resolve("nope.log").toString(),
                 log.toString()), NO_STDIN);
         assertThat(d.cause()).isEqualTo("vga-slot-conflict");
-        assertThat(d.collected()).extracting(c -> c.problem().orElse("read")).containsExactly(
+        assertThat(d.collected()).extracting(c -> c.problem().map(EN::text).orElse("read")).containsExactly(
                 dir + " is a directory: give a log file",
                 binary + " is not a text log (binary data: " + nuls(noise) + " NUL and " + controls(noise) + " control bytes in its"
-                        + " first 4096): give the log as text",
+                        + " first 4,096): give the log as text",
                 dir.resolve("nope.log") + ": no such file",
                 "read");
-        assertThat(d.collected()).allMatch(c -> c.problem().map(p -> !p.contains("\n")).orElse(true));
+        assertThat(d.collected()).allMatch(c -> c.problem().map(p -> !EN.text(p).contains("\n")).orElse(true));
     }
 
     @Test

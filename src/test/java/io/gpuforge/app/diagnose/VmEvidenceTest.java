@@ -33,6 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class VmEvidenceTest {
 
+    private static final io.gpuforge.app.diagnose.DiagnosisText EN =
+            new io.gpuforge.app.diagnose.DiagnosisText(java.util.Locale.ENGLISH);
+
     @TempDir
     Path dir;
 
@@ -83,7 +86,7 @@ class VmEvidenceTest {
             assertThat(task.read()).isTrue();
             Collected kernel = d.collected().stream().filter(c -> c.name().equals("the kernel log of pve-4090"))
                     .findFirst().orElseThrow();
-            assertThat(kernel.read()).as(kernel.problem().orElse("")).isTrue();
+            assertThat(kernel.read()).as(kernel.problem().map(EN::text).orElse("")).isTrue();
             assertThat(kernel.source()).isEqualTo(LogSource.KERNEL_LOG);
             assertThat(kernel.lines()).isEqualTo(3);
             assertThat(kernel.millis()).as("the time it took over SSH").isPositive();
@@ -92,7 +95,7 @@ class VmEvidenceTest {
             assertThat(d.causes().get(0).evidence()).anyMatch(e -> e.text().contains("group 13 is not viable"));
             Collected functions = d.collected().stream().filter(c -> c.name().equals("the GPU's functions on pve-4090"))
                     .findFirst().orElseThrow();
-            assertThat(functions.read()).as(functions.problem().orElse("")).isTrue();
+            assertThat(functions.read()).as(functions.problem().map(EN::text).orElse("")).isTrue();
             assertThat(functions.lines()).as("driver, reset, power, two group members, iomem, memlock")
                     .isGreaterThanOrEqualTo(6);
             assertThat(d.causes().get(0).evidence()).as("the audio function on its host driver supports it")
@@ -100,7 +103,7 @@ class VmEvidenceTest {
 
             assertThat(d.collected()).as("a VM that did not start has no guest to ask").anySatisfy(c -> {
                 assertThat(c.source()).isEqualTo(LogSource.GUEST);
-                assertThat(c.problem()).get().asString().contains("could not be asked");
+                assertThat(c.problem().map(EN::text)).get().asString().contains("could not be asked");
             });
 
             // a running VM's guest is asked over its agent: nvidia-smi -L lists its card
@@ -108,7 +111,7 @@ class VmEvidenceTest {
                     ctx.hostLogs(), (h, t, f) -> false, List.of(), () -> null);
             assertThat(running.collected()).anySatisfy(c -> {
                 assertThat(c.name()).isEqualTo("nvidia-smi -L in VM 101");
-                assertThat(c.read()).as(c.problem().orElse("")).isTrue();
+                assertThat(c.read()).as(c.problem().map(EN::text).orElse("")).isTrue();
                 assertThat(c.lines()).isPositive();
             });
 
@@ -117,7 +120,7 @@ class VmEvidenceTest {
                     ctx.hostLogs(), (h, t, f) -> false, List.of(), () -> null);
             assertThat(other.collected()).anySatisfy(c -> {
                 assertThat(c.name()).isEqualTo("the kernel log of pve-3090");
-                assertThat(c.problem()).get().asString().contains("could not be read");
+                assertThat(c.problem().map(EN::text)).get().asString().contains("could not be read");
             });
         }
     }
@@ -142,7 +145,7 @@ class VmEvidenceTest {
             }
             Diagnosis none = ctx.diagnosis().vm(ctx.sessions().of(kvm), kvm, vm, ctx.hostLogs(), (h, t, f) -> false,
                     List.of(), () -> null);
-            assertThat(none.collected().get(0).problem()).get().asString()
+            assertThat(none.collected().get(0).problem().map(EN::text)).get().asString()
                     .contains("GPUForge's task log has none of VM " + vm.id());
 
             ctx.taskLog().begin(kvm, io.gpuforge.app.tasks.TaskLog.VM_START, vm.toString(), "Start VM " + vm.id())

@@ -1,0 +1,22 @@
+package io.gpuforge.app.diagnose;
+
+import io.gpuforge.domain.Message;
+import java.io.IOException;
+import java.util.Locale;
+
+/** A log that is not a readable text log, with why in words ({@link #problem()}); its message is the English. */
+public final class UnreadableLog extends IOException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient Message problem;
+
+    UnreadableLog(Message problem) {
+        super(new DiagnosisText(Locale.ENGLISH).text(problem));
+        this.problem = problem;
+    }
+
+    public Message problem() {
+        return problem;
+    }
+}
