@@ -1,6 +1,6 @@
 package io.gpuforge.diagnose;
 
-import io.gpuforge.domain.Message;
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.diagnose.Fix;
 import io.gpuforge.domain.diagnose.FixPlan;
 import java.util.ArrayList;

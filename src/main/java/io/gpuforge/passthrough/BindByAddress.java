@@ -1,5 +1,6 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.pci.PciAddress;
@@ -21,8 +22,7 @@ final class BindByAddress implements VfioBinding {
     @Override
     public PlanPart bind(HostFacts f, List<PciDevice> functions, boolean blacklistDrivers) {
         PlanPart modprobe = VfioModprobeFile.plan(f, functions, Optional.empty(), blacklistDrivers)
-                .and(PlanPart.note("An identical card stays with the host, so vfio-pci is bound by PCI address"
-                        + " (udev rule), not by ids."));
+                .and(PlanPart.note(Message.of("note.bindByAddress")));
         String before = f.files().get(UDEV_FILE);
         String rules = merge(before, rules(functions));
         if (rules.equals(before)) {

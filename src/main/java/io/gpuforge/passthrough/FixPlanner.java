@@ -1,5 +1,6 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.diagnose.FixPlan;
 import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
@@ -49,8 +50,7 @@ public final class FixPlanner {
             KernelArguments args = new KernelArguments(arguments, iommu ? IOMMU_OFF : List.of(), List.of());
             host = host.and(BootLoader.forHost(f).kernelArguments(f, args));
             if (iommu && !f.acpiDmar().orElse(false) && !f.acpiIvrs().orElse(false)) {
-                host = host.and(PlanPart.note("The firmware offers no IOMMU (no DMAR or IVRS table): turn on VT-d"
-                        + " (Intel) or AMD-Vi/IOMMU (AMD) in its setup; the kernel arguments alone do not."));
+                host = host.and(PlanPart.note(Message.of("note.noFirmwareIommu")));
             }
         }
         PlanPart modprobe = file(MODPROBE_FILE, f.modprobe().files().get(MODPROBE_FILE), cause, fix.modprobe());
@@ -60,7 +60,7 @@ public final class FixPlanner {
         }
         host = host.and(file(UDEV_FILE, f.files().get(UDEV_FILE), cause, fix.udevRules()));
         for (String c : fix.commands()) {
-            host = host.and(PlanPart.note("By hand (GPUForge does not run it): " + c));
+            host = host.and(PlanPart.note(Message.of("note.byHand", c)));
         }
         boolean binds = fix.modprobe().stream().anyMatch(l -> l.startsWith("options vfio-pci ids="));
         return new PassthroughPlan(id(f, cause, host.edits()), f.summary().hostname(), binds ? functions : List.of(),

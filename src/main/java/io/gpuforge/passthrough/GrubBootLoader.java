@@ -1,5 +1,6 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.host.HostFacts;
 import java.util.ArrayList;
@@ -28,8 +29,7 @@ final class GrubBootLoader implements BootLoader {
     public PlanPart kernelArguments(HostFacts f, KernelArguments args) {
         String main = f.files().get(FILE);
         if (main == null) {
-            return PlanPart.note("GRUB is in use but " + FILE + " could not be read: add " + args.joined()
-                    + " to the kernel command line yourself.");
+            return PlanPart.note(Message.of("note.grubUnreadable", FILE, args.joined()));
         }
         // grub-mkconfig sources /etc/default/grub, then grub.d/*.cfg in order: the last assignment wins
         List<String> assigning = new ArrayList<>();
@@ -53,8 +53,7 @@ final class GrubBootLoader implements BootLoader {
             return part;
         }
         if (!target.equals(FILE)) {
-            part = part.and(PlanPart.note(target + " sets GRUB_CMDLINE_LINUX_DEFAULT after " + FILE
-                    + ", so the arguments go there."));
+            part = part.and(PlanPart.note(Message.of("note.grubDropIn", target, FILE)));
         }
         return part.withCommand(refreshCommand(f));
     }

@@ -1,5 +1,6 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.pci.PciDevice;
 import java.util.ArrayList;
@@ -13,7 +14,7 @@ import java.util.List;
  * @param remove arguments that must go (an IOMMU turned off)
  * @param notes what the user should know about them
  */
-record KernelArguments(List<String> add, List<String> remove, List<String> notes) {
+record KernelArguments(List<String> add, List<String> remove, List<Message> notes) {
 
     private static final List<String> IOMMU_OFF = List.of("intel_iommu=off", "amd_iommu=off", "iommu=off");
 
@@ -25,7 +26,7 @@ record KernelArguments(List<String> add, List<String> remove, List<String> notes
 
     static KernelArguments forPassthrough(HostFacts f, List<PciDevice> functions) {
         List<String> add = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
+        List<Message> notes = new ArrayList<>();
         // Intel kernels before 6.x leave VT-d off unless asked; AMD-Vi is on by default
         if (vtd(f) && f.pci().groups().isEmpty() && !f.cmdline().orElse("").contains("intel_iommu=on")) {
             add.add("intel_iommu=on");
@@ -35,7 +36,7 @@ record KernelArguments(List<String> add, List<String> remove, List<String> notes
             // since 5.15 the boot framebuffer is sysfb's; efifb:off no longer frees it
             add.add(KernelVersion.atLeast(f.summary().kernel().orElse(""), 5, 15) ? "initcall_blacklist=sysfb_init"
                     : "video=efifb:off");
-            notes.add("The GPU is the boot console: the host loses its local screen after the reboot; use SSH.");
+            notes.add(Message.of("note.bootConsole"));
         }
         return new KernelArguments(add, IOMMU_OFF, notes);
     }

@@ -1,5 +1,6 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.host.HostFacts;
 import java.util.ArrayList;
@@ -21,8 +22,8 @@ final class Mkinitcpio implements InitramfsTool {
     public PlanPart addModules(HostFacts f, VfioModules modules) {
         String before = f.files().get(FILE);
         if (before == null) {
-            return PlanPart.note("mkinitcpio is in use but " + FILE + " could not be read: put "
-                    + String.join(" ", modules.names()) + " first in its MODULES=(…) yourself, then run mkinitcpio -P.");
+            return PlanPart.note(Message.of("note.mkinitcpioUnreadable", FILE,
+                    String.join(" ", modules.names())));
         }
         Matcher m = MODULES.matcher(before);
         if (!m.find()) {

@@ -1,5 +1,6 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.List;
  * What one step of planning contributes: file edits, the commands that make them take effect, and notes for
  * the user. The planner joins the parts of its strategies in order.
  */
-record PlanPart(List<PassthroughPlan.FileEdit> edits, List<String> commands, List<String> notes) {
+record PlanPart(List<PassthroughPlan.FileEdit> edits, List<String> commands, List<Message> notes) {
 
     PlanPart {
         edits = List.copyOf(edits);
@@ -24,11 +25,11 @@ record PlanPart(List<PassthroughPlan.FileEdit> edits, List<String> commands, Lis
         return new PlanPart(List.of(edit), List.of(), List.of());
     }
 
-    static PlanPart note(String note) {
+    static PlanPart note(Message note) {
         return new PlanPart(List.of(), List.of(), List.of(note));
     }
 
-    static PlanPart notes(List<String> notes) {
+    static PlanPart notes(List<Message> notes) {
         return new PlanPart(List.of(), List.of(), notes);
     }
 

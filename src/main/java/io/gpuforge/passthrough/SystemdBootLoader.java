@@ -1,5 +1,6 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.host.HostFacts;
 import java.util.Arrays;
@@ -38,13 +39,11 @@ final class SystemdBootLoader implements BootLoader {
                 .orElse(false);
         Optional<String> running = f.cmdline().map(SystemdBootLoader::withoutLoaderArguments).filter(c -> !c.isBlank());
         if (!pveTool || running.isEmpty()) {
-            return PlanPart.note("systemd-boot is in use without " + FILE + ": add " + args.joined() + " to the"
-                    + " options line of the loader entries (/boot/efi/loader/entries/*.conf or /efi/loader/entries/*.conf)"
-                    + " or create " + FILE + " and reinstall the kernel (kernel-install) yourself.");
+            return PlanPart.note(Message.of("note.systemdBootNoCmdline", FILE, args.joined()));
         }
         String after = args.applyTo(running.get()) + "\n";
         return PlanPart.edit(new PassthroughPlan.FileEdit(FILE, Optional.empty(), after)).withCommand(REFRESH)
-                .and(PlanPart.note(FILE + " did not exist: it is made from the running command line."));
+                .and(PlanPart.note(Message.of("note.systemdBootMade", FILE)));
     }
 
     /** The running command line without what the boot loader adds itself (initrd=, BOOT_IMAGE=). */

@@ -1,5 +1,6 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.host.HostFacts;
 
 /** A boot loader GPUForge does not know: nothing is edited, the user is told what to add. */
@@ -7,6 +8,6 @@ final class UnknownBootLoader implements BootLoader {
 
     @Override
     public PlanPart kernelArguments(HostFacts f, KernelArguments args) {
-        return PlanPart.note("The boot loader is unknown: add " + args.joined() + " to the kernel command line yourself.");
+        return PlanPart.note(Message.of("note.unknownBootLoader", args.joined()));
     }
 }

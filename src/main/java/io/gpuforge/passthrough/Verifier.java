@@ -1,5 +1,6 @@
 package io.gpuforge.passthrough;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.passthrough.VerifyItem;
 import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.pci.PciAddress;
@@ -21,18 +22,19 @@ public final class Verifier {
         String cmdline = " " + f.cmdline().orElse("") + " ";
         for (String arg : kernelArgs) {
             boolean ok = cmdline.contains(" " + arg + " ");
-            out.add(new VerifyItem("cmdline." + arg, ok, ok ? "/proc/cmdline has " + arg
-                    : "/proc/cmdline lacks " + arg + ": the boot loader was not refreshed, or the host has not rebooted"));
+            out.add(new VerifyItem("cmdline." + arg, ok, Message.of(ok ? "verify.cmdline.has" : "verify.cmdline.lacks",
+                    arg)));
         }
         boolean groups = !f.pci().groups().isEmpty();
-        out.add(new VerifyItem("iommu.groups", groups, groups ? f.pci().groups().size() + " IOMMU groups"
-                : "no IOMMU groups: the IOMMU is still off"));
+        out.add(new VerifyItem("iommu.groups", groups, groups ? Message.of("verify.groups", f.pci().groups().size())
+                : Message.of("verify.noGroups")));
         for (PciAddress a : functions) {
             Optional<PciDevice> d = f.pci().device(a);
             Optional<String> driver = d.flatMap(PciDevice::driver);
             boolean ok = driver.map("vfio-pci"::equals).orElse(false);
-            out.add(new VerifyItem("driver." + a, ok, d.isEmpty() ? a + " is not on the host any more"
-                    : ok ? a + " is bound to vfio-pci" : a + " is bound to " + driver.orElse("no driver") + ", not vfio-pci"));
+            out.add(new VerifyItem("driver." + a, ok, d.isEmpty() ? Message.of("verify.gone", a.toString())
+                    : ok ? Message.of("verify.onVfio", a.toString()) : Message.of("verify.onOther", a.toString(),
+                    driver.<Object>map(x -> x).orElse(Message.of("verify.noDriver")))));
         }
         List<String> errors = new ArrayList<>();
         for (String line : f.dmesg()) {
@@ -41,8 +43,8 @@ public final class Verifier {
                 errors.add(line);
             }
         }
-        out.add(new VerifyItem("dmesg.vfio", errors.isEmpty(), errors.isEmpty() ? "no vfio errors in the kernel log"
-                : String.join("\n", errors)));
+        out.add(new VerifyItem("dmesg.vfio", errors.isEmpty(), errors.isEmpty() ? Message.of("verify.noVfioErrors")
+                : Message.of("verify.vfioErrors", String.join("\n", errors))));
         return out;
     }
 }

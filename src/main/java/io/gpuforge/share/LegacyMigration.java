@@ -1,5 +1,6 @@
 package io.gpuforge.share;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.passthrough.Check;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
@@ -97,12 +98,12 @@ public final class LegacyMigration {
         int at = lastDev >= 0 ? lastDev + 1 : endOfFirstSection(out);
         out.addAll(at, devLines);
         String after = String.join("\n", out);
-        List<String> notes = new ArrayList<>();
-        notes.add("Removed the old way's GPU lines: " + String.join("; ", removed) + ".");
+        List<Message> notes = new ArrayList<>();
+        notes.add(Message.of("note.removedLegacy", String.join("; ", removed)));
         if (!kept.isEmpty()) {
-            notes.add("Kept device lines that are no GPU's: " + String.join("; ", kept) + ".");
+            notes.add(Message.of("note.keptLines", String.join("; ", kept)));
         }
-        notes.add("The container takes the devN entries at its next start (pct start " + vmid + ").");
+        notes.add(Message.of("note.nextStart", String.valueOf(vmid)));
         return new PassthroughPlan("share-migrate-" + vmid, f.summary().hostname(), List.of(),
                 List.of(new PassthroughPlan.FileEdit(path, Optional.of(before), after)), List.of(), false,
                 List.of(new PassthroughPlan.VmChange("proxmox-lxc", "container " + vmid + " devices",

@@ -1,5 +1,6 @@
 package io.gpuforge.share;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.passthrough.PlanBlockedException;
@@ -36,7 +37,7 @@ public final class SharePlanner {
         }
         List<PassthroughPlan.FileEdit> edits = new ArrayList<>();
         List<String> commands = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
+        List<Message> notes = new ArrayList<>();
         if (r.hostDriver().filter("nvidia"::equals).isPresent()) {
             String after = unit(f);
             Optional<String> before = Optional.ofNullable(f.files().get(UNIT_PATH));
@@ -44,10 +45,8 @@ public final class SharePlanner {
                 edits.add(new PassthroughPlan.FileEdit(UNIT_PATH, before, after));
                 commands.add(command());
             }
-            notes.add("The container's NVIDIA user-space driver must be " + r.driverVersion().orElse("the host's")
-                    + ", the host's kernel module version: install it in the container without its kernel module"
-                    + " (NVIDIA-Linux-x86_64-" + r.driverVersion().orElse("VERSION")
-                    + ".run --no-kernel-module), or nvidia-smi there fails with \"Driver/library version mismatch\".");
+            notes.add(r.driverVersion().map(v -> Message.of("note.containerDriver", v))
+                    .orElse(Message.of("note.containerDriver.unknown")));
         }
         return new PassthroughPlan("share-" + gpu.toString().replaceAll("[^0-9a-f]", ""), f.summary().hostname(),
                 List.of(gpu), edits, commands, false,

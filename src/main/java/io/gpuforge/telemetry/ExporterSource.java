@@ -77,7 +77,7 @@ public final class ExporterSource implements GpuSource.Polled {
         this.url = url;
         this.host = "exporter:" + url.getScheme() + "://" + url.getAuthority();
         this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
-        this.info = new SourceInfo(SourceKind.DCGM_EXPORTER, host, "exporter at " + url);
+        this.info = new SourceInfo(SourceKind.DCGM_EXPORTER, host, url.toString(), "exporter at " + url);
     }
 
     @Override
@@ -164,7 +164,7 @@ public final class ExporterSource implements GpuSource.Polled {
                     + " nvidia_smi_* series with a GPU label)");
         }
         SourceKind kind = dcgm || !smi ? SourceKind.DCGM_EXPORTER : SourceKind.NVIDIA_GPU_EXPORTER;
-        info = new SourceInfo(kind, host, kind.label() + " at " + url);
+        info = new SourceInfo(kind, host, url.toString(), kind.label() + " at " + url);
         List<GpuSample> out = new ArrayList<>();
         gpus.values().forEach(b -> out.add(b.build()));
         return out;

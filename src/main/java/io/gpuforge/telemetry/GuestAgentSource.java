@@ -42,7 +42,7 @@ public final class GuestAgentSource implements GpuSource.Polled {
         this.vmLabel = vmLabel;
         this.host = host;
         this.node = node;
-        this.info = new SourceInfo(SourceKind.GUEST_AGENT, host, "guest agent inside " + vmLabel);
+        this.info = new SourceInfo(SourceKind.GUEST_AGENT, host, vmLabel, "guest agent inside " + vmLabel);
     }
 
     @Override

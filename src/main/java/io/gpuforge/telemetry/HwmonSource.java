@@ -57,7 +57,7 @@ public final class HwmonSource implements GpuSource.Polled {
         this.files = files;
         this.host = host;
         this.node = node;
-        this.info = new SourceInfo(SourceKind.HWMON, host, "amdgpu hwmon on " + where);
+        this.info = new SourceInfo(SourceKind.HWMON, host, where, "amdgpu hwmon on " + where);
     }
 
     /** This computer, or a sysroot standing for a host's {@code /}. */

@@ -63,7 +63,8 @@ public final class NvidiaSmiStream implements GpuSource.Streaming {
         this.executable = executable;
         this.node = node;
         this.clock = clock;
-        this.info = new SourceInfo(SourceKind.NVIDIA_SMI, host, "nvidia-smi stream on " + streams.describe());
+        this.info = new SourceInfo(SourceKind.NVIDIA_SMI, host, streams.describe(),
+                "nvidia-smi stream on " + streams.describe());
     }
 
     @Override

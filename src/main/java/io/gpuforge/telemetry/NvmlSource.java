@@ -25,7 +25,7 @@ public final class NvmlSource implements GpuSource.Polled {
     private static final int CLOCK_MEM = 2;
     private final Nvml nvml;
     private final String host;
-    private final SourceInfo info = new SourceInfo(SourceKind.NVML, "local", "NVML on this computer");
+    private final SourceInfo info = new SourceInfo(SourceKind.NVML, "local", "local", "NVML on this computer");
 
     public NvmlSource(Nvml nvml, String host) {
         this.nvml = nvml;

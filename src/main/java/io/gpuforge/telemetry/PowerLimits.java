@@ -87,7 +87,6 @@ public final class PowerLimits {
                 : List.of(new PassthroughPlan.FileEdit(path, current, after));
         return new PassthroughPlan("power-limit-" + selector(device).replaceAll("[^A-Za-z0-9-]", "-"), host, List.of(),
                 edits, edits.isEmpty() ? List.of() : List.of(command), false, List.of(),
-                List.of("The GPU's power limit is set to " + w + " W at every boot by " + unit
-                        + "; 'gpuforge rollback' removes the unit."));
+                List.of(io.gpuforge.domain.message.Message.of("note.powerLimit", String.valueOf(w), unit)));
     }
 }

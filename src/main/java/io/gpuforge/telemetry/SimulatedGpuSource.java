@@ -56,7 +56,7 @@ public final class SimulatedGpuSource implements GpuSource.Polled {
         }
         // "demo:Demo lab" is the telemetry id: people know the lab by its name
         String shown = host.startsWith("demo:") ? host.substring(5) : host;
-        this.info = new SourceInfo(SourceKind.SIMULATED, host, "simulated sensors of " + shown
+        this.info = new SourceInfo(SourceKind.SIMULATED, host, shown, "simulated sensors of " + shown
                 + " (not real readings)");
     }
 

@@ -95,7 +95,7 @@ final class BenchPipeline implements AutoCloseable {
         PerSample(String host, Path fake) {
             this.host = host;
             this.fake = fake;
-            this.info = new SourceInfo(SourceKind.NVIDIA_SMI, host, "nvidia-smi per sample on " + host, false);
+            this.info = new SourceInfo(SourceKind.NVIDIA_SMI, host, host, "nvidia-smi per sample on " + host, false);
         }
 
         @Override

@@ -2,7 +2,7 @@ package io.gpuforge.diagnose;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.app.diagnose.DiagnosisText;
+import io.gpuforge.app.words.Words;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
 import io.gpuforge.domain.diagnose.Finding;
@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class DiagnoserTest {
 
     /** The engine's words as the English window and command show them. */
-    private static final DiagnosisText EN = new DiagnosisText(java.util.Locale.ENGLISH);
+    private static final Words EN = new Words(java.util.Locale.ENGLISH);
 
     static Diagnosis diagnose(String text) {
         return Diagnoser.diagnose(List.of(LogInput.of("pasted", text)), List.of());

@@ -2,8 +2,8 @@ package io.gpuforge.diagnose;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuforge.app.diagnose.DiagnosisText;
-import io.gpuforge.domain.Message;
+import io.gpuforge.app.words.Words;
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Finding;
 import io.gpuforge.domain.diagnose.FixPlan;
@@ -33,16 +33,19 @@ import org.junit.jupiter.api.Test;
  */
 class DiagnosisWordsTest {
 
-    private static final DiagnosisText EN = new DiagnosisText(Locale.ENGLISH);
-    private static final DiagnosisText ZH = new DiagnosisText(Locale.SIMPLIFIED_CHINESE);
+    private static final Words EN = new Words(Locale.ENGLISH);
+    private static final java.util.ResourceBundle EN_BUNDLE = Words.load("diagnose.messages", Locale.ENGLISH);
+    private static final java.util.ResourceBundle ZH_BUNDLE = Words.load("diagnose.messages",
+            Locale.SIMPLIFIED_CHINESE);
+    private static final Words ZH = new Words(Locale.SIMPLIFIED_CHINESE);
     private static final Pattern ARGUMENT = Pattern.compile("\\{(\\d+)");
 
     @Test
     void bothLanguagesHaveTheSameKeysAndTheSameArguments() {
-        assertThat(new TreeSet<>(ZH.bundle().keySet())).isEqualTo(new TreeSet<>(EN.bundle().keySet()));
-        for (String key : EN.bundle().keySet()) {
-            String en = EN.bundle().getString(key);
-            String zh = ZH.bundle().getString(key);
+        assertThat(new TreeSet<>(ZH_BUNDLE.keySet())).isEqualTo(new TreeSet<>(EN_BUNDLE.keySet()));
+        for (String key : EN_BUNDLE.keySet()) {
+            String en = EN_BUNDLE.getString(key);
+            String zh = ZH_BUNDLE.getString(key);
             assertThat(arguments(zh)).as(key).isEqualTo(arguments(en));
             // every argument a number, so that number and choice formats take it too
             String chinese = new MessageFormat(zh, Locale.SIMPLIFIED_CHINESE).format(new Object[] {3, 3, 3, 3, 3, 3});
@@ -60,8 +63,8 @@ class DiagnosisWordsTest {
         for (Signatures.Cause c : Signatures.TABLE) {
             for (String part : List.of("title", "why", "fix")) {
                 String key = "cause." + c.id() + "." + part;
-                assertThat(EN.bundle().containsKey(key)).as(key).isTrue();
-                assertThat(ZH.bundle().containsKey(key)).as(key).isTrue();
+                assertThat(EN_BUNDLE.containsKey(key)).as(key).isTrue();
+                assertThat(ZH_BUNDLE.containsKey(key)).as(key).isTrue();
             }
         }
         assertThat(Signatures.TABLE).hasSize(17);
@@ -105,7 +108,7 @@ class DiagnosisWordsTest {
         }
         Set<String> ids = Signatures.TABLE.stream().map(Signatures.Cause::id).collect(Collectors.toSet());
         List<String> unused = new ArrayList<>();
-        for (String key : EN.bundle().keySet()) {
+        for (String key : EN_BUNDLE.keySet()) {
             if (key.startsWith("cause.")) {
                 String rest = key.substring("cause.".length());
                 String id = ids.stream().filter(i -> rest.startsWith(i + ".")).findFirst().orElse(null);

@@ -55,7 +55,7 @@ class EarlierPlansAndOddSetupsTest {
         assertThat(modprobe).contains("options vfio-pci ids=10de:22bc,10de:2786");
         // the 4070 is applied; now one of the two identical 3090s (the other stays): by address
         PassthroughPlan second = plan(host().file(Planner.MODPROBE_FILE, modprobe).facts(), "0000:02:00.0");
-        assertThat(second.notes()).anySatisfy(n -> assertThat(n).contains("by PCI address"));
+        assertThat(io.gpuforge.testing.English.english(second.notes())).anySatisfy(n -> assertThat(n).contains("by PCI address"));
         String modprobeAfter = second.edits().stream().filter(e -> e.path().equals(Planner.MODPROBE_FILE)).findFirst()
                 .map(PassthroughPlan.FileEdit::after).orElse(modprobe);
         assertThat(modprobeAfter).as("the 4070 must stay on vfio-pci").contains("options vfio-pci ids=10de:22bc,10de:2786");
@@ -111,7 +111,7 @@ class EarlierPlansAndOddSetupsTest {
         assertThat(after(p, "/etc/mkinitcpio.conf")).isEqualTo("HOOKS=(base udev autodetect)\n"
                 + "MODULES=(vfio vfio_iommu_type1 vfio_pci)\n");
         PassthroughPlan none = plan(arch().facts(), "0000:01:00.0");
-        assertThat(none.notes()).anySatisfy(n -> assertThat(n).contains("/etc/mkinitcpio.conf")
+        assertThat(io.gpuforge.testing.English.english(none.notes())).anySatisfy(n -> assertThat(n).contains("/etc/mkinitcpio.conf")
                 .contains("vfio vfio_iommu_type1 vfio_pci"));
     }
 
@@ -123,7 +123,7 @@ class EarlierPlansAndOddSetupsTest {
                 .exists("/boot/efi/loader/loader.conf")
                 .gpu("0000:01:00.0", "10de", "2786", "030000", 11, "nvidia");
         PassthroughPlan plain = plan(sd.facts(), "0000:01:00.0");
-        assertThat(plain.notes()).anySatisfy(n -> assertThat(n).contains("systemd-boot").contains("iommu=pt")
+        assertThat(io.gpuforge.testing.English.english(plain.notes())).anySatisfy(n -> assertThat(n).contains("systemd-boot").contains("iommu=pt")
                 .doesNotContain("unknown"));
         PassthroughPlan pve = plan(sd.exists("/usr/sbin/proxmox-boot-tool").cmd("proxmox-boot-tool status",
                 "2A5B-1C3D is configured with: uefi (versions: 6.8.12-4-pve)\n").facts(), "0000:01:00.0");

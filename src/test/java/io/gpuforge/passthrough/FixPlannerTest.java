@@ -82,6 +82,6 @@ class FixPlannerTest {
         PassthroughPlan p = FixPlanner.plan(facts(HostTrees.intelGrub(dir)), "reset-bug", fix, List.of());
         assertThat(p.commands()).isEmpty();
         assertThat(p.edits()).isEmpty();
-        assertThat(p.notes()).containsExactly("By hand (GPUForge does not run it): apt install dkms pve-headers");
+        assertThat(io.gpuforge.testing.English.english(p.notes())).containsExactly("By hand (GPUForge does not run it): apt install dkms pve-headers");
     }
 }

@@ -79,7 +79,7 @@ class GrubBootLoaderTest {
         PlanPart p = new GrubBootLoader().kernelArguments(f, ARGS);
         assertThat(p.edits()).isEmpty();
         assertThat(p.commands()).isEmpty();
-        assertThat(p.notes()).containsExactly("GRUB is in use but /etc/default/grub could not be read: add intel_iommu=on"
+        assertThat(io.gpuforge.testing.English.english(p.notes())).containsExactly("GRUB is in use but /etc/default/grub could not be read: add intel_iommu=on"
                 + " iommu=pt to the kernel command line yourself.");
     }
 

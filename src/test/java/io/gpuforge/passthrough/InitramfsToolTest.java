@@ -98,7 +98,7 @@ class InitramfsToolTest {
     void mkinitcpioWithoutItsConfigurationIsToldAndWithoutAModulesLineGetsOne() throws Exception {
         PlanPart missing = add(new ProbeText().exists("/usr/bin/mkinitcpio").facts(), MODERN);
         assertThat(missing.edits()).isEmpty();
-        assertThat(missing.notes()).singleElement().satisfies(n -> assertThat(n).contains("/etc/mkinitcpio.conf"));
+        assertThat(io.gpuforge.testing.English.english(missing.notes())).singleElement().satisfies(n -> assertThat(n).contains("/etc/mkinitcpio.conf"));
         assertThat(add(new ProbeText().exists("/usr/bin/mkinitcpio").file("/etc/mkinitcpio.conf", "HOOKS=(base)\n")
                 .facts(), MODERN).edits()).singleElement()
                 .satisfies(e -> assertThat(e.after()).isEqualTo("HOOKS=(base)\nMODULES=(vfio vfio_iommu_type1 vfio_pci)\n"));

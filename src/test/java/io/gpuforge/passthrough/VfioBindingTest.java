@@ -45,7 +45,7 @@ class VfioBindingTest {
                 + "options vfio-pci ids=10de:22bc,10de:2786\n"
                 + "softdep nvidia pre: vfio-pci\n"
                 + "softdep snd_hda_intel pre: vfio-pci\n");
-        assertThat(p.notes()).isEmpty();
+        assertThat(io.gpuforge.testing.English.english(p.notes())).isEmpty();
     }
 
     @Test
@@ -103,7 +103,7 @@ class VfioBindingTest {
                 + " identical cards elsewhere stay with the host.\n"
                 + "ACTION==\"add\", SUBSYSTEM==\"pci\", KERNEL==\"0000:0b:00.0\", ATTR{driver_override}=\"vfio-pci\"\n"
                 + "ACTION==\"add\", SUBSYSTEM==\"pci\", KERNEL==\"0000:0b:00.1\", ATTR{driver_override}=\"vfio-pci\"\n");
-        assertThat(p.notes()).singleElement().satisfies(n -> assertThat(n).contains("identical card").contains("udev"));
+        assertThat(io.gpuforge.testing.English.english(p.notes())).singleElement().satisfies(n -> assertThat(n).contains("identical card").contains("udev"));
     }
 
     @Test

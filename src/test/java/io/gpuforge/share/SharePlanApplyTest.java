@@ -47,7 +47,7 @@ class SharePlanApplyTest {
         assertThat(plan.rebootNeeded()).isFalse();
         assertThat(plan.vmChanges()).singleElement().satisfies(v -> assertThat(v.snippet()).isEqualTo(
                 "dev0: /dev/nvidia0\ndev1: /dev/nvidiactl\ndev2: /dev/nvidia-uvm\ndev3: /dev/nvidia-uvm-tools"));
-        assertThat(plan.notes()).anyMatch(n -> n.contains("550.54.14") && n.contains("--no-kernel-module"));
+        assertThat(io.gpuforge.testing.English.english(plan.notes())).anyMatch(n -> n.contains("550.54.14") && n.contains("--no-kernel-module"));
 
         HostConfigurator host = new HostConfigurator(new LocalShell(), Optional.of(root.toString()), false,
                 Clock.systemUTC());

@@ -131,8 +131,7 @@ class VmDiagnosisGuiTest {
         var root = fx.app.demoLab().host("pve-3090").orElseThrow().root();
         assertThat(Files.readString(root.resolve("etc/modprobe.d/gpuforge-vfio.conf")))
                 .contains("softdep snd_hda_intel pre: vfio-pci");
-        assertThat(texts(robot, "#vm-diagnose-output")).contains("未核对：The host side takes effect when pve-3090"
-                + " reboots");
+        assertThat(texts(robot, "#vm-diagnose-output")).contains("未核对：主机这一侧在 pve-3090 重启后生效");
 
         fire(robot, "#vm-diagnose-rollback");
         waitUntil(() -> status(robot).contains("已回滚"));

@@ -1,5 +1,6 @@
 package io.gpuforge.app.diagnose;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.diagnose.VmFix;
 import io.gpuforge.domain.passthrough.ConfigChange;
@@ -38,7 +39,7 @@ final class DomainVmFixes {
     static VmFix of(String cause, VmConfig c, Optional<String> byHand) throws BackendException {
         Document d = parse(c);
         String before = write(d);
-        List<String> notDone = new ArrayList<>();
+        List<Message> notDone = new ArrayList<>();
         Element devices = child(d.getDocumentElement(), "devices");
         switch (cause) {
             case "vga-slot-conflict" -> {
@@ -62,16 +63,15 @@ final class DomainVmFixes {
                     }
                     balloon.setAttribute("model", "none");
                 }
-                notDone.add("Hugepages: a domain backed by them (<memoryBacking><hugepages/>) needs them reserved on"
-                        + " the host first; GPUForge does not reserve them.");
+                notDone.add(Message.of("fix.hugepages.libvirt"));
             }
             case "hypervisor-visible-to-driver" -> {
                 Element hidden = child(child(child(d.getDocumentElement(), "features"), "kvm"), "hidden");
                 hidden.setAttribute("state", "on");
-                notDone.add("The guest's NVIDIA driver: 465 and later run in a VM without hiding KVM.");
+                notDone.add(Message.of("fix.driver465"));
             }
-            default -> notDone.add("GPUForge does not make this change on a libvirt domain; by hand (virsh edit "
-                    + c.ref().id() + "): " + byHand.orElse("see the fix above"));
+            default -> notDone.add(Message.of("fix.libvirtByHand", c.ref().id(), byHand.<Object>map(b -> b)
+                    .orElse(Message.of("fix.seeAbove"))));
         }
         String after = write(d);
         if (after.equals(before)) {

@@ -1,5 +1,6 @@
 package io.gpuforge.app.diagnose;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.host.HostTarget;
@@ -48,7 +49,7 @@ public final class FixService {
      * it leaves to the user (by hand, in the firmware) and what the user should know (a card bound by address).
      */
     public record Proposal(ConnectionInfo connection, VmRef vm, Finding finding, Optional<PassthroughPlan> host,
-                           List<PciAddress> functions, Optional<VmFix> vmFix, List<String> notDone) {
+                           List<PciAddress> functions, Optional<VmFix> vmFix, List<Message> notDone) {
         public Proposal {
             Objects.requireNonNull(connection);
             Objects.requireNonNull(vm);
@@ -69,7 +70,7 @@ public final class FixService {
     }
 
     /** A fix applied: what is kept to roll it back, what was checked, and what could not be. */
-    public record Result(AppliedFix fix, List<String> verified, List<String> notChecked, List<String> notes,
+    public record Result(AppliedFix fix, List<Message> verified, List<Message> notChecked, List<Message> notes,
                          boolean rebootNeeded) {
         public Result {
             verified = List.copyOf(verified);
@@ -98,14 +99,13 @@ public final class FixService {
     /** The fix of {@code finding} for this VM and its node, as it would be applied now; nothing is changed. */
     public Proposal propose(ConnectionSession s, ConnectionInfo c, VmRef vm, Finding finding, HostKeyPrompt prompt)
             throws BackendException, HostException {
-        List<String> notDone = new ArrayList<>();
+        List<Message> notDone = new ArrayList<>();
         Optional<FixPlan> plan = finding.fix().plan();
         if (plan.isEmpty() && finding.id().equals(BIND_CARD) && hosts.hasHost(c, vm.node())) {
             plan = Optional.of(NO_PLAN);
         }
         if (plan.isEmpty()) {
-            notDone.add("GPUForge has no change to make for " + finding.id() + ": "
-                    + new DiagnosisText(java.util.Locale.ENGLISH).text(finding.fix().text()));
+            notDone.add(Message.of("fix.noChange", finding.id(), finding.fix().text()));
             return new Proposal(c, vm, finding, Optional.empty(), List.of(), Optional.empty(), notDone);
         }
         FixPlan fp = plan.get();
@@ -120,12 +120,9 @@ public final class FixService {
         boolean hostSide = fp.touchesHost() || finding.id().equals(BIND_CARD);
         if (hostSide && !finding.shownByHost()) {
             // a line in the guest's log (root there can write a fake kernel line) or pasted text picks no host change
-            notDone.add("The host side (" + hostSide(fp) + ") is not planned: no line of " + vm.node() + "'s own logs"
-                    + " shows " + finding.id() + "; the lines that do came from the guest or were pasted, and anyone"
-                    + " there could have written them. Diagnose the VM with its host linked, after a failed start.");
+            notDone.add(Message.of("fix.untrusted", hostSide(fp), vm.node(), finding.id()));
         } else if (hostSide && !hosts.hasHost(c, vm.node())) {
-            notDone.add("The host side (" + hostSide(fp) + ") needs " + vm.node() + "'s host: link it (gpuforge"
-                    + " link --connection … --node " + vm.node() + " --ssh-host …) and diagnose again.");
+            notDone.add(Message.of("fix.needsHost", hostSide(fp), vm.node()));
         } else if (hostSide) {
             HostFacts facts = hosts.read(new HostTarget.Linked(c, vm.node()), prompt).facts();
             functions = slotFunctions(facts, functions);
@@ -133,7 +130,7 @@ public final class FixService {
                 host = Optional.of(hostPlan(facts, finding.id(), fp, functions));
                 notDone.addAll(host.get().notes());
             } catch (PlanBlockedException e) {
-                notDone.add("The host side cannot be planned on " + vm.node() + ": " + e.getMessage());
+                notDone.add(Message.of("fix.blocked", vm.node(), String.valueOf(e.getMessage())));
             }
         }
         return new Proposal(c, vm, finding, host, functions, vmFix, notDone);
@@ -153,7 +150,7 @@ public final class FixService {
             throw new IllegalStateException("The fix of " + p.cause() + " changes nothing on " + p.vm().id()
                     + " or its host: it is there already, or GPUForge cannot make it.");
         }
-        List<String> verified = new ArrayList<>();
+        List<Message> verified = new ArrayList<>();
         Optional<VmConfig> written = Optional.empty();
         Optional<VmFix> vmFix = p.vmFix().filter(f -> !f.changesNothing());
         if (vmFix.isPresent()) {
@@ -164,7 +161,7 @@ public final class FixService {
                 throw new BackendException(BackendException.Kind.CONFLICT, "VM " + p.vm().id() + " was written but"
                         + " reads back without the fix:\n" + again.diff());
             }
-            verified.add("VM " + p.vm().id() + " on " + p.vm().node() + " reads back with the change");
+            verified.add(Message.of("fix.verified.vm", p.vm().id(), p.vm().node()));
         }
         Optional<PassthroughService.Applied> applied = Optional.empty();
         Optional<PassthroughPlan> shown = p.host().filter(h -> !h.hostChangesNothing());
@@ -185,7 +182,7 @@ public final class FixService {
                 undo(s, p, vmFix, written);
                 throw e;
             }
-            verified.add("the host's files written, journal " + applied.get().outcome().journalId());
+            verified.add(Message.of("fix.verified.host", applied.get().outcome().journalId()));
         }
         String id = applied.map(a -> "fix-" + a.outcome().journalId())
                 .orElse("fix-" + ID.format(clock.instant()) + "-" + p.vm().id().replaceAll("[^A-Za-z0-9._-]", "_"));
@@ -195,13 +192,12 @@ public final class FixService {
                 clock.instant(), applied.map(a -> a.outcome().journalId()), vmFix.flatMap(VmFix::change),
                 vmFix.flatMap(VmFix::undo), written.map(VmConfig::version), diff, false);
         save(fix);
-        List<String> notChecked = new ArrayList<>();
+        List<Message> notChecked = new ArrayList<>();
         boolean reboot = applied.map(PassthroughService.Applied::rebootNeeded).orElse(false);
         if (reboot) {
-            notChecked.add("The host side takes effect when " + p.vm().node() + " reboots; then gpuforge verify"
-                    + " checks it.");
+            notChecked.add(Message.of("fix.notChecked.reboot", p.vm().node()));
         }
-        notChecked.add("Whether VM " + p.vm().id() + " starts now: start it" + (reboot ? " after the reboot." : "."));
+        notChecked.add(Message.of(reboot ? "fix.notChecked.startAfterReboot" : "fix.notChecked.start", p.vm().id()));
         return new Result(fix, verified, notChecked, p.notDone(), reboot);
     }
 
@@ -317,20 +313,20 @@ public final class FixService {
         return new ArrayList<>(out);
     }
 
-    private static String hostSide(FixPlan fp) {
-        List<String> parts = new ArrayList<>();
+    private static List<Message> hostSide(FixPlan fp) {
+        List<Message> parts = new ArrayList<>();
         if (!fp.kernelArguments().isEmpty()) {
-            parts.add("kernel arguments " + String.join(" ", fp.kernelArguments()));
+            parts.add(Message.of("side.kernel", String.join(" ", fp.kernelArguments())));
         }
         if (!fp.modprobe().isEmpty()) {
-            parts.add("modprobe options");
+            parts.add(Message.of("side.modprobe"));
         }
         if (!fp.udevRules().isEmpty()) {
-            parts.add("udev rules");
+            parts.add(Message.of("side.udev"));
         }
         if (!fp.commands().isEmpty()) {
-            parts.add("commands to run");
+            parts.add(Message.of("side.commands"));
         }
-        return String.join(", ", parts);
+        return parts;
     }
 }

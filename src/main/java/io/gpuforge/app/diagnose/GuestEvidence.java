@@ -2,7 +2,7 @@ package io.gpuforge.app.diagnose;
 
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.Message;
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.diagnose.LogSource;
 import io.gpuforge.domain.vm.GuestExecResult;
 import io.gpuforge.domain.vm.VmRef;
@@ -27,6 +27,16 @@ final class GuestEvidence {
     private GuestEvidence() {
     }
 
+    /** Whether the cluster says the VM does not run (unknown when it cannot say: then the guest is asked). */
+    private static boolean stopped(ConnectionSession s, VmRef vm) {
+        try {
+            return s.inventory().vms().stream().filter(v -> v.ref().equals(vm)).anyMatch(v -> v.state()
+                    == io.gpuforge.domain.vm.VmState.STOPPED);
+        } catch (BackendException x) {
+            return false;
+        }
+    }
+
     static void of(ConnectionSession s, VmRef vm, Optional<String> osType, Evidence e) {
         boolean windows = osType.map(o -> o.toLowerCase(java.util.Locale.ROOT).startsWith("win")).orElse(false);
         List<Ask> asks = windows
@@ -39,6 +49,12 @@ final class GuestEvidence {
                         new Ask("the GPU drivers' kernel lines in VM " + vm.id(), Message.of("log.guestKernel", vm.id()),
                                 List.of("sh", "-c", "dmesg 2>&1"
                                 + " | grep -iE 'nvidia|NVRM|amdgpu|nouveau' | tail -n 500")));
+        if (stopped(s, vm)) {
+            // only a running guest's agent answers: said once per question, in words, without asking
+            asks.forEach(a -> e.missing(a.name(), a.label(), LogSource.GUEST, Message.of("read.guestStopped", vm.id()),
+                    System.nanoTime()));
+            return;
+        }
         for (Ask a : asks) {
             long t0 = System.nanoTime();
             try {

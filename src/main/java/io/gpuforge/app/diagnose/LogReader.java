@@ -1,6 +1,6 @@
 package io.gpuforge.app.diagnose;
 
-import io.gpuforge.domain.Message;
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.LogInput;
 import io.gpuforge.domain.diagnose.LogSource;

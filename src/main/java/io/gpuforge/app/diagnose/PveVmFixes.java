@@ -1,5 +1,6 @@
 package io.gpuforge.app.diagnose;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.diagnose.VmFix;
 import io.gpuforge.domain.passthrough.ConfigChange;
 import io.gpuforge.domain.passthrough.UnifiedDiff;
@@ -33,7 +34,7 @@ final class PveVmFixes {
     static VmFix of(String cause, VmConfig c) {
         Map<String, String> s = c.settings();
         Map<String, Optional<String>> set = new LinkedHashMap<>();
-        List<String> notDone = new ArrayList<>();
+        List<Message> notDone = new ArrayList<>();
         switch (cause) {
             case "vga-slot-conflict" -> {
                 if (!"none".equals(first(s.get("vga")))) {
@@ -50,26 +51,25 @@ final class PveVmFixes {
                             .collect(Collectors.joining(","));
                     set.put("hotplug", Optional.of(rest.isEmpty() ? "0" : rest));
                 }
-                notDone.add("Hugepages: a VM backed by them needs them reserved on the host first"
-                        + " (hugepagesz=1G hugepages=N); GPUForge does not reserve them.");
+                notDone.add(Message.of("fix.hugepages.proxmox"));
             }
             case "hypervisor-visible-to-driver" -> {
                 String cpu = s.get("cpu");
                 if (cpu == null) {
                     set.put("cpu", Optional.of("host,hidden=1"));
-                    notDone.add("The VM had no CPU type set: it becomes host (the host's CPU) with KVM hidden.");
+                    notDone.add(Message.of("fix.cpuHost"));
                 } else if (!Arrays.asList(cpu.split(",")).contains("hidden=1")) {
                     set.put("cpu", Optional.of(cpu + ",hidden=1"));
                 }
-                notDone.add("The guest's NVIDIA driver: 465 and later run in a VM without hiding KVM.");
+                notDone.add(Message.of("fix.driver465"));
             }
             case "mmio-window-too-small" -> {
                 String args = s.get("args");
                 if (args == null || !args.contains("X-PciMmio64Mb")) {
                     set.put("args", Optional.of(args == null ? MMIO_ARG : args + " " + MMIO_ARG));
-                    notDone.add("Proxmox VE lets only root@pam set args: an API token is refused.");
+                    notDone.add(Message.of("fix.argsRootOnly"));
                 }
-                notDone.add("Above 4G decoding (and Resizable BAR) in the host's firmware: set it there.");
+                notDone.add(Message.of("fix.above4g"));
             }
             case "no-interrupt" -> {
                 String machine = s.getOrDefault("machine", "");
@@ -81,7 +81,7 @@ final class PveVmFixes {
                         set.put(k, Optional.of(v + ",pcie=1"));
                     }
                 });
-                notDone.add("MSI in the guest: no pci=nomsi on its kernel command line (NVreg_EnableMSI=1).");
+                notDone.add(Message.of("fix.msi"));
             }
             case "group-split" -> wholeCard(s, set, notDone);
             default -> {
@@ -91,7 +91,7 @@ final class PveVmFixes {
     }
 
     /** The functions of one card given as separate hostpci entries become one entry without a function number. */
-    private static void wholeCard(Map<String, String> s, Map<String, Optional<String>> set, List<String> notDone) {
+    private static void wholeCard(Map<String, String> s, Map<String, Optional<String>> set, List<Message> notDone) {
         Map<String, List<String>> bySlot = new TreeMap<>();
         new TreeMap<>(s).forEach((k, v) -> {
             Matcher m = HOSTPCI.matcher(k).matches() ? FUNCTION.matcher(first(v)) : null;
@@ -109,14 +109,13 @@ final class PveVmFixes {
             keys.subList(1, keys.size()).forEach(k -> set.put(k, Optional.empty()));
         });
         if (set.isEmpty()) {
-            notDone.add("No two hostpci entries of this VM name functions of one card: give the whole card in one"
-                    + " entry (hostpciN: the slot without .0) by hand.");
+            notDone.add(Message.of("fix.noSplitEntries"));
         } else {
-            notDone.add("Proxmox VE lets only root@pam set a raw PCI address: an API token needs a resource mapping.");
+            notDone.add(Message.of("fix.rawPciRootOnly"));
         }
     }
 
-    private static VmFix fix(String cause, VmConfig c, Map<String, Optional<String>> set, List<String> notDone) {
+    private static VmFix fix(String cause, VmConfig c, Map<String, Optional<String>> set, List<Message> notDone) {
         if (set.isEmpty()) {
             return new VmFix(cause, c.ref(), c.version(), Optional.empty(), Optional.empty(), "", notDone);
         }

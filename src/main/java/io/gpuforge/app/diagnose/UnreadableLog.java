@@ -1,6 +1,7 @@
 package io.gpuforge.app.diagnose;
 
-import io.gpuforge.domain.Message;
+import io.gpuforge.app.words.Words;
+import io.gpuforge.domain.message.Message;
 import java.io.IOException;
 import java.util.Locale;
 
@@ -12,7 +13,7 @@ public final class UnreadableLog extends IOException {
     private final transient Message problem;
 
     UnreadableLog(Message problem) {
-        super(new DiagnosisText(Locale.ENGLISH).text(problem));
+        super(new Words(Locale.ENGLISH).text(problem));
         this.problem = problem;
     }
 

@@ -8,7 +8,7 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.Message;
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.diagnose.LogSource;
 import io.gpuforge.domain.vm.FailedStart;
 import io.gpuforge.domain.vm.VmConfig;

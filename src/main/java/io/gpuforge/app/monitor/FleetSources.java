@@ -16,14 +16,15 @@ final class FleetSources {
     private final Map<String, GpuFleet.Source> byKey = new ConcurrentHashMap<>();
 
     /** A connection that cannot be read ({@code ""}: the saved connections themselves). */
-    void problem(String connection, String message) {
-        byKey.put(connection + "\u0000problem", new GpuFleet.Source(connection, Optional.empty(), Optional.of(message)));
+    void problem(String connection, String message, TelemetryService.Failure.Reason reason) {
+        byKey.put(connection + "\u0000problem", new GpuFleet.Source(connection, Optional.empty(), Optional.of(message),
+                reason));
     }
 
     /** A source's new status. */
     void status(String connection, SourceStatus st) {
         byKey.put(connection + "\u0000" + st.source().host() + st.source().description(),
-                new GpuFleet.Source(connection, Optional.of(st), st.problem()));
+                new GpuFleet.Source(connection, Optional.of(st), st.problem(), TelemetryService.Failure.Reason.OTHER));
     }
 
     /** Every source and problem, by connection. */

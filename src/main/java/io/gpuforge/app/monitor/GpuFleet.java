@@ -54,7 +54,8 @@ public final class GpuFleet implements AutoCloseable {
     }
 
     /** A source of readings and how it is doing, or a connection that cannot be read (with why). */
-    public record Source(String connection, Optional<SourceStatus> status, Optional<String> problem) {
+    public record Source(String connection, Optional<SourceStatus> status, Optional<String> problem,
+                         TelemetryService.Failure.Reason reason) {
     }
 
     private final ConnectionsService connections;
@@ -258,7 +259,8 @@ public final class GpuFleet implements AutoCloseable {
         try {
             all = connections.all();
         } catch (StoreException e) {
-            sources.problem("", "Cannot read the saved connections: " + e.getMessage());
+            sources.problem("", "Cannot read the saved connections: " + e.getMessage(),
+                    TelemetryService.Failure.Reason.OTHER);
             all = List.of();
         }
         List<FleetGpu> found = new ArrayList<>();
@@ -269,7 +271,8 @@ public final class GpuFleet implements AutoCloseable {
             try {
                 found.addAll(FleetRows.of(c, sessions.of(c), shares));
             } catch (BackendException | RuntimeException e) {
-                problem(c.name(), "Cannot list the GPUs of " + c.name() + ": " + e.getMessage());
+                problem(c.name(), "Cannot list the GPUs of " + c.name() + ": " + e.getMessage(),
+                        TelemetryService.Failure.Reason.OTHER);
             }
         }
         synchronized (this) {
@@ -304,7 +307,8 @@ public final class GpuFleet implements AutoCloseable {
                     Optional<ConnectionInfo> c = ServiceFeed.connectionOf(s, all, rows);
                     sample(gen, s, c.map(ConnectionInfo::name).orElse("local"), c,
                             c.<GpuTarget>map(GpuTarget.Connection::new).orElse(new GpuTarget.Local()));
-                }, message -> problem("gpuforge serve", message));
+                }, message -> problem("gpuforge serve", message,
+                        TelemetryService.Failure.Reason.OTHER));
         synchronized (this) {
             if (gen != generation) {
                 feed.close();
@@ -333,14 +337,17 @@ public final class GpuFleet implements AutoCloseable {
                 }
             }
             w.close();
-        } catch (TelemetryService.Failure | RuntimeException e) {
+        } catch (TelemetryService.Failure e) {
             LOG.info("GPU monitor: {} is not read: {}", name, e.getMessage());
-            problem(name, e.getMessage());
+            problem(name, e.getMessage(), e.reason());
+        } catch (RuntimeException e) {
+            LOG.info("GPU monitor: {} is not read: {}", name, e.getMessage());
+            problem(name, e.getMessage(), TelemetryService.Failure.Reason.OTHER);
         }
     }
 
-    private void problem(String connection, String message) {
-        sources.problem(connection, message);
+    private void problem(String connection, String message, TelemetryService.Failure.Reason reason) {
+        sources.problem(connection, message, reason);
         listeners.changed();
     }
 

@@ -72,7 +72,8 @@ final class TelemetryHosts {
             out.add(amd);
         }
         if (out.isEmpty()) {
-            throw new TelemetryService.Failure("No GPU source on this computer: " + why + "; nvidia-smi is not on the"
+            throw new TelemetryService.Failure(TelemetryService.Failure.Reason.NO_LOCAL_SOURCE,
+                    "No GPU source on this computer: " + why + "; nvidia-smi is not on the"
                     + " PATH and there is no amdgpu card. A GPU passed through to a VM is read inside it (--pve … --vm).");
         }
         return out;

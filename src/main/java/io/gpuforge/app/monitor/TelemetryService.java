@@ -60,12 +60,27 @@ public final class TelemetryService implements AutoCloseable {
     public static final class Failure extends Exception {
         private static final long serialVersionUID = 1L;
 
+        /** What kind of failure it is, where the window words it itself; {@code OTHER}: its message says it. */
+        public enum Reason { OTHER, NO_LOCAL_SOURCE }
+
+        private final Reason reason;
+
         public Failure(String message) {
+            this(Reason.OTHER, message);
+        }
+
+        public Failure(Reason reason, String message) {
             super(message);
+            this.reason = reason;
+        }
+
+        public Reason reason() {
+            return reason;
         }
 
         public Failure(String message, Throwable cause) {
             super(message, cause);
+            this.reason = Reason.OTHER;
         }
     }
 

@@ -190,10 +190,11 @@ public final class PassthroughChain {
                     } catch (HostException ex) {
                         throw new Stopped(step, ex.getMessage(), ex);
                     }
-                    verified.get().items().forEach(i -> l.line((i.ok() ? "ok     " : "FAILED ") + i.detail()));
+                    verified.get().items().forEach(i -> l.line((i.ok() ? "ok     " : "FAILED ")
+                            + messages.text(i.detail())));
                     e = verified.get().ok() ? PassthroughSteps.Event.VERIFIED : PassthroughSteps.Event.NOT_AS_INTENDED;
                     why = "The host is not what the apply intended: " + verified.get().items().stream()
-                            .filter(i -> !i.ok()).map(VerifyItem::detail).collect(Collectors.joining("; "))
+                            .filter(i -> !i.ok()).map(i -> messages.text(i.detail())).collect(Collectors.joining("; "))
                             + ". Look at the host, or roll the apply back (gpuforge rollback)";
                     break;
                 default:

@@ -1,5 +1,6 @@
 package io.gpuforge.app.passthrough;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.host.HostReading;
@@ -296,19 +297,20 @@ public final class PassthroughService {
         PlanHistory.AppliedPlan p = history().list(target, prompt).plan(journalId).orElseThrow(() ->
                 new HostException("no applied plan " + journalId + " on " + target.describe()));
         List<VerifyItem> items = new ArrayList<>();
-        items.add(new VerifyItem("journal", p.rolledBack(), p.rolledBack() ? journalId + " is rolled back"
-                : journalId + " is " + p.state() + ", not rolled back: roll it back again"));
+        items.add(new VerifyItem("journal", p.rolledBack(), p.rolledBack() ? Message.of("verify.rolledBack", journalId)
+                : Message.of("verify.notRolledBack", journalId, String.valueOf(p.state()))));
         String cmdline = " " + r.facts().cmdline().orElse("") + " ";
         for (String a : p.kernelArgs()) {
             boolean gone = !cmdline.contains(" " + a + " ");
-            items.add(new VerifyItem("cmdline." + a, gone, gone ? "/proc/cmdline no longer has " + a
-                    : "/proc/cmdline still has " + a + ": the host has not rebooted since the rollback"));
+            items.add(new VerifyItem("cmdline." + a, gone, Message.of(gone ? "verify.cmdline.gone"
+                    : "verify.cmdline.still", a)));
         }
         for (PciAddress f : p.functions()) {
             Optional<String> driver = r.facts().pci().device(f).flatMap(d -> d.driver());
             boolean back = !driver.map("vfio-pci"::equals).orElse(false);
-            items.add(new VerifyItem("driver." + f, back, back ? f + " is bound to " + driver.orElse("no driver")
-                    + " again" : f + " is still bound to vfio-pci: the host has not rebooted since the rollback"));
+            items.add(new VerifyItem("driver." + f, back, back ? Message.of("verify.driverBack", f.toString(),
+                    driver.<Object>map(x -> x).orElse(Message.of("verify.noDriver")))
+                    : Message.of("verify.stillVfio", f.toString())));
         }
         return new VerifyReport(journalId, items);
     }

@@ -1,5 +1,6 @@
 package io.gpuforge.app.vmcreate;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.vm.CloneRequest;
 import io.gpuforge.domain.vm.CloudInit;
 import io.gpuforge.domain.passthrough.ConfigChange;
@@ -37,31 +38,27 @@ final class VmClones {
         VmProvisioning.Clone k = r.cloneOf().orElseThrow();
         VmInfo source = k.source();
         if (!c.canClone()) {
-            out.add(new VmProvisioning.Problem(VmField.SOURCE, true, "Clones are Proxmox VE only: this "
-                    + "connection's backend cannot clone a VM; pick a GPUForge template instead"));
+            out.add(new VmProvisioning.Problem(VmField.SOURCE, true, Message.of("problem.clone.unsupported")));
             return;
         }
         if (k.linked() && !source.template()) {
-            out.add(new VmProvisioning.Problem(VmField.SOURCE, true, "A linked clone needs a template, and VM "
-                    + source.ref().id() + " is not one: make a full clone"));
+            out.add(new VmProvisioning.Problem(VmField.SOURCE, true, Message.of("problem.clone.linkedNeedsTemplate",
+                    source.ref().id())));
         }
         if (k.linked() && k.sourceStorage().isPresent() && !k.sourceStorage().get().equals(r.storage())) {
-            out.add(new VmProvisioning.Problem(VmField.STORAGE, true, "A linked clone stays on the template's storage "
-                    + k.sourceStorage().get() + ": make a full clone to put it on " + r.storage()));
+            out.add(new VmProvisioning.Problem(VmField.STORAGE, true, Message.of("problem.clone.linkedStorage",
+                    k.sourceStorage().get(), r.storage())));
         }
         int templateDisk = r.template().diskGiB();
         if (r.diskGiB() < templateDisk) {
-            out.add(new VmProvisioning.Problem(VmField.DISK, true, "A clone's disk cannot be smaller than its"
-                    + " template's (" + templateDisk + " GiB): Proxmox VE never shrinks a disk; ask for " + templateDisk
-                    + " GiB or more"));
+            out.add(new VmProvisioning.Problem(VmField.DISK, true, Message.of("problem.clone.diskSmaller", templateDisk)));
         } else if (r.diskGiB() > templateDisk) {
-            out.add(new VmProvisioning.Problem(VmField.DISK, false, "The clone keeps its template's " + templateDisk
-                    + " GiB disk: GPUForge does not grow a clone's disk yet; grow it afterwards (Hardware → Disk"
-                    + " Action → Resize, or qm resize <vmid> scsi0 " + r.diskGiB() + "G)"));
+            out.add(new VmProvisioning.Problem(VmField.DISK, false, Message.of("problem.clone.diskKept", templateDisk,
+                    r.diskGiB())));
         }
         if (!source.ref().node().equals(r.target().node())) {
-            out.add(new VmProvisioning.Problem(VmField.SOURCE, false, "The template is on " + source.ref().node()
-                    + ": Proxmox VE clones it to " + r.target().node() + " only from shared storage"));
+            out.add(new VmProvisioning.Problem(VmField.SOURCE, false, Message.of("problem.clone.otherNode",
+                    source.ref().node(), r.target().node())));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.gpuforge.app.vmcreate;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.session.ConnectionSession;
@@ -167,7 +168,7 @@ public final class VmProvisioning {
     }
 
     /** A finding about a request: an error blocks the create, a warning does not. */
-    public record Problem(VmField field, boolean error, String message) {
+    public record Problem(VmField field, boolean error, Message message) {
     }
 
     public ConnectionSession session(Target t) {

@@ -1,5 +1,6 @@
 package io.gpuforge.app.vmcreate;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.app.vmcreate.VmProvisioning.Choices;
 import io.gpuforge.app.vmcreate.VmProvisioning.Problem;
 import io.gpuforge.app.vmcreate.VmProvisioning.Request;
@@ -22,64 +23,62 @@ final class VmRequestChecks {
         List<Problem> out = new ArrayList<>();
         String dns = "[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?";
         if (!r.name().matches(dns) || r.name().length() > 63) {
-            out.add(new Problem(VmField.NAME, true, "A VM name is letters, digits, '-' and '.' (at most 63), starting"
-                    + " and ending with a letter or digit"));
+            out.add(new Problem(VmField.NAME, true, Message.of("problem.name.invalid")));
         } else if (c.vms().stream().anyMatch(v -> v.name().equalsIgnoreCase(r.name()))) {
-            out.add(new Problem(VmField.NAME, !r.target().proxmox(), "A VM named " + r.name() + " exists on "
-                    + r.target().node() + " already" + (r.target().proxmox() ? " (Proxmox VE allows it, but it confuses)"
-                    : ": pick another name")));
+            out.add(new Problem(VmField.NAME, !r.target().proxmox(), Message.of(r.target().proxmox()
+                    ? "problem.name.taken.proxmox" : "problem.name.taken", r.name(), r.target().node())));
         }
         if (r.cores() < 1) {
-            out.add(new Problem(VmField.CORES, true, "A VM needs at least one core"));
+            out.add(new Problem(VmField.CORES, true, Message.of("problem.cores.none")));
         } else if (c.status().cpus() > 0 && r.cores() > c.status().cpus()) {
-            out.add(new Problem(VmField.CORES, true, r.cores() + " cores is more than the " + c.status().cpus()
-                    + " CPUs of " + r.target().node()));
+            out.add(new Problem(VmField.CORES, true, Message.of("problem.cores.many", r.cores(),
+                    c.status().cpus(), r.target().node())));
         }
         long asked = (long) r.memoryMiB() << 20;
         long free = c.freeMemoryBytes();
         long total = c.status().memoryTotalBytes().orElse(0);
         if (r.memoryMiB() < 64) {
-            out.add(new Problem(VmField.MEMORY, true, "A VM needs at least 64 MiB"));
+            out.add(new Problem(VmField.MEMORY, true, Message.of("problem.memory.little")));
         } else if (total > 0 && asked > free) {
-            out.add(new Problem(VmField.MEMORY, true, "Not enough memory on " + r.target().node() + ": "
-                    + gib(asked) + " asked, " + gib(free) + " free of " + gib(total)));
+            out.add(new Problem(VmField.MEMORY, true, Message.of("problem.memory.short", r.target().node(),
+                    gib(asked), gib(free), gib(total))));
         } else if (total > 0) {
             long promised = c.vms().stream().filter(v -> !v.template()).mapToLong(VmInfo::memoryBytes).sum() + asked;
             if (promised > total) {
-                out.add(new Problem(VmField.MEMORY, false, "Over-committed: the VMs of " + r.target().node()
-                        + " would be given " + gib(promised) + " of " + gib(total)));
+                out.add(new Problem(VmField.MEMORY, false, Message.of("problem.memory.over",
+                        r.target().node(), gib(promised), gib(total))));
             }
         }
         Optional<StorageInfo> st = c.storages().stream().filter(s -> s.name().equals(r.storage())).findFirst();
         if (st.isEmpty() || !st.get().holds(StorageInfo.IMAGES)) {
-            out.add(new Problem(VmField.STORAGE, true, "Pick a storage for the disk (one that holds VM disks)"));
+            out.add(new Problem(VmField.STORAGE, true, Message.of("problem.storage.none")));
         } else if (((long) r.diskGiB() << 30) > st.get().availableBytes()) {
-            out.add(new Problem(VmField.DISK, true, "Not enough space on " + r.storage() + ": " + r.diskGiB() + " GiB"
-                    + " asked, " + gib(st.get().availableBytes()) + " free"));
+            out.add(new Problem(VmField.DISK, true, Message.of("problem.disk.short", r.storage(), r.diskGiB(),
+                    gib(st.get().availableBytes()))));
         }
         if (r.diskGiB() < 1) {
-            out.add(new Problem(VmField.DISK, true, "A disk is at least 1 GiB"));
+            out.add(new Problem(VmField.DISK, true, Message.of("problem.disk.little")));
         }
         if (c.networks().stream().noneMatch(n -> n.name().equals(r.network()))) {
-            out.add(new Problem(VmField.NETWORK, true, "Pick a network of " + r.target().node()));
+            out.add(new Problem(VmField.NETWORK, true, Message.of("problem.network", r.target().node())));
         }
         r.cloudInit().ifPresent(ci -> {
             if (ci.passwordHash().isEmpty() && ci.sshKeys().isEmpty()) {
-                out.add(new Problem(VmField.SSH_KEYS, true, "Give a password or an SSH public key: else nobody can log in"));
+                out.add(new Problem(VmField.SSH_KEYS, true, Message.of("problem.login")));
             }
             for (String k : ci.sshKeys()) {
                 if (!k.matches("(ssh-(ed25519|rsa|dss)|ecdsa-sha2-nistp(256|384|521)|sk-\\S+) [A-Za-z0-9+/=]+( .*)?")) {
-                    out.add(new Problem(VmField.SSH_KEYS, true, "Not an OpenSSH public key: '" + shorten(k) + "'"));
+                    out.add(new Problem(VmField.SSH_KEYS, true, Message.of("problem.sshKey", shorten(k))));
                 }
             }
             if (ci.ip() instanceof CloudInit.Static && !((CloudInit.Static) ci.ip()).cidr()
                     .matches("\\d{1,3}(\\.\\d{1,3}){3}/\\d{1,2}")) {
-                out.add(new Problem(VmField.IP, true, "A static address is written 192.0.2.10/24"));
+                out.add(new Problem(VmField.IP, true, Message.of("problem.ip")));
             }
         });
         for (VmTemplate.Variable v : r.template().variables()) {
             if (r.variables().getOrDefault(v.name(), "").isBlank()) {
-                out.add(new Problem(VmField.OTHER, true, v.label() + " is needed by the template"));
+                out.add(new Problem(VmField.OTHER, true, Message.of("problem.variable", v.label())));
             }
         }
         if (r.cloneOf().isEmpty()) {
@@ -89,8 +88,7 @@ final class VmRequestChecks {
         }
         if (r.gpu().isEmpty() && r.template().gpus() > 0) {
             int n = r.template().gpus();
-            out.add(new Problem(VmField.GPU, false, "The template expects " + n + (n == 1 ? " GPU" : " GPUs")
-                    + "; the VM gets none"));
+            out.add(new Problem(VmField.GPU, false, Message.of("problem.gpu", n)));
         }
         return out;
     }
@@ -107,7 +105,7 @@ final class VmRequestChecks {
         try {
             CloudConfigYaml.checkTemplate(r.template());
         } catch (CloudConfigYaml.Invalid e) {
-            out.add(new Problem(VmField.OTHER, true, e.getMessage()));
+            out.add(new Problem(VmField.OTHER, true, Message.of("problem.raw", String.valueOf(e.getMessage()))));
             return;
         }
         if (r.template().variables().stream().anyMatch(v -> r.variables().getOrDefault(v.name(), "").isBlank())) {
@@ -116,15 +114,16 @@ final class VmRequestChecks {
         try {
             CloudConfigYaml.parse(VmUserData.of(r));
         } catch (CloudConfigYaml.Invalid e) {
-            out.add(new Problem(VmField.OTHER, true, VmSecrets.of(r).apply("The user-data GPUForge would write is "
-                    + e.getMessage())));
+            out.add(new Problem(VmField.OTHER, true, Message.of("problem.userData",
+                    VmSecrets.of(r).apply(String.valueOf(e.getMessage())))));
         } catch (IllegalArgumentException e) {
-            out.add(new Problem(VmField.OTHER, true, VmSecrets.of(r).apply(e.getMessage())));
+            out.add(new Problem(VmField.OTHER, true, Message.of("problem.raw",
+                    VmSecrets.of(r).apply(String.valueOf(e.getMessage())))));
         }
     }
 
     private static String gib(long bytes) {
-        return String.format("%.1f GiB", bytes / (double) (1L << 30));
+        return String.format(java.util.Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
     }
 
     private static String shorten(String s) {

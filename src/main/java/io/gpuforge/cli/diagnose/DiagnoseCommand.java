@@ -2,7 +2,7 @@ package io.gpuforge.cli.diagnose;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.diagnose.DiagnoseService;
-import io.gpuforge.app.diagnose.DiagnosisText;
+import io.gpuforge.app.words.Words;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.HostSource;
@@ -127,7 +127,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
 
     /** Prints the diagnosis (unless {@code print} is false); the exit code. */
     private int report(CliOutput o, Diagnosis d, boolean print) {
-        DiagnosisText english = new DiagnosisText(Locale.ENGLISH);
+        Words english = new Words(Locale.ENGLISH);
         d.collected().stream().flatMap(c -> c.problem().stream())
                 .forEach(p -> o.error("gpuforge diagnose: " + english.text(p)));
         if (d.collected().stream().noneMatch(Collected::read)) {
@@ -211,7 +211,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
     }
 
     private void print(CliOutput o, Diagnosis d) {
-        DiagnosisText words = new DiagnosisText(lang.toLowerCase(Locale.ROOT).startsWith("zh")
+        Words words = new Words(lang.toLowerCase(Locale.ROOT).startsWith("zh")
                 ? Locale.SIMPLIFIED_CHINESE : Locale.ENGLISH);
         if (!d.known()) {
             o.line("Cause: unknown (" + d.reason().map(words::text).orElse("no known cause matched") + ")");
@@ -241,7 +241,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
         }
     }
 
-    private static void finding(CliOutput o, Finding f, DiagnosisText words) {
+    private static void finding(CliOutput o, Finding f, Words words) {
         o.line("Evidence:");
         f.evidence().forEach(e -> o.line("  " + where(e) + "  " + e.text()));
         o.line("Why: " + words.text(f.explanation()));
@@ -249,7 +249,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
         f.fix().plan().ifPresent(p -> plan(o, p, words));
     }
 
-    private static void plan(CliOutput o, FixPlan p, DiagnosisText words) {
+    private static void plan(CliOutput o, FixPlan p, Words words) {
         o.line("Plan:");
         p.kernelArguments().forEach(a -> o.line("  kernel argument: " + a));
         p.modprobe().forEach(m -> o.line("  /etc/modprobe.d: " + m));

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.diagnose;
 
+import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.diagnose.FixService;
 import io.gpuforge.app.passthrough.ApplyProgressLines;
@@ -75,9 +76,9 @@ final class DiagnoseFixes {
             m.put("vm", r.fix().vm());
             m.put("hostJournal", r.fix().hostJournal().orElse(null));
             m.put("rebootNeeded", r.rebootNeeded());
-            m.put("verified", r.verified());
-            m.put("notChecked", r.notChecked());
-            m.put("notes", r.notes());
+            m.put("verified", EnglishWords.of(r.verified()));
+            m.put("notChecked", EnglishWords.of(r.notChecked()));
+            m.put("notes", EnglishWords.of(r.notes()));
             m.put("plan", plan(p));
             m.put("diagnosis", DiagnoseJson.of(d));
             o.json(m);
@@ -85,9 +86,9 @@ final class DiagnoseFixes {
         }
         o.line("");
         o.line("Applied fix " + r.fix().id() + " (" + r.fix().cause() + ").");
-        r.verified().forEach(v -> o.line("  checked: " + v));
-        r.notChecked().forEach(n -> o.line("  not checked: " + n));
-        r.notes().forEach(n -> o.line("  note: " + n));
+        r.verified().forEach(v -> o.line("  checked: " + EnglishWords.of(v)));
+        r.notChecked().forEach(n -> o.line("  not checked: " + EnglishWords.of(n)));
+        r.notes().forEach(n -> o.line("  note: " + EnglishWords.of(n)));
         o.line("Undo it with: gpuforge diagnose --rollback-fix " + r.fix().id() + " --connection \"" + c.name() + "\"");
         return 0;
     }
@@ -107,7 +108,7 @@ final class DiagnoseFixes {
             }
             h.commands().forEach(cmd -> o.accept("  $ " + cmd));
         });
-        p.notDone().forEach(n -> o.accept("Note: " + n));
+        p.notDone().forEach(n -> o.accept("Note: " + EnglishWords.of(n)));
     }
 
     /** The plan that was applied, as JSON: the VM's diff, the host's file diffs and commands, what was not done. */
@@ -118,7 +119,7 @@ final class DiagnoseFixes {
                 .map(e -> e.diff()).toList()).orElse(List.of()));
         m.put("hostCommands", p.host().filter(h -> !h.hostChangesNothing()).map(h -> h.commands())
                 .orElse(List.of()));
-        m.put("notDone", p.notDone());
+        m.put("notDone", EnglishWords.of(p.notDone()));
         return m;
     }
 

@@ -1,6 +1,6 @@
 package io.gpuforge.cli.diagnose;
 
-import io.gpuforge.app.diagnose.DiagnosisText;
+import io.gpuforge.app.words.Words;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
@@ -16,7 +16,7 @@ import java.util.Map;
 final class DiagnoseJson {
 
     /** JSON is read by programs: its words are always English (the keys of the causes are their ids). */
-    private static final DiagnosisText WORDS = new DiagnosisText(java.util.Locale.ENGLISH);
+    private static final Words WORDS = new Words(java.util.Locale.ENGLISH);
 
     private DiagnoseJson() {
     }

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.passthrough;
 
+import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.app.host.HostReading;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
@@ -81,7 +82,7 @@ public final class PlanCommand implements Callable<Integer> {
         for (PassthroughPlan.VmChange v : plan.vmChanges()) {
             o.line("[" + v.hypervisor() + "] " + v.description() + ":\n" + v.snippet());
         }
-        plan.notes().forEach(n -> o.line("Note: " + n));
+        plan.notes().forEach(n -> o.line("Note: " + EnglishWords.of(n)));
         o.out().flush();
     }
 
@@ -107,7 +108,7 @@ public final class PlanCommand implements Callable<Integer> {
             vm.add(Map.of("hypervisor", v.hypervisor(), "description", v.description(), "snippet", v.snippet()));
         }
         m.put("vm_changes", vm);
-        m.put("notes", plan.notes());
+        m.put("notes", EnglishWords.of(plan.notes()));
         return m;
     }
 

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.passthrough;
 
+import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.app.passthrough.PassthroughProposal;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
@@ -29,7 +30,7 @@ final class ProposalText {
             for (String c : h.commands()) {
                 o.line("$ " + c);
             }
-            h.notes().forEach(n -> o.line("Note: " + n));
+            h.notes().forEach(n -> o.line("Note: " + EnglishWords.of(n)));
         } else {
             o.line("On " + p.host() + ": nothing to change (" + stage(p) + ").");
         }

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.passthrough;
 
+import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.host.HostException;
@@ -53,13 +54,13 @@ public final class VerifyCommand implements Callable<Integer> {
             m.put("ok", ok);
             List<Object> list = new ArrayList<>();
             for (VerifyItem i : items) {
-                list.add(Map.of("id", i.id(), "ok", i.ok(), "detail", i.detail()));
+                list.add(Map.of("id", i.id(), "ok", i.ok(), "detail", EnglishWords.of(i.detail())));
             }
             m.put("items", list);
             services.output().json(m);
         } else {
             for (VerifyItem i : items) {
-                services.output().line((i.ok() ? "OK    " : "FAIL  ") + i.id() + ": " + i.detail());
+                services.output().line((i.ok() ? "OK    " : "FAIL  ") + i.id() + ": " + EnglishWords.of(i.detail()));
             }
             services.output().line(ok ? "The host is set up as planned." : "The host is NOT as planned.");
         }

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.share;
 
+import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.app.passthrough.PassthroughService;
@@ -81,7 +82,7 @@ final class CtMigrateCommand implements Callable<Integer> {
     private boolean confirm(CliOutput o, PassthroughPlan p, HostTarget host) {
         if (!json.enabled()) {
             p.edits().forEach(e -> e.diff().lines().forEach(o::line));
-            p.notes().forEach(x -> o.line("Note: " + x));
+            p.notes().forEach(x -> o.line("Note: " + EnglishWords.of(x)));
         }
         if (yes) {
             return true;

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.share;
 
+import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.app.passthrough.PassthroughService;
@@ -238,7 +239,7 @@ public final class ShareCommand implements Runnable {
             o.line("Container devices (" + v.description() + "):");
             v.snippet().lines().forEach(l -> o.line("  " + l));
         });
-        p.notes().forEach(x -> o.line("Note: " + x));
+        p.notes().forEach(x -> o.line("Note: " + EnglishWords.of(x)));
     }
 
     @Command(name = "apply", mixinStandardHelpOptions = true, description = "Apply the host plan for sharing the GPU"

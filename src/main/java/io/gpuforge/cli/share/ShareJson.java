@@ -1,5 +1,6 @@
 package io.gpuforge.cli.share;
 
+import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.domain.passthrough.Check;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.share.ContainerDevice;
@@ -68,7 +69,7 @@ final class ShareJson {
         m.put("edits", p.edits().stream().map(e -> Map.of("path", e.path(), "diff", e.diff())).toList());
         m.put("commands", p.commands());
         m.put("container_devices", p.vmChanges().stream().map(PassthroughPlan.VmChange::snippet).toList());
-        m.put("notes", p.notes());
+        m.put("notes", EnglishWords.of(p.notes()));
         return m;
     }
 

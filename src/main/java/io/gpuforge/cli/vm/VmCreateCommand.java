@@ -1,5 +1,6 @@
 package io.gpuforge.cli.vm;
 
+import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.vmcreate.FirstBootProvisioning;
@@ -129,10 +130,11 @@ final class VmCreateCommand implements Callable<Integer> {
             if (!errors.isEmpty()) {
                 // refused: one line, each problem by the option that sets it (the warnings are for a VM to be made)
                 services.output().error("gpuforge vm create: " + String.join("; ", errors.stream()
-                        .map(p -> option(p.field()) + ": " + p.message()).toList()));
+                        .map(p -> option(p.field()) + ": " + EnglishWords.of(p.message())).toList()));
                 return 2;
             }
-            problems.stream().filter(p -> !p.error()).forEach(p -> services.output().error("warning: " + p.message()));
+            problems.stream().filter(p -> !p.error())
+                    .forEach(p -> services.output().error("warning: " + EnglishWords.of(p.message())));
             if (dryRun) {
                 services.output().line(VmProvisioning.preview(r, c));
                 return 0;

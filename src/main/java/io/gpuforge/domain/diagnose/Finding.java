@@ -1,6 +1,6 @@
 package io.gpuforge.domain.diagnose;
 
-import io.gpuforge.domain.Message;
+import io.gpuforge.domain.message.Message;
 import java.util.List;
 import java.util.Objects;
 

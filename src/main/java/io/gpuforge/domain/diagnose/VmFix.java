@@ -1,5 +1,6 @@
 package io.gpuforge.domain.diagnose;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.passthrough.ConfigChange;
 import io.gpuforge.domain.vm.VmRef;
 import java.util.List;
@@ -15,7 +16,7 @@ import java.util.Optional;
  * @param undo   writes back what {@code change} replaced: the earlier values, a key it added deleted
  */
 public record VmFix(String cause, VmRef vm, String basedOn, Optional<ConfigChange> change, Optional<ConfigChange> undo,
-                    String diff, List<String> notDone) {
+                    String diff, List<Message> notDone) {
 
     public VmFix {
         Objects.requireNonNull(cause);

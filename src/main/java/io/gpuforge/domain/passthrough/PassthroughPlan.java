@@ -1,5 +1,6 @@
 package io.gpuforge.domain.passthrough;
 
+import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.pci.PciAddress;
 import java.util.List;
 import java.util.Optional;
@@ -10,7 +11,7 @@ import java.util.Optional;
  * user applies it; planning the same thing on a host where it is applied yields no edits.
  */
 public record PassthroughPlan(String id, String host, List<PciAddress> functions, List<FileEdit> edits,
-                              List<String> commands, boolean rebootNeeded, List<VmChange> vmChanges, List<String> notes) {
+                              List<String> commands, boolean rebootNeeded, List<VmChange> vmChanges, List<Message> notes) {
 
     /** One file: its content before ({@code empty} = the file does not exist yet) and after. */
     public record FileEdit(String path, Optional<String> before, String after) {

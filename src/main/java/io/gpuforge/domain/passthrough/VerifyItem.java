@@ -1,6 +1,7 @@
 package io.gpuforge.domain.passthrough;
 
+import io.gpuforge.domain.message.Message;
 
-/** One verified item. */
-public record VerifyItem(String id, boolean ok, String detail) {
+/** One verified item: what it checks, whether it holds, and what was found, in words. */
+public record VerifyItem(String id, boolean ok, Message detail) {
 }

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.diagnose;
 
-import io.gpuforge.app.diagnose.DiagnosisText;
+import io.gpuforge.app.words.Words;
 import io.gpuforge.app.diagnose.UnreadableLog;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
@@ -127,7 +127,7 @@ public final class DiagnoseWindow {
                     diagnose();
                 })
                 .onError(e -> status.setText(i18n.get("diagnose.openFailed", e instanceof UnreadableLog u
-                        ? new DiagnosisText(i18n.getLocale()).text(u.problem()) : e.getMessage())))
+                        ? new Words(i18n.getLocale()).text(u.problem()) : e.getMessage())))
                 .andFinally(() -> busy.setVisible(false)).start();
     }
 

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.diagnose;
 
-import io.gpuforge.app.diagnose.DiagnosisText;
+import io.gpuforge.app.words.Words;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
@@ -39,7 +39,7 @@ final class DiagnosisView extends VBox {
     }
 
     void render(Diagnosis d) {
-        DiagnosisText words = new DiagnosisText(i18n.getLocale());
+        Words words = new Words(i18n.getLocale());
         List<Node> out = new ArrayList<>();
         if (d.known()) {
             Finding first = d.causes().get(0);
@@ -82,7 +82,7 @@ final class DiagnosisView extends VBox {
         return head;
     }
 
-    private VBox finding(Finding f, DiagnosisText words) {
+    private VBox finding(Finding f, Words words) {
         VBox box = new VBox(8);
         box.getChildren().addAll(section("diagnose.evidence"), lines(f.evidence(), "diagnose-evidence-" + f.id()),
                 section("diagnose.why"), text("diagnose-why", words.text(f.explanation())),
@@ -116,7 +116,7 @@ final class DiagnosisView extends VBox {
         return box;
     }
 
-    private VBox plan(FixPlan p, DiagnosisText words) {
+    private VBox plan(FixPlan p, Words words) {
         VBox box = new VBox(4);
         box.setId("diagnose-plan");
         p.kernelArguments().forEach(a -> box.getChildren().add(code(i18n.get("diagnose.plan.kernel"), a)));

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.diagnose;
 
-import io.gpuforge.app.diagnose.DiagnosisText;
+import io.gpuforge.app.words.Words;
 import io.gpuforge.app.diagnose.FixService;
 import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.app.session.ConnectionSession;
@@ -176,7 +176,7 @@ public final class VmDiagnosisWindow {
         diagnosis = d;
         result.render(d);
         collected.getChildren().clear();
-        DiagnosisText words = new DiagnosisText(i18n.getLocale());
+        Words words = new Words(i18n.getLocale());
         for (Collected c : d.collected()) {
             Label l = Wrapped.wrapped(new Label(c.read() ? i18n.get("diagnose.vm.read", words.text(c.label()), c.lines(),
                     c.millis()) : i18n.get("diagnose.vm.notRead", words.text(c.label()),
@@ -211,7 +211,9 @@ public final class VmDiagnosisWindow {
                 h.commands().forEach(c -> fix.getChildren().add(line("diff-line", "$ " + c)));
             }
         });
-        p.notDone().forEach(n -> fix.getChildren().add(line("wizard-message-info", i18n.get("diagnose.vm.note", n))));
+        Words words = new Words(i18n.getLocale());
+        p.notDone().forEach(n -> fix.getChildren().add(line("wizard-message-info", i18n.get("diagnose.vm.note",
+                words.text(n)))));
         status.setText(p.changesNothing() ? i18n.get("diagnose.vm.nothing") : i18n.get("diagnose.vm.planned"));
         enable(true, !p.changesNothing(), false);
         reveal(fix);
@@ -231,10 +233,11 @@ public final class VmDiagnosisWindow {
 
     private void showApplied(FixService.Result r) {
         applied = r;
+        Words words = new Words(i18n.getLocale());
         r.verified().forEach(v -> output.getChildren().add(line("wizard-message-ok", i18n.get("diagnose.vm.verified",
-                v))));
+                words.text(v)))));
         r.notChecked().forEach(n -> output.getChildren().add(line("wizard-message-info",
-                i18n.get("diagnose.vm.notChecked", n))));
+                i18n.get("diagnose.vm.notChecked", words.text(n)))));
         status.setText(i18n.get("diagnose.vm.applied", r.fix().id()));
         enable(false, false, true);
         reveal(output);

@@ -1,6 +1,8 @@
 package io.gpuforge.ui.monitor;
 
 import io.gpuforge.app.monitor.GpuFleet;
+import io.gpuforge.app.monitor.TelemetryService;
+import io.gpuforge.domain.telemetry.SourceInfo;
 import io.gpuforge.domain.telemetry.SourceStatus;
 import io.gpuforge.ui.common.I18n;
 import java.time.Instant;
@@ -27,8 +29,11 @@ final class SourcesText {
         for (GpuFleet.Source s : sources) {
             b.append('\n').append("• ");
             if (s.status().isEmpty()) {
-                b.append(i18n.get("monitor.sources.problem", s.connection().isEmpty() ? "GPUForge" : s.connection(),
-                        s.problem().orElse("")));
+                String who = s.connection().isEmpty() ? "GPUForge" : s.connection().equals("local")
+                        ? i18n.get("monitor.sources.local") : s.connection();
+                b.append(i18n.get("monitor.sources.problem", who,
+                        s.reason() == TelemetryService.Failure.Reason.NO_LOCAL_SOURCE
+                                ? i18n.get("monitor.sources.noLocalSource") : s.problem().orElse("")));
                 continue;
             }
             SourceStatus st = s.status().get();
@@ -48,8 +53,21 @@ final class SourcesText {
                     state = i18n.get("monitor.sources.starting");
                     break;
             }
-            b.append(st.source().description()).append(": ").append(state);
+            b.append(i18n.get("monitor.sources.line", source(i18n, st.source()), state));
         }
         return b.toString();
+    }
+
+    /** A source in the window's words, from its kind and the place it reads. */
+    static String source(I18n i18n, SourceInfo s) {
+        return switch (s.kind()) {
+            case NVML -> i18n.get("monitor.sources.from.nvml");
+            case NVIDIA_SMI -> i18n.get("monitor.sources.from.nvidiaSmi", s.where());
+            case GUEST_AGENT -> i18n.get("monitor.sources.from.guestAgent", s.where());
+            case HWMON -> i18n.get("monitor.sources.from.hwmon", s.where());
+            case DCGM_EXPORTER -> i18n.get("monitor.sources.from.dcgm", s.where());
+            case NVIDIA_GPU_EXPORTER -> i18n.get("monitor.sources.from.exporter", s.where());
+            case SIMULATED -> i18n.get("monitor.sources.from.simulated", s.where());
+        };
     }
 }

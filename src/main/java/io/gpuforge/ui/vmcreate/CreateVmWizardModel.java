@@ -173,8 +173,9 @@ public final class CreateVmWizardModel {
         if (!cpuType.get().matches("[A-Za-z0-9][A-Za-z0-9_.+-]*")) {
             errors.put(VmField.CPU_TYPE, i18n.get("vmcreate.error.cpu"));
         }
+        io.gpuforge.app.words.Words words = new io.gpuforge.app.words.Words(i18n.getLocale());
         for (VmProvisioning.Problem p : VmProvisioning.check(request(), choices.get())) {
-            (p.error() ? errors : warnings).merge(p.field(), p.message(), (a, b) -> a + "; " + b);
+            (p.error() ? errors : warnings).merge(p.field(), words.text(p.message()), (a, b) -> a + "; " + b);
         }
         refused.forEach((f, m) -> errors.merge(f, m, (a, b) -> a + "; " + b));
     }

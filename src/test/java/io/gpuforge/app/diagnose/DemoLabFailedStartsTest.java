@@ -79,7 +79,7 @@ class DemoLabFailedStartsTest {
             Diagnosis off = diagnose(ctx, lab, nas);
             assertThat(off.cause()).isEqualTo("iommu-off");
             FixService.Proposal p = ctx.fixes().propose(s, lab, nas, off.causes().get(0), (h, t, f) -> false);
-            assertThat(p.notDone()).anyMatch(n -> n.contains("no DMAR or IVRS table"));
+            assertThat(io.gpuforge.testing.English.english(p.notDone())).anyMatch(n -> n.contains("no DMAR or IVRS table"));
             FixService.Result kernel = ctx.fixes().apply(s, p, ApplyProgress.NONE, (h, t, f) -> false);
             reboot(ctx.demoLab().host("pve-store").orElseThrow());
             assertThat(start(s, nas).ok()).as("the firmware still has the IOMMU off").isFalse();

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Logs as files and streams: read within their bounds, and what is not a log refused in one line. */
 class DiagnoseServiceTest {
 
-    private static final io.gpuforge.app.diagnose.DiagnosisText EN =
-            new io.gpuforge.app.diagnose.DiagnosisText(java.util.Locale.ENGLISH);
+    private static final io.gpuforge.app.words.Words EN =
+            new io.gpuforge.app.words.Words(java.util.Locale.ENGLISH);
 
     @TempDir
     Path dir;
@@ -76,9 +76,9 @@ class DiagnoseServiceTest {
         Path empty = Files.createFile(dir.resolve("empty.log"));
         Diagnosis d = service.files(List.of(empty.toString()), NO_STDIN);
         assertThat(d.cause()).isEqualTo("unknown");
-        assertThat(d.reason().map(new DiagnosisText(java.util.Locale.ENGLISH)::text)).contains("the log is empty");
+        assertThat(d.reason().map(EN::text)).contains("the log is empty");
         Diagnosis none = service.files(List.of(dir.toString()), NO_STDIN);
-        assertThat(none.reason().map(new DiagnosisText(java.util.Locale.ENGLISH)::text)).contains("nothing could be read");
+        assertThat(none.reason().map(EN::text)).contains("nothing could be read");
     }
 
     @Test

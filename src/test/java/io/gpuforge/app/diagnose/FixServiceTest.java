@@ -70,8 +70,8 @@ class FixServiceTest {
 
             FixService.Result r = ctx.fixes().apply(ctx.sessions().of(lab), p, ApplyProgress.NONE, (h, t, f) -> false);
             assertThat(config(ctx, lab, vm)).containsEntry("vga", "none");
-            assertThat(r.verified()).anyMatch(v -> v.contains("reads back with the change"));
-            assertThat(r.notChecked()).anyMatch(n -> n.startsWith("Whether VM 102 starts now"));
+            assertThat(io.gpuforge.testing.English.english(r.verified())).anyMatch(v -> v.contains("reads back with the change"));
+            assertThat(io.gpuforge.testing.English.english(r.notChecked())).anyMatch(n -> n.startsWith("Whether VM 102 starts now"));
             assertThat(r.rebootNeeded()).isFalse();
             assertThat(ctx.fixes().applied(lab)).extracting(AppliedFix::id).containsExactly(r.fix().id());
 
@@ -119,7 +119,7 @@ class FixServiceTest {
             FixService.Proposal p = ctx.fixes().propose(ctx.sessions().of(lab), lab, vm, d.causes().get(0),
                     (h, t, f) -> false);
             assertThat(p.vmFix()).isEmpty();
-            assertThat(p.host()).as(String.join("\n", p.notDone())).get().satisfies(h -> {
+            assertThat(p.host()).as(String.join("\n", io.gpuforge.testing.English.english(p.notDone()))).get().satisfies(h -> {
                 assertThat(h.functions()).as("the card's functions, read from the host").extracting(Object::toString)
                         .containsExactly("0000:02:00.0", "0000:02:00.1");
                 assertThat(h.edits()).anySatisfy(e -> {
@@ -136,7 +136,7 @@ class FixServiceTest {
             assertThat(Files.readString(conf)).contains("softdep snd_hda_intel pre: vfio-pci");
             assertThat(r.rebootNeeded()).isTrue();
             assertThat(r.fix().hostJournal()).isPresent();
-            assertThat(r.notChecked()).anyMatch(n -> n.contains("when pve-4090 reboots"));
+            assertThat(io.gpuforge.testing.English.english(r.notChecked())).anyMatch(n -> n.contains("when pve-4090 reboots"));
 
             ctx.fixes().rollback(ctx.sessions().of(lab), lab, r.fix().id(), ApplyProgress.NONE, (h, t, f) -> false);
             assertThat(conf).doesNotExist();
@@ -169,11 +169,11 @@ class FixServiceTest {
                 FixService.Proposal p = ctx.fixes().propose(ctx.sessions().of(lab), lab, vm, d.causes().get(0),
                         (h, t, f) -> false);
                 if (origin == Origin.HOST) {
-                    assertThat(p.host()).as(String.join("\n", p.notDone())).get().satisfies(h -> assertThat(h.edits())
+                    assertThat(p.host()).as(String.join("\n", io.gpuforge.testing.English.english(p.notDone()))).get().satisfies(h -> assertThat(h.edits())
                             .anySatisfy(e -> assertThat(e.diff()).contains("initcall_blacklist=sysfb_init")));
                 } else {
                     assertThat(p.host()).as(origin + ": no host change from lines anyone could write").isEmpty();
-                    assertThat(p.notDone()).anyMatch(n -> n.contains("is not planned: no line of pve-4090's own logs"));
+                    assertThat(io.gpuforge.testing.English.english(p.notDone())).anyMatch(n -> n.contains("is not planned: no line of pve-4090's own logs"));
                     assertThat(p.changesNothing()).isTrue();
                 }
             }

@@ -34,7 +34,7 @@ class LogFilesOddTest {
         Diagnosis d = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> service.files(List.of(fifo.toString()),
                 NO_STDIN));
         Collected c = d.collected().get(0);
-        assertThat(c.problem().map(new io.gpuforge.app.diagnose.DiagnosisText(java.util.Locale.ENGLISH)::text)).get().asString().contains("gave nothing to read within").contains("--log -");
+        assertThat(c.problem().map(new io.gpuforge.app.words.Words(java.util.Locale.ENGLISH)::text)).get().asString().contains("gave nothing to read within").contains("--log -");
     }
 
     @Test

@@ -33,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class VmEvidenceTest {
 
-    private static final io.gpuforge.app.diagnose.DiagnosisText EN =
-            new io.gpuforge.app.diagnose.DiagnosisText(java.util.Locale.ENGLISH);
+    private static final io.gpuforge.app.words.Words EN =
+            new io.gpuforge.app.words.Words(java.util.Locale.ENGLISH);
 
     @TempDir
     Path dir;
@@ -103,7 +103,7 @@ class VmEvidenceTest {
 
             assertThat(d.collected()).as("a VM that did not start has no guest to ask").anySatisfy(c -> {
                 assertThat(c.source()).isEqualTo(LogSource.GUEST);
-                assertThat(c.problem().map(EN::text)).get().asString().contains("could not be asked");
+                assertThat(c.problem().map(EN::text)).get().asString().contains("is not running: only a running guest");
             });
 
             // a running VM's guest is asked over its agent: nvidia-smi -L lists its card

@@ -37,7 +37,7 @@ class VmFixesTest {
                 .containsEntry("hotplug", Optional.of("disk,network,usb,cpu"));
         assertThat(keys(dma.undo())).containsEntry("balloon", Optional.of("16384"))
                 .containsEntry("hotplug", Optional.of("disk,network,usb,memory,cpu"));
-        assertThat(dma.notDone()).anyMatch(n -> n.startsWith("Hugepages"));
+        assertThat(io.gpuforge.testing.English.english(dma.notDone())).anyMatch(n -> n.startsWith("Hugepages"));
         assertThat(dma.diff()).startsWith("--- a/etc/pve/qemu-server/101.conf").contains("-balloon: 16384").contains("+balloon: 0").contains(" memory: 65536");
 
         assertThat(keys(pve("hypervisor-visible-to-driver", Map.of("cpu", "host,flags=+pcid")).change()))
@@ -49,7 +49,7 @@ class VmFixesTest {
         VmFix mmio = pve("mmio-window-too-small", Map.of("args", "-cpu host,kvm=off"));
         assertThat(keys(mmio.change())).containsExactly(Map.entry("args",
                 Optional.of("-cpu host,kvm=off -fw_cfg opt/ovmf/X-PciMmio64Mb,string=65536")));
-        assertThat(mmio.notDone()).anyMatch(n -> n.contains("root@pam"));
+        assertThat(io.gpuforge.testing.English.english(mmio.notDone())).anyMatch(n -> n.contains("root@pam"));
 
         VmFix irq = pve("no-interrupt", Map.of("machine", "pc-i440fx-8.1", "hostpci0", "0000:01:00,x-vga=1",
                 "hostpci1", "0000:02:00,pcie=1"));
@@ -95,7 +95,7 @@ class VmFixesTest {
 
     private static VmFix domain(String cause) throws Exception {
         return VmFixes.of(ConnectionInfo.Kind.LIBVIRT, cause, new VmConfig(new VmRef("host", "win11"), "v1", DETAILS,
-                Map.of(), DOMAIN), List.of(new io.gpuforge.domain.diagnose.FixPlan.VmEdit("libvirt", io.gpuforge.domain.Message.of("change.pcie"),
+                Map.of(), DOMAIN), List.of(new io.gpuforge.domain.diagnose.FixPlan.VmEdit("libvirt", io.gpuforge.domain.message.Message.of("change.pcie"),
                 "<type machine='q35'>hvm</type>")));
     }
 
@@ -119,7 +119,7 @@ class VmFixesTest {
 
         VmFix irq = domain("no-interrupt");
         assertThat(irq.changesNothing()).isTrue();
-        assertThat(irq.notDone()).singleElement().asString().contains("by hand (virsh edit win11)")
+        assertThat(io.gpuforge.testing.English.english(irq.notDone())).singleElement().asString().contains("by hand (virsh edit win11)")
                 .contains("<type machine='q35'>hvm</type>");
     }
 }

@@ -6,6 +6,7 @@ import io.gpuforge.domain.passthrough.Check;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
@@ -37,6 +38,21 @@ class CheckMessagesTest {
         for (String k : en.bundle().keySet()) {
             assertThat(zh.bundle().getString(k)).as(k).isNotEqualTo(en.bundle().getString(k));
         }
+    }
+
+    @Test
+    void aPlansNotesAreChineseInChinese() {
+        CheckMessages en = new CheckMessages(Locale.ENGLISH);
+        CheckMessages zh = new CheckMessages(Locale.SIMPLIFIED_CHINESE);
+        List<String> notes = en.bundle().keySet().stream().filter(k -> k.startsWith("note.")).sorted().toList();
+        assertThat(notes).hasSizeGreaterThan(14);
+        for (String k : notes) {
+            String chinese = zh.text(io.gpuforge.domain.message.Message.of(k, "/etc/x", "iommu=pt", "3"));
+            assertThat(io.gpuforge.testing.LatinText.sentences(chinese)).as("%s: %s", k, chinese).isEmpty();
+        }
+        assertThat(en.text(io.gpuforge.domain.message.Message.of("note.powerLimit", "250", "gpuforge-power.service")))
+                .isEqualTo("The GPU's power limit is set to 250 W at every boot by gpuforge-power.service;"
+                        + " 'gpuforge rollback' removes the unit.");
     }
 
     @Test

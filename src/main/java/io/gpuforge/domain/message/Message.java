@@ -1,8 +1,13 @@
-package io.gpuforge.domain;
+package io.gpuforge.domain.message;
 
+import java.text.MessageFormat;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Words an engine says to the user, not yet in any language: a key of a message bundle and the arguments that fill
@@ -13,6 +18,9 @@ import java.util.Objects;
  */
 public record Message(String key, List<Object> args) {
 
+    /** The key of the text between the items of a list argument ("; " in English). */
+    public static final String SEPARATOR = "separator";
+
     public Message {
         Objects.requireNonNull(key);
         args = args.stream().map(Message::checked).toList();
@@ -20,6 +28,31 @@ public record Message(String key, List<Object> args) {
 
     public static Message of(String key, Object... args) {
         return new Message(key, Arrays.asList(args));
+    }
+
+    /**
+     * The message in words: its pattern from {@code patterns} ({@link MessageFormat}, so an apostrophe is written
+     * {@code ''}), its message arguments rendered first, a list's items joined by the pattern of {@code separator};
+     * a part left empty in some case is trimmed away with the blank before it. A key without a pattern shows as
+     * {@code !key!}.
+     */
+    public String format(Locale locale, Function<String, Optional<String>> patterns) {
+        Optional<String> pattern = patterns.apply(key);
+        if (pattern.isEmpty()) {
+            return "!" + key + "!";
+        }
+        Object[] filled = args.stream().map(a -> {
+            if (a instanceof Message m) {
+                return m.format(locale, patterns);
+            }
+            if (a instanceof List<?> list) {
+                String separator = patterns.apply(SEPARATOR).orElse(", ");
+                return list.stream().map(x -> ((Message) x).format(locale, patterns))
+                        .collect(Collectors.joining(separator));
+            }
+            return a;
+        }).toArray();
+        return new MessageFormat(pattern.get(), locale).format(filled).strip();
     }
 
     private static Object checked(Object arg) {
