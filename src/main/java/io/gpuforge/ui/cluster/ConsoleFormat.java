@@ -63,7 +63,7 @@ public final class ConsoleFormat {
      */
     public static String gpuLabel(GpuInfo g, I18n i18n) {
         String where = g.assignedTo().map(v -> " → " + i18n.get("console.gpu.assigned", v.id())
-                        + g.mapping().map(m -> " (" + i18n.get("console.gpu.mapping", m) + ")").orElse("")
+                        + g.mapping().map(m -> i18n.get("console.gpu.mapping.inBrackets", m)).orElse("")
                         + alsoIn(g, i18n))
                 .orElse(g.free() ? " · " + i18n.get("cluster.gpu.free")
                         : g.mapping().map(m -> " · " + i18n.get("console.gpu.mapping", m)).orElse(""));

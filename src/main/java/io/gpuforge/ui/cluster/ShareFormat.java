@@ -86,7 +86,7 @@ public final class ShareFormat {
     /** "201 media-01 (old way), 202 cuda-02". */
     public static String list(List<ContainerUse> cts, I18n i18n) {
         return cts.stream().map(c -> c.vmid() + (c.name().isEmpty() ? "" : " " + c.name())
-                + (c.legacy() ? " (" + i18n.get("share.gpu.oldWay") + ")" : "")).collect(Collectors.joining(", "));
+                + (c.legacy() ? i18n.get("share.gpu.oldWay") : "")).collect(Collectors.joining(", "));
     }
 
     /** The driver the node's host says holds the GPU, or why it is not known. */

@@ -80,7 +80,7 @@ final class SourcePage {
         description.setId("vmc-template-description");
         description.setWrapText(true);
         description.textProperty().bind(Bindings.createStringBinding(() -> model.template.get() == null ? ""
-                : model.template.get().description(), model.template));
+                : TemplateWords.description(i18n, model.template.get()), model.template));
         Button manage = new Button(i18n.get("vmcreate.template.manage"));
         manage.setId("vmc-manage-templates");
         manage.setOnAction(e -> TemplateManager.open(ui, wizard.stage(), wizard::reloadTemplates));

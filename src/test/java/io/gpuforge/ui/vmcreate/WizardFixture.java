@@ -17,13 +17,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
-import javafx.embed.swing.SwingFXUtils;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Labeled;
 import javafx.stage.Stage;
-import javax.imageio.ImageIO;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -86,19 +84,12 @@ final class WizardFixture implements AutoCloseable {
     }
 
     static BufferedImage snapshot(Scene scene) {
-        AtomicReference<BufferedImage> img = new AtomicReference<>();
-        WaitForAsyncUtils.asyncFx(() -> img.set(SwingFXUtils.fromFXImage(scene.snapshot(null), null)));
-        WaitForAsyncUtils.waitForFxEvents();
-        return img.get();
+        return io.gpuforge.testing.Screenshots.snapshot(scene);
     }
 
     /** Writes a PNG into {@code gpuforge.screenshots} ({@code target/screenshots} by default). */
     static Path writePng(Scene scene, String name) throws IOException {
-        Path dir = Path.of(System.getProperty("gpuforge.screenshots", "target/screenshots"));
-        Files.createDirectories(dir);
-        Path file = dir.resolve(name);
-        ImageIO.write(snapshot(scene), "png", file.toFile());
-        return file;
+        return io.gpuforge.testing.Screenshots.writePng(snapshot(scene), name);
     }
 
     @Override
