@@ -70,6 +70,10 @@ final class ActivityPanel {
                 c.getValue().stateProperty(), i18n.localeProperty()));
         state.setPrefWidth(140);
         table.getColumns().setAll(List.of(name, started, state));
+        // the task's name takes the width the other columns leave (a libvirt URI, a long VM name): never cut short
+        // beside empty space
+        name.prefWidthProperty().bind(Bindings.max(420, table.widthProperty().subtract(started.widthProperty())
+                .subtract(state.widthProperty()).subtract(28)));
         Label noTasks = new Label();
         noTasks.textProperty().bind(i18n.text("tasks.empty"));
         table.setPlaceholder(noTasks);
