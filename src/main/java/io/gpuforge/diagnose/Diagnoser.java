@@ -97,6 +97,9 @@ public final class Diagnoser {
         }
         List<LogLines.Line> out = new ArrayList<>();
         for (LogLines.Line l : lines) {
+            if (l.comment()) {
+                continue; // a note about the log is not the log: shown as context, never evidence
+            }
             for (Pattern p : patterns) {
                 if (Signatures.mayMatch(p, l.plain()) && p.matcher(l.plain()).find()) {
                     out.add(l);

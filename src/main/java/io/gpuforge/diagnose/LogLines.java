@@ -15,8 +15,16 @@ final class LogLines {
     static final int MAX_LINE = 16_384;
 
 
-    /** One line: its number (from 1), its text as written, and the text compared against signatures. */
+    /**
+     * One line: its number (from 1), its text as written, and the text compared against signatures. A comment
+     * ({@code #} first: a collecting script's note, a Markdown heading, a root prompt's command) is context, never
+     * evidence.
+     */
     record Line(String input, LogSource source, int number, String text, String plain) {
+
+        boolean comment() {
+            return text.startsWith("#");
+        }
     }
 
     private LogLines() {

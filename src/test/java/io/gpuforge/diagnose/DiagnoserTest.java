@@ -214,6 +214,23 @@ class DiagnoserTest {
         assertThat(exit.collected()).singleElement().satisfies(c -> assertThat(c.source()).isEqualTo(LogSource.TASK_LOG));
     }
 
+    /**
+     * A collecting script's comments describe the case ("# the card was stuck in D3") but are not the log: a log whose
+     * only hint is in its comments is unknown, its comment lines still shown as context (issue 74).
+     */
+    @Test
+    void commentsAreContextNotEvidence() {
+        Diagnosis d = diagnose("""
+                # collected by gpu-report.sh: the card was stuck in D3, unable to change power state from D3cold to D0
+                ## vfio 0000:01:00.0: group 12 is not viable
+                TASK ERROR: start failed: QEMU exited with code 1
+                """);
+        assertThat(d.cause()).isEqualTo("unknown");
+        assertThat(d.relevant()).extracting(Evidence::text).anyMatch(t -> t.startsWith("# collected by"));
+        assertThat(diagnose("# notes\nvfio 0000:01:00.0: group 12 is not viable\n").cause())
+                .isEqualTo("group-not-viable");
+    }
+
     @Test
     void anEmptyLogSaysSo() {
         Diagnosis d = diagnose("\n\n  \n");
