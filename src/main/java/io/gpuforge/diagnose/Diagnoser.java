@@ -30,6 +30,16 @@ public final class Diagnoser {
     private static final Pattern LOG_LINE = Pattern.compile("^\\[|^\\w{3} +\\d+ [\\d:]+ |[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]"
             + "|^kernel driver in use:|^[a-z0-9_-]+: ");
 
+    /** Causes only a guest's own lines can show: its NVIDIA driver, its Device Manager. */
+    private static final java.util.Set<String> GUEST_ONLY = java.util.Set.of("guest-code-43",
+            "hypervisor-visible-to-driver", "no-interrupt");
+    /** A line only a host's kernel or QEMU writes: vfio-pci handing a device over, the IOMMU, a PCIe port. */
+    private static final Pattern HOST_LINE = Pattern.compile("\\bvfio-pci \\S+:|\\bvfio \\S+:|\\bdmar:|\\bamd-vi:"
+            + "|\\bpcieport \\S+:|\\bkvm: -device");
+    /** What only a guest, or a person describing one, writes. */
+    private static final Pattern GUEST_WORDS = Pattern.compile("\\bcode ?(43|10|12)\\b|device manager|windows|guest"
+            + "|nvidia-smi|\\bvm\\b");
+
     private Diagnoser() {
     }
 
@@ -62,9 +72,12 @@ public final class Diagnoser {
                 read.add(c);
             }
         }
+        java.util.Set<String> hostLogs = hostLogs(all, origins);
         List<Finding> findings = new ArrayList<>();
         for (Signatures.Cause cause : Signatures.TABLE) {
-            List<LogLines.Line> strong = matching(all, cause.strong());
+            // the host's own NVIDIA driver failing (NVRM … RmInitAdapter failed on the host) is no guest's Code 43
+            List<LogLines.Line> strong = matching(all, cause.strong()).stream()
+                    .filter(l -> !GUEST_ONLY.contains(cause.id()) || !hostLogs.contains(l.input())).toList();
             if (strong.isEmpty()) {
                 continue;
             }
@@ -80,6 +93,27 @@ public final class Diagnoser {
             return new Diagnosis(findings, List.of(), read, Optional.empty());
         }
         return new Diagnosis(List.of(), relevant(all, origins), read, Optional.of(reason(all, read)));
+    }
+
+    /**
+     * The logs that are a host's own: fetched from the host by GPUForge (its kernel log, QEMU's log, the functions),
+     * or given as text holding lines only a host writes (vfio-pci, the IOMMU, PCIe ports) and nothing of a guest.
+     */
+    private static java.util.Set<String> hostLogs(List<LogLines.Line> all,
+                                                  java.util.Map<String, io.gpuforge.domain.diagnose.Origin> origins) {
+        java.util.Set<String> host = new java.util.HashSet<>();
+        java.util.Set<String> guest = new java.util.HashSet<>();
+        for (LogLines.Line l : all) {
+            if (origins.get(l.input()) == io.gpuforge.domain.diagnose.Origin.HOST && l.source() != LogSource.TASK_LOG
+                    || HOST_LINE.matcher(l.plain()).find()) {
+                host.add(l.input());
+            }
+            if (origins.get(l.input()) != io.gpuforge.domain.diagnose.Origin.HOST && GUEST_WORDS.matcher(l.plain()).find()) {
+                guest.add(l.input());
+            }
+        }
+        host.removeAll(guest);
+        return host;
     }
 
     private static int indexOf(List<Collected> read, String name) {

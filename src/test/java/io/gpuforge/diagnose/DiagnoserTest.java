@@ -231,6 +231,25 @@ class DiagnoserTest {
                 .isEqualTo("group-not-viable");
     }
 
+    /**
+     * The host's own NVIDIA driver failing on a card it cannot wake is the host's power state, not a guest's Code 43:
+     * a host kernel log's NVRM line makes no guest cause; the same line in a guest's words still does (issue 74).
+     */
+    @Test
+    void theHostsOwnDriverLineMakesNoGuestCause() {
+        Diagnosis host = diagnose("""
+                [  100.100] vfio-pci 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible
+                [  100.200] NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:667)
+                [  100.300] NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor number 0
+                """);
+        assertThat(host.causes()).extracting(Finding::id).containsExactly("power-state");
+        Diagnosis guest = diagnose("""
+                In the Ubuntu guest nvidia-smi says No devices were found, and dmesg in the VM shows:
+                [   12.100] NVRM: GPU 0000:06:10.0: RmInitAdapter failed! (0x22:0x56:667)
+                """);
+        assertThat(guest.cause()).isEqualTo("guest-code-43");
+    }
+
     @Test
     void anEmptyLogSaysSo() {
         Diagnosis d = diagnose("\n\n  \n");
