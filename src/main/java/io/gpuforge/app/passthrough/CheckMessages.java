@@ -1,6 +1,5 @@
 package io.gpuforge.app.passthrough;
 
-import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.passthrough.Check;
 import java.text.MessageFormat;
 import java.util.Locale;
@@ -30,11 +29,6 @@ public final class CheckMessages {
             return Optional.empty();
         }
         return Optional.of(format(c.key() + ".fix", c.args().toArray()));
-    }
-
-    /** A plan's note (or any message of this bundle) in this language, its parts rendered first. */
-    public String text(Message m) {
-        return m.format(locale, k -> bundle.containsKey(k) ? Optional.of(bundle.getString(k)) : Optional.empty());
     }
 
     public String format(String key, Object... args) {

@@ -1,5 +1,6 @@
 package io.gpuforge.app.passthrough;
 
+import io.gpuforge.app.words.Words;
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.host.HostReboot;
 import io.gpuforge.app.host.HostService;
@@ -88,6 +89,7 @@ public final class PassthroughChain {
     private final AttachPreflight attachCheck = new AttachPreflight(assignments);
     private final PassthroughPreflight preflight = new PassthroughPreflight(attachCheck);
     private final CheckMessages messages = new CheckMessages(Locale.ENGLISH);
+    private final Words words = new Words(Locale.ENGLISH);
 
     public PassthroughChain(PassthroughService passthrough, HostService hosts, Sessions sessions) {
         this.passthrough = passthrough;
@@ -191,10 +193,10 @@ public final class PassthroughChain {
                         throw new Stopped(step, ex.getMessage(), ex);
                     }
                     verified.get().items().forEach(i -> l.line((i.ok() ? "ok     " : "FAILED ")
-                            + messages.text(i.detail())));
+                            + words.text(i.detail())));
                     e = verified.get().ok() ? PassthroughSteps.Event.VERIFIED : PassthroughSteps.Event.NOT_AS_INTENDED;
                     why = "The host is not what the apply intended: " + verified.get().items().stream()
-                            .filter(i -> !i.ok()).map(i -> messages.text(i.detail())).collect(Collectors.joining("; "))
+                            .filter(i -> !i.ok()).map(i -> words.text(i.detail())).collect(Collectors.joining("; "))
                             + ". Look at the host, or roll the apply back (gpuforge rollback)";
                     break;
                 default:

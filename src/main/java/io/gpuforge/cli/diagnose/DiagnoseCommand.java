@@ -1,5 +1,6 @@
 package io.gpuforge.cli.diagnose;
 
+import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.diagnose.DiagnoseService;
 import io.gpuforge.app.words.Words;
@@ -127,9 +128,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
 
     /** Prints the diagnosis (unless {@code print} is false); the exit code. */
     private int report(CliOutput o, Diagnosis d, boolean print) {
-        Words english = new Words(Locale.ENGLISH);
         d.collected().stream().flatMap(c -> c.problem().stream())
-                .forEach(p -> o.error("gpuforge diagnose: " + english.text(p)));
+                .forEach(p -> o.error("gpuforge diagnose: " + EnglishWords.of(p)));
         if (d.collected().stream().noneMatch(Collected::read)) {
             return 1;
         }

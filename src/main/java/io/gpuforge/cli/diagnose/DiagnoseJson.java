@@ -1,6 +1,6 @@
 package io.gpuforge.cli.diagnose;
 
-import io.gpuforge.app.words.Words;
+import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
@@ -15,9 +15,6 @@ import java.util.Map;
  */
 final class DiagnoseJson {
 
-    /** JSON is read by programs: its words are always English (the keys of the causes are their ids). */
-    private static final Words WORDS = new Words(java.util.Locale.ENGLISH);
-
     private DiagnoseJson() {
     }
 
@@ -26,7 +23,7 @@ final class DiagnoseJson {
         root.put("cause", d.cause());
         root.put("causes", d.causes().stream().map(DiagnoseJson::finding).toList());
         root.put("relevant", d.relevant().stream().map(DiagnoseJson::evidence).toList());
-        d.reason().ifPresent(r -> root.put("reason", WORDS.text(r)));
+        d.reason().ifPresent(r -> root.put("reason", EnglishWords.of(r)));
         root.put("collected", d.collected().stream().map(DiagnoseJson::collected).toList());
         return root;
     }
@@ -34,11 +31,11 @@ final class DiagnoseJson {
     private static Map<String, Object> finding(Finding f) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", f.id());
-        m.put("title", WORDS.text(f.title()));
+        m.put("title", EnglishWords.of(f.title()));
         m.put("evidence", f.evidence().stream().map(DiagnoseJson::evidence).toList());
-        m.put("explanation", WORDS.text(f.explanation()));
+        m.put("explanation", EnglishWords.of(f.explanation()));
         Map<String, Object> fix = new LinkedHashMap<>();
-        fix.put("text", WORDS.text(f.fix().text()));
+        fix.put("text", EnglishWords.of(f.fix().text()));
         f.fix().plan().ifPresent(p -> fix.put("plan", plan(p)));
         m.put("fix", fix);
         return m;
@@ -63,7 +60,7 @@ final class DiagnoseJson {
         m.put("vm_changes", p.vmChanges().stream().map(v -> {
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("hypervisor", v.hypervisor());
-            c.put("description", WORDS.text(v.description()));
+            c.put("description", EnglishWords.of(v.description()));
             c.put("snippet", v.snippet());
             return c;
         }).toList());
@@ -81,7 +78,7 @@ final class DiagnoseJson {
         if (c.millis() > 0) {
             m.put("millis", c.millis());
         }
-        c.problem().ifPresent(p -> m.put("problem", WORDS.text(p)));
+        c.problem().ifPresent(p -> m.put("problem", EnglishWords.of(p)));
         return m;
     }
 

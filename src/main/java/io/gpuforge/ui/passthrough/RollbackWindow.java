@@ -1,6 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.app.passthrough.CheckMessages;
+import io.gpuforge.app.words.Words;
 import io.gpuforge.ui.common.DiffView;
 import io.gpuforge.app.host.HostKeyPrompt;
 import io.gpuforge.app.host.HostReboot;
@@ -223,7 +223,7 @@ public final class RollbackWindow {
         }).onSuccess(v -> {
             buffer.stop();
             String verified = i18n.get(v.ok() ? "rollback.verified" : "rollback.notVerified", v.items().stream()
-                    .filter(i -> !i.ok()).map(i -> new CheckMessages(i18n.getLocale()).text(i.detail()))
+                    .filter(i -> !i.ok()).map(i -> new Words(i18n.getLocale()).text(i.detail()))
                     .collect(Collectors.joining("; ")));
             state.setText(verified);
             load(verified);

@@ -1,6 +1,6 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.app.passthrough.CheckMessages;
+import io.gpuforge.app.words.Words;
 import io.gpuforge.ui.common.DiffView;
 import io.gpuforge.app.passthrough.PassthroughStatus;
 import io.gpuforge.domain.passthrough.GpuVerdict;
@@ -180,7 +180,7 @@ final class WizardPages {
         commands.getStyleClass().add("output-log");
         p.commands().forEach(c -> commands.getChildren().add(new Label("# " + c)));
         box.getChildren().add(commands);
-        CheckMessages words = new CheckMessages(i18n.getLocale());
+        Words words = new Words(i18n.getLocale());
         p.notes().forEach(n -> {
             Label l = wrapped(new Label(words.text(n)));
             l.getStyleClass().add("text-muted");
@@ -244,8 +244,9 @@ final class WizardPages {
             if (m.verified.get() != null) {
                 items.getChildren().add(message(m.verified.get().ok() ? "wizard-message-ok" : "wizard-message-error",
                         i18n.get(m.verified.get().ok() ? "passthrough.verify.ok" : "passthrough.verify.failed")));
+                Words words = new Words(i18n.getLocale());
                 for (VerifyItem i : m.verified.get().items()) {
-                    Label l = new Label(new CheckMessages(i18n.getLocale()).text(i.detail()), Icons.of(i.ok() ? Feather.CHECK_CIRCLE : Feather.X_CIRCLE));
+                    Label l = new Label(words.text(i.detail()), Icons.of(i.ok() ? Feather.CHECK_CIRCLE : Feather.X_CIRCLE));
                     l.getGraphic().getStyleClass().add(i.ok() ? "check-icon-pass" : "check-icon-fail");
                     l.setWrapText(true);
                     items.getChildren().add(l);

@@ -1,7 +1,7 @@
 package io.gpuforge.ui.share;
 
+import io.gpuforge.app.words.Words;
 import io.gpuforge.domain.message.Message;
-import io.gpuforge.app.passthrough.CheckMessages;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.ui.common.DiffView;
 import io.gpuforge.ui.common.I18n;
@@ -19,7 +19,7 @@ final class PlanView {
 
     static List<Node> of(PassthroughPlan p, I18n i18n) {
         List<Node> out = new ArrayList<>();
-        CheckMessages words = new CheckMessages(i18n.getLocale());
+        Words words = new Words(i18n.getLocale());
         for (Message note : p.notes()) {
             Label l = Wrapped.wrapped(new Label(words.text(note)));
             l.getStyleClass().add("wizard-message-info");

@@ -13,6 +13,8 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import io.gpuforge.app.words.Words;
+import io.gpuforge.domain.message.Message;
 import org.junit.jupiter.api.Test;
 
 /** Every check message exists in English and Simplified Chinese; the two bundles match. */
@@ -43,14 +45,14 @@ class CheckMessagesTest {
     @Test
     void aPlansNotesAreChineseInChinese() {
         CheckMessages en = new CheckMessages(Locale.ENGLISH);
-        CheckMessages zh = new CheckMessages(Locale.SIMPLIFIED_CHINESE);
+        Words zh = new Words(Locale.SIMPLIFIED_CHINESE);
         List<String> notes = en.bundle().keySet().stream().filter(k -> k.startsWith("note.")).sorted().toList();
         assertThat(notes).hasSizeGreaterThan(14);
         for (String k : notes) {
-            String chinese = zh.text(io.gpuforge.domain.message.Message.of(k, "/etc/x", "iommu=pt", "3"));
+            String chinese = zh.text(Message.of(k, "/etc/x", "iommu=pt", "3"));
             assertThat(io.gpuforge.testing.LatinText.sentences(chinese)).as("%s: %s", k, chinese).isEmpty();
         }
-        assertThat(en.text(io.gpuforge.domain.message.Message.of("note.powerLimit", "250", "gpuforge-power.service")))
+        assertThat(new Words(Locale.ENGLISH).text(Message.of("note.powerLimit", "250", "gpuforge-power.service")))
                 .isEqualTo("The GPU's power limit is set to 250 W at every boot by gpuforge-power.service;"
                         + " 'gpuforge rollback' removes the unit.");
     }
