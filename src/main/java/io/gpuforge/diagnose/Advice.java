@@ -2,6 +2,7 @@ package io.gpuforge.diagnose;
 
 import io.gpuforge.domain.message.Message;
 import io.gpuforge.domain.diagnose.Fix;
+import io.gpuforge.domain.diagnose.FixPlan;
 
 /**
  * What a cause means and its fix, from what its match shows, as messages ({@code cause.<id>.why},
@@ -34,6 +35,11 @@ final class Advice {
     /** The device's address, or a placeholder for it in a command. */
     static Object address(Match m) {
         return m.address().<Object>map(a -> a).orElse(Message.of("placeholder.address"));
+    }
+
+    /** A cause whose fix is a change of the VM, one per hypervisor: its plain why and fix, and the two changes. */
+    static Said vmChange(Match m, FixPlan.VmEdit proxmox, FixPlan.VmEdit libvirt) {
+        return new Said(says(m, "why"), Fix.withPlan(says(m, "fix"), FixPlan.vm(proxmox, libvirt)));
     }
 
     /** The message {@code cause.<id>.<part>} of the match's cause. */

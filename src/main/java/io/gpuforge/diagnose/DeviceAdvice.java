@@ -62,12 +62,10 @@ final class DeviceAdvice {
     }
 
     private static Advice.Said dmaMap(Match m) {
-        return new Advice.Said(Advice.says(m, "why"),
-                Fix.withPlan(Advice.says(m, "fix"),
-                        FixPlan.vm(new FixPlan.VmEdit("proxmox", Message.of("change.pinning.proxmox"),
-                                        "balloon: 0\nhotplug: disk,network,usb\nhugepages: 1024"),
-                                new FixPlan.VmEdit("libvirt", Message.of("change.pinning.libvirt"),
-                                        "<memballoon model='none'/>\n<memoryBacking><hugepages/></memoryBacking>"))));
+        return Advice.vmChange(m, new FixPlan.VmEdit("proxmox", Message.of("change.pinning.proxmox"),
+                        "balloon: 0\nhotplug: disk,network,usb\nhugepages: 1024"),
+                new FixPlan.VmEdit("libvirt", Message.of("change.pinning.libvirt"),
+                        "<memballoon model='none'/>\n<memoryBacking><hugepages/></memoryBacking>"));
     }
 
     private static Advice.Said dmarFault(Match m) {

@@ -32,29 +32,23 @@ final class GuestAdvice {
 
     private static Advice.Said mmio(Match m) {
         String arg = "-fw_cfg opt/ovmf/X-PciMmio64Mb,string=65536";
-        return new Advice.Said(Advice.says(m, "why"),
-                Fix.withPlan(Advice.says(m, "fix"),
-                        FixPlan.vm(new FixPlan.VmEdit("proxmox", Message.of("change.mmio.proxmox"), "args: " + arg),
-                                new FixPlan.VmEdit("libvirt", Message.of("change.mmio.libvirt"),
-                                        "<qemu:commandline>\n  <qemu:arg value='-fw_cfg'/>\n  <qemu:arg"
-                                                + " value='opt/ovmf/X-PciMmio64Mb,string=65536'/>\n</qemu:commandline>"))));
+        return Advice.vmChange(m, new FixPlan.VmEdit("proxmox", Message.of("change.mmio.proxmox"), "args: " + arg),
+                new FixPlan.VmEdit("libvirt", Message.of("change.mmio.libvirt"),
+                        "<qemu:commandline>\n  <qemu:arg value='-fw_cfg'/>\n  <qemu:arg"
+                                + " value='opt/ovmf/X-PciMmio64Mb,string=65536'/>\n</qemu:commandline>"));
     }
 
     private static Advice.Said hidden(Match m) {
-        return new Advice.Said(Advice.says(m, "why"),
-                Fix.withPlan(Advice.says(m, "fix"),
-                        FixPlan.vm(new FixPlan.VmEdit("proxmox", Message.of("change.hideKvm"), "cpu: host,hidden=1"),
-                                new FixPlan.VmEdit("libvirt", Message.of("change.hideKvm"),
-                                        "<features><kvm><hidden state='on'/></kvm></features>"))));
+        return Advice.vmChange(m, new FixPlan.VmEdit("proxmox", Message.of("change.hideKvm"), "cpu: host,hidden=1"),
+                new FixPlan.VmEdit("libvirt", Message.of("change.hideKvm"),
+                        "<features><kvm><hidden state='on'/></kvm></features>"));
     }
 
     private static Advice.Said interrupt(Match m) {
-        return new Advice.Said(Advice.says(m, "why"),
-                Fix.withPlan(Advice.says(m, "fix"),
-                        FixPlan.vm(new FixPlan.VmEdit("proxmox", Message.of("change.pcie"),
-                                        "machine: q35\nhostpci0: <card>,pcie=1"),
-                                new FixPlan.VmEdit("libvirt", Message.of("change.pcie"),
-                                        "<type machine='q35'>hvm</type>"))));
+        return Advice.vmChange(m, new FixPlan.VmEdit("proxmox", Message.of("change.pcie"),
+                        "machine: q35\nhostpci0: <card>,pcie=1"),
+                new FixPlan.VmEdit("libvirt", Message.of("change.pcie"),
+                        "<type machine='q35'>hvm</type>"));
     }
 
     private static Advice.Said mdev(Match m) {

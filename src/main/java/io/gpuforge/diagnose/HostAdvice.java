@@ -64,13 +64,11 @@ final class HostAdvice {
 
     private static Advice.Said groupSplit(Match m) {
         String slot = m.address().map(Match::slot).orElse("0000:01:00");
-        return new Advice.Said(Advice.says(m, "why"),
-                Fix.withPlan(Advice.says(m, "fix"),
-                        FixPlan.vm(new FixPlan.VmEdit("proxmox", Message.of("change.wholeCard.proxmox"),
-                                        "hostpci0: " + slot + ",pcie=1"),
-                                new FixPlan.VmEdit("libvirt", Message.of("change.wholeCard.libvirt"),
-                                        "<address type='pci' domain='0x0000' bus='0x06' slot='0x00' function='0x0'"
-                                                + " multifunction='on'/> for .0, function='0x1' for .1"))));
+        return Advice.vmChange(m, new FixPlan.VmEdit("proxmox", Message.of("change.wholeCard.proxmox"),
+                        "hostpci0: " + slot + ",pcie=1"),
+                new FixPlan.VmEdit("libvirt", Message.of("change.wholeCard.libvirt"),
+                        "<address type='pci' domain='0x0000' bus='0x06' slot='0x00' function='0x0'"
+                                + " multifunction='on'/> for .0, function='0x1' for .1"));
     }
 
     private static Advice.Said busy(Match m) {
@@ -79,11 +77,9 @@ final class HostAdvice {
     }
 
     private static Advice.Said vgaSlot(Match m) {
-        return new Advice.Said(Advice.says(m, "why"),
-                Fix.withPlan(Advice.says(m, "fix"),
-                        FixPlan.vm(new FixPlan.VmEdit("proxmox", Message.of("change.noDisplay"), "vga: none"),
-                                new FixPlan.VmEdit("libvirt", Message.of("change.noDisplay"),
-                                        "<video><model type='none'/></video>"))));
+        return Advice.vmChange(m, new FixPlan.VmEdit("proxmox", Message.of("change.noDisplay"), "vga: none"),
+                new FixPlan.VmEdit("libvirt", Message.of("change.noDisplay"),
+                        "<video><model type='none'/></video>"));
     }
 
     private static Advice.Said framebuffer(Match m) {
