@@ -72,11 +72,16 @@ public final class Diagnoser {
                 read.add(c);
             }
         }
-        java.util.Set<String> hostLogs = hostLogs(all, origins);
+        List<List<LogLines.Line>> strongOf = Signatures.TABLE.stream().map(c -> matching(all, c.strong())).toList();
+        // whose logs are a host's is asked only when a guest's cause has lines to weigh
+        boolean guestLines = java.util.stream.IntStream.range(0, strongOf.size()).anyMatch(i ->
+                GUEST_ONLY.contains(Signatures.TABLE.get(i).id()) && !strongOf.get(i).isEmpty());
+        java.util.Set<String> hostLogs = guestLines ? hostLogs(all, origins) : java.util.Set.of();
         List<Finding> findings = new ArrayList<>();
-        for (Signatures.Cause cause : Signatures.TABLE) {
+        for (int i = 0; i < Signatures.TABLE.size(); i++) {
+            Signatures.Cause cause = Signatures.TABLE.get(i);
             // the host's own NVIDIA driver failing (NVRM … RmInitAdapter failed on the host) is no guest's Code 43
-            List<LogLines.Line> strong = matching(all, cause.strong()).stream()
+            List<LogLines.Line> strong = strongOf.get(i).stream()
                     .filter(l -> !GUEST_ONLY.contains(cause.id()) || !hostLogs.contains(l.input())).toList();
             if (strong.isEmpty()) {
                 continue;
