@@ -30,9 +30,6 @@ public final class Diagnoser {
     private static final Pattern LOG_LINE = Pattern.compile("^\\[|^\\w{3} +\\d+ [\\d:]+ |[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]"
             + "|^kernel driver in use:|^[a-z0-9_-]+: ");
 
-    /** Causes only a guest's own lines can show: its NVIDIA driver, its Device Manager. */
-    private static final java.util.Set<String> GUEST_ONLY = java.util.Set.of("guest-code-43",
-            "hypervisor-visible-to-driver", "no-interrupt");
     /** A line only a host's kernel or QEMU writes: vfio-pci handing a device over, the IOMMU, a PCIe port. */
     private static final Pattern HOST_LINE = Pattern.compile("\\bvfio-pci \\S+:|\\bvfio \\S+:|\\bdmar:|\\bamd-vi:"
             + "|\\bpcieport \\S+:|\\bkvm: -device");
@@ -58,8 +55,7 @@ public final class Diagnoser {
             origins.put(in.name(), in.origin());
             List<LogLines.Line> plain = LogLines.of(in.name(), LogSource.PASTED, in.text());
             LogSource source = in.source().orElseGet(() -> SourceGuess.of(plain));
-            List<LogLines.Line> lines = plain.stream().map(l -> new LogLines.Line(l.input(), source, l.number(),
-                    l.text(), l.plain())).toList();
+            List<LogLines.Line> lines = plain.stream().map(l -> l.from(source)).toList();
             all.addAll(lines);
             int index = indexOf(read, in.name());
             Collected c = index >= 0 ? read.get(index) : new Collected(in.name(), Message.of("log.named", in.name()),
@@ -75,14 +71,13 @@ public final class Diagnoser {
         List<List<LogLines.Line>> strongOf = Signatures.TABLE.stream().map(c -> matching(all, c.strong())).toList();
         // whose logs are a host's is asked only when a guest's cause has lines to weigh
         boolean guestLines = java.util.stream.IntStream.range(0, strongOf.size()).anyMatch(i ->
-                GUEST_ONLY.contains(Signatures.TABLE.get(i).id()) && !strongOf.get(i).isEmpty());
+                Signatures.TABLE.get(i).side() == Signatures.Side.GUEST && !strongOf.get(i).isEmpty());
         java.util.Set<String> hostLogs = guestLines ? hostLogs(all, origins) : java.util.Set.of();
         List<Finding> findings = new ArrayList<>();
         for (int i = 0; i < Signatures.TABLE.size(); i++) {
             Signatures.Cause cause = Signatures.TABLE.get(i);
-            // the host's own NVIDIA driver failing (NVRM … RmInitAdapter failed on the host) is no guest's Code 43
             List<LogLines.Line> strong = strongOf.get(i).stream()
-                    .filter(l -> !GUEST_ONLY.contains(cause.id()) || !hostLogs.contains(l.input())).toList();
+                    .filter(l -> sideFits(cause.side(), l.input(), hostLogs, origins)).toList();
             if (strong.isEmpty()) {
                 continue;
             }
@@ -98,6 +93,20 @@ public final class Diagnoser {
             return new Diagnosis(findings, List.of(), read, Optional.empty());
         }
         return new Diagnosis(List.of(), relevant(all, origins), read, Optional.of(reason(all, read)));
+    }
+
+    /**
+     * Whether a line of this log can show a cause of this side: the host's own NVIDIA driver failing ({@code NVRM …
+     * RmInitAdapter failed} on the host) is no guest's Code 43; a line written through a guest's agent (which root in
+     * the guest can fake) is no host's vfio, IOMMU or PCIe fault.
+     */
+    private static boolean sideFits(Signatures.Side side, String input, java.util.Set<String> hostLogs,
+                                    java.util.Map<String, io.gpuforge.domain.diagnose.Origin> origins) {
+        return switch (side) {
+            case GUEST -> !hostLogs.contains(input);
+            case HOST -> origins.get(input) != io.gpuforge.domain.diagnose.Origin.GUEST;
+            case EITHER -> true;
+        };
     }
 
     /**

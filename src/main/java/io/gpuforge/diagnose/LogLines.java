@@ -3,6 +3,7 @@ package io.gpuforge.diagnose;
 import io.gpuforge.domain.diagnose.LogSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A log's lines as people paste them, made comparable: typographic quotes and dashes made plain, Markdown's
@@ -16,14 +17,27 @@ final class LogLines {
 
 
     /**
-     * One line: its number (from 1), its text as written, and the text compared against signatures. A comment
-     * ({@code #} first: a collecting script's note, a Markdown heading, a root prompt's command) is context, never
-     * evidence.
+     * What a person or a collecting tool writes around a log rather than the log itself: a shell or Markdown comment
+     * or heading ({@code #}), a Markdown fence, a banner ({@code ===== dmesg =====}, {@code --- issue #1 ---},
+     * {@code ==> /var/log/syslog <==}), a prompt with the command typed after it ({@code root@pve:~# dmesg | grep
+     * D3}, {@code $ lspci -nnk}, {@code [root@node ~]# …}, {@code PS C:\> …}); each maybe behind Markdown quote marks.
      */
-    record Line(String input, LogSource source, int number, String text, String plain) {
+    private static final Pattern CONTEXT = Pattern.compile("^(?:>\\s*)*(?:#|```|~~~|={3,}|-{3,}|\\*{3,}|\\+{3,}|_{3,}"
+            + "|==> .* <==$|[\\w.-]+@[\\w.-]+(?::[^\\s#$]*)?\\s?[#$%](?:\\s|$)|\\[[\\w.-]+@[\\w.-]+ [^\\]]*\\][#$](?:\\s|$)"
+            + "|\\$(?:\\s|$)|ps [a-z]:\\\\[^>]*>\\s)", Pattern.CASE_INSENSITIVE);
 
-        boolean comment() {
-            return text.startsWith("#");
+    /**
+     * One line: its number (from 1), its text as written, the text compared against signatures, and whether it is
+     * context ({@link #CONTEXT}: a comment, a banner, a prompt's command), shown but never evidence.
+     */
+    record Line(String input, LogSource source, int number, String text, String plain, boolean comment) {
+
+        Line(String input, LogSource source, int number, String text, String plain) {
+            this(input, source, number, text, plain, CONTEXT.matcher(text).find());
+        }
+
+        Line from(LogSource of) {
+            return new Line(input, of, number, text, plain, comment);
         }
     }
 

@@ -19,8 +19,17 @@ import java.util.regex.Pattern;
  */
 final class Signatures {
 
-    /** One cause: its id (the JSON {@code cause}; its words are {@code cause.<id>.*} in the bundle), and its patterns. */
-    record Cause(String id, List<Pattern> strong, List<Pattern> supporting) {
+    /**
+     * Whose lines can show a cause: the host's (its kernel, QEMU, libvirt, Proxmox: a guest's kernel has no vfio, no
+     * host IOMMU, no host PCIe port), a guest's (its NVIDIA driver, its Device Manager), or either's.
+     */
+    enum Side { HOST, GUEST, EITHER }
+
+    /**
+     * One cause: its id (the JSON {@code cause}; its words are {@code cause.<id>.*} in the bundle), whose lines show
+     * it, and its patterns.
+     */
+    record Cause(String id, Side side, List<Pattern> strong, List<Pattern> supporting) {
     }
 
     /** Lines that say something went wrong. */
@@ -44,59 +53,59 @@ final class Signatures {
     private static final Map<String, String> HINTS = new java.util.HashMap<>();
 
     static final List<Cause> TABLE = List.of(
-            cause("iommu-off",
+            cause("iommu-off", Side.HOST,
                     strong("no iommu_group found", "iommu not (present|enabled|found|active)",
                             inToken("/sys/kernel/iommu_groups", "/?\\S* (is empty|: no such file)"),
                             inToken("iommu_group", "\\S*: no such file or directory"),
                             "no iommu groups", "dmar: iommu disabled", "no available iommu models",
                             "host doesn't support passthrough of host pci devices", "no iommu detected"),
                     support("intel_iommu=off", "amd_iommu=off", "\\biommu=off")),
-            cause("vgpu-unsupported-gpu",
+            cause("vgpu-unsupported-gpu", Side.HOST,
                     strong("vgpu is supported only on vgx capable boards"),
                     support("nvidia-vgpu", "vgpu")),
-            cause("mdev-start-failed",
+            cause("mdev-start-failed", Side.HOST,
                     strong("error getting device from group \\d+: input/output error",
                             "failed to read device config space: bad address",
                             "waited \\d+ seconds for mediated device driver",
                             inToken("mdev", "\\S*: (failed|error|cannot)")),
                     support("sysfsdev=/sys/bus/mdev/devices/", "actively clean up mediated device", "nvidia-vgpu-mgr")),
-            cause("vga-slot-conflict",
+            cause("vga-slot-conflict", Side.HOST,
                     strong("slot \\d+ function 0 not available for vfio-pci,? in use by vga"),
                     support("x-igd-", "host=0*:?00:02\\.0")),
-            cause("group-not-viable",
+            cause("group-not-viable", Side.HOST,
                     strong("group \\d+ is not viable",
                             "please ensure all devices within the iommu_group are bound to their vfio bus driver",
                             "failed to open /dev/vfio/\\d+:? no such file"),
                     support("kernel driver in use: (?!vfio-pci)\\S+")),
-            cause("group-split",
+            cause("group-split", Side.HOST,
                     strong("group \\d+ used in multiple address spaces",
                             "cannot reset device \\S+,? depends on group \\d+ which is not owned"),
                     support()),
-            cause("vfio-device-busy",
+            cause("vfio-device-busy", Side.HOST,
                     strong("/dev/vfio/\\d+:? device or resource busy", "pci device \\S+ is in use by driver qemu"),
                     support("ebusy")),
-            cause("bar-reserved-by-framebuffer",
+            cause("bar-reserved-by-framebuffer", Side.HOST,
                     strong("bar \\d+: can't reserve \\[mem", inToken("vfio", "\\S* \\S+: bar \\d+: can't reserve"),
                             inToken("vfio", "\\S* \\S+: bar \\d+ \\[mem [^\\]]{0,120}\\]:? can't reserve")),
                     support("efifb", "simpledrm", "vesafb", "bootfb", "efi-framebuffer", "simple-framebuffer",
                             "boot vga device", "vtcon\\d")),
-            cause("reset-bug",
+            cause("reset-bug", Side.HOST,
                     strong("\\bcmpltto\\b", "completion timeout", "amd-vi: completion-wait loop timed out",
                             "not ready \\d+ ?ms aft", "not ready \\d+ ?ms \\S* ?(flr|bus reset|after)",
                             "failed to reset (the )?(gpu|device)",
                             "vfio_bar_restore: reset recovery"),
                     support("aer: uncorrected", "pcie bus error", "vendor-reset")),
-            cause("power-state",
+            cause("power-state", Side.HOST,
                     strong("stuck in d3", "unable to change power state from d3(cold|hot)? to d0",
                             "unable to change power state from d\\w+ to d\\w+,? device inaccessible",
                             "unknown pci header type '?127'?", "timed out waiting for pending transaction",
                             "refused to change power state",
                             "config space (is |reads? )?(all )?(ones|inaccessible|0xff)"),
                     support("disable_idle_d3", "d3cold_allowed", "d3cold")),
-            cause("no-reset-mechanism",
+            cause("no-reset-mechanism", Side.HOST,
                     strong("cannot reset device \\S+,? no available reset mechanism", "no available reset mechanism"),
                     support()),
-            cause("dma-map-failed",
+            cause("dma-map-failed", Side.HOST,
                     strong(after("vfio_dma_map\\(", "= ?-(22|12|14)"), "vfio_map_dma failed", "vfio_map_dma: -\\d+",
                             after("vfio_container_dma_map\\(", "= ?-(22|12|14)"), after("vfio_container_dma_map", "cannot allocate"),
                             "cannot limit locked memory", after("vfio_dma_map", "cannot allocate"),
@@ -104,22 +113,22 @@ final class Signatures {
                             "memory listener initialization failed", after("qmp socket", "time ?out"),
                             after("start failed:", "got timeout")),
                     support("cannot allocate memory", "hugepages", "memlock", "balloon")),
-            cause("dmar-fault",
+            cause("dmar-fault", Side.HOST,
                     strong("dmar: \\[dma (read|write)", "pte (read|write) access is not set",
                             "amd-vi: event logged \\[io_page_fault", "io_page_fault device=", "dmar: drhd: handling fault"),
                     support("rmrr", "fault addr", "fault reason")),
-            cause("mmio-window-too-small",
+            cause("mmio-window-too-small", Side.EITHER,
                     strong(NOT_EXIT + "\\bcode ?12\\b", "nvrm: bar\\d is 0m", "bar\\d is 0m\\b",
                             "cannot find enough free resources"),
                     support("\\b(16|20|24|32|40|48|80|94|96|141) ?gb\\b", "resizable bar", "above 4g", "pcimmio64",
                             "large bar", "ovmf")),
-            cause("hypervisor-visible-to-driver",
+            cause("hypervisor-visible-to-driver", Side.GUEST,
                     strong(after("unable to determine the device handle for gpu", "unknown error")),
                     support("geforce", "hidden=1", "kvm hidden")),
-            cause("no-interrupt",
+            cause("no-interrupt", Side.GUEST,
                     strong("nvrm: can't find an irq for your nvidia card", "can't find an irq for your nvidia"),
                     support("msi", "intx")),
-            cause("guest-code-43",
+            cause("guest-code-43", Side.GUEST,
                     strong(NOT_EXIT + "\\bcode ?43\\b", NOT_EXIT + "\\bcode ?10\\b", "rminitadapter failed",
                             "no devices were found", "this device cannot start", "windows has stopped this device"),
                     support("romfile", "rombar", "x-vga", "laptop", "optimus", "vbios", "\\brom\\b")));
@@ -169,8 +178,8 @@ final class Signatures {
         return regex;
     }
 
-    private static Cause cause(String id, List<Pattern> strong, List<Pattern> supporting) {
-        return new Cause(id, strong, supporting);
+    private static Cause cause(String id, Side side, List<Pattern> strong, List<Pattern> supporting) {
+        return new Cause(id, side, strong, supporting);
     }
 
     private static List<Pattern> strong(String... regexes) {

@@ -9,10 +9,12 @@ import io.gpuforge.domain.diagnose.Finding;
 import io.gpuforge.domain.diagnose.FixPlan;
 import io.gpuforge.domain.diagnose.LogInput;
 import io.gpuforge.domain.diagnose.LogSource;
+import io.gpuforge.domain.diagnose.Origin;
 import io.gpuforge.testing.SharedFixtures;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -229,6 +231,55 @@ class DiagnoserTest {
         assertThat(d.relevant()).extracting(Evidence::text).anyMatch(t -> t.startsWith("# collected by"));
         assertThat(diagnose("# notes\nvfio 0000:01:00.0: group 12 is not viable\n").cause())
                 .isEqualTo("group-not-viable");
+    }
+
+    /**
+     * What a collecting tool or a person writes around a log (Markdown fences and quoted headings, banners, a prompt
+     * with the grep typed after it) is context: a paste whose only hints are there is unknown, and those lines are
+     * still shown; the log lines between them are evidence as before (issue 74).
+     */
+    @Test
+    void fencesBannersAndPromptsAreContextNotEvidence() {
+        Diagnosis d = diagnose("""
+                ===== journalctl -k | grep -iE 'stuck in D3|not viable' =====
+                root@pve:~# dmesg | grep -i "unable to change power state from D3cold to D0"
+                [root@node1 ~]# grep 'group 12 is not viable' /var/log/libvirt/qemu/win11.log
+                > ### BAR 0: can't reserve [mem 0xf0000000-0xf1ffffff 64bit]
+                ```text
+                ==> /var/log/pve/tasks/active <==
+                --- vfio 0000:01:00.0: group 12 is not viable ---
+                TASK ERROR: start failed: QEMU exited with code 1
+                ```
+                """);
+        assertThat(d.cause()).isEqualTo("unknown");
+        assertThat(d.relevant()).extracting(Evidence::text).anyMatch(t -> t.startsWith("root@pve:~# dmesg"));
+        Diagnosis fenced = diagnose("""
+                $ journalctl -b -k
+                ```
+                [   88.100] vfio-pci 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible
+                ```
+                """);
+        assertThat(fenced.cause()).isEqualTo("power-state");
+        assertThat(fenced.causes().get(0).evidence()).singleElement()
+                .satisfies(e -> assertThat(e.line()).isEqualTo(3));
+    }
+
+    /**
+     * A guest's kernel has no vfio, no host IOMMU and no host PCIe port: lines written through its agent (root in the
+     * guest can write anything there) make no host cause; the same lines from the host still do (issue 74).
+     */
+    @Test
+    void aGuestsLinesMakeNoHostCause() {
+        String text = "[ 12.0] vfio-pci 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible";
+        Diagnosis fromGuest = Diagnoser.diagnose(List.of(new LogInput("guest: dmesg", Optional.empty(), text,
+                Origin.GUEST)), List.of());
+        assertThat(fromGuest.cause()).isEqualTo("unknown");
+        Diagnosis fromHost = Diagnoser.diagnose(List.of(new LogInput("host: dmesg", Optional.empty(), text,
+                Origin.HOST)), List.of());
+        assertThat(fromHost.cause()).isEqualTo("power-state");
+        Diagnosis guestCode = Diagnoser.diagnose(List.of(new LogInput("guest: devices", Optional.empty(),
+                "NVIDIA GeForce RTX 3090: This device cannot start. (Code 10)", Origin.GUEST)), List.of());
+        assertThat(guestCode.cause()).isEqualTo("guest-code-43");
     }
 
     /**

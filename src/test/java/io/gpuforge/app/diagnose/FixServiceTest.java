@@ -146,8 +146,8 @@ class FixServiceTest {
 
     /**
      * The same BAR line with a framebuffer, as the host's kernel log holds it and as root in the guest could write it
-     * into the guest's own log (/dev/kmsg): only the host's picks the host's kernel arguments; the guest's leaves the
-     * host alone and says why (issue 59, finding 8).
+     * into the guest's own log (/dev/kmsg): only the host's picks the host's kernel arguments; the guest's names no
+     * host cause at all (issue 74), and a pasted one leaves the host alone and says why (issue 59, finding 8).
      */
     @Test
     void aHostFixFollowsOnlyTheHostsOwnLines() throws Exception {
@@ -161,7 +161,11 @@ class FixServiceTest {
                      LanguageChoice.ENGLISH)) {
             ConnectionInfo lab = vm102WithTheCard(ctx, sim, ssh);
             VmRef vm = new VmRef("pve-4090", "102");
-            for (Origin origin : List.of(Origin.GUEST, Origin.PASTED, Origin.HOST)) {
+            Diagnosis fromGuest = io.gpuforge.diagnose.Diagnoser.diagnose(List.of(new LogInput("dmesg", Optional.of(
+                    LogSource.KERNEL_LOG), bar, Origin.GUEST)), List.of());
+            assertThat(fromGuest.cause()).as("a guest's kernel has no vfio-pci: its lines make no host cause (issue 74)")
+                    .isEqualTo("unknown");
+            for (Origin origin : List.of(Origin.PASTED, Origin.HOST)) {
                 Diagnosis d = io.gpuforge.diagnose.Diagnoser.diagnose(List.of(new LogInput("dmesg", Optional.of(
                         LogSource.KERNEL_LOG), bar, origin)), List.of());
                 assertThat(d.cause()).isEqualTo("bar-reserved-by-framebuffer");
