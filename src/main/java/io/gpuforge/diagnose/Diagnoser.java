@@ -16,8 +16,9 @@ import java.util.regex.Pattern;
 
 /**
  * Names the cause of a failed GPU VM start from logs: every line of every log against the {@link Signatures}
- * table; each cause a strong line shows becomes a finding with its lines, ranked by the table; when none does, the
- * diagnosis is {@code unknown} with the lines that looked relevant, guessing nothing.
+ * table; each cause a strong line shows (a line of a log whose side can show it, never a comment) becomes a finding
+ * with its lines, ranked by what they weigh ({@link Weighing}), then by the table; when none does, the diagnosis is
+ * {@code unknown} with the lines that looked relevant, guessing nothing.
  */
 public final class Diagnoser {
 
@@ -26,13 +27,13 @@ public final class Diagnoser {
     static final int MAX_SUPPORTING = 3;
     static final int MAX_RELEVANT = 20;
 
-    /** A line a program wrote (a timestamp, a driver and its device, an lspci field) rather than a person. */
-    private static final Pattern LOG_LINE = Pattern.compile("^\\[|^\\w{3} +\\d+ [\\d:]+ |[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]"
-            + "|^kernel driver in use:|^[a-z0-9_-]+: ");
-
-    /** A line only a host's kernel or QEMU writes: vfio-pci handing a device over, the IOMMU, a PCIe port. */
+    /**
+     * A line only a host writes: vfio-pci handing a device over, the IOMMU, a PCIe port, KVM, Proxmox's and libvirt's
+     * daemons, a task log.
+     */
     private static final Pattern HOST_LINE = Pattern.compile("\\bvfio-pci \\S+:|\\bvfio \\S+:|\\bdmar:|\\bamd-vi:"
-            + "|\\bpcieport \\S+:|\\bkvm: -device");
+            + "|\\bpcieport \\S+:|\\bkvm: -device|\\bkvm \\[\\d+\\]:|\\b(pvedaemon|pvestatd|qmeventd|qemu-server|libvirtd"
+            + "|virtqemud)\\b|^task (error|ok)\\b");
     /** What only a guest, or a person describing one, writes. */
     private static final Pattern GUEST_WORDS = Pattern.compile("\\bcode ?(43|10|12)\\b|device manager|windows|guest"
             + "|nvidia-smi|\\bvm\\b");
@@ -73,6 +74,7 @@ public final class Diagnoser {
         boolean guestLines = java.util.stream.IntStream.range(0, strongOf.size()).anyMatch(i ->
                 Signatures.TABLE.get(i).side() == Signatures.Side.GUEST && !strongOf.get(i).isEmpty());
         java.util.Set<String> hostLogs = guestLines ? hostLogs(all, origins) : java.util.Set.of();
+        Weighing weighing = new Weighing(all, strongOf.stream().flatMap(List::stream).toList(), origins);
         List<Finding> findings = new ArrayList<>();
         for (int i = 0; i < Signatures.TABLE.size(); i++) {
             Signatures.Cause cause = Signatures.TABLE.get(i);
@@ -86,9 +88,10 @@ public final class Diagnoser {
             Match m = new Match(cause, strong, supporting, all);
             Advice.Said said = Advice.of(m);
             findings.add(new Finding(cause.id(), Message.of("cause." + cause.id() + ".title"), evidence(m, origins),
-                    said.explanation(),
-                    said.fix()));
+                    said.explanation(), said.fix(), weighing.of(cause, strong)));
         }
+        // heaviest evidence first; on a tie the table's order, the cause that makes the others happen first
+        findings.sort(Comparator.comparingDouble((Finding f) -> f.weight().score()).reversed());
         if (!findings.isEmpty()) {
             return new Diagnosis(findings, List.of(), read, Optional.empty());
         }
@@ -162,7 +165,7 @@ public final class Diagnoser {
     private static List<Evidence> evidence(Match m, java.util.Map<String, io.gpuforge.domain.diagnose.Origin> origins) {
         List<LogLines.Line> chosen = new ArrayList<>(m.strong().subList(0, Math.min(m.strong().size(), MAX_EVIDENCE)));
         List<LogLines.Line> supporting = new ArrayList<>(m.supporting());
-        supporting.sort(Comparator.comparing(l -> !LOG_LINE.matcher(l.plain()).find()));
+        supporting.sort(Comparator.comparing(l -> !LogLines.written(l)));
         for (LogLines.Line l : supporting.subList(0, Math.min(supporting.size(), MAX_SUPPORTING))) {
             if (chosen.size() >= MAX_EVIDENCE) {
                 break;

@@ -33,7 +33,7 @@ final class LogLines {
     record Line(String input, LogSource source, int number, String text, String plain, boolean comment) {
 
         Line(String input, LogSource source, int number, String text, String plain) {
-            this(input, source, number, text, plain, CONTEXT.matcher(text).find());
+            this(input, source, number, text, plain, context(text));
         }
 
         Line from(LogSource of) {
@@ -41,7 +41,29 @@ final class LogLines {
         }
     }
 
+    /**
+     * A line a program wrote (a timestamp, a driver and its device, an lspci field, a task log's verdict) rather than
+     * a person.
+     */
+    private static final Pattern WRITTEN = Pattern.compile("^\\[|^\\w{3} +\\d+ [\\d:]+ |^\\d{4}-\\d\\d-\\d\\d"
+            + "|[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]|^kernel driver in use:|^[a-z0-9_-]+: |^task error:");
+
     private LogLines() {
+    }
+
+    /** Whether a line is context ({@link #CONTEXT}); the pattern runs only where its first mark is. */
+    static boolean context(String text) {
+        if (text.isEmpty()) {
+            return false;
+        }
+        char c = text.charAt(0);
+        return ("#`~=-*+_>$".indexOf(c) >= 0 || c == 'p' || c == 'P' || text.indexOf('@') >= 0)
+                && CONTEXT.matcher(text).find();
+    }
+
+    /** Whether a program wrote the line, rather than a person describing what they saw. */
+    static boolean written(Line line) {
+        return WRITTEN.matcher(line.plain()).find();
     }
 
     static List<Line> of(String input, LogSource source, String text) {

@@ -5,6 +5,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -27,10 +28,26 @@ final class Signatures {
 
     /**
      * One cause: its id (the JSON {@code cause}; its words are {@code cause.<id>.*} in the bundle), whose lines show
-     * it, and its patterns.
+     * it, how much one of its strong lines weighs ({@link #DECISIVE}, {@link #CLEAR}, {@link #SYMPTOM}), its
+     * patterns, and those of its strong patterns that weigh only {@link #SYMPTOM} (lines healthy boots print too).
      */
-    record Cause(String id, Side side, List<Pattern> strong, List<Pattern> supporting) {
+    record Cause(String id, Side side, int weight, List<Pattern> strong, List<Pattern> supporting, Set<Pattern> weak) {
+
+        /** What one line the pattern matched weighs. */
+        int weight(Pattern p) {
+            return weak.contains(p) ? SYMPTOM : weight;
+        }
     }
+
+    /** The error that stopped the start, written only when it happens ({@code group 12 is not viable}). */
+    static final int DECISIVE = 3;
+    /** A fault that stops a start, but whose line may be a consequence of another ({@code stuck in D3}). */
+    static final int CLEAR = 2;
+    /**
+     * What many causes end in ({@code Code 43}, {@code RmInitAdapter failed}), or a line healthy boots print too
+     * ({@code BAR 0: can't reserve} before vfio-pci took the card, {@code not ready 1023ms after FLR; waiting}).
+     */
+    static final int SYMPTOM = 1;
 
     /** Lines that say something went wrong. */
     static final Pattern ERROR = p("\\b(error|fail(ed|ure|s)?|fatal|unable|cannot|can't|couldn't|not viable|timed? ?out"
@@ -52,60 +69,64 @@ final class Signatures {
      */
     private static final Map<String, String> HINTS = new java.util.HashMap<>();
 
+    /** The strong patterns {@link #weak} marked. Before the table, which fills it. */
+    private static final Set<String> WEAK = new java.util.HashSet<>();
+
     static final List<Cause> TABLE = List.of(
-            cause("iommu-off", Side.HOST,
+            cause("iommu-off", Side.HOST, DECISIVE,
                     strong("no iommu_group found", "iommu not (present|enabled|found|active)",
                             inToken("/sys/kernel/iommu_groups", "/?\\S* (is empty|: no such file)"),
                             inToken("iommu_group", "\\S*: no such file or directory"),
                             "no iommu groups", "dmar: iommu disabled", "no available iommu models",
                             "host doesn't support passthrough of host pci devices", "no iommu detected"),
                     support("intel_iommu=off", "amd_iommu=off", "\\biommu=off")),
-            cause("vgpu-unsupported-gpu", Side.HOST,
+            cause("vgpu-unsupported-gpu", Side.HOST, DECISIVE,
                     strong("vgpu is supported only on vgx capable boards"),
                     support("nvidia-vgpu", "vgpu")),
-            cause("mdev-start-failed", Side.HOST,
+            cause("mdev-start-failed", Side.HOST, DECISIVE,
                     strong("error getting device from group \\d+: input/output error",
                             "failed to read device config space: bad address",
                             "waited \\d+ seconds for mediated device driver",
                             inToken("mdev", "\\S*: (failed|error|cannot)")),
                     support("sysfsdev=/sys/bus/mdev/devices/", "actively clean up mediated device", "nvidia-vgpu-mgr")),
-            cause("vga-slot-conflict", Side.HOST,
+            cause("vga-slot-conflict", Side.HOST, DECISIVE,
                     strong("slot \\d+ function 0 not available for vfio-pci,? in use by vga"),
                     support("x-igd-", "host=0*:?00:02\\.0")),
-            cause("group-not-viable", Side.HOST,
+            cause("group-not-viable", Side.HOST, DECISIVE,
                     strong("group \\d+ is not viable",
                             "please ensure all devices within the iommu_group are bound to their vfio bus driver",
                             "failed to open /dev/vfio/\\d+:? no such file"),
                     support("kernel driver in use: (?!vfio-pci)\\S+")),
-            cause("group-split", Side.HOST,
+            cause("group-split", Side.HOST, DECISIVE,
                     strong("group \\d+ used in multiple address spaces",
                             "cannot reset device \\S+,? depends on group \\d+ which is not owned"),
                     support()),
-            cause("vfio-device-busy", Side.HOST,
+            cause("vfio-device-busy", Side.HOST, DECISIVE,
                     strong("/dev/vfio/\\d+:? device or resource busy", "pci device \\S+ is in use by driver qemu"),
                     support("ebusy")),
-            cause("bar-reserved-by-framebuffer", Side.HOST,
-                    strong("bar \\d+: can't reserve \\[mem", inToken("vfio", "\\S* \\S+: bar \\d+: can't reserve"),
+            cause("bar-reserved-by-framebuffer", Side.HOST, CLEAR,
+                    strong(weak("bar \\d+: can't reserve \\[mem"), inToken("vfio", "\\S* \\S+: bar \\d+: can't reserve"),
                             inToken("vfio", "\\S* \\S+: bar \\d+ \\[mem [^\\]]{0,120}\\]:? can't reserve")),
                     support("efifb", "simpledrm", "vesafb", "bootfb", "efi-framebuffer", "simple-framebuffer",
                             "boot vga device", "vtcon\\d")),
-            cause("reset-bug", Side.HOST,
+            cause("reset-bug", Side.HOST, CLEAR,
                     strong("\\bcmpltto\\b", "completion timeout", "amd-vi: completion-wait loop timed out",
-                            "not ready \\d+ ?ms aft", "not ready \\d+ ?ms \\S* ?(flr|bus reset|after)",
+                            "not ready \\d+ ?ms after \\S+;? giving up", weak("not ready \\d+ ?ms aft"),
+                            weak("not ready \\d+ ?ms \\S* ?(flr|bus reset|after)"),
                             "failed to reset (the )?(gpu|device)",
                             "vfio_bar_restore: reset recovery"),
                     support("aer: uncorrected", "pcie bus error", "vendor-reset")),
-            cause("power-state", Side.HOST,
+            cause("power-state", Side.HOST, CLEAR,
                     strong("stuck in d3", "unable to change power state from d3(cold|hot)? to d0",
                             "unable to change power state from d\\w+ to d\\w+,? device inaccessible",
                             "unknown pci header type '?127'?", "timed out waiting for pending transaction",
                             "refused to change power state",
                             "config space (is |reads? )?(all )?(ones|inaccessible|0xff)"),
                     support("disable_idle_d3", "d3cold_allowed", "d3cold")),
-            cause("no-reset-mechanism", Side.HOST,
+            cause("no-reset-mechanism", Side.HOST, DECISIVE,
                     strong("cannot reset device \\S+,? no available reset mechanism", "no available reset mechanism"),
                     support()),
-            cause("dma-map-failed", Side.HOST,
+            cause("dma-map-failed", Side.HOST, DECISIVE,
                     strong(after("vfio_dma_map\\(", "= ?-(22|12|14)"), "vfio_map_dma failed", "vfio_map_dma: -\\d+",
                             after("vfio_container_dma_map\\(", "= ?-(22|12|14)"), after("vfio_container_dma_map", "cannot allocate"),
                             "cannot limit locked memory", after("vfio_dma_map", "cannot allocate"),
@@ -113,22 +134,22 @@ final class Signatures {
                             "memory listener initialization failed", after("qmp socket", "time ?out"),
                             after("start failed:", "got timeout")),
                     support("cannot allocate memory", "hugepages", "memlock", "balloon")),
-            cause("dmar-fault", Side.HOST,
+            cause("dmar-fault", Side.HOST, CLEAR,
                     strong("dmar: \\[dma (read|write)", "pte (read|write) access is not set",
                             "amd-vi: event logged \\[io_page_fault", "io_page_fault device=", "dmar: drhd: handling fault"),
                     support("rmrr", "fault addr", "fault reason")),
-            cause("mmio-window-too-small", Side.EITHER,
+            cause("mmio-window-too-small", Side.EITHER, DECISIVE,
                     strong(NOT_EXIT + "\\bcode ?12\\b", "nvrm: bar\\d is 0m", "bar\\d is 0m\\b",
                             "cannot find enough free resources"),
                     support("\\b(16|20|24|32|40|48|80|94|96|141) ?gb\\b", "resizable bar", "above 4g", "pcimmio64",
                             "large bar", "ovmf")),
-            cause("hypervisor-visible-to-driver", Side.GUEST,
+            cause("hypervisor-visible-to-driver", Side.GUEST, CLEAR,
                     strong(after("unable to determine the device handle for gpu", "unknown error")),
                     support("geforce", "hidden=1", "kvm hidden")),
-            cause("no-interrupt", Side.GUEST,
+            cause("no-interrupt", Side.GUEST, DECISIVE,
                     strong("nvrm: can't find an irq for your nvidia card", "can't find an irq for your nvidia"),
                     support("msi", "intx")),
-            cause("guest-code-43", Side.GUEST,
+            cause("guest-code-43", Side.GUEST, SYMPTOM,
                     strong(NOT_EXIT + "\\bcode ?43\\b", NOT_EXIT + "\\bcode ?10\\b", "rminitadapter failed",
                             "no devices were found", "this device cannot start", "windows has stopped this device"),
                     support("romfile", "rombar", "x-vga", "laptop", "optimus", "vbios", "\\brom\\b")));
@@ -143,6 +164,17 @@ final class Signatures {
     static boolean mayMatch(Pattern p, String plain) {
         String needed = REQUIRED.get(p);
         return needed == null || plain.contains(needed);
+    }
+
+    /**
+     * The message a match of {@code p} says, without what the line had before it: a pattern made by {@link #after}
+     * matches from the line's start (its timestamp, {@code kvm: -device …}, {@code TASK ERROR: …}), so its match is
+     * taken from the text it requires.
+     */
+    static String message(Pattern p, String matched) {
+        String needed = REQUIRED.get(p);
+        int at = needed == null || !p.pattern().startsWith("^(?>") ? -1 : matched.indexOf(needed);
+        return at > 0 ? matched.substring(at) : matched;
     }
 
     private static Map<Pattern, String> required() {
@@ -178,8 +210,16 @@ final class Signatures {
         return regex;
     }
 
-    private static Cause cause(String id, Side side, List<Pattern> strong, List<Pattern> supporting) {
-        return new Cause(id, side, strong, supporting);
+    /** A strong pattern that weighs only {@link #SYMPTOM}. */
+    private static String weak(String regex) {
+        WEAK.add(regex);
+        return regex;
+    }
+
+    private static Cause cause(String id, Side side, int weight, List<Pattern> strong, List<Pattern> supporting) {
+        Set<Pattern> weak = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        strong.stream().filter(p -> WEAK.contains(p.pattern())).forEach(weak::add);
+        return new Cause(id, side, weight, strong, supporting, Set.copyOf(weak));
     }
 
     private static List<Pattern> strong(String... regexes) {

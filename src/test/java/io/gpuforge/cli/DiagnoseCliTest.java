@@ -174,6 +174,8 @@ class DiagnoseCliTest {
             assertThat(first.get("evidence").get(0).get("line").asInt()).isPositive();
             assertThat(first.get("evidence").get(0).get("input").asText()).isEqualTo(file.toString());
             assertThat(first.get("fix").get("text").asText()).isNotBlank();
+            assertThat(first.get("weight").get("lines").asInt()).isPositive();
+            assertThat(first.get("weight").get("text").asText()).contains(" from ");
             assertThat(json.get("collected").get(0).get("bytes_read").asLong()).isEqualTo(Files.size(file));
         }
     }
@@ -193,7 +195,16 @@ class DiagnoseCliTest {
 
         Path ranked = Files.writeString(home.resolve("journal.txt"), DiagnoseCases.written("ranked-reset-then-power.txt"));
         assertThat(run(cli, "diagnose", "--log", ranked.toString())).isZero();
-        assertThat(cli.out()).startsWith("Cause: reset-bug:").contains("\nAlso seen: power-state:");
+        assertThat(cli.out()).startsWith("Cause: reset-bug:").contains("\nAlso seen: power-state:")
+                .contains("\nWeight: 3 lines from the kernel log, the last written 1 s before the log's last error"
+                        + " (score 5.0)\n")
+                .contains("\nWeight: 2 lines from the kernel log, the last of them the log's last error (score 4.0)\n");
+        assertThat(run(cli, "diagnose", "--log", ranked.toString(), "--json")).isZero();
+        JsonNode weight = cli.json().get("causes").get(0).get("weight");
+        assertThat(weight.get("score").asDouble()).isEqualTo(5.0);
+        assertThat(weight.get("lines").asInt()).isEqualTo(3);
+        assertThat(weight.get("sources").get(0).asText()).isEqualTo("kernel-log");
+        assertThat(weight.get("seconds_before_failure").asLong()).isEqualTo(1);
 
         // the causes' words in the user's language; the JSON for programs stays English
         assertThat(run(cli, "diagnose", "--log", file.toString(), "--lang", "zh-CN")).isZero();

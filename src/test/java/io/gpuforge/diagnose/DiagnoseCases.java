@@ -46,12 +46,42 @@ public final class DiagnoseCases {
         }
     }
 
+    /** Every case written here, by file name. */
+    public static java.util.List<String> writtenFiles() throws IOException {
+        java.nio.file.Path dir;
+        try {
+            dir = java.nio.file.Path.of(Objects.requireNonNull(DiagnoseCases.class.getResource("/diagnose/README.md"))
+                    .toURI()).getParent();
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException(e);
+        }
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".txt")).sorted().toList();
+        }
+    }
+
     /** The cause a written case stands for (its {@code # cause:} line). */
     public static String writtenCause(String file) throws IOException {
         try (InputStream in = Objects.requireNonNull(DiagnoseCases.class.getResourceAsStream("/diagnose/" + file))) {
             Matcher m = Pattern.compile("^# causes?: ([a-z0-9-]+)", Pattern.MULTILINE)
                     .matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             return m.find() ? m.group(1) : "";
+        }
+    }
+
+    /**
+     * The causes a written case stands for, in rank order: its {@code # causes: a first, b also seen} line, or its
+     * {@code # cause: a} line ({@code unknown}: none).
+     */
+    public static java.util.List<String> writtenRanking(String file) throws IOException {
+        try (InputStream in = Objects.requireNonNull(DiagnoseCases.class.getResourceAsStream("/diagnose/" + file))) {
+            Matcher m = Pattern.compile("^# causes?: (.+)$", Pattern.MULTILINE)
+                    .matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            if (!m.find()) {
+                return java.util.List.of();
+            }
+            return java.util.Arrays.stream(m.group(1).split(",")).map(String::strip)
+                    .map(c -> c.replaceAll(" (first|also seen)$", "")).filter(c -> !c.equals("unknown")).toList();
         }
     }
 

@@ -48,18 +48,6 @@ class DiagnoserTest {
         assertThat(DiagnoseCases.fixtureCauses()).hasSize(8);
     }
 
-    static Stream<String> written() {
-        return Stream.of("group-split.txt", "vfio-device-busy.txt", "no-reset-mechanism.txt", "dma-map-failed.txt",
-                "dmar-fault.txt", "hypervisor-visible-to-driver.txt", "no-interrupt.txt", "vgpu-unsupported-gpu.txt",
-                "guest-code-43.txt", "iommu-off-pve.txt", "ranked-reset-then-power.txt", "unknown-qemu-exit-only.txt");
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("written")
-    void everyWrittenCaseGivesTheCauseItStandsFor(String file) throws Exception {
-        assertThat(diagnose(DiagnoseCases.written(file)).cause()).isEqualTo(DiagnoseCases.writtenCause(file));
-    }
-
     @Test
     void theIgpuSlotConflictIsFixedByTurningTheEmulatedDisplayOff() throws Exception {
         Finding f = diagnose(DiagnoseCases.fixture("01-pve-igd-slot2-in-use-by-vga.txt")).causes().get(0);

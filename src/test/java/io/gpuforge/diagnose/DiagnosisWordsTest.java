@@ -96,6 +96,12 @@ class DiagnosisWordsTest {
                 if (!named) {
                     unused.add(key);
                 }
+            } else if (key.startsWith("source.")) {
+                // a kind of log, named as "source." + its id
+                if (!engine.contains("\"source.\" + ") || io.gpuforge.domain.diagnose.LogSource.byId(
+                        key.substring("source.".length())).isEmpty()) {
+                    unused.add(key);
+                }
             } else if (!key.equals("separator") && !engine.contains("\"" + key + "\"")) {
                 unused.add(key);
             }
@@ -108,10 +114,7 @@ class DiagnosisWordsTest {
         for (Map.Entry<String, String> e : DiagnoseCases.fixtureCauses().entrySet()) {
             texts.add(DiagnoseCases.fixture(e.getKey()));
         }
-        for (String f : List.of("group-split.txt", "vfio-device-busy.txt", "no-reset-mechanism.txt",
-                "dma-map-failed.txt", "dmar-fault.txt", "hypervisor-visible-to-driver.txt", "no-interrupt.txt",
-                "vgpu-unsupported-gpu.txt", "guest-code-43.txt", "iommu-off-pve.txt", "ranked-reset-then-power.txt",
-                "unknown-qemu-exit-only.txt")) {
+        for (String f : DiagnoseCases.writtenFiles()) {
             texts.add(DiagnoseCases.written(f));
         }
         texts.add("");
@@ -122,13 +125,14 @@ class DiagnosisWordsTest {
         return out;
     }
 
-    /** Every message of a diagnosis: each cause's title, explanation, fix and plan words, the reason. */
+    /** Every message of a diagnosis: each cause's title, explanation, fix, plan and weight words, the reason. */
     private static List<Message> messages(Diagnosis d) {
         List<Message> out = new ArrayList<>();
         for (Finding f : d.causes()) {
             out.add(f.title());
             out.add(f.explanation());
             out.add(f.fix().text());
+            out.add(f.weight().said());
             f.fix().plan().ifPresent(p -> p.vmChanges().stream().map(FixPlan.VmEdit::description).forEach(out::add));
         }
         d.reason().ifPresent(out::add);

@@ -98,6 +98,9 @@ class DiagnoseGuiTest {
         assertThat(robot.lookup("#diagnose-cause").queryAs(Label.class).getText())
                 .isEqualTo("A function of the GPU's IOMMU group is still on a host driver");
         assertThat(robot.lookup("#diagnose-status").queryAs(Label.class).getText()).isEqualTo("One cause found");
+        assertThat(robot.lookup("#diagnose-weight-group-not-viable").queryAs(Label.class).getText())
+                .as("why it ranks first").isEqualTo("2 lines from QEMU's or libvirt's log, the last written as the start"
+                        + " failed");
         Node evidence = robot.lookup("#diagnose-evidence-group-not-viable").queryAs(Node.class);
         List<Node> rows = robot.from(evidence).lookup(".diagnose-evidence-line").queryAll().stream().toList();
         assertThat(rows).hasSizeGreaterThanOrEqualTo(2);
@@ -122,6 +125,8 @@ class DiagnoseGuiTest {
         Stage w = openFromTheMenu(robot, ThemeChoice.DARK, LanguageChoice.CHINESE_SIMPLIFIED);
         diagnose(robot, DiagnoseCases.written("ranked-reset-then-power.txt"));
         assertThat(robot.lookup("#diagnose-cause").queryAs(Label.class).getText()).isEqualTo("上一个虚拟机之后显卡未能从重置中恢复");
+        assertThat(robot.lookup("#diagnose-weight-reset-bug").queryAs(Label.class).getText())
+                .isEqualTo("3 行，来自内核日志，最后一行写于日志最后的错误前 1 秒");
         TitledPane also = robot.lookup("#diagnose-also-power-state").queryAs(TitledPane.class);
         assertThat(also.getText()).isEqualTo("同时发现：显卡卡在低功耗状态（D3）（power-state）");
         assertThat(also.isExpanded()).isFalse();

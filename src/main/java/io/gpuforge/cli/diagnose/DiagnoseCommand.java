@@ -242,6 +242,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
     }
 
     private static void finding(CliOutput o, Finding f, Words words) {
+        o.line("Weight: " + words.text(f.weight().said()) + String.format(Locale.ROOT, " (score %.1f)",
+                f.weight().score()));
         o.line("Evidence:");
         f.evidence().forEach(e -> o.line("  " + where(e) + "  " + e.text()));
         o.line("Why: " + words.text(f.explanation()));

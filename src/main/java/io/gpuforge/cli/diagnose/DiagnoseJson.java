@@ -6,12 +6,15 @@ import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
 import io.gpuforge.domain.diagnose.Finding;
 import io.gpuforge.domain.diagnose.FixPlan;
+import io.gpuforge.domain.diagnose.LogSource;
+import io.gpuforge.domain.diagnose.Weight;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A diagnosis as JSON: {@code {"cause", "causes": [{"id", "title", "evidence": [{"source", "input", "line",
- * "text"}], "explanation", "fix": {"text", "plan"?}}], "relevant", "reason"?, "collected": [...]}}.
+ * A diagnosis as JSON: {@code {"cause", "causes": [{"id", "title", "weight": {"score", "lines", "sources",
+ * "seconds_before_failure"?, "text"}, "evidence": [{"source", "input", "line", "text"}], "explanation", "fix":
+ * {"text", "plan"?}}], "relevant", "reason"?, "collected": [...]}}; causes heaviest first.
  */
 final class DiagnoseJson {
 
@@ -32,12 +35,23 @@ final class DiagnoseJson {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", f.id());
         m.put("title", EnglishWords.of(f.title()));
+        m.put("weight", weight(f.weight()));
         m.put("evidence", f.evidence().stream().map(DiagnoseJson::evidence).toList());
         m.put("explanation", EnglishWords.of(f.explanation()));
         Map<String, Object> fix = new LinkedHashMap<>();
         fix.put("text", EnglishWords.of(f.fix().text()));
         f.fix().plan().ifPresent(p -> fix.put("plan", plan(p)));
         m.put("fix", fix);
+        return m;
+    }
+
+    private static Map<String, Object> weight(Weight w) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("score", Math.round(w.score() * 10) / 10.0);
+        m.put("lines", w.lines());
+        m.put("sources", w.sources().stream().map(LogSource::id).toList());
+        w.secondsBeforeFailure().ifPresent(s -> m.put("seconds_before_failure", s));
+        m.put("text", EnglishWords.of(w.said()));
         return m;
     }
 

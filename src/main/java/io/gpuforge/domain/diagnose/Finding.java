@@ -5,10 +5,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One cause the logs show: its id ({@code vga-slot-conflict}), a title, the lines that show it, what it means, and
- * its fix; the words as {@link Message}s, rendered in the user's language.
+ * One cause the logs show: its id ({@code vga-slot-conflict}), a title, the lines that show it, what it means, its
+ * fix, and what its lines weigh (why it ranks where it does); the words as {@link Message}s, rendered in the user's
+ * language.
  */
-public record Finding(String id, Message title, List<Evidence> evidence, Message explanation, Fix fix) {
+public record Finding(String id, Message title, List<Evidence> evidence, Message explanation, Fix fix, Weight weight) {
 
     public Finding {
         Objects.requireNonNull(id);
@@ -16,6 +17,7 @@ public record Finding(String id, Message title, List<Evidence> evidence, Message
         evidence = List.copyOf(evidence);
         Objects.requireNonNull(explanation);
         Objects.requireNonNull(fix);
+        Objects.requireNonNull(weight);
     }
 
     /**

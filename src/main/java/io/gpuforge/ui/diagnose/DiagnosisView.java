@@ -21,8 +21,8 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
- * A diagnosis drawn: the cause with its badge, the evidence lines highlighted with their numbers (a click shows the
- * line in the pasted text), why, the fix and its plan; the other causes folded under "Also seen"; for
+ * A diagnosis drawn: the cause with its badge, what its evidence weighs, the evidence lines highlighted with their
+ * numbers (a click shows the line in the pasted text), why, the fix and its plan; the other causes folded under "Also seen"; for
  * {@code unknown}, the reason and the lines that looked relevant.
  */
 final class DiagnosisView extends VBox {
@@ -84,7 +84,10 @@ final class DiagnosisView extends VBox {
 
     private VBox finding(Finding f, Words words) {
         VBox box = new VBox(8);
-        box.getChildren().addAll(section("diagnose.evidence"), lines(f.evidence(), "diagnose-evidence-" + f.id()),
+        // what the lines weigh, so the ranking can be checked: "3 lines from the kernel log, the last 2 s before…"
+        Label weight = text("diagnose-weight-" + f.id(), words.text(f.weight().said()));
+        weight.getStyleClass().add("text-muted");
+        box.getChildren().addAll(section("diagnose.evidence"), weight, lines(f.evidence(), "diagnose-evidence-" + f.id()),
                 section("diagnose.why"), text("diagnose-why", words.text(f.explanation())),
                 section("diagnose.fix"), text("diagnose-fix", words.text(f.fix().text())));
         f.fix().plan().ifPresent(p -> box.getChildren().addAll(section("diagnose.plan"), plan(p, words)));
