@@ -121,6 +121,9 @@ public final class Diagnoser {
         java.util.Set<String> host = new java.util.HashSet<>();
         java.util.Set<String> guest = new java.util.HashSet<>();
         for (LogLines.Line l : all) {
+            if (l.note()) {
+                continue; // a note about the log ("not the guest's Code 43") says nothing of who wrote it
+            }
             if (origins.get(l.input()) == io.gpuforge.domain.diagnose.Origin.HOST && l.source() != LogSource.TASK_LOG
                     || HOST_LINE.matcher(l.plain()).find()) {
                 host.add(l.input());

@@ -17,27 +17,48 @@ final class LogLines {
 
 
     /**
-     * What a person or a collecting tool writes around a log rather than the log itself: a shell or Markdown comment
-     * or heading ({@code #}), a Markdown fence, a banner ({@code ===== dmesg =====}, {@code --- issue #1 ---},
-     * {@code ==> /var/log/syslog <==}), a prompt with the command typed after it ({@code root@pve:~# dmesg | grep
-     * D3}, {@code $ lspci -nnk}, {@code [root@node ~]# …}, {@code PS C:\> …}); each maybe behind Markdown quote marks.
+     * What a person or a collecting tool writes around a log rather than the log itself: a note (a shell or Markdown
+     * comment or heading, a Markdown fence, a banner: {@code ===== dmesg =====}, {@code --- issue #1 ---},
+     * {@code ==> /var/log/syslog <==}) or a command typed after a prompt ({@code root@pve:~# dmesg | grep D3},
+     * {@code $ nvidia-smi}, {@code [root@node ~]# …}, {@code PS C:\> …}); each maybe behind Markdown quote marks.
      */
-    private static final Pattern CONTEXT = Pattern.compile("^(?:>\\s*)*(?:#|```|~~~|={3,}|-{3,}|\\*{3,}|\\+{3,}|_{3,}"
-            + "|==> .* <==$|[\\w.-]+@[\\w.-]+(?::[^\\s#$]*)?\\s?[#$%](?:\\s|$)|\\[[\\w.-]+@[\\w.-]+ [^\\]]*\\][#$](?:\\s|$)"
-            + "|\\$(?:\\s|$)|ps [a-z]:\\\\[^>]*>\\s)", Pattern.CASE_INSENSITIVE);
+    enum Context {
+        /** The log's own line. */
+        NONE,
+        /** A note about the log: says nothing of the log, not even whose it is. */
+        NOTE,
+        /** A typed command: not evidence, but what was run says what kind of output follows. */
+        COMMAND
+    }
+
+    private static final Pattern NOTE = Pattern.compile("^(?:>\\s*)*(?:#|```|~~~|={3,}|-{3,}|\\*{3,}|\\+{3,}|_{3,}"
+            + "|==> .* <==$)");
+    private static final Pattern COMMAND = Pattern.compile("^(?:>\\s*)*(?:[\\w.-]+@[\\w.-]+(?::[^\\s#$]*)?\\s?[#$%]"
+            + "(?:\\s|$)|\\[[\\w.-]+@[\\w.-]+ [^\\]]*\\][#$](?:\\s|$)|\\$(?:\\s|$)|ps [a-z]:\\\\[^>]*>\\s)",
+            Pattern.CASE_INSENSITIVE);
 
     /**
      * One line: its number (from 1), its text as written, the text compared against signatures, and whether it is
-     * context ({@link #CONTEXT}: a comment, a banner, a prompt's command), shown but never evidence.
+     * context ({@link Context}), shown but never evidence.
      */
-    record Line(String input, LogSource source, int number, String text, String plain, boolean comment) {
+    record Line(String input, LogSource source, int number, String text, String plain, Context context) {
 
         Line(String input, LogSource source, int number, String text, String plain) {
-            this(input, source, number, text, plain, context(text));
+            this(input, source, number, text, plain, LogLines.context(text));
         }
 
         Line from(LogSource of) {
-            return new Line(input, of, number, text, plain, comment);
+            return new Line(input, of, number, text, plain, context);
+        }
+
+        /** Context, never evidence: a note or a typed command. */
+        boolean comment() {
+            return context != Context.NONE;
+        }
+
+        /** A note about the log, which says nothing of what kind of log it is or whose. */
+        boolean note() {
+            return context == Context.NOTE;
         }
     }
 
@@ -51,14 +72,19 @@ final class LogLines {
     private LogLines() {
     }
 
-    /** Whether a line is context ({@link #CONTEXT}); the pattern runs only where its first mark is. */
-    static boolean context(String text) {
+    /** What kind of context a line is, if any; the patterns run only where their first mark is. */
+    static Context context(String text) {
         if (text.isEmpty()) {
-            return false;
+            return Context.NONE;
         }
         char c = text.charAt(0);
-        return ("#`~=-*+_>$".indexOf(c) >= 0 || c == 'p' || c == 'P' || text.indexOf('@') >= 0)
-                && CONTEXT.matcher(text).find();
+        if ("#`~=-*+_>".indexOf(c) >= 0 && NOTE.matcher(text).find()) {
+            return Context.NOTE;
+        }
+        if ((c == '$' || c == '>' || c == 'p' || c == 'P' || text.indexOf('@') >= 0) && COMMAND.matcher(text).find()) {
+            return Context.COMMAND;
+        }
+        return Context.NONE;
     }
 
     /** Whether a program wrote the line, rather than a person describing what they saw. */

@@ -18,7 +18,9 @@ final class SourceGuess {
     private SourceGuess() {
     }
 
-    static LogSource of(List<LogLines.Line> lines) {
+    static LogSource of(List<LogLines.Line> all) {
+        // what a collecting tool or a person wrote around the log says nothing of what kind of log it is
+        List<LogLines.Line> lines = all.stream().filter(l -> !l.note()).toList();
         if (lines.stream().anyMatch(l -> TASK.matcher(l.plain()).find())) {
             return LogSource.TASK_LOG;
         }

@@ -7,6 +7,8 @@ import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Finding;
 import io.gpuforge.domain.diagnose.LogInput;
 import io.gpuforge.domain.diagnose.LogSource;
+import io.gpuforge.testing.SharedFixtures;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -34,19 +36,27 @@ class RankingTest {
         for (Map.Entry<String, String> c : DiagnoseCases.fixtureCauses().entrySet()) {
             List<String> ranking = new ArrayList<>(List.of(c.getValue()));
             ranking.addAll(FIXTURE_ALSO_SEEN.getOrDefault(c.getKey(), List.of()));
-            out.add(Arguments.of(c.getKey(), DiagnoseCases.fixture(c.getKey()), ranking));
+            out.add(Arguments.of(c.getKey(), DiagnoseCases.fixture(c.getKey()), new String(SharedFixtures.read(
+                    "diagnose/" + c.getKey()), StandardCharsets.UTF_8), ranking));
         }
         for (String f : DiagnoseCases.writtenFiles()) {
-            out.add(Arguments.of(f, DiagnoseCases.written(f), DiagnoseCases.writtenRanking(f)));
+            out.add(Arguments.of(f, DiagnoseCases.written(f), new String(RankingTest.class.getResourceAsStream(
+                    "/diagnose/" + f).readAllBytes(), StandardCharsets.UTF_8), DiagnoseCases.writtenRanking(f)));
         }
         return out.stream();
     }
 
+    /**
+     * Each case ranks as it says, pasted as a user would and as stored: the header's {@code #} lines (where it comes
+     * from, what it stands for, often naming causes) are notes, which change nothing.
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void everyCaseRanksItsCausesAsItsEvidenceWeighs(String name, String text, List<String> ranking) {
+    void everyCaseRanksItsCausesAsItsEvidenceWeighs(String name, String text, String stored, List<String> ranking) {
         Diagnosis d = DiagnoserTest.diagnose(text);
         assertThat(d.causes()).extracting(Finding::id).as(name).containsExactlyElementsOf(ranking);
+        assertThat(DiagnoserTest.diagnose(stored).causes()).extracting(Finding::id).as(name + " as stored")
+                .containsExactlyElementsOf(ranking);
         assertThat(d.causes()).extracting(f -> f.weight().score()).as("heaviest first")
                 .isSortedAccordingTo(java.util.Comparator.reverseOrder());
         d.causes().forEach(f -> assertThat(f.weight().lines()).isPositive()
@@ -86,6 +96,10 @@ class RankingTest {
         assertThat(d.causes()).extracting(Finding::id).containsExactly("power-state", "reset-bug");
         assertThat(EN.text(d.causes().get(0).weight().said()))
                 .isEqualTo("one line from the kernel log, written 1 s before the start failed");
+        String asStored = new String(RankingTest.class.getResourceAsStream("/diagnose/host-d3cold-nvrm.txt")
+                .readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(asStored).as("its header says 'no guest's Code 43', which makes no guest's log of it")
+                .contains("Code 43");
     }
 
     /**
