@@ -151,9 +151,8 @@ class ArchitectureTest {
     /**
      * A window feature uses ui/common, app/ and domain/; ui/shell composes them all. The few edges between
      * features are written down here and in docs/architecture.md: the IOMMU view is shown by the node, host and
-     * passthrough pages, the cluster tree opens the passthrough wizard and the share windows (a container's
-     * migration plan, the container wizard), and the container wizard offers the passthrough rollback of a GPU on
-     * vfio-pci.
+     * passthrough pages, and the cluster tree opens the share windows (a container's migration plan, the container
+     * wizard). Any other window of another feature opens through ui/common/WindowLinks, which the shell links.
      */
     @Test
     void windowFeaturesUseEachOtherOnlyWhereWrittenDown() {
@@ -163,9 +162,45 @@ class ArchitectureTest {
                 .ignoreDependency(resideInAnyPackage("io.gpuforge.ui.cluster..", "io.gpuforge.ui.host..",
                         "io.gpuforge.ui.passthrough.."), resideInAPackage("io.gpuforge.ui.iommu.."))
                 .ignoreDependency(resideInAPackage("io.gpuforge.ui.cluster.."),
-                        resideInAnyPackage("io.gpuforge.ui.passthrough..", "io.gpuforge.ui.share.."))
-                .ignoreDependency(resideInAPackage("io.gpuforge.ui.share.."),
-                        resideInAPackage("io.gpuforge.ui.passthrough.."))
+                        resideInAPackage("io.gpuforge.ui.share.."))
                 .check(classes);
+    }
+
+    /**
+     * Window classes that still reach the whole application through {@code UiContext.app()}, and how many calls they
+     * make in all: both may only fall (issue 62). A window feature's views get a record of the services they need,
+     * built by the shell, the composition root; only {@code ui/shell} calls {@code app()} once this list is empty.
+     */
+    private static final java.util.Set<String> STILL_REACHING_THE_APP = java.util.Set.of(
+            "ui.cluster.ConnectionTasks", "ui.cluster.ContainerActions", "ui.cluster.HypervisorPages",
+            "ui.cluster.NodePage", "ui.cluster.VmActions",
+            "ui.connections.HostLinkDialog",
+            "ui.diagnose.DiagnoseWindow", "ui.diagnose.VmDiagnosisWindow",
+            "ui.host.LocalHostPages", "ui.host.SshHostPages",
+            "ui.monitor.AlertNotifier", "ui.monitor.AlertsView", "ui.monitor.CostView", "ui.monitor.FleetView",
+            "ui.monitor.GpuChartsView", "ui.monitor.GpuMonitor", "ui.monitor.PowerLimitDialog",
+            "ui.share.AddGpuWindow", "ui.share.ContainerWizardModel",
+            "ui.vmcreate.CreateVmWizard", "ui.vmcreate.FromVmPane", "ui.vmcreate.LaterPages",
+            "ui.vmcreate.SourcePage", "ui.vmcreate.TemplateManager");
+    private static final int APP_CALLS_AT_MOST = 86;
+
+    @Test
+    void onlyTheShellReachesTheWholeApplication() {
+        java.util.Map<String, Integer> calls = new java.util.TreeMap<>();
+        for (com.tngtech.archunit.core.domain.JavaClass c : classes) {
+            if (!c.getPackageName().startsWith("io.gpuforge.ui.") || c.getPackageName().startsWith("io.gpuforge.ui.shell")) {
+                continue;
+            }
+            long n = c.getMethodCallsFromSelf().stream().filter(call -> call.getTargetOwner().isEquivalentTo(
+                    io.gpuforge.ui.common.UiContext.class) && call.getName().equals("app")).count();
+            if (n > 0) {
+                String top = c.getName().replaceFirst("\\$.*", "").substring("io.gpuforge.".length());
+                calls.merge(top, (int) n, Integer::sum);
+            }
+        }
+        org.assertj.core.api.Assertions.assertThat(calls.keySet()).as("window classes calling UiContext.app(): give"
+                + " them their feature's services instead").isSubsetOf(STILL_REACHING_THE_APP);
+        org.assertj.core.api.Assertions.assertThat(calls.values().stream().mapToInt(Integer::intValue).sum())
+                .as("calls of UiContext.app() outside ui/shell: " + calls).isLessThanOrEqualTo(APP_CALLS_AT_MOST);
     }
 }

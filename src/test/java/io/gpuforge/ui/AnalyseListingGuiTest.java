@@ -63,7 +63,7 @@ class AnalyseListingGuiTest {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-            w.set(AnalyseListing.open(fx.ui, owner));
+            w.set(AnalyseListing.open(fx.ui, fx.passthrough(), owner));
         });
         String listing = new String(SharedFixtures.read("hosts/" + fixture), StandardCharsets.UTF_8);
         robot.interact(() -> robot.lookup("#listing-text").queryAs(TextArea.class).setText(listing));

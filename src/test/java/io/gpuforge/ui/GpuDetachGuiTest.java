@@ -73,7 +73,7 @@ class GpuDetachGuiTest {
         PciAddress gpu = PciAddress.parse("0000:01:00.0");
         assertThat(fx.app.sessions().of(demo).readConfig(train).details().hostDevices()).isNotEmpty();
         assertThat(fx.app.sessions().of(demo).vmAction(train, VmAction.STOP, TaskListener.none(), () -> false).ok()).isTrue();
-        Platform.runLater(() -> GpuDetach.detach(fx.ui, demo, train, gpu));
+        Platform.runLater(() -> GpuDetach.detach(fx.ui, fx.passthrough(), demo, train, gpu));
         assertThat(answer(robot, "Take 0000:01:00.0 away from VM 101")).contains("next start");
         assertThat(answer(robot, "is detached from VM 101")).contains("hostpci0");
         assertThat(fx.app.sessions().of(demo).readConfig(train).details().hostDevices()).isEmpty();

@@ -49,6 +49,11 @@ final class GuiFixture implements AutoCloseable {
         window.show(stage);
     }
 
+    /** What the passthrough windows work through, as the shell gives it to them. */
+    io.gpuforge.ui.passthrough.PassthroughServices passthrough() {
+        return io.gpuforge.ui.passthrough.PassthroughServices.of(app);
+    }
+
     /** Clicks the toolbar's "Add connection", waits for the dialog and picks the kind at {@code kindIndex}. */
     static void openAddConnection(FxRobot robot, int kindIndex) throws Exception {
         robot.interact(() -> robot.lookup((Node n) -> "tb-action.addConnection".equals(n.getId())).queryAs(Button.class).fire());

@@ -149,7 +149,7 @@ class PassthroughCreateVmGuiTest {
     }
 
     private void toTheAttachPage(FxRobot robot) throws Exception {
-        robot.interact(() -> PassthroughWizard.open(fx.ui, owner, Optional.of(Preselection.node(demo, "pve-4090",
+        robot.interact(() -> PassthroughWizard.open(fx.ui, fx.passthrough(), owner, Optional.of(Preselection.node(demo, "pve-4090",
                 Optional.of(GPU)))));
         waitFor("the readiness", () -> robot.lookup("#pt-message").tryQuery().isPresent());
         onFx(() -> robot.lookup("#pt-ack").tryQueryAs(CheckBox.class)).ifPresent(ack -> robot.interact(() ->

@@ -106,7 +106,7 @@ class PassthroughWizardGuiTest {
 
     private Stage open(FxRobot robot, Optional<Preselection> pre) {
         AtomicReference<Stage> w = new AtomicReference<>();
-        robot.interact(() -> w.set(PassthroughWizard.open(fx.ui, owner, pre)));
+        robot.interact(() -> w.set(PassthroughWizard.open(fx.ui, fx.passthrough(), owner, pre)));
         return w.get();
     }
 

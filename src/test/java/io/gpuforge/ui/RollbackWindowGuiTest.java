@@ -104,7 +104,7 @@ class RollbackWindowGuiTest {
         ConnectionInfo demo = fx.app.connections().addDemo("Demo lab");
         SimHost host = fx.app.demoLab().host("pve-4090").orElseThrow().rebootTakes(Duration.ofMillis(400))
                 .lineDelay(Duration.ZERO).waitLimit(Duration.ofSeconds(20));
-        robot.interact(() -> w.set(RollbackWindow.open(fx.ui, owner, new HostTarget.Linked(demo, "pve-4090"))));
+        robot.interact(() -> w.set(RollbackWindow.open(fx.ui, fx.passthrough(), owner, new HostTarget.Linked(demo, "pve-4090"))));
 
         waitFor("the diff back", () -> robot.lookup("#pt-diff").tryQuery().isPresent());
         ListView<?> plans = robot.lookup("#rollback-plans").queryAs(ListView.class);

@@ -11,8 +11,6 @@ import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.ViewScope;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.iommu.IommuGroupsView;
-import io.gpuforge.ui.passthrough.PassthroughWizard;
-import io.gpuforge.ui.passthrough.Preselection;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -84,7 +82,7 @@ final class ClusterPage extends VBox implements Disposable {
         iommu.assignments(model.assignments(model.node()));
         // "Pass through to VM…" on a GPU's row: the passthrough wizard at that GPU, as the tree's GPU menu does
         iommu.onPassThrough(address -> Optional.ofNullable(model.node().get()).ifPresent(n ->
-                PassthroughWizard.open(ui, owner.get(), Optional.of(Preselection.node(c, n, Optional.of(address))))));
+                ui.links().passthrough().ifPresent(p -> p.open(owner.get(), c, n, address))));
         VBox iommuBox = new VBox(chooser, iommu);
         VBox.setVgrow(iommu, Priority.ALWAYS);
 

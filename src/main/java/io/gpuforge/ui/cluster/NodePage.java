@@ -12,8 +12,6 @@ import io.gpuforge.ui.common.NodePageExtension;
 import io.gpuforge.ui.common.ShowsIommu;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.iommu.IommuGroupsView;
-import io.gpuforge.ui.passthrough.PassthroughWizard;
-import io.gpuforge.ui.passthrough.Preselection;
 import java.util.List;
 import java.util.Optional;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -49,8 +47,8 @@ final class NodePage extends TabPane implements Disposable, ShowsIommu {
                 model.pci().errorProperty(), i18n);
         groups.assignments(cluster.assignments(new ReadOnlyObjectWrapper<>(model.node())));
         ConnectionInfo c = cluster.session().connection();
-        groups.onPassThrough(address -> PassthroughWizard.open(ui, owner, Optional.of(Preselection.node(c, model.node(),
-                Optional.of(address)))));
+        groups.onPassThrough(address -> ui.links().passthrough().ifPresent(p -> p.open(owner, c, model.node(),
+                address)));
         iommu = tab(idPrefix + "-iommu", "host.tab.iommu", Feather.LAYERS, groups, i18n);
         gpus = tab(idPrefix + "-gpus", "console.node.tab.gpus", Feather.CPU, new NodeGpusView(cluster, model.node(), containers, i18n),
                 i18n);

@@ -1,6 +1,8 @@
 package io.gpuforge.ui.common;
 
+import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.domain.connections.ConnectionInfo;
+import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.vm.VmRef;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -9,7 +11,9 @@ import javafx.stage.Window;
 /**
  * Where one window feature opens another that it may not know (the layer rules keep window features apart): the
  * shell, which composes them, links them here. The passthrough wizard's "Create a VM…" opens the VM creation
- * wizard through {@link #vmCreation}, its Done page a VM's diagnosis through {@link #vmDiagnosis}. FX thread.
+ * wizard through {@link #vmCreation}, its Done page a VM's diagnosis through {@link #vmDiagnosis}; the cluster's
+ * pages open the passthrough wizard at a GPU through {@link #passthrough}, the container wizard passthrough's
+ * rollback through {@link #rollback}. FX thread.
  */
 public final class WindowLinks {
 
@@ -25,8 +29,40 @@ public final class WindowLinks {
         void open(Window owner, ConnectionInfo connection, VmRef vm);
     }
 
+    /** Opens the passthrough wizard at a node's GPU. */
+    @FunctionalInterface
+    public interface Passthrough {
+        void open(Window owner, ConnectionInfo connection, String node, PciAddress gpu);
+    }
+
+    /** Opens passthrough's rollback for a host: what GPUForge changed there, undone. */
+    @FunctionalInterface
+    public interface Rollback {
+        void open(Window owner, HostTarget host);
+    }
+
     private VmCreation vmCreation;
     private VmDiagnosis vmDiagnosis;
+    private Passthrough passthrough;
+    private Rollback rollback;
+
+    public void passthrough(Passthrough wizard) {
+        this.passthrough = wizard;
+    }
+
+    /** The passthrough wizard, where the shell linked it (empty in a window without it). */
+    public Optional<Passthrough> passthrough() {
+        return Optional.ofNullable(passthrough);
+    }
+
+    public void rollback(Rollback rollback) {
+        this.rollback = rollback;
+    }
+
+    /** Passthrough's rollback, where the shell linked it (empty in a window without it). */
+    public Optional<Rollback> rollback() {
+        return Optional.ofNullable(rollback);
+    }
 
     public void vmDiagnosis(VmDiagnosis diagnosis) {
         this.vmDiagnosis = diagnosis;

@@ -40,14 +40,16 @@ import org.kordamp.ikonli.feather.Feather;
 public final class AnalyseListing {
 
     private final UiContext ui;
+    private final PassthroughServices services;
     private final I18n i18n;
     private final Stage stage = new Stage();
     private final TextArea text = new TextArea();
     private final VBox result = new VBox(12);
     private final ProgressIndicator busy = new ProgressIndicator();
 
-    private AnalyseListing(UiContext ui, Window owner) {
+    private AnalyseListing(UiContext ui, PassthroughServices services, Window owner) {
         this.ui = ui;
+        this.services = services;
         this.i18n = ui.i18n();
         if (owner != null) {
             stage.initOwner(owner);
@@ -57,8 +59,8 @@ public final class AnalyseListing {
     }
 
     /** Opens the window (File → Analyse a listing…); returns it, shown. */
-    public static Stage open(UiContext ui, Window owner) {
-        AnalyseListing a = new AnalyseListing(ui, owner);
+    public static Stage open(UiContext ui, PassthroughServices services, Window owner) {
+        AnalyseListing a = new AnalyseListing(ui, services, owner);
         a.stage.show();
         return a.stage;
     }
@@ -118,8 +120,8 @@ public final class AnalyseListing {
         byte[] bytes = text.getText().getBytes(StandardCharsets.UTF_8);
         busy.setVisible(true);
         ui.tasks().supply(i18n.get("listing.task.analyse"), () -> {
-            HostReading r = ui.app().hosts().read(new HostTarget.Listing("pasted", bytes), (h, k, f) -> false);
-            return new Analysis(r, ui.app().passthrough().verdicts(r, PassthroughOverrides.none()));
+            HostReading r = services.hosts().read(new HostTarget.Listing("pasted", bytes), (h, k, f) -> false);
+            return new Analysis(r, services.passthrough().verdicts(r, PassthroughOverrides.none()));
         }).onSuccess(this::render)
                 .onError(e -> result.getChildren().setAll(WizardPages.message("wizard-message-error",
                         i18n.get("listing.failed", e.getMessage()))))

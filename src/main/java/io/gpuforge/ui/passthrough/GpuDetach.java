@@ -22,33 +22,35 @@ public final class GpuDetach {
     }
 
     /** Detaches {@code gpu} from {@code vm} of connection {@code c} after a confirmation. */
-    public static void detach(UiContext ui, ConnectionInfo c, VmRef vm, PciAddress gpu) {
+    public static void detach(UiContext ui, PassthroughServices services, ConnectionInfo c, VmRef vm,
+                              PciAddress gpu) {
         I18n i18n = ui.i18n();
         if (!ui.dialogs().confirm("detach.title", i18n.get("detach.confirm", gpu, vm.id(), vm.node()))) {
             return;
         }
         GpuAssignments assignments = new GpuAssignments();
-        PciMappings mappings = ui.app().pciMappings();
+        PciMappings mappings = services.mappings();
         ui.tasks().supply(i18n.get("detach.task", gpu, vm.id()), () -> {
-            GpuAttachResult r = assignments.detach(ui.app().sessions().of(c), vm, gpu);
+            GpuAttachResult r = assignments.detach(services.sessions().of(c), vm, gpu);
             boolean pve = c.kind() == ConnectionInfo.Kind.PROXMOX || c.kind() == ConnectionInfo.Kind.DEMO;
             Optional<GpuAssignments.UnusedMapping> unused = pve ? mappings.unused(c).stream()
                     .filter(m -> m.node().equals(vm.node()) && m.card().sameSlot(gpu)).findFirst() : Optional.empty();
             return new Detached(r.changes(), unused);
         }).onSuccess(d -> {
             ui.dialogs().showInfo("detach.title", i18n.get("detach.done", gpu, vm.id(), String.join("\n", d.changes())));
-            d.unused().ifPresent(m -> removeMapping(ui, c, m));
+            d.unused().ifPresent(m -> removeMapping(ui, services, c, m));
         }).onError(e -> ui.dialogs().showError("detach.title", i18n.get("detach.failed", e.getMessage()), e)).start();
     }
 
     /** Offers to remove a mapping nobody uses (also from a GPU of a connection page). */
-    public static void removeMapping(UiContext ui, ConnectionInfo c, GpuAssignments.UnusedMapping m) {
+    public static void removeMapping(UiContext ui, PassthroughServices services, ConnectionInfo c,
+                                     GpuAssignments.UnusedMapping m) {
         I18n i18n = ui.i18n();
         if (!ui.dialogs().confirm("detach.title", i18n.get("detach.mapping.confirm", m.id(), m.card(), m.node()))) {
             return;
         }
         ui.tasks().supply(i18n.get("detach.mapping.task", m.id()), () -> {
-            ui.app().pciMappings().remove(c, m.id());
+            services.mappings().remove(c, m.id());
             return m.id();
         }).onSuccess(id -> ui.dialogs().showInfo("detach.title", i18n.get("detach.mapping.done", id)))
                 .onError(e -> ui.dialogs().showError("detach.title", i18n.get("detach.failed", e.getMessage()), e)).start();

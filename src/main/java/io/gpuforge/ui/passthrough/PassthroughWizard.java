@@ -46,10 +46,10 @@ public final class PassthroughWizard {
     /** One click: after the one confirmation, each step goes on to the next by itself until the attach. */
     private boolean auto;
 
-    private PassthroughWizard(UiContext ui, Window owner) {
+    private PassthroughWizard(UiContext ui, PassthroughServices services, Window owner) {
         this.ui = ui;
         this.i18n = ui.i18n();
-        this.m = new WizardModel(ui);
+        this.m = new WizardModel(ui, services);
         this.pages = new WizardPages(m);
         this.frame = new WizardFrame("pt", i18n, m.busy, m.error, demoBanner());
         this.steps = frame.steps();
@@ -71,8 +71,9 @@ public final class PassthroughWizard {
      *
      * @return the wizard's window (already shown)
      */
-    public static Stage open(UiContext ui, Window owner, Optional<Preselection> preselection) {
-        PassthroughWizard w = new PassthroughWizard(ui, owner);
+    public static Stage open(UiContext ui, PassthroughServices services, Window owner,
+                             Optional<Preselection> preselection) {
+        PassthroughWizard w = new PassthroughWizard(ui, services, owner);
         w.stage.show();
         w.start(preselection);
         return w.stage;

@@ -54,6 +54,7 @@ public final class RollbackWindow {
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT)
             .withZone(ZoneId.systemDefault());
     private final UiContext ui;
+    private final PassthroughServices services;
     private final I18n i18n;
     private final HostTarget target;
     private final HostKeyPrompt prompt;
@@ -71,8 +72,9 @@ public final class RollbackWindow {
     private PlanHistory.History history;
     private String rolledBack;
 
-    private RollbackWindow(UiContext ui, Window owner, HostTarget target) {
+    private RollbackWindow(UiContext ui, PassthroughServices services, Window owner, HostTarget target) {
         this.ui = ui;
+        this.services = services;
         this.i18n = ui.i18n();
         this.target = target;
         this.prompt = new FxHostKeyPrompt(ui.dialogs(), ui.i18n());
@@ -85,8 +87,8 @@ public final class RollbackWindow {
     }
 
     /** Opens the rollback of a host (a node's linked host, a saved SSH host): the host's menu "Roll back…". */
-    public static Stage open(UiContext ui, Window owner, HostTarget host) {
-        RollbackWindow w = new RollbackWindow(ui, owner, host);
+    public static Stage open(UiContext ui, PassthroughServices services, Window owner, HostTarget host) {
+        RollbackWindow w = new RollbackWindow(ui, services, owner, host);
         w.stage.show();
         w.load("");
         return w.stage;
@@ -142,7 +144,7 @@ public final class RollbackWindow {
     }
 
     private PassthroughService passthrough() {
-        return ui.app().passthrough();
+        return services.passthrough();
     }
 
     /** Lists the host's plans again; {@code outcome}: what the last action found, still said once they are listed. */
@@ -198,7 +200,7 @@ public final class RollbackWindow {
                     rolledBack = p.id();
                     state.setText(i18n.get(o.status() == ApplyOutcome.Status.ROLLED_BACK ? "rollback.done"
                             : "rollback.nothing", p.id()));
-                    reboot.setDisable(passthrough().reboots(ui.app().sessions()).cannotReboot(target).isPresent());
+                    reboot.setDisable(passthrough().reboots(services.sessions()).cannotReboot(target).isPresent());
                 }).onError(e -> {
                     buffer.stop();
                     failed(e);
@@ -212,7 +214,7 @@ public final class RollbackWindow {
         reboot.setDisable(true);
         busy.setVisible(true);
         buffer.start();
-        HostReboot r = passthrough().reboots(ui.app().sessions());
+        HostReboot r = passthrough().reboots(services.sessions());
         String id = rolledBack;
         RebootLines lines = new RebootLines(i18n);
         ui.tasks().supply(i18n.get("passthrough.task.reboot"), () -> {

@@ -1,6 +1,5 @@
 package io.gpuforge.ui.passthrough;
 
-import io.gpuforge.app.AppContext;
 import io.gpuforge.app.connections.ConnectionsService;
 import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.passthrough.PassthroughChain;
@@ -96,14 +95,13 @@ final class WizardModel {
     private final Sessions sessions;
     private final ConnectionsService connections;
 
-    WizardModel(UiContext ui) {
+    WizardModel(UiContext ui, PassthroughServices services) {
         this.ui = ui;
         this.prompt = new FxHostKeyPrompt(ui.dialogs(), ui.i18n());
-        AppContext app = ui.app();
-        this.passthrough = app.passthrough();
-        this.hostService = app.hosts();
-        this.sessions = app.sessions();
-        this.connections = app.connections();
+        this.passthrough = services.passthrough();
+        this.hostService = services.hosts();
+        this.sessions = services.sessions();
+        this.connections = services.connections();
     }
 
     /** Every check of the whole passthrough to the VM chosen, before anything changes (the one-click run). */

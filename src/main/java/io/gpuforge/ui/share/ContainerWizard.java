@@ -5,7 +5,6 @@ import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.WizardFrame;
-import io.gpuforge.ui.passthrough.RollbackWindow;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Objects;
@@ -190,7 +189,7 @@ public final class ContainerWizard {
             case NODE -> pages.node();
             case TEMPLATE -> pages.template();
             case RESOURCES -> pages.resources();
-            case GPU -> pages.gpu(() -> RollbackWindow.open(ui, stage, m.host()));
+            case GPU -> pages.gpu(() -> ui.links().rollback().ifPresent(r -> r.open(stage, m.host())));
             case HOST_PLAN -> pages.hostPlan();
             case DRIVER -> pages.driver();
             case SUMMARY -> pages.summary();

@@ -18,6 +18,7 @@ import io.gpuforge.ui.monitor.GpuTabs;
 import io.gpuforge.ui.diagnose.DiagnoseWindow;
 import io.gpuforge.ui.passthrough.AnalyseListing;
 import io.gpuforge.ui.passthrough.GpuDetach;
+import io.gpuforge.ui.passthrough.PassthroughServices;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
 import io.gpuforge.ui.passthrough.Preselection;
 import io.gpuforge.ui.passthrough.RollbackWindow;
@@ -46,6 +47,7 @@ final class ShellFeatures {
     private final Supplier<Window> owner;
     private final Supplier<Optional<NavItem>> selected;
     private final FirstRun firstRun;
+    private final PassthroughServices passthrough;
     private GpuMonitor monitor;
 
     ShellFeatures(UiContext ui, Supplier<Window> owner, Supplier<Optional<NavItem>> selected) {
@@ -53,6 +55,7 @@ final class ShellFeatures {
         this.owner = owner;
         this.selected = selected;
         this.firstRun = new FirstRun(ui.app().settings(), ui.app().connections());
+        this.passthrough = PassthroughServices.of(ui.app());
     }
 
     /** The GPU monitor's tabs on every node and VM page. */
@@ -61,11 +64,15 @@ final class ShellFeatures {
         ui.links().vmCreation(CreateVmWizard.creation(ui));
         // its Done page: "Why did it fail?" when the VM does not start or its guest does not see the GPU
         ui.links().vmDiagnosis((owner, connection, vm) -> VmDiagnosisWindow.open(ui, owner, connection, vm));
+        // the cluster's IOMMU tables: "Pass through to VM…" on a GPU's row; the container wizard: a GPU on vfio-pci
+        ui.links().passthrough((owner, connection, node, gpu) -> PassthroughWizard.open(ui, passthrough, owner,
+                Optional.of(Preselection.node(connection, node, Optional.of(gpu)))));
+        ui.links().rollback((owner, host) -> RollbackWindow.open(ui, passthrough, owner, host));
         extensions.addNode(n -> List.of(GpuTabs.forNode(n.ui(), n.connection(), n.node())));
         extensions.addVm(new VmPageExtension() {
             @Override
             public List<Button> actions(Context vm) {
-                Button add = button("vm.gpu.add", Feather.ZAP, () -> PassthroughWizard.open(ui, vm.owner(),
+                Button add = button("vm.gpu.add", Feather.ZAP, () -> PassthroughWizard.open(ui, passthrough, vm.owner(),
                         Optional.of(Preselection.node(vm.connection(), vm.vm().node(), Optional.empty()))));
                 add.setId("vm-gpu-add");
                 Button detach = button("vm.gpu.detach", Feather.SCISSORS, () -> detach(vm));
@@ -108,7 +115,7 @@ final class ShellFeatures {
                         return;
                     }
                     Optional<GpuInfo> pick = gpus.size() == 1 ? Optional.of(gpus.get(0)) : choose(vm, gpus);
-                    pick.ifPresent(g -> GpuDetach.detach(ui, vm.connection(), vm.vm(), g.address()));
+                    pick.ifPresent(g -> GpuDetach.detach(ui, passthrough, vm.connection(), vm.vm(), g.address()));
                 })
                 .onError(t -> ui.dialogs().showError("vm.gpu.detach", t.getMessage(), t))
                 .start();
@@ -126,23 +133,24 @@ final class ShellFeatures {
 
     /** The passthrough wizard, with the selected node (or SSH host, or this computer) preselected. */
     void passthrough() {
-        PassthroughWizard.open(ui, owner.get(), selected.get().flatMap(ShellFeatures::preselection));
+        PassthroughWizard.open(ui, passthrough, owner.get(), selected.get().flatMap(ShellFeatures::preselection));
     }
 
     /** "Pass through to VM…" on a GPU of the tree. */
     void passThrough(ConnectionInfo c, GpuInfo gpu) {
-        PassthroughWizard.open(ui, owner.get(), Optional.of(Preselection.node(c, gpu.node(), Optional.of(gpu.address()))));
+        PassthroughWizard.open(ui, passthrough, owner.get(), Optional.of(Preselection.node(c, gpu.node(),
+                Optional.of(gpu.address()))));
     }
 
     /** "Pass through to VM…" on a GPU of the monitor's fleet. */
     private void passThrough(FleetGpu gpu) {
         Optional<PciAddress> address = gpu.address().flatMap(ShellFeatures::address);
         Optional<Preselection> pre = gpu.connectionInfo().map(c -> Preselection.node(c, gpu.host(), address));
-        PassthroughWizard.open(ui, owner.get(), pre);
+        PassthroughWizard.open(ui, passthrough, owner.get(), pre);
     }
 
     void analyseListing() {
-        AnalyseListing.open(ui, owner.get());
+        AnalyseListing.open(ui, passthrough, owner.get());
     }
 
     /** File → Diagnose a failed VM start…. */
@@ -153,7 +161,7 @@ final class ShellFeatures {
     /** Rollback of an applied passthrough plan on the selected host (this computer when nothing else is). */
     void rollback() {
         HostTarget host = selected.get().flatMap(ShellFeatures::host).orElse(new HostTarget.ThisComputer());
-        RollbackWindow.open(ui, owner.get(), host);
+        RollbackWindow.open(ui, passthrough, owner.get(), host);
     }
 
     void createVm() {
