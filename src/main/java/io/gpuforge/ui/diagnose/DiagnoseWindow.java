@@ -38,6 +38,7 @@ public final class DiagnoseWindow {
     static final String CSS = "/io/gpuforge/ui/diagnose/diagnose.css";
 
     private final UiContext ui;
+    private final DiagnoseServices services;
     private final I18n i18n;
     private final Stage stage = new Stage();
     private final TextArea text = new TextArea();
@@ -45,8 +46,9 @@ public final class DiagnoseWindow {
     private final Label status = new Label();
     private final DiagnosisView result;
 
-    private DiagnoseWindow(UiContext ui, Window owner) {
+    private DiagnoseWindow(UiContext ui, DiagnoseServices services, Window owner) {
         this.ui = ui;
+        this.services = services;
         this.i18n = ui.i18n();
         this.result = new DiagnosisView(i18n, this::showLine);
         if (owner != null) {
@@ -57,8 +59,8 @@ public final class DiagnoseWindow {
     }
 
     /** Opens the window; returns it, shown. */
-    public static Stage open(UiContext ui, Window owner) {
-        DiagnoseWindow w = new DiagnoseWindow(ui, owner);
+    public static Stage open(UiContext ui, DiagnoseServices services, Window owner) {
+        DiagnoseWindow w = new DiagnoseWindow(ui, services, owner);
         w.stage.show();
         return w.stage;
     }
@@ -121,7 +123,7 @@ public final class DiagnoseWindow {
     /** Reads a log file into the text area (its last 8 MiB) and diagnoses it; also for tests. */
     void load(File f) {
         busy.setVisible(true);
-        ui.tasks().supply(i18n.get("diagnose.task.read"), () -> ui.app().diagnosis().text(f.toPath()))
+        ui.tasks().supply(i18n.get("diagnose.task.read"), () -> services.diagnosis().text(f.toPath()))
                 .onSuccess(t -> {
                     text.setText(t);
                     diagnose();
@@ -136,7 +138,7 @@ public final class DiagnoseWindow {
         String pasted = text.getText();
         busy.setVisible(true);
         status.setText("");
-        ui.tasks().supply(i18n.get("diagnose.task.run"), () -> ui.app().diagnosis().pasted(pasted))
+        ui.tasks().supply(i18n.get("diagnose.task.run"), () -> services.diagnosis().pasted(pasted))
                 .onSuccess(this::render)
                 .onError(e -> status.setText(i18n.get("diagnose.failed", e.getMessage())))
                 .andFinally(() -> busy.setVisible(false)).start();

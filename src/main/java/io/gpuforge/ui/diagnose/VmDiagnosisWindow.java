@@ -42,6 +42,7 @@ import org.kordamp.ikonli.feather.Feather;
 public final class VmDiagnosisWindow {
 
     private final UiContext ui;
+    private final DiagnoseServices services;
     private final I18n i18n;
     private final ConnectionInfo connection;
     private final VmRef vm;
@@ -61,8 +62,10 @@ public final class VmDiagnosisWindow {
     private FixService.Proposal proposal;
     private FixService.Result applied;
 
-    private VmDiagnosisWindow(UiContext ui, Window owner, ConnectionInfo connection, VmRef vm) {
+    private VmDiagnosisWindow(UiContext ui, DiagnoseServices services, Window owner, ConnectionInfo connection,
+                              VmRef vm) {
         this.ui = ui;
+        this.services = services;
         this.i18n = ui.i18n();
         this.connection = connection;
         this.vm = vm;
@@ -75,8 +78,9 @@ public final class VmDiagnosisWindow {
     }
 
     /** Opens the window for {@code vm} and starts collecting; returns it, shown. */
-    public static Stage open(UiContext ui, Window owner, ConnectionInfo connection, VmRef vm) {
-        VmDiagnosisWindow w = new VmDiagnosisWindow(ui, owner, connection, vm);
+    public static Stage open(UiContext ui, DiagnoseServices services, Window owner, ConnectionInfo connection,
+                             VmRef vm) {
+        VmDiagnosisWindow w = new VmDiagnosisWindow(ui, services, owner, connection, vm);
         w.stage.show();
         w.diagnose();
         return w.stage;
@@ -144,7 +148,7 @@ public final class VmDiagnosisWindow {
     }
 
     private ConnectionSession session() {
-        return ui.app().sessions().of(connection);
+        return services.sessions().of(connection);
     }
 
     private FxHostKeyPrompt prompt() {
@@ -167,8 +171,8 @@ public final class VmDiagnosisWindow {
     void diagnose() {
         working("diagnose.vm.task");
         FxHostKeyPrompt prompt = prompt();
-        ui.tasks().supply(i18n.get("diagnose.vm.task", vm.id()), () -> ui.app().diagnosis().vm(session(), connection,
-                        vm, ui.app().hostLogs(), prompt, List.of(), () -> null))
+        ui.tasks().supply(i18n.get("diagnose.vm.task", vm.id()), () -> services.diagnosis().vm(session(), connection,
+                        vm, services.hostLogs(), prompt, List.of(), () -> null))
                 .onSuccess(this::render).onError(this::failed).andFinally(() -> busy.setVisible(false)).start();
     }
 
@@ -192,7 +196,7 @@ public final class VmDiagnosisWindow {
     private void planFix() {
         working("diagnose.vm.task.plan");
         FxHostKeyPrompt prompt = prompt();
-        ui.tasks().supply(i18n.get("diagnose.vm.task.plan", vm.id()), () -> ui.app().fixes().propose(session(),
+        ui.tasks().supply(i18n.get("diagnose.vm.task.plan", vm.id()), () -> services.fixes().propose(session(),
                         connection, vm, diagnosis.causes().get(0), prompt))
                 .onSuccess(this::showPlan).onError(this::failed).andFinally(() -> busy.setVisible(false)).start();
     }
@@ -226,7 +230,7 @@ public final class VmDiagnosisWindow {
         FixService.Proposal p = proposal;
         ApplyProgressLines progress = new ApplyProgressLines(l -> Platform.runLater(() -> output.getChildren()
                 .add(line("diff-line", l))), ApplyProgressLines.Style.SYMBOLS);
-        ui.tasks().supply(i18n.get("diagnose.vm.task.apply", vm.id()), () -> ui.app().fixes().apply(session(), p,
+        ui.tasks().supply(i18n.get("diagnose.vm.task.apply", vm.id()), () -> services.fixes().apply(session(), p,
                         progress, prompt))
                 .onSuccess(this::showApplied).onError(this::failed).andFinally(() -> busy.setVisible(false)).start();
     }
@@ -249,7 +253,7 @@ public final class VmDiagnosisWindow {
         String id = applied.fix().id();
         ApplyProgressLines progress = new ApplyProgressLines(l -> Platform.runLater(() -> output.getChildren()
                 .add(line("diff-line", l))), ApplyProgressLines.Style.SYMBOLS);
-        ui.tasks().supply(i18n.get("diagnose.vm.task.rollback", vm.id()), () -> ui.app().fixes().rollback(session(),
+        ui.tasks().supply(i18n.get("diagnose.vm.task.rollback", vm.id()), () -> services.fixes().rollback(session(),
                         connection, id, progress, prompt))
                 .onSuccess(f -> {
                     applied = null;

@@ -17,6 +17,7 @@ import io.gpuforge.ui.monitor.GpuMonitor;
 import io.gpuforge.ui.monitor.GpuTabs;
 import io.gpuforge.ui.diagnose.DiagnoseWindow;
 import io.gpuforge.ui.passthrough.AnalyseListing;
+import io.gpuforge.ui.diagnose.DiagnoseServices;
 import io.gpuforge.ui.passthrough.GpuDetach;
 import io.gpuforge.ui.passthrough.PassthroughServices;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
@@ -48,6 +49,7 @@ final class ShellFeatures {
     private final Supplier<Optional<NavItem>> selected;
     private final FirstRun firstRun;
     private final PassthroughServices passthrough;
+    private final DiagnoseServices diagnosis;
     private GpuMonitor monitor;
 
     ShellFeatures(UiContext ui, Supplier<Window> owner, Supplier<Optional<NavItem>> selected) {
@@ -56,6 +58,7 @@ final class ShellFeatures {
         this.selected = selected;
         this.firstRun = new FirstRun(ui.app().settings(), ui.app().connections());
         this.passthrough = PassthroughServices.of(ui.app());
+        this.diagnosis = DiagnoseServices.of(ui.app());
     }
 
     /** The GPU monitor's tabs on every node and VM page. */
@@ -63,7 +66,8 @@ final class ShellFeatures {
         // the passthrough wizard's "Create a VM..." opens the VM wizard on the GPU's node
         ui.links().vmCreation(CreateVmWizard.creation(ui));
         // its Done page: "Why did it fail?" when the VM does not start or its guest does not see the GPU
-        ui.links().vmDiagnosis((owner, connection, vm) -> VmDiagnosisWindow.open(ui, owner, connection, vm));
+        ui.links().vmDiagnosis((owner, connection, vm) -> VmDiagnosisWindow.open(ui, diagnosis, owner, connection,
+                vm));
         // the cluster's IOMMU tables: "Pass through to VM…" on a GPU's row; the container wizard: a GPU on vfio-pci
         ui.links().passthrough((owner, connection, node, gpu) -> PassthroughWizard.open(ui, passthrough, owner,
                 Optional.of(Preselection.node(connection, node, Optional.of(gpu)))));
@@ -78,7 +82,7 @@ final class ShellFeatures {
                 Button detach = button("vm.gpu.detach", Feather.SCISSORS, () -> detach(vm));
                 detach.setId("vm-gpu-detach");
                 Button why = button("diagnose.vm.action", Feather.HELP_CIRCLE, () -> VmDiagnosisWindow.open(ui,
-                        vm.owner(), vm.connection(), vm.vm()));
+                        diagnosis, vm.owner(), vm.connection(), vm.vm()));
                 why.setId("vm-diagnose");
                 return List.of(add, detach, why);
             }
@@ -94,7 +98,7 @@ final class ShellFeatures {
     void whyFailed(io.gpuforge.ui.tasks.TaskLogView taskLog) {
         taskLog.onWhyFailed((connectionId, vm) -> ui.tasks().supply(ui.i18n().get("diagnose.vm.task", vm.id()),
                 () -> ui.app().connections().find(connectionId)).onSuccess(c -> c.ifPresent(found ->
-                VmDiagnosisWindow.open(ui, owner.get(), found, vm))).start());
+                VmDiagnosisWindow.open(ui, diagnosis, owner.get(), found, vm))).start());
     }
 
     private Button button(String key, Feather icon, Runnable action) {
@@ -155,7 +159,7 @@ final class ShellFeatures {
 
     /** File → Diagnose a failed VM start…. */
     void diagnose() {
-        DiagnoseWindow.open(ui, owner.get());
+        DiagnoseWindow.open(ui, diagnosis, owner.get());
     }
 
     /** Rollback of an applied passthrough plan on the selected host (this computer when nothing else is). */
