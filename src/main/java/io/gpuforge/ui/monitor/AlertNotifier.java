@@ -16,14 +16,16 @@ final class AlertNotifier {
     private static final Logger LOG = LoggerFactory.getLogger(AlertNotifier.class);
 
     private final UiContext ui;
+    private final MonitorServices services;
     private final Window owner;
     private final Consumer<AlertEvent> listener = e -> Platform.runLater(() -> show(e));
     private int shown;
 
-    AlertNotifier(UiContext ui, Window owner) {
+    AlertNotifier(UiContext ui, MonitorServices services, Window owner) {
         this.ui = ui;
+        this.services = services;
         this.owner = owner;
-        ui.app().alerts().addListener(listener);
+        services.alerts().addListener(listener);
     }
 
     private void show(AlertEvent e) {
@@ -56,6 +58,6 @@ final class AlertNotifier {
     }
 
     void dispose() {
-        ui.app().alerts().removeListener(listener);
+        services.alerts().removeListener(listener);
     }
 }

@@ -43,6 +43,7 @@ final class AlertsView extends VBox implements Disposable {
 
 
     private final UiContext ui;
+    private final MonitorServices services;
     private final AlertService alerts;
     private final ViewScope scope = new ViewScope();
     private final ObservableList<AlertRule> rules = FXCollections.observableArrayList();
@@ -55,10 +56,11 @@ final class AlertsView extends VBox implements Disposable {
     private final Label error = new Label();
     private final Consumer<AlertEvent> listener;
 
-    AlertsView(UiContext ui) {
+    AlertsView(UiContext ui, MonitorServices services) {
         super(8);
         this.ui = ui;
-        this.alerts = ui.app().alerts();
+        this.services = services;
+        this.alerts = services.alerts();
         setId("alerts-view");
         setPadding(new Insets(10));
         table.setId("alert-rules");
@@ -146,7 +148,7 @@ final class AlertsView extends VBox implements Disposable {
     }
 
     private String gpuName(Optional<GpuId> id) {
-        return id.map(g -> ui.app().fleet().gpu(g).map(MonitorText::gpu).orElse(g.toString())).orElse("");
+        return id.map(g -> services.fleet().gpu(g).map(MonitorText::gpu).orElse(g.toString())).orElse("");
     }
 
     /** The fleet's GPUs as choices (every GPU, or one). */
@@ -154,7 +156,7 @@ final class AlertsView extends VBox implements Disposable {
         Optional<FleetGpu> keep = scopeChoice.getValue();
         scopeChoice.getItems().setAll(FXCollections.observableArrayList());
         scopeChoice.getItems().add(Optional.empty());
-        ui.app().fleet().gpus().forEach(g -> scopeChoice.getItems().add(Optional.of(g)));
+        services.fleet().gpus().forEach(g -> scopeChoice.getItems().add(Optional.of(g)));
         scopeChoice.setValue(keep != null && scopeChoice.getItems().contains(keep) ? keep : Optional.empty());
     }
 

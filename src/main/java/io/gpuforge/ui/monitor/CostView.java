@@ -42,15 +42,17 @@ final class CostView extends VBox implements Disposable {
     }
 
     private final UiContext ui;
+    private final MonitorServices services;
     private final ViewScope scope = new ViewScope();
     private final CostViewModel model;
     private final TableView<Row> table = new TableView<>();
     private final Label summary = new Label();
     private final Label error = new Label();
 
-    CostView(UiContext ui) {
+    CostView(UiContext ui, MonitorServices services) {
         super(8);
         this.ui = ui;
+        this.services = services;
         this.model = new CostViewModel(ui.i18n());
         setId("cost-view");
         setPadding(new Insets(10));
@@ -126,7 +128,7 @@ final class CostView extends VBox implements Disposable {
         table.setPlaceholder(placeholder);
         VBox.setVgrow(table, Priority.ALWAYS);
         getChildren().addAll(tariff, hardware, buttons, error, summary, table);
-        ui.tasks().supply(ui.i18n().get("monitor.task.cost"), () -> ui.app().costs().profile())
+        ui.tasks().supply(ui.i18n().get("monitor.task.cost"), () -> services.costs().profile())
                 .onSuccess(p -> {
                     model.load(p);
                     calculate();
@@ -184,7 +186,7 @@ final class CostView extends VBox implements Disposable {
             return;
         }
         Instant[] r = model.range(Instant.now());
-        ui.tasks().supply(ui.i18n().get("monitor.task.cost"), () -> ui.app().costs().report(r[0], r[1], p))
+        ui.tasks().supply(ui.i18n().get("monitor.task.cost"), () -> services.costs().report(r[0], r[1], p))
                 .onSuccess(this::show)
                 .onError(t -> error.setText(t.getMessage()))
                 .start();
@@ -227,7 +229,7 @@ final class CostView extends VBox implements Disposable {
         CostProfile p = profileOrSay();
         if (p != null) {
             ui.tasks().supply(ui.i18n().get("monitor.task.cost"), () -> {
-                ui.app().costs().save(p);
+                services.costs().save(p);
                 return p;
             }).onSuccess(x -> calculate()).onError(t -> error.setText(t.getMessage())).start();
         }
@@ -251,7 +253,7 @@ final class CostView extends VBox implements Disposable {
             return;
         }
         ui.tasks().supply(ui.i18n().get("monitor.task.export"), () -> {
-            ui.app().costs().exportCsv(r, file);
+            services.costs().exportCsv(r, file);
             return file;
         }).onSuccess(p -> summary.setText(model.summary(r) + "\n" + ui.i18n().get("monitor.cost.exported", p)))
                 .onError(t -> error.setText(t.getMessage())).start();

@@ -54,10 +54,10 @@ final class FleetView extends BorderPane implements Disposable {
     private final GpuFleet.Subscription subscription;
     private final Label summary = new Label();
 
-    FleetView(UiContext ui, ObservableBooleanValue showing, Consumer<FleetGpu> powerLimit, Consumer<FleetGpu> charts,
-              Optional<Consumer<FleetGpu>> passThrough) {
+    FleetView(UiContext ui, MonitorServices services, ObservableBooleanValue showing, Consumer<FleetGpu> powerLimit,
+              Consumer<FleetGpu> charts, Optional<Consumer<FleetGpu>> passThrough) {
         this.ui = ui;
-        this.fleet = ui.app().fleet();
+        this.fleet = services.fleet();
         setId("fleet-view");
         TextField filter = new TextField();
         filter.setId("fleet-filter");

@@ -41,6 +41,7 @@ import javafx.util.Duration;
 final class GpuChartsView extends BorderPane implements Disposable {
 
     private final UiContext ui;
+    private final MonitorServices services;
     private final GpuFleet fleet;
     private final ViewScope scope = new ViewScope();
     private final ChartWindow window = new ChartWindow();
@@ -64,9 +65,10 @@ final class GpuChartsView extends BorderPane implements Disposable {
      * @param showing whether the view is on screen (its window shows and its tab is selected)
      * @param initial which GPUs to chart at first (at most 8 of them)
      */
-    GpuChartsView(UiContext ui, ObservableBooleanValue showing, Predicate<FleetGpu> initial, boolean pickable) {
+    GpuChartsView(UiContext ui, MonitorServices services, ObservableBooleanValue showing, Predicate<FleetGpu> initial, boolean pickable) {
         this.ui = ui;
-        this.fleet = ui.app().fleet();
+        this.services = services;
+        this.fleet = services.fleet();
         getStyleClass().add("gpu-charts");
         setId("gpu-charts");
         toolbar = new ChartsToolbar(ui, window, scope);
@@ -247,7 +249,7 @@ final class GpuChartsView extends BorderPane implements Disposable {
             return;
         }
         List<SeriesKey> keys = ChartData.keys(chosen);
-        loading = ui.tasks().supply(ui.i18n().get("monitor.task.history"), () -> ui.app().telemetry().history(keys,
+        loading = ui.tasks().supply(ui.i18n().get("monitor.task.history"), () -> services.telemetry().history(keys,
                 Instant.ofEpochMilli(from), Instant.ofEpochMilli(to), width))
                 .onSuccess(history -> {
                     if (load != loads) {

@@ -52,27 +52,30 @@ public final class GpuMonitor {
     private final AlertNotifier notifier;
     /** Says so while gpuforge serve samples into this store and the window reads its readings. */
     private final Label service = new Label();
-    /** The GPUs it shows, handed in by whoever opens it. */
+    /** What it works through, handed in by whoever opens it; its GPUs are {@code services.fleet()}. */
+    private final MonitorServices services;
     private final GpuFleet gpuFleet;
     /** Waits for the fleet to read the GPU a "Show its charts" asked for, and which; null when none is awaited. */
     private GpuFleet.Subscription pendingCharts;
     private Predicate<FleetGpu> awaitedCharts;
     private final Timeline serviceCheck = new Timeline(new KeyFrame(Duration.seconds(1), e -> showService()));
 
-    private GpuMonitor(UiContext ui, GpuFleet gpuFleet, Window owner, Optional<Consumer<FleetGpu>> passThrough) {
+    private GpuMonitor(UiContext ui, MonitorServices services, Window owner,
+                       Optional<Consumer<FleetGpu>> passThrough) {
         this.ui = ui;
-        this.gpuFleet = gpuFleet;
+        this.services = services;
+        this.gpuFleet = services.fleet();
         if (owner != null) {
             stage.initOwner(owner);
         }
         stage.titleProperty().bind(ui.i18n().text("monitor.title"));
         tabs.setId("monitor-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
-        charts = new GpuChartsView(ui, new Showing(tabs, chartsTab.selectedProperty()).property(), g -> true, true);
-        fleet = new FleetView(ui, new Showing(tabs, fleetTab.selectedProperty()).property(), this::powerLimit,
+        charts = new GpuChartsView(ui, services, new Showing(tabs, chartsTab.selectedProperty()).property(), g -> true, true);
+        fleet = new FleetView(ui, services, new Showing(tabs, fleetTab.selectedProperty()).property(), this::powerLimit,
                 this::chartsOf, passThrough);
-        alerts = new AlertsView(ui);
-        cost = new CostView(ui);
+        alerts = new AlertsView(ui, services);
+        cost = new CostView(ui, services);
         tab(chartsTab, "monitor-tab-charts", "monitor.tab.charts", Feather.ACTIVITY, charts);
         tab(fleetTab, "monitor-tab-fleet", "monitor.tab.fleet", Feather.GRID, fleet);
         tab(alertsTab, "monitor-tab-alerts", "monitor.tab.alerts", Feather.BELL, alerts);
@@ -97,7 +100,7 @@ public final class GpuMonitor {
         Scene scene = new Scene(root, 1280, 760);
         ui.theme().style(scene);
         stage.setScene(scene);
-        notifier = new AlertNotifier(ui, stage);
+        notifier = new AlertNotifier(ui, services, stage);
         stage.setOnHidden(e -> dispose());
     }
 
@@ -105,17 +108,17 @@ public final class GpuMonitor {
      * Opens the GPU monitor over {@code owner} (the main window). {@code passThrough} is the passthrough wizard's
      * entry for a GPU of the fleet ("Pass through to VM…"); without it that entry is shown disabled.
      */
-    public static GpuMonitor open(UiContext ui, GpuFleet fleet, Window owner,
+    public static GpuMonitor open(UiContext ui, MonitorServices services, Window owner,
                                   Optional<Consumer<FleetGpu>> passThrough) {
-        GpuMonitor m = new GpuMonitor(Objects.requireNonNull(ui), Objects.requireNonNull(fleet), owner,
+        GpuMonitor m = new GpuMonitor(Objects.requireNonNull(ui), Objects.requireNonNull(services), owner,
                 Objects.requireNonNull(passThrough));
         m.stage.show();
         return m;
     }
 
-    /** Opens the GPU monitor over the application's fleet, without the passthrough entry. */
-    public static GpuMonitor open(UiContext ui, Window owner) {
-        return open(ui, ui.app().fleet(), owner, Optional.empty());
+    /** Opens the GPU monitor without the passthrough entry. */
+    public static GpuMonitor open(UiContext ui, MonitorServices services, Window owner) {
+        return open(ui, services, owner, Optional.empty());
     }
 
     private void showService() {
@@ -133,7 +136,7 @@ public final class GpuMonitor {
     }
 
     private void powerLimit(FleetGpu g) {
-        new PowerLimitDialog(ui, stage, g).show();
+        new PowerLimitDialog(ui, services, stage, g).show();
     }
 
     /** "Open its charts": the charts tab, showing that GPU alone. */
@@ -238,6 +241,6 @@ public final class GpuMonitor {
     }
 
     PowerLimitDialog powerLimitDialog(FleetGpu g) {
-        return new PowerLimitDialog(ui, stage, g);
+        return new PowerLimitDialog(ui, services, stage, g);
     }
 }

@@ -22,33 +22,34 @@ public final class GpuTabs {
     }
 
     /** One GPU: the connection, its node and the GPU's PCI address ({@code 0000:01:00.0}). */
-    public static Tab forGpu(UiContext ui, ConnectionInfo c, String node, String address) {
-        return tab(ui, "gpu-tab-" + c.id() + "-" + node + "-" + address, g -> sameConnection(g, c)
+    public static Tab forGpu(UiContext ui, MonitorServices services, ConnectionInfo c, String node,
+                             String address) {
+        return tab(ui, services, "gpu-tab-" + c.id() + "-" + node + "-" + address, g -> sameConnection(g, c)
                 && g.host().equals(node) && g.address().map(a -> a.equalsIgnoreCase(address)).orElse(false));
     }
 
     /** The GPUs passed through to a VM. */
-    public static Tab forVm(UiContext ui, ConnectionInfo c, VmRef vm) {
-        return tab(ui, "gpu-tab-" + c.id() + "-vm-" + vm.node() + "-" + vm.id(), g -> sameConnection(g, c)
+    public static Tab forVm(UiContext ui, MonitorServices services, ConnectionInfo c, VmRef vm) {
+        return tab(ui, services, "gpu-tab-" + c.id() + "-vm-" + vm.node() + "-" + vm.id(), g -> sameConnection(g, c)
                 && g.vmRef().map(vm::equals).orElse(false));
     }
 
     /** The GPUs of a node. */
-    public static Tab forNode(UiContext ui, ConnectionInfo c, String node) {
-        return tab(ui, "gpu-tab-" + c.id() + "-node-" + node, g -> sameConnection(g, c) && g.host().equals(node));
+    public static Tab forNode(UiContext ui, MonitorServices services, ConnectionInfo c, String node) {
+        return tab(ui, services, "gpu-tab-" + c.id() + "-node-" + node, g -> sameConnection(g, c) && g.host().equals(node));
     }
 
     private static boolean sameConnection(FleetGpu g, ConnectionInfo c) {
         return g.connectionInfo().map(x -> x.id() == c.id()).orElse(false);
     }
 
-    private static Tab tab(UiContext ui, String id, Predicate<FleetGpu> which) {
+    private static Tab tab(UiContext ui, MonitorServices services, String id, Predicate<FleetGpu> which) {
         Tab t = new Tab();
         t.setId(id);
         t.textProperty().bind(ui.i18n().text("monitor.tab.gpu"));
         t.setGraphic(Icons.of(Feather.THERMOMETER));
         Holder holder = new Holder();
-        GpuChartsView view = new GpuChartsView(ui, new Showing(holder, t.selectedProperty()).property(), which, false);
+        GpuChartsView view = new GpuChartsView(ui, services, new Showing(holder, t.selectedProperty()).property(), which, false);
         holder.getChildren().add(view);
         holder.view = view;
         t.setContent(holder);

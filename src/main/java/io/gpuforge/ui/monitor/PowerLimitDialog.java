@@ -32,6 +32,7 @@ import javafx.stage.Window;
 final class PowerLimitDialog {
 
     private final UiContext ui;
+    private final MonitorServices services;
     private final GpuFleet fleet;
     private final FleetGpu gpu;
     private final Stage stage = new Stage();
@@ -46,9 +47,10 @@ final class PowerLimitDialog {
     private PowerLimit range;
     private double asked = Double.NaN;
 
-    PowerLimitDialog(UiContext ui, Window owner, FleetGpu gpu) {
+    PowerLimitDialog(UiContext ui, MonitorServices services, Window owner, FleetGpu gpu) {
         this.ui = ui;
-        this.fleet = ui.app().fleet();
+        this.services = services;
+        this.fleet = services.fleet();
         this.gpu = gpu;
         stage.initOwner(owner);
         stage.initModality(Modality.WINDOW_MODAL);
@@ -177,7 +179,7 @@ final class PowerLimitDialog {
                 .onSuccess(r -> {
                     String rollback = r.appliedAs().map(j -> ui.i18n().get("monitor.power.rollback", j)).orElse("");
                     confirmText.setText(ui.i18n().get("monitor.power.done", ChartTicks.format(w), r.how()) + rollback);
-                    ui.app().events().info(ui.i18n().get("monitor.event.source"), ui.i18n().get("monitor.event.powerLimit",
+                    services.events().info(ui.i18n().get("monitor.event.source"), ui.i18n().get("monitor.event.powerLimit",
                             MonitorText.gpu(gpu), ChartTicks.format(w), r.how()));
                     asked = Double.NaN;
                 })

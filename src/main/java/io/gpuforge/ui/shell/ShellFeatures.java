@@ -18,6 +18,7 @@ import io.gpuforge.ui.monitor.GpuTabs;
 import io.gpuforge.ui.diagnose.DiagnoseWindow;
 import io.gpuforge.ui.passthrough.AnalyseListing;
 import io.gpuforge.ui.diagnose.DiagnoseServices;
+import io.gpuforge.ui.monitor.MonitorServices;
 import io.gpuforge.ui.passthrough.GpuDetach;
 import io.gpuforge.ui.passthrough.PassthroughServices;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
@@ -50,6 +51,7 @@ final class ShellFeatures {
     private final FirstRun firstRun;
     private final PassthroughServices passthrough;
     private final DiagnoseServices diagnosis;
+    private final MonitorServices monitorServices;
     private GpuMonitor monitor;
 
     ShellFeatures(UiContext ui, Supplier<Window> owner, Supplier<Optional<NavItem>> selected) {
@@ -59,6 +61,7 @@ final class ShellFeatures {
         this.firstRun = new FirstRun(ui.app().settings(), ui.app().connections());
         this.passthrough = PassthroughServices.of(ui.app());
         this.diagnosis = DiagnoseServices.of(ui.app());
+        this.monitorServices = MonitorServices.of(ui.app());
     }
 
     /** The GPU monitor's tabs on every node and VM page. */
@@ -72,7 +75,7 @@ final class ShellFeatures {
         ui.links().passthrough((owner, connection, node, gpu) -> PassthroughWizard.open(ui, passthrough, owner,
                 Optional.of(Preselection.node(connection, node, Optional.of(gpu)))));
         ui.links().rollback((owner, host) -> RollbackWindow.open(ui, passthrough, owner, host));
-        extensions.addNode(n -> List.of(GpuTabs.forNode(n.ui(), n.connection(), n.node())));
+        extensions.addNode(n -> List.of(GpuTabs.forNode(n.ui(), monitorServices, n.connection(), n.node())));
         extensions.addVm(new VmPageExtension() {
             @Override
             public List<Button> actions(Context vm) {
@@ -89,7 +92,7 @@ final class ShellFeatures {
 
             @Override
             public List<Tab> tabs(Context vm) {
-                return List.of(GpuTabs.forVm(vm.ui(), vm.connection(), vm.vm()));
+                return List.of(GpuTabs.forVm(vm.ui(), monitorServices, vm.connection(), vm.vm()));
             }
         });
     }
@@ -192,7 +195,7 @@ final class ShellFeatures {
             monitor.toFront();
             return;
         }
-        monitor = GpuMonitor.open(ui, ui.app().fleet(), owner.get(), Optional.of(this::passThrough));
+        monitor = GpuMonitor.open(ui, monitorServices, owner.get(), Optional.of(this::passThrough));
     }
 
     /** The welcome page as a tab (Help → Welcome, and at start when nothing is configured). */

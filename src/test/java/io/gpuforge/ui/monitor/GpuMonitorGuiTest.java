@@ -296,7 +296,7 @@ class GpuMonitorGuiTest {
         // the fleet tab chosen before the Demo lab's GPUs are listed: the charts' picker never saw them
         GpuMonitor[] opened = new GpuMonitor[1];
         robot.interact(() -> {
-            opened[0] = GpuMonitor.open(fx.ui, fx.stage);
+            opened[0] = GpuMonitor.open(fx.ui, MonitorServices.of(fx.app), fx.stage);
             fx.monitor = opened[0];
             opened[0].tabs().getSelectionModel().select(1);
         });
@@ -350,7 +350,7 @@ class GpuMonitorGuiTest {
         TabPane content = robot.lookup("#content-tabs").queryAs(TabPane.class);
         Tab[] tab = new Tab[1];
         robot.interact(() -> {
-            tab[0] = GpuTabs.forNode(fx.ui, fx.demo, "pve-3090");
+            tab[0] = GpuTabs.forNode(fx.ui, MonitorServices.of(fx.app), fx.demo, "pve-3090");
             content.getTabs().add(tab[0]);
             content.getSelectionModel().select(tab[0]);
         });

@@ -67,7 +67,7 @@ final class MonitorFixture implements AutoCloseable {
 
     /** Opens the monitor as the main window's button will (GpuMonitor.open) and waits for every Demo lab GPU. */
     GpuMonitor open(FxRobot robot) throws Exception {
-        robot.interact(() -> monitor = GpuMonitor.open(ui, stage));
+        robot.interact(() -> monitor = GpuMonitor.open(ui, MonitorServices.of(app), stage));
         waitUntil(() -> demoGpus().size() == 6 && demoGpus().stream().allMatch(g -> app.fleet().latest(g.id())
                 .isPresent()));
         return monitor;

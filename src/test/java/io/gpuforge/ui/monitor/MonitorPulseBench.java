@@ -185,7 +185,7 @@ class MonitorPulseBench {
             long settledMs = (System.nanoTime() - settling) / 1_000_000;
             Phase idle = measure(robot);
             GpuMonitor[] m = new GpuMonitor[1];
-            robot.interact(() -> m[0] = GpuMonitor.open(fx[0].ui, stage));
+            robot.interact(() -> m[0] = GpuMonitor.open(fx[0].ui, MonitorServices.of(fx[0].app), stage));
             // the Demo labs' GPUs stream; the cluster's are listed without readings (no telemetry source linked)
             WaitForAsyncUtils.waitFor(300, TimeUnit.SECONDS, () -> streaming(fx[0]) >= LABS * 6);
             int gpus = streaming(fx[0]);

@@ -221,7 +221,7 @@ class NetworkFaultsGuiTest {
     void eachNetworkFaultShowsNoDataWhileTheWindowDrawsAndTheReadingsComeBack(FxRobot robot) throws Exception {
         showNode(robot);
         GpuMonitor[] monitor = new GpuMonitor[1];
-        robot.interact(() -> monitor[0] = GpuMonitor.open(ui, stage));
+        robot.interact(() -> monitor[0] = GpuMonitor.open(ui, MonitorServices.of(app), stage));
         waitUntil(60, this::reading);
         FleetGpu g = gpu().orElseThrow();
         robot.interact(() -> monitor[0].chartsOf(g));
