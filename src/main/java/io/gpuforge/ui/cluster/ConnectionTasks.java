@@ -13,19 +13,20 @@ final class ConnectionTasks {
     private ConnectionTasks() {
     }
 
-    static void run(UiContext ui, ClusterModel cluster, String name, Callable<TaskOutcome> work) {
+    static void run(UiContext ui, ClusterServices services, ClusterModel cluster, String name,
+                    Callable<TaskOutcome> work) {
         String source = cluster.session().connection().name();
         ui.tasks().supply(name, work)
                 .onSuccess(out -> {
                     if (out.ok()) {
-                        ui.app().events().info(source, ui.i18n().get("console.event.taskOk", name));
+                        services.events().info(source, ui.i18n().get("console.event.taskOk", name));
                     } else {
-                        ui.app().events().warn(source, ui.i18n().get("console.event.taskFailed", name, out.status()));
+                        services.events().warn(source, ui.i18n().get("console.event.taskFailed", name, out.status()));
                     }
                     cluster.inventory().changed();
                 })
                 .onError(t -> {
-                    ui.app().events().error(source, ui.i18n().get("console.event.taskFailed", name, t.getMessage()));
+                    services.events().error(source, ui.i18n().get("console.event.taskFailed", name, t.getMessage()));
                     ui.dialogs().showError("dialog.error.title", ui.i18n().get("console.event.taskFailed", name,
                             t.getMessage()), t);
                     cluster.inventory().changed();

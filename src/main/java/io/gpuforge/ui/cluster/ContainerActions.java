@@ -26,12 +26,14 @@ public final class ContainerActions {
     public enum Kind { START, SHUTDOWN, STOP, DELETE, MIGRATE }
 
     private final UiContext ui;
+    private final ClusterServices services;
     private final ClusterModel cluster;
     private final Supplier<Window> owner;
     private final VmDialogs dialogs;
 
-    ContainerActions(UiContext ui, ClusterModel cluster, Supplier<Window> owner) {
+    ContainerActions(UiContext ui, ClusterServices services, ClusterModel cluster, Supplier<Window> owner) {
         this.ui = ui;
+        this.services = services;
         this.cluster = cluster;
         this.owner = owner;
         this.dialogs = new VmDialogs(ui.i18n(), owner, ui.theme()::style);
@@ -104,12 +106,12 @@ public final class ContainerActions {
         FxHostKeyPrompt prompt = new FxHostKeyPrompt(ui.dialogs(), ui.i18n());
         PlanWindow.open(ui, owner.get(), ui.i18n().get("share.migrate.title", ct.vmid(), ct.name()),
                 ui.i18n().get("share.migrate.intro", ct.vmid(), ct.node()),
-                () -> ui.app().shares().migrationPlan(host, ct.vmid(), ct.running(), prompt),
-                (confirm, progress) -> ui.app().shares().migrate(host, ct.vmid(), ct.running(), confirm, progress,
+                () -> services.share().shares().migrationPlan(host, ct.vmid(), ct.running(), prompt),
+                (confirm, progress) -> services.share().shares().migrate(host, ct.vmid(), ct.running(), confirm, progress,
                         prompt), cluster::sharesChanged);
     }
 
     private void task(String name, Callable<TaskOutcome> work) {
-        ConnectionTasks.run(ui, cluster, name, work);
+        ConnectionTasks.run(ui, services, cluster, name, work);
     }
 }

@@ -41,6 +41,7 @@ import org.kordamp.ikonli.feather.Feather;
 public final class HypervisorPages implements PageFactory {
 
     private final UiContext ui;
+    private final ClusterServices services;
     private final BiConsumer<ConnectionInfo, HostFacts> onFacts;
     private final PageExtensions extensions;
     private final Supplier<Window> owner;
@@ -50,14 +51,15 @@ public final class HypervisorPages implements PageFactory {
     private final Map<Long, ContainerActions> ctActions = new ConcurrentHashMap<>();
 
     /** @param onFacts told when a node's PCI devices arrive (the tree lists the GPUs of one-node connections) */
-    public HypervisorPages(UiContext ui, BiConsumer<ConnectionInfo, HostFacts> onFacts) {
-        this(ui, onFacts, new PageExtensions(), () -> null, Optional.empty());
+    public HypervisorPages(UiContext ui, ClusterServices services, BiConsumer<ConnectionInfo, HostFacts> onFacts) {
+        this(ui, services, onFacts, new PageExtensions(), () -> null, Optional.empty());
     }
 
     /** @param demoLab the Demo lab, which its page can start afresh; empty: no such button */
-    public HypervisorPages(UiContext ui, BiConsumer<ConnectionInfo, HostFacts> onFacts, PageExtensions extensions,
-                           Supplier<Window> owner, Optional<DemoLab> demoLab) {
+    public HypervisorPages(UiContext ui, ClusterServices services, BiConsumer<ConnectionInfo, HostFacts> onFacts,
+                           PageExtensions extensions, Supplier<Window> owner, Optional<DemoLab> demoLab) {
         this.ui = ui;
+        this.services = services;
         this.onFacts = onFacts;
         this.extensions = extensions;
         this.owner = owner;
@@ -66,18 +68,18 @@ public final class HypervisorPages implements PageFactory {
 
     /** Where views compute what they show from a model's values, off the FX thread (the app's background pool). */
     public Executor background() {
-        return ui.app().executors().background();
+        return services.background();
     }
 
     /** Whether this connection has a hypervisor behind it. */
     public boolean serves(ConnectionInfo c) {
-        return ui.app().sessions().isHypervisor(c.kind());
+        return services.sessions().isHypervisor(c.kind());
     }
 
     /** The model of a hypervisor connection, shared by its pages and the tree (made on first use). */
     public ClusterModel model(ConnectionInfo c) {
         return models.computeIfAbsent(c.id(), id -> {
-            ClusterModel m = new ClusterModel(ui.app().sessions().of(c), ui.app().shares(), ui.tasks(), ui.i18n());
+            ClusterModel m = new ClusterModel(services.sessions().of(c), services.share().shares(), ui.tasks(), ui.i18n());
             m.pci().valueProperty().addListener((o, a, f) -> {
                 if (f != null && m.current().map(inv -> inv.nodes().size() == 1).orElse(false)) {
                     onFacts.accept(c, f);
@@ -85,15 +87,15 @@ public final class HypervisorPages implements PageFactory {
             });
             m.addEventListener(e -> {
                 if (e.kind() != ChangeEvent.Kind.CONNECTION && e.kind() != ChangeEvent.Kind.TASK) {
-                    ui.app().events().info(c.name(), ui.i18n().get("event.change", e.kind().name()
+                    services.events().info(c.name(), ui.i18n().get("event.change", e.kind().name()
                             .toLowerCase(Locale.ROOT).replace('_', ' '), e.vm().map(VmRef::id).orElse(""), e.detail()));
                 }
             });
             m.stateProperty().addListener((o, a, s) -> {
                 if (s.status() == ConnectionState.Status.RECONNECTING || s.status() == ConnectionState.Status.FAILED) {
-                    ui.app().events().warn(c.name(), ui.i18n().get("console.event.connectionLost", s.message()));
+                    services.events().warn(c.name(), ui.i18n().get("console.event.connectionLost", s.message()));
                 } else if (s.isConnected() && a != null && a.status() == ConnectionState.Status.RECONNECTING) {
-                    ui.app().events().info(c.name(), ui.i18n().get("console.event.connectionBack"));
+                    services.events().info(c.name(), ui.i18n().get("console.event.connectionBack"));
                 }
             });
             return m;
@@ -103,18 +105,18 @@ public final class HypervisorPages implements PageFactory {
     /** Reads the connection's inventory and starts its change feed (once); failures of the feed go to the events. */
     public ClusterModel start(ConnectionInfo c) {
         ClusterModel m = model(c);
-        m.start(t -> ui.app().events().warn(c.name(), ui.i18n().get("event.noLiveUpdates", t.getMessage())));
+        m.start(t -> services.events().warn(c.name(), ui.i18n().get("event.noLiveUpdates", t.getMessage())));
         return m;
     }
 
     /** The VM actions of a connection (the tree's menus and the VM pages use the same). */
     public VmActions actions(ConnectionInfo c) {
-        return actions.computeIfAbsent(c.id(), id -> new VmActions(ui, model(c), owner));
+        return actions.computeIfAbsent(c.id(), id -> new VmActions(ui, services, model(c), owner));
     }
 
     /** The container actions of a connection (the tree's menus and the container pages use the same). */
     public ContainerActions containerActions(ConnectionInfo c) {
-        return ctActions.computeIfAbsent(c.id(), id -> new ContainerActions(ui, model(c), owner));
+        return ctActions.computeIfAbsent(c.id(), id -> new ContainerActions(ui, services, model(c), owner));
     }
 
     /**
@@ -123,7 +125,7 @@ public final class HypervisorPages implements PageFactory {
      */
     public void createContainer(ConnectionInfo c, Optional<String> node, Optional<PciAddress> gpu) {
         ClusterModel m = model(c);
-        ContainerWizard.open(ui, owner.get(), c, node, gpu, () -> {
+        ContainerWizard.open(ui, services.share(), owner.get(), c, node, gpu, () -> {
             m.inventory().changed();
             m.sharesChanged();
         });
@@ -168,7 +170,7 @@ public final class HypervisorPages implements PageFactory {
         return new Page("tab-node-" + c.id() + "-" + node, Bindings.createStringBinding(() -> node + " · " + c.name()),
                 Icons.of(Feather.HARD_DRIVE), () -> {
                     start(c);
-                    return new NodePage(ui, m, m.nodeModel(node), containerActions(c), extensions.node(), owner.get());
+                    return new NodePage(ui, services, m, m.nodeModel(node), containerActions(c), extensions.node(), owner.get());
                 });
     }
 
@@ -190,7 +192,7 @@ public final class HypervisorPages implements PageFactory {
                     Button addGpu = new Button(ui.i18n().get("share.ct.addGpu"));
                     addGpu.setId("ct-add-gpu");
                     addGpu.setGraphic(Icons.of(Feather.PLUS_CIRCLE));
-                    addGpu.setOnAction(e -> AddGpuWindow.open(ui, owner.get(), c, ct.node(), ct.vmid(),
+                    addGpu.setOnAction(e -> AddGpuWindow.open(ui, services.share(), owner.get(), c, ct.node(), ct.vmid(),
                             m::sharesChanged));
                     return new ContainerPage(ui, m, ct.node(), ct.vmid(), containerActions(c), List.of(addGpu));
                 });
@@ -204,7 +206,7 @@ public final class HypervisorPages implements PageFactory {
         if (m != null) {
             m.dispose();
         }
-        ui.app().sessions().forget(connectionId);
+        services.sessions().forget(connectionId);
     }
 
     @Override

@@ -33,8 +33,8 @@ final class NodePage extends TabPane implements Disposable, ShowsIommu {
     private final IommuGroupsView groups;
     private final Tab gpus;
 
-    NodePage(UiContext ui, ClusterModel cluster, NodeModel model, ContainerActions containers,
-             List<NodePageExtension> extensions, Window owner) {
+    NodePage(UiContext ui, ClusterServices services, ClusterModel cluster, NodeModel model,
+             ContainerActions containers, List<NodePageExtension> extensions, Window owner) {
         I18n i18n = ui.i18n();
         String idPrefix = "node-" + cluster.session().connection().id() + "-" + model.node();
         getStyleClass().addAll("host-page", "node-page");
@@ -53,7 +53,7 @@ final class NodePage extends TabPane implements Disposable, ShowsIommu {
         gpus = tab(idPrefix + "-gpus", "console.node.tab.gpus", Feather.CPU, new NodeGpusView(cluster, model.node(), containers, i18n),
                 i18n);
         Loadable<NodeReadiness.Result> readiness = model.readiness(() -> new Loadable<>(cluster.tasks(),
-                () -> ui.app().readiness().of(cluster.session().connection(), model.node(),
+                () -> services.readiness().of(cluster.session().connection(), model.node(),
                         new FxHostKeyPrompt(ui.dialogs(), i18n)),
                 i18n.get("console.task.readiness", model.node())));
         Tab ready = tab(idPrefix + "-readiness", "console.node.tab.readiness", Feather.CHECK_CIRCLE,

@@ -27,11 +27,13 @@ public final class VmActions {
     public enum Kind { START, SHUTDOWN, REBOOT, STOP, CLONE, TEMPLATE, DELETE, CONSOLE }
 
     private final UiContext ui;
+    private final ClusterServices services;
     private final ClusterModel cluster;
     private final VmDialogs dialogs;
 
-    VmActions(UiContext ui, ClusterModel cluster, Supplier<Window> owner) {
+    VmActions(UiContext ui, ClusterServices services, ClusterModel cluster, Supplier<Window> owner) {
         this.ui = ui;
+        this.services = services;
         this.cluster = cluster;
         this.dialogs = new VmDialogs(ui.i18n(), owner, ui.theme()::style);
     }
@@ -93,7 +95,7 @@ public final class VmActions {
                 break;
             case DELETE:
                 dialogs.confirmByName(vm, () -> task(vm, ui.i18n().get("console.task.delete", id),
-                        () -> ui.app().provisioning().snippets().deleteVm(session().connection(), vm.ref(), line -> { },
+                        () -> services.provisioning().snippets().deleteVm(session().connection(), vm.ref(), line -> { },
                                 () -> false, new FxHostKeyPrompt(ui.dialogs(), ui.i18n()))));
                 break;
             default:
@@ -112,7 +114,7 @@ public final class VmActions {
         task(vm, ui.i18n().get(powerKey(a), vm.ref().id(), vm.ref().node()), () -> {
             TaskOutcome out = session().vmAction(vm.ref(), a, line -> { }, () -> false);
             if (out.ok() && a == VmAction.START && session().can(Capability.GUEST_FILE_WRITE)) {
-                ui.app().provisioning().snippets().pending(session().connection(), vm.ref())
+                services.provisioning().snippets().pending(session().connection(), vm.ref())
                         .ifPresent(p -> Platform.runLater(() -> removeSnippetAfterFirstBoot(p)));
             }
             return out;
@@ -124,7 +126,7 @@ public final class VmActions {
      * first boot reported done, in a task of its own.
      */
     private void removeSnippetAfterFirstBoot(SnippetCleanup.Pending p) {
-        ui.tasks().supply(ui.i18n().get("vmcreate.task.snippet", p.vm().id()), () -> ui.app().provisioning()
+        ui.tasks().supply(ui.i18n().get("vmcreate.task.snippet", p.vm().id()), () -> services.provisioning()
                 .snippets().afterFirstBoot(p, line -> { }, () -> false, new FxHostKeyPrompt(ui.dialogs(),
                         ui.i18n()))).start();
     }
@@ -143,14 +145,14 @@ public final class VmActions {
     }
 
     private void task(VmInfo vm, String name, Callable<TaskOutcome> work) {
-        ConnectionTasks.run(ui, cluster, name, work);
+        ConnectionTasks.run(ui, services, cluster, name, work);
     }
 
     private void console(VmInfo vm) {
         String source = session().connection().name();
         ui.tasks().supply(ui.i18n().get("console.task.console", vm.ref().id()),
-                () -> ui.app().consoles().open(session().connection(), vm.ref(), vm.name()))
-                .onSuccess(l -> ui.app().events().info(source, ui.i18n().get("console.event.console", vm.ref().id(),
+                () -> services.consoles().open(session().connection(), vm.ref(), vm.name()))
+                .onSuccess(l -> services.events().info(source, ui.i18n().get("console.event.console", vm.ref().id(),
                         String.join(" ", l.command()))))
                 .onError(t -> ui.dialogs().showError("dialog.error.title", ui.i18n().get("console.event.consoleFailed",
                         vm.ref().id(), t.getMessage()), t))

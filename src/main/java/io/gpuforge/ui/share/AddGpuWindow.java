@@ -38,6 +38,7 @@ import org.kordamp.ikonli.feather.Feather;
 public final class AddGpuWindow {
 
     private final UiContext ui;
+    private final ShareServices services;
     private final I18n i18n;
     private final ConnectionInfo connection;
     private final String node;
@@ -53,8 +54,10 @@ public final class AddGpuWindow {
     private final Button add = new Button();
     private final Button plan = new Button();
 
-    private AddGpuWindow(UiContext ui, Window owner, ConnectionInfo c, String node, int vmid, Runnable changed) {
+    private AddGpuWindow(UiContext ui, ShareServices services, Window owner, ConnectionInfo c, String node, int vmid,
+                         Runnable changed) {
         this.ui = ui;
+        this.services = services;
         this.i18n = ui.i18n();
         this.connection = c;
         this.node = node;
@@ -68,8 +71,9 @@ public final class AddGpuWindow {
     }
 
     /** Opens the window for container {@code vmid} on {@code node}; {@code changed} runs after its devices changed. */
-    public static Stage open(UiContext ui, Window owner, ConnectionInfo c, String node, int vmid, Runnable changed) {
-        AddGpuWindow w = new AddGpuWindow(ui, owner, c, node, vmid, changed);
+    public static Stage open(UiContext ui, ShareServices services, Window owner, ConnectionInfo c, String node,
+                             int vmid, Runnable changed) {
+        AddGpuWindow w = new AddGpuWindow(ui, services, owner, c, node, vmid, changed);
         w.stage.show();
         w.load();
         return w.stage;
@@ -120,7 +124,7 @@ public final class AddGpuWindow {
 
     private void load() {
         busy.setVisible(true);
-        ui.tasks().supply(i18n.get("share.task.gpus"), () -> ui.app().shares().readinessOfAll(host(),
+        ui.tasks().supply(i18n.get("share.task.gpus"), () -> services.shares().readinessOfAll(host(),
                 new FxHostKeyPrompt(ui.dialogs(), i18n))).onSuccess(all -> {
                     ShareReadiness was = list.getSelectionModel().getSelectedItem();
                     names = all;
@@ -147,8 +151,8 @@ public final class AddGpuWindow {
         ShareReadiness r = list.getSelectionModel().getSelectedItem();
         FxHostKeyPrompt prompt = new FxHostKeyPrompt(ui.dialogs(), i18n);
         PlanWindow.open(ui, stage, i18n.get("share.hostPlan.title", r.gpu(), node), i18n.get("share.hostPlan.intro",
-                r.gpu()), () -> ui.app().shares().hostPlan(host(), r.gpu(), prompt),
-                (confirm, progress) -> ui.app().shares().applyHostPlan(host(), r.gpu(), confirm, progress, prompt),
+                r.gpu()), () -> services.shares().hostPlan(host(), r.gpu(), prompt),
+                (confirm, progress) -> services.shares().applyHostPlan(host(), r.gpu(), confirm, progress, prompt),
                 this::load);
     }
 
@@ -156,8 +160,8 @@ public final class AddGpuWindow {
         ShareReadiness r = list.getSelectionModel().getSelectedItem();
         busy.setVisible(true);
         add.setDisable(true);
-        ui.tasks().supply(i18n.get("share.task.addGpu", r.gpu(), vmid), () -> ui.app().shares().addGpu(
-                ui.app().sessions().of(connection), node, vmid, r)).onSuccess((ContainerInfo ct) -> {
+        ui.tasks().supply(i18n.get("share.task.addGpu", r.gpu(), vmid), () -> services.shares().addGpu(
+                services.sessions().of(connection), node, vmid, r)).onSuccess((ContainerInfo ct) -> {
                     state.setText(i18n.get("share.addGpu.done", r.gpu(), vmid, String.join(", ", ct.devices()
                             .entrySet().stream().map(e -> "dev" + e.getKey() + ": " + e.getValue().value()).toList())));
                     changed.run();

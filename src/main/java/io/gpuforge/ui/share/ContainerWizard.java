@@ -42,10 +42,11 @@ public final class ContainerWizard {
     private final Set<ContainerWizardModel.Step> skipped = EnumSet.noneOf(ContainerWizardModel.Step.class);
     private final Runnable afterCreate;
 
-    private ContainerWizard(UiContext ui, Window owner, ConnectionInfo c, Runnable afterCreate) {
+    private ContainerWizard(UiContext ui, ShareServices services, Window owner, ConnectionInfo c,
+                            Runnable afterCreate) {
         this.ui = ui;
         this.i18n = ui.i18n();
-        this.m = new ContainerWizardModel(ui, c);
+        this.m = new ContainerWizardModel(ui, services, c);
         this.pages = new ContainerWizardPages(m);
         this.frame = new WizardFrame("ct-wizard", i18n, m.busy, m.error);
         this.steps = frame.steps();
@@ -65,9 +66,9 @@ public final class ContainerWizard {
      * Opens the wizard on a Proxmox connection; at {@code node}'s templates when one is given, with {@code gpu} chosen
      * when it can be; {@code afterCreate} runs on the FX thread once the container was made.
      */
-    public static Stage open(UiContext ui, Window owner, ConnectionInfo c, Optional<String> node,
-                             Optional<PciAddress> gpu, Runnable afterCreate) {
-        ContainerWizard w = new ContainerWizard(ui, owner, c, afterCreate);
+    public static Stage open(UiContext ui, ShareServices services, Window owner, ConnectionInfo c,
+                             Optional<String> node, Optional<PciAddress> gpu, Runnable afterCreate) {
+        ContainerWizard w = new ContainerWizard(ui, services, owner, c, afterCreate);
         w.m.preselectedGpu = gpu;
         node.ifPresent(w.m.node::set);
         w.stage.show();

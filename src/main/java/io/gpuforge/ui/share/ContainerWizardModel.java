@@ -44,6 +44,8 @@ final class ContainerWizardModel {
     enum Step { NODE, TEMPLATE, RESOURCES, GPU, HOST_PLAN, DRIVER, SUMMARY, CREATE }
 
     final UiContext ui;
+
+    private final ShareServices services;
     final I18n i18n;
     final ConnectionInfo connection;
     final ObservableList<String> nodes = FXCollections.observableArrayList();
@@ -76,18 +78,19 @@ final class ContainerWizardModel {
     /** The GPU to start with (the wizard opened from a GPU). */
     Optional<PciAddress> preselectedGpu = Optional.empty();
 
-    ContainerWizardModel(UiContext ui, ConnectionInfo connection) {
+    ContainerWizardModel(UiContext ui, ShareServices services, ConnectionInfo connection) {
         this.ui = ui;
+        this.services = services;
         this.i18n = ui.i18n();
         this.connection = connection;
     }
 
     ConnectionSession session() {
-        return ui.app().sessions().of(connection);
+        return services.sessions().of(connection);
     }
 
     ShareService shares() {
-        return ui.app().shares();
+        return services.shares();
     }
 
     HostTarget host() {

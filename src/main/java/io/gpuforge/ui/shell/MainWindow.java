@@ -8,6 +8,7 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.host.HostSummary;
 import io.gpuforge.ui.cluster.ClusterModel;
+import io.gpuforge.ui.cluster.ClusterServices;
 import io.gpuforge.ui.cluster.HypervisorPages;
 import io.gpuforge.ui.common.FxUserPrompts;
 import io.gpuforge.ui.common.I18n;
@@ -83,8 +84,8 @@ public final class MainWindow {
                 new TaskLogViewModel(app.taskLog(), ui.tasks(), i18n));
         local = new LocalHostPages(ui, this::onLocalSummary, facts -> navigation.showGpus(true, Optional.empty(), facts));
         sshHosts = new SshHostPages(ui, (c, facts) -> navigation.showGpus(false, Optional.of(c), facts));
-        hypervisors = new HypervisorPages(ui, (c, facts) -> navigation.showGpus(false, Optional.of(c), facts), extensions,
-                () -> stage, Optional.of(app.demoLab()));
+        hypervisors = new HypervisorPages(ui, ClusterServices.of(app), (c, facts) -> navigation.showGpus(false,
+                Optional.of(c), facts), extensions, () -> stage, Optional.of(app.demoLab()));
         pages = List.of(local, sshHosts, hypervisors);
         watches = new ConnectionWatch(hypervisors, navigation);
         connectionDialogs = new ConnectionDialogs(ui, () -> stage, this::added, this::edited, this::removed);
