@@ -35,7 +35,7 @@ public final class HostLinkDialog {
     private final ChoiceBox<Choice> choice = new ChoiceBox<>();
     private final Label current = new Label();
 
-    public HostLinkDialog(UiContext ui, ConnectionInfo c, String node, Window owner) {
+    public HostLinkDialog(UiContext ui, HostLinkServices services, ConnectionInfo c, String node, Window owner) {
         if (owner != null) {
             dialog.initOwner(owner);
         }
@@ -68,13 +68,13 @@ public final class HostLinkDialog {
             List<Choice> out = new ArrayList<>();
             out.add(new Choice(ui.i18n().get("console.link.none"), Optional.empty()));
             out.add(new Choice(ui.i18n().get("connection.local"), Optional.of(new HostLink.Local())));
-            for (ConnectionInfo s : ui.app().connections().all()) {
+            for (ConnectionInfo s : services.connections().all()) {
                 if (s.kind() == ConnectionInfo.Kind.SSH) {
                     out.add(new Choice(s.name() + " (" + s.username() + "@" + s.address() + ")",
                             Optional.of(new HostLink.SavedSsh(s.id()))));
                 }
             }
-            Optional<HostLink> link = ui.app().hostLinks().of(c, node);
+            Optional<HostLink> link = services.hostLinks().of(c, node);
             return new Loaded(out, link);
         }).onSuccess(r -> {
             List<Choice> list = r.choices();
@@ -90,12 +90,12 @@ public final class HostLinkDialog {
                 Optional<HostLink.Target> target = choice.getValue().target();
                 ui.tasks().supply(ui.i18n().get("console.task.saveLink", node), () -> {
                     if (target.isPresent()) {
-                        ui.app().hostLinks().link(c, node, target.get());
+                        services.hostLinks().link(c, node, target.get());
                     } else {
-                        ui.app().hostLinks().unlink(c, node);
+                        services.hostLinks().unlink(c, node);
                     }
                     return Boolean.TRUE;
-                }).onSuccess(x -> ui.app().events().info(c.name(), ui.i18n().get("console.event.linked", node,
+                }).onSuccess(x -> services.events().info(c.name(), ui.i18n().get("console.event.linked", node,
                         choice.getValue().label())))
                         .onError(t -> ui.dialogs().showError("dialog.error.title", t.getMessage(), t)).start();
             }

@@ -1,5 +1,6 @@
 package io.gpuforge.ui.host;
 
+import io.gpuforge.app.host.HostService;
 import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.host.HostSummary;
 import io.gpuforge.ui.common.I18n;
@@ -17,15 +18,18 @@ import org.kordamp.ikonli.feather.Feather;
 public final class LocalHostPages implements PageFactory {
 
     private final UiContext ui;
+    private final HostService hosts;
     private final HostSummaryViewModel summary;
     private final HostFactsViewModel facts;
 
     /** @param onFacts told each time this computer's facts arrive (the tree lists its GPUs) */
-    public LocalHostPages(UiContext ui, Consumer<HostSummary> onSummary, Consumer<HostFacts> onFacts) {
+    public LocalHostPages(UiContext ui, HostService hosts, Consumer<HostSummary> onSummary,
+                          Consumer<HostFacts> onFacts) {
         this.ui = ui;
+        this.hosts = hosts;
         I18n i18n = ui.i18n();
-        summary = new HostSummaryViewModel(ui.tasks(), ui.app().hosts()::thisComputer, i18n.get("task.readLocalHost"));
-        facts = new HostFactsViewModel(ui.tasks(), ui.app().hosts()::probeThisComputer, i18n.get("task.probeLocalHost"));
+        summary = new HostSummaryViewModel(ui.tasks(), hosts::thisComputer, i18n.get("task.readLocalHost"));
+        facts = new HostFactsViewModel(ui.tasks(), hosts::probeThisComputer, i18n.get("task.probeLocalHost"));
         summary.summaryProperty().addListener((o, a, s) -> {
             if (s != null) {
                 onSummary.accept(s);

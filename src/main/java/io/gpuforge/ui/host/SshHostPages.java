@@ -1,5 +1,6 @@
 package io.gpuforge.ui.host;
 
+import io.gpuforge.app.host.HostService;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.host.HostSummary;
@@ -22,19 +23,21 @@ import org.kordamp.ikonli.feather.Feather;
 public final class SshHostPages implements PageFactory {
 
     private final UiContext ui;
+    private final HostService hosts;
     private final BiConsumer<ConnectionInfo, HostFacts> onFacts;
     private final Map<Long, HostFactsViewModel> models = new ConcurrentHashMap<>();
 
     /** @param onFacts told each time a host's facts arrive (the tree lists its GPUs) */
-    public SshHostPages(UiContext ui, BiConsumer<ConnectionInfo, HostFacts> onFacts) {
+    public SshHostPages(UiContext ui, HostService hosts, BiConsumer<ConnectionInfo, HostFacts> onFacts) {
         this.ui = ui;
+        this.hosts = hosts;
         this.onFacts = onFacts;
     }
 
     private HostFactsViewModel model(ConnectionInfo c) {
         return models.computeIfAbsent(c.id(), id -> {
             HostFactsViewModel vm = new HostFactsViewModel(ui.tasks(),
-                    () -> ui.app().hosts().probe(c, new FxLoginPrompt(ui.dialogs(), ui.i18n())),
+                    () -> hosts.probe(c, new FxLoginPrompt(ui.dialogs(), ui.i18n())),
                     ui.i18n().get("task.probeHost", c.name()));
             vm.factsProperty().addListener((o, a, f) -> {
                 if (f != null) {

@@ -7,6 +7,7 @@ import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.connections.AddConnectionDialog;
 import io.gpuforge.ui.connections.AddConnectionViewModel;
 import io.gpuforge.ui.connections.HostLinkDialog;
+import io.gpuforge.ui.connections.HostLinkServices;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -82,7 +83,7 @@ final class ConnectionDialogs {
 
     /** Links a node of {@code c} to its host over SSH. */
     void linkHost(ConnectionInfo c, String node) {
-        HostLinkDialog d = new HostLinkDialog(ui, c, node, stage.get());
+        HostLinkDialog d = new HostLinkDialog(ui, HostLinkServices.of(ui.app()), c, node, stage.get());
         ui.theme().style(d.dialog().getDialogPane().getScene());
         d.show();
     }

@@ -82,8 +82,9 @@ public final class MainWindow {
         navigation.followReadings(app.fleet());
         activity = new ActivityPanel(i18n, ui.taskMonitor(), app.events(), ui.tasks(),
                 new TaskLogViewModel(app.taskLog(), ui.tasks(), i18n));
-        local = new LocalHostPages(ui, this::onLocalSummary, facts -> navigation.showGpus(true, Optional.empty(), facts));
-        sshHosts = new SshHostPages(ui, (c, facts) -> navigation.showGpus(false, Optional.of(c), facts));
+        local = new LocalHostPages(ui, app.hosts(), this::onLocalSummary, facts -> navigation.showGpus(true,
+                Optional.empty(), facts));
+        sshHosts = new SshHostPages(ui, app.hosts(), (c, facts) -> navigation.showGpus(false, Optional.of(c), facts));
         hypervisors = new HypervisorPages(ui, ClusterServices.of(app), (c, facts) -> navigation.showGpus(false,
                 Optional.of(c), facts), extensions, () -> stage, Optional.of(app.demoLab()));
         pages = List.of(local, sshHosts, hypervisors);
