@@ -13,6 +13,7 @@ import io.gpuforge.testing.DemoLabGpus;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
 import io.gpuforge.ui.passthrough.Preselection;
 import io.gpuforge.ui.vmcreate.CreateVmWizard;
+import io.gpuforge.ui.vmcreate.VmCreateServices;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -64,7 +65,7 @@ class PassthroughCreateVmGuiTest {
             try {
                 fx = new GuiFixture(owner, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
                 // what ui/shell/ShellFeatures links in the main window
-                fx.ui.links().vmCreation(CreateVmWizard.creation(fx.ui));
+                fx.ui.links().vmCreation(CreateVmWizard.creation(fx.ui, VmCreateServices.of(fx.app)));
             } catch (Exception e) {
                 failed.set(e);
             }

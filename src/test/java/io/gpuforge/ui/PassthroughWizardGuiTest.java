@@ -73,7 +73,8 @@ class PassthroughWizardGuiTest {
             try {
                 fx = new GuiFixture(owner, theme, language);
                 // as ui/shell links it in the main window: the Attach page's "Create a VM..."
-                fx.ui.links().vmCreation(io.gpuforge.ui.vmcreate.CreateVmWizard.creation(fx.ui));
+                fx.ui.links().vmCreation(io.gpuforge.ui.vmcreate.CreateVmWizard.creation(fx.ui,
+                        io.gpuforge.ui.vmcreate.VmCreateServices.of(fx.app)));
                 fx.ui.links().vmDiagnosis((o, c, vm) -> io.gpuforge.ui.diagnose.VmDiagnosisWindow.open(fx.ui,
                         io.gpuforge.ui.diagnose.DiagnoseServices.of(fx.app), o, c, vm));
             } catch (Exception e) {

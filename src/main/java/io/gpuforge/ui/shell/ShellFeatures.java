@@ -19,6 +19,7 @@ import io.gpuforge.ui.diagnose.DiagnoseWindow;
 import io.gpuforge.ui.passthrough.AnalyseListing;
 import io.gpuforge.ui.diagnose.DiagnoseServices;
 import io.gpuforge.ui.monitor.MonitorServices;
+import io.gpuforge.ui.vmcreate.VmCreateServices;
 import io.gpuforge.ui.passthrough.GpuDetach;
 import io.gpuforge.ui.passthrough.PassthroughServices;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
@@ -52,6 +53,7 @@ final class ShellFeatures {
     private final PassthroughServices passthrough;
     private final DiagnoseServices diagnosis;
     private final MonitorServices monitorServices;
+    private final VmCreateServices vmCreation;
     private GpuMonitor monitor;
 
     ShellFeatures(UiContext ui, Supplier<Window> owner, Supplier<Optional<NavItem>> selected) {
@@ -62,12 +64,13 @@ final class ShellFeatures {
         this.passthrough = PassthroughServices.of(ui.app());
         this.diagnosis = DiagnoseServices.of(ui.app());
         this.monitorServices = MonitorServices.of(ui.app());
+        this.vmCreation = VmCreateServices.of(ui.app());
     }
 
     /** The GPU monitor's tabs on every node and VM page. */
     void register(PageExtensions extensions) {
         // the passthrough wizard's "Create a VM..." opens the VM wizard on the GPU's node
-        ui.links().vmCreation(CreateVmWizard.creation(ui));
+        ui.links().vmCreation(CreateVmWizard.creation(ui, vmCreation));
         // its Done page: "Why did it fail?" when the VM does not start or its guest does not see the GPU
         ui.links().vmDiagnosis((owner, connection, vm) -> VmDiagnosisWindow.open(ui, diagnosis, owner, connection,
                 vm));
@@ -176,12 +179,12 @@ final class ShellFeatures {
                 .filter(c -> c.kind() != ConnectionInfo.Kind.SSH)
                 .map(c -> i.node().map(n -> CreateVmWizard.Preselection.node(c, n))
                         .orElse(new CreateVmWizard.Preselection(Optional.of(c), Optional.empty(), Optional.empty()))));
-        CreateVmWizard.open(ui, owner.get(), pre);
+        CreateVmWizard.open(ui, vmCreation, owner.get(), pre);
     }
 
     /** "Create VM…" on a node of the tree. */
     void createVm(ConnectionInfo c, String node) {
-        CreateVmWizard.open(ui, owner.get(), Optional.of(CreateVmWizard.Preselection.node(c, node)));
+        CreateVmWizard.open(ui, vmCreation, owner.get(), Optional.of(CreateVmWizard.Preselection.node(c, node)));
     }
 
     /** "Show its charts" on a GPU of the tree: the GPU monitor's charts of that GPU. */

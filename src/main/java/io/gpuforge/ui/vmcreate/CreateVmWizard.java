@@ -67,6 +67,7 @@ public final class CreateVmWizard {
     }
 
     private final UiContext ui;
+    private final VmCreateServices services;
     private final CreateVmWizardModel model;
     private final Stage stage = new Stage();
     private final ObjectProperty<CreateVmWizardModel.Page> page = new SimpleObjectProperty<>(
@@ -82,8 +83,9 @@ public final class CreateVmWizard {
     /** The name the created VM was given (the name field may have changed since). */
     private String createdName = "";
 
-    private CreateVmWizard(UiContext ui, Window owner, Preselection pre) {
+    private CreateVmWizard(UiContext ui, VmCreateServices services, Window owner, Preselection pre) {
         this.ui = ui;
+        this.services = services;
         this.model = new CreateVmWizardModel(ui.i18n());
         this.pages = new WizardPages(ui, model, this);
         if (owner != null) {
@@ -120,8 +122,9 @@ public final class CreateVmWizard {
      * Opens the wizard over {@code owner}. The toolbar's and the File menu's "Create VM" pass
      * {@link Preselection#none()}; a node's context menu passes {@link Preselection#node}.
      */
-    public static CreateVmWizard open(UiContext ui, Window owner, Optional<Preselection> preselection) {
-        CreateVmWizard w = new CreateVmWizard(ui, owner, preselection.orElse(Preselection.none()));
+    public static CreateVmWizard open(UiContext ui, VmCreateServices services, Window owner,
+                                      Optional<Preselection> preselection) {
+        CreateVmWizard w = new CreateVmWizard(ui, services, owner, preselection.orElse(Preselection.none()));
         w.stage.show();
         return w;
     }
@@ -130,8 +133,9 @@ public final class CreateVmWizard {
      * The wizard as another window feature opens it on a node (the passthrough wizard's "Create a VM…"), for the
      * shell to link in {@link io.gpuforge.ui.common.WindowLinks}.
      */
-    public static WindowLinks.VmCreation creation(UiContext ui) {
-        return (owner, c, node, closed) -> open(ui, owner, Optional.of(Preselection.node(c, node))).whenClosed(closed);
+    public static WindowLinks.VmCreation creation(UiContext ui, VmCreateServices services) {
+        return (owner, c, node, closed) -> open(ui, services, owner, Optional.of(Preselection.node(c, node)))
+                .whenClosed(closed);
     }
 
     /**
@@ -141,6 +145,11 @@ public final class CreateVmWizard {
     public CreateVmWizard whenClosed(Consumer<Optional<VmRef>> closed) {
         stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.accept(created));
         return this;
+    }
+
+    /** What the wizard's pages work through. */
+    VmCreateServices services() {
+        return services;
     }
 
     Stage stage() {
@@ -229,9 +238,9 @@ public final class CreateVmWizard {
     private void load(Preselection pre) {
         busy.set(true);
         ui.tasks().supply("vmcreate-load", () -> {
-            List<ConnectionInfo> hv = ui.app().connections().all().stream()
-                    .filter(c -> ui.app().sessions().isHypervisor(c.kind())).toList();
-            return new Object[] {hv, ui.app().templates().all()};
+            List<ConnectionInfo> hv = services.connections().all().stream()
+                    .filter(c -> services.sessions().isHypervisor(c.kind())).toList();
+            return new Object[] {hv, services.templates().all()};
         }).onSuccess(r -> {
             @SuppressWarnings("unchecked")
             List<ConnectionInfo> hv = (List<ConnectionInfo>) r[0];
@@ -251,7 +260,7 @@ public final class CreateVmWizard {
 
     /** Reloads the template list (after the template manager closed), keeping the chosen one if it is still there. */
     void reloadTemplates() {
-        ui.tasks().supply("vmcreate-templates", () -> ui.app().templates().all()).onSuccess(all -> {
+        ui.tasks().supply("vmcreate-templates", () -> services.templates().all()).onSuccess(all -> {
             VmTemplate chosen = model.template.get();
             templates.setAll(all);
             if (chosen != null) {
@@ -269,7 +278,7 @@ public final class CreateVmWizard {
             return;
         }
         busy.set(true);
-        ui.tasks().supply("vmcreate-nodes", () -> ui.app().sessions().of(c).inventory().nodes().stream()
+        ui.tasks().supply("vmcreate-nodes", () -> services.sessions().of(c).inventory().nodes().stream()
                 .filter(n -> n.state() == NodeState.ONLINE).map(n -> n.name()).toList()).onSuccess(names -> {
                     nodes.setAll(names);
                     String wanted = names.contains(pendingNode) ? pendingNode : names.size() == 1 ? names.get(0) : "";
@@ -289,7 +298,7 @@ public final class CreateVmWizard {
             return;
         }
         busy.set(true);
-        ui.tasks().supply("vmcreate-choices", () -> ui.app().provisioning().choices(t.get())).onSuccess(c -> {
+        ui.tasks().supply("vmcreate-choices", () -> services.provisioning().choices(t.get())).onSuccess(c -> {
             if (!t.equals(model.target())) {
                 return;
             }
@@ -315,7 +324,7 @@ public final class CreateVmWizard {
         AtomicBoolean cancelled = newOperation();
         busy.set(true);
         BackgroundTasks.Cancellable handle = ui.tasks().supply(ui.i18n().get("vmcreate.task", request.name()),
-                () -> ui.app().provisioning().create(request, line -> Platform.runLater(() -> pages.log(line)),
+                () -> services.provisioning().create(request, line -> Platform.runLater(() -> pages.log(line)),
                         cancelled::get, new FxHostKeyPrompt(ui.dialogs(), ui.i18n()))).onSuccess(r -> {
                             created = r.vm();
                             createdName = request.name();
@@ -352,7 +361,7 @@ public final class CreateVmWizard {
      * stays and the task log says how to remove it).
      */
     private void removeSnippetAfterFirstBoot(SnippetCleanup.Pending p) {
-        ui.tasks().supply(ui.i18n().get("vmcreate.task.snippet", p.vm().id()), () -> ui.app().provisioning().snippets()
+        ui.tasks().supply(ui.i18n().get("vmcreate.task.snippet", p.vm().id()), () -> services.provisioning().snippets()
                 .afterFirstBoot(p, line -> { }, () -> false, new FxHostKeyPrompt(ui.dialogs(), ui.i18n()))).start();
     }
 
@@ -369,7 +378,7 @@ public final class CreateVmWizard {
         pages.setupStarted(vm.get().id());
         AtomicBoolean cancelled = newOperation();
         busy.set(true);
-        ui.tasks().supply(ui.i18n().get("vmcreate.task.provision", request.name()), () -> ui.app().provisioning()
+        ui.tasks().supply(ui.i18n().get("vmcreate.task.provision", request.name()), () -> services.provisioning()
                 .provision(request, vm.get(), line -> Platform.runLater(() -> pages.log(line)), cancelled::get))
                 .onSuccess(pages::setupFinished)
                 .onError(e -> pages.setupFailed(e.getMessage() == null ? e.toString() : e.getMessage()))
@@ -385,7 +394,7 @@ public final class CreateVmWizard {
         }
         String name = createdName;
         ui.tasks().supply("vmcreate-console", () -> {
-            ui.app().consoles().open(t.get().connection(), vm.get(), name);
+            services.consoles().open(t.get().connection(), vm.get(), name);
             return true;
         }).onError(e -> ui.dialogs().showError("vmcreate.console.failed", e.getMessage(), e)).start();
     }

@@ -22,6 +22,7 @@ import javafx.scene.layout.VBox;
 final class FromVmPane extends VBox {
 
     private final UiContext ui;
+    private final VmCreateServices services;
     private final I18n i18n;
     private final ObservableList<ConnectionInfo> connections = FXCollections.observableArrayList();
     private final ObservableList<VmInfo> vms = FXCollections.observableArrayList();
@@ -29,9 +30,10 @@ final class FromVmPane extends VBox {
     private final ChoiceBox<VmInfo> vm = new ChoiceBox<>(vms);
     private final Label status = new Label();
 
-    FromVmPane(UiContext ui, Consumer<VmTemplate> read) {
+    FromVmPane(UiContext ui, VmCreateServices services, Consumer<VmTemplate> read) {
         super(8);
         this.ui = ui;
+        this.services = services;
         this.i18n = ui.i18n();
         setId("tm-from-vm-pane");
         connection.setId("tm-vm-connection");
@@ -59,8 +61,8 @@ final class FromVmPane extends VBox {
     /** Shows the pane and reads the saved hypervisor connections. */
     void open() {
         setVisible(true);
-        ui.tasks().supply("templates-from-vm-connections", () -> ui.app().connections().all().stream()
-                .filter(c -> ui.app().sessions().isHypervisor(c.kind())).toList()).onSuccess(all -> {
+        ui.tasks().supply("templates-from-vm-connections", () -> services.connections().all().stream()
+                .filter(c -> services.sessions().isHypervisor(c.kind())).toList()).onSuccess(all -> {
                     connections.setAll(all);
                     if (all.size() == 1) {
                         connection.setValue(all.get(0));
@@ -74,7 +76,7 @@ final class FromVmPane extends VBox {
             return;
         }
         status.setText(i18n.get("vmcreate.templates.fromVm.reading", c.name()));
-        ui.tasks().supply("templates-from-vm-list", () -> ui.app().sessions().of(c).inventory().vms()).onSuccess(all -> {
+        ui.tasks().supply("templates-from-vm-list", () -> services.sessions().of(c).inventory().vms()).onSuccess(all -> {
             if (c.equals(connection.getValue())) {
                 vms.setAll(all);
                 status.setText(all.isEmpty() ? i18n.get("vmcreate.templates.fromVm.none", c.name()) : "");
@@ -90,7 +92,7 @@ final class FromVmPane extends VBox {
         }
         status.getStyleClass().remove("danger");
         status.setText(i18n.get("vmcreate.templates.fromVm.readingVm", v.name()));
-        ui.tasks().supply("templates-from-vm-read", () -> ui.app().templates().describe(ui.app().sessions().of(c)
+        ui.tasks().supply("templates-from-vm-read", () -> services.templates().describe(services.sessions().of(c)
                 .readConfig(v.ref()), v.name())).onSuccess(t -> {
                     status.setText(i18n.get("vmcreate.templates.fromVm.done", v.name()));
                     then.accept(t);

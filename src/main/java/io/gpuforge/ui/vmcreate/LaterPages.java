@@ -41,6 +41,7 @@ import javafx.scene.layout.VBox;
 final class LaterPages {
 
     private final UiContext ui;
+    private final VmCreateServices services;
     private final I18n i18n;
     private final CreateVmWizardModel model;
     private final CreateVmWizard wizard;
@@ -57,6 +58,7 @@ final class LaterPages {
 
     LaterPages(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard, WizardPages pages) {
         this.ui = ui;
+        this.services = wizard.services();
         this.i18n = ui.i18n();
         this.model = model;
         this.wizard = wizard;
@@ -178,14 +180,14 @@ final class LaterPages {
             return;
         }
         ui.tasks().supply("vmcreate-verdicts", () -> {
-            if (!ui.app().hosts().hasHost(t.get().connection(), t.get().node())) {
+            if (!services.hosts().hasHost(t.get().connection(), t.get().node())) {
                 return List.<GpuVerdict>of();
             }
-            var reading = ui.app().hosts().read(new HostTarget.Linked(t.get().connection(), t.get().node()),
+            var reading = services.hosts().read(new HostTarget.Linked(t.get().connection(), t.get().node()),
                     new FxHostKeyPrompt(ui.dialogs(), ui.i18n()));
-            return ui.app().passthrough().verdicts(reading, PassthroughOverrides.none());
+            return services.passthrough().verdicts(reading, PassthroughOverrides.none());
         }).onSuccess(vs -> {
-            Optional<Instant> at = ui.app().passthrough().verifiedAt(t.get().connection(), t.get().node());
+            Optional<Instant> at = services.passthrough().verifiedAt(t.get().connection(), t.get().node());
             vs.forEach(v -> verdicts.put(v.address().toString(), verdictText(v, at)));
             list.refresh();
         }).onError(e -> { }).start();

@@ -27,6 +27,7 @@ import javafx.scene.layout.VBox;
 final class SourcePage {
 
     private final UiContext ui;
+    private final VmCreateServices services;
     private final I18n i18n;
     private final CreateVmWizardModel model;
     private final CreateVmWizard wizard;
@@ -35,6 +36,7 @@ final class SourcePage {
 
     SourcePage(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard, WizardPages pages) {
         this.ui = ui;
+        this.services = wizard.services();
         this.i18n = ui.i18n();
         this.model = model;
         this.wizard = wizard;
@@ -83,7 +85,7 @@ final class SourcePage {
                 : TemplateWords.description(i18n, model.template.get()), model.template));
         Button manage = new Button(i18n.get("vmcreate.template.manage"));
         manage.setId("vmc-manage-templates");
-        manage.setOnAction(e -> TemplateManager.open(ui, wizard.stage(), wizard::reloadTemplates));
+        manage.setOnAction(e -> TemplateManager.open(ui, services, wizard.stage(), wizard::reloadTemplates));
         Label heading = new Label(i18n.get("vmcreate.template.cloneHeading"));
         heading.getStyleClass().add("text-bold");
         CheckBox linked = new CheckBox(i18n.get("vmcreate.template.linked"));
@@ -132,8 +134,8 @@ final class SourcePage {
             return;
         }
         ui.tasks().supply("vmcreate-clone-source", () -> {
-            VmProvisioning.Clone c = ui.app().provisioning().cloneSource(t.get(), v);
-            VmTemplate shape = ui.app().templates().describe(ui.app().provisioning().session(t.get())
+            VmProvisioning.Clone c = services.provisioning().cloneSource(t.get(), v);
+            VmTemplate shape = services.templates().describe(services.provisioning().session(t.get())
                     .readConfig(v.ref()), v.name());
             return new Object[] {c, shape};
         }).onSuccess(r -> {

@@ -38,6 +38,7 @@ import javafx.stage.Window;
 final class TemplateManager {
 
     private final UiContext ui;
+    private final VmCreateServices services;
     private final I18n i18n;
     private final Stage stage = new Stage();
     private final ObservableList<VmTemplate> items = FXCollections.observableArrayList();
@@ -54,8 +55,9 @@ final class TemplateManager {
     /** A template read from a VM, in the editor and not saved yet; null: the editor shows the list's selection. */
     private VmTemplate draft;
 
-    private TemplateManager(UiContext ui, Window owner, Runnable closed) {
+    private TemplateManager(UiContext ui, VmCreateServices services, Window owner, Runnable closed) {
         this.ui = ui;
+        this.services = services;
         this.i18n = ui.i18n();
         if (owner != null) {
             stage.initOwner(owner);
@@ -71,7 +73,7 @@ final class TemplateManager {
             }
             show(t);
         });
-        fromVm = new FromVmPane(ui, this::edit);
+        fromVm = new FromVmPane(ui, services, this::edit);
         name.setId("tm-name");
         description.setId("tm-description");
         description.setPrefRowCount(3);
@@ -125,8 +127,8 @@ final class TemplateManager {
     }
 
     /** Opens the template manager; {@code closed} runs when it is closed (the wizard reloads its list). */
-    static TemplateManager open(UiContext ui, Window owner, Runnable closed) {
-        TemplateManager m = new TemplateManager(ui, owner, closed);
+    static TemplateManager open(UiContext ui, VmCreateServices services, Window owner, Runnable closed) {
+        TemplateManager m = new TemplateManager(ui, services, owner, closed);
         m.stage.show();
         return m;
     }
@@ -160,7 +162,7 @@ final class TemplateManager {
     }
 
     private void reload(Optional<String> select) {
-        ui.tasks().supply("templates-load", () -> ui.app().templates().all()).onSuccess(all -> {
+        ui.tasks().supply("templates-load", () -> services.templates().all()).onSuccess(all -> {
             items.setAll(all);
             select.flatMap(id -> all.stream().filter(t -> t.id().equals(id)).findFirst())
                     .ifPresentOrElse(t -> list.getSelectionModel().select(t), () -> list.getSelectionModel().selectFirst());
@@ -191,7 +193,7 @@ final class TemplateManager {
             failed(e);
             return;
         }
-        ui.tasks().supply("templates-save", () -> ui.app().templates().save(edited)).onSuccess(s -> {
+        ui.tasks().supply("templates-save", () -> services.templates().save(edited)).onSuccess(s -> {
             draft = null;
             done(i18n.get("vmcreate.templates.saved", s.name()));
             reload(Optional.of(s.id()));
@@ -204,7 +206,7 @@ final class TemplateManager {
             return;
         }
         String copyName = i18n.get("vmcreate.templates.copyName", t.name());
-        ui.tasks().supply("templates-duplicate", () -> ui.app().templates().duplicate(t.id(), copyName)).onSuccess(c -> {
+        ui.tasks().supply("templates-duplicate", () -> services.templates().duplicate(t.id(), copyName)).onSuccess(c -> {
             done(i18n.get("vmcreate.templates.saved", c.name()));
             reload(Optional.of(c.id()));
         }).onError(this::failed).start();
@@ -217,7 +219,7 @@ final class TemplateManager {
             return;
         }
         ui.tasks().supply("templates-delete", () -> {
-            ui.app().templates().delete(t.id());
+            services.templates().delete(t.id());
             return t;
         }).onSuccess(d -> {
             done(i18n.get("vmcreate.templates.deleted", d.name()));
@@ -249,7 +251,7 @@ final class TemplateManager {
 
     /** Imports a template file (what the Import button does once a file is chosen). */
     void importFrom(Path file) {
-        ui.tasks().supply("templates-import", () -> ui.app().templates().importJson(BoundedStreams.readString(file,
+        ui.tasks().supply("templates-import", () -> services.templates().importJson(BoundedStreams.readString(file,
                 16 << 20))).onSuccess(r -> {
                     done(i18n.get("vmcreate.templates.imported", r.added().size(), file.getFileName(),
                             String.join(", ", r.renamed())));
@@ -263,7 +265,7 @@ final class TemplateManager {
         List<String> ids = items.stream().filter(t -> !t.builtIn()).map(VmTemplate::id).toList();
         List<String> which = ids.isEmpty() && chosen != null ? List.of(chosen.id()) : ids;
         ui.tasks().supply("templates-export", () -> {
-            Files.writeString(file, ui.app().templates().export(which), StandardCharsets.UTF_8);
+            Files.writeString(file, services.templates().export(which), StandardCharsets.UTF_8);
             return which.size();
         }).onSuccess(n -> done(i18n.get("vmcreate.templates.exported", n, file.getFileName())))
                 .onError(this::failed).start();

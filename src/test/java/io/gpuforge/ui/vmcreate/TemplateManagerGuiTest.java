@@ -79,7 +79,7 @@ class TemplateManagerGuiTest {
     private TemplateManager openManager(CreateVmWizard w) throws Exception {
         fx.fire("#vmc-next");
         AtomicReference<TemplateManager> m = new AtomicReference<>();
-        fx.robot.interact(() -> m.set(TemplateManager.open(fx.ui, w.stage(), w::reloadTemplates)));
+        fx.robot.interact(() -> m.set(TemplateManager.open(fx.ui, VmCreateServices.of(fx.app), w.stage(), w::reloadTemplates)));
         WizardFixture.waitFor(20, () -> !list("#tm-list").getItems().isEmpty());
         fx.settle();
         return m.get();
@@ -226,7 +226,7 @@ class TemplateManagerGuiTest {
         assertThat(w.current()).isEqualTo(CreateVmWizardModel.Page.SUMMARY);
         assertThat(fx.find("#vmc-summary", TextArea.class).getText()).contains("模板：Ubuntu 24.04 CUDA workstation");
         WizardFixture.writePng(w.stage().getScene(), "vmcreate-8-summary-dark-zh.png");
-        fx.robot.interact(() -> TemplateManager.open(fx.ui, w.stage(), () -> { }));
+        fx.robot.interact(() -> TemplateManager.open(fx.ui, VmCreateServices.of(fx.app), w.stage(), () -> { }));
         WizardFixture.waitFor(20, () -> !list("#tm-list").getItems().isEmpty());
         fx.settle();
         WizardFixture.writePng(fx.find("#template-manager", Node.class).getScene(), "vmcreate-templates-dark-zh.png");

@@ -56,7 +56,7 @@ final class WizardFixture implements AutoCloseable {
 
     CreateVmWizard open(Optional<CreateVmWizard.Preselection> pre, Stage owner) throws Exception {
         AtomicReference<CreateVmWizard> w = new AtomicReference<>();
-        robot.interact(() -> w.set(CreateVmWizard.open(ui, owner, pre)));
+        robot.interact(() -> w.set(CreateVmWizard.open(ui, VmCreateServices.of(app), owner, pre)));
         return w.get();
     }
 
