@@ -8,7 +8,7 @@ public final class CommandTimeoutException extends ProbeException {
     private static final long serialVersionUID = 1L;
     private final boolean mayStillRun;
 
-    CommandTimeoutException(String message, boolean mayStillRun) {
+    public CommandTimeoutException(String message, boolean mayStillRun) {
         super(message);
         this.mayStillRun = mayStillRun;
     }
@@ -19,7 +19,7 @@ public final class CommandTimeoutException extends ProbeException {
     }
 
     /** "45 s", "20 min": a limit as a person reads it. */
-    static String human(Duration d) {
+    public static String human(Duration d) {
         long s = d.toSeconds();
         if (s >= 120 && s % 60 == 0) {
             return s / 60 + " min";

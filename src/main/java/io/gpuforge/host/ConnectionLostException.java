@@ -11,7 +11,7 @@ public final class ConnectionLostException extends ProbeException {
     private final String host;
     private final String command;
 
-    ConnectionLostException(String host, String command, Throwable cause) {
+    public ConnectionLostException(String host, String command, Throwable cause) {
         super("The connection to " + host + " was lost while running '" + command + "'", cause);
         this.host = host;
         this.command = command;

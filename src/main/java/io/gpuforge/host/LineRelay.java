@@ -9,9 +9,9 @@ import java.util.concurrent.TimeUnit;
  * hands them to the listener: so a listener is called on one thread, in order, and never blocks a reader. When
  * the listener falls far behind, lines are dropped and it is told how many.
  */
-final class LineRelay {
+public final class LineRelay {
 
-    static final int MAX_LINE = 8 * 1024;
+    public static final int MAX_LINE = 8 * 1024;
     private static final int MAX_QUEUED = 10_000;
 
     private record Line(String text, boolean stderr) {
@@ -21,7 +21,7 @@ final class LineRelay {
     private int dropped;
 
     /** From a reader thread; never blocks. */
-    void offer(String text, boolean stderr) {
+    public void offer(String text, boolean stderr) {
         if (!queue.offer(new Line(text, stderr))) {
             synchronized (this) {
                 dropped++;
@@ -30,7 +30,7 @@ final class LineRelay {
     }
 
     /** Hands every queued line to {@code listener}, waiting up to {@code waitNanos} for the first. */
-    void deliver(HostShell.LineListener listener, long waitNanos) throws InterruptedException {
+    public void deliver(HostShell.LineListener listener, long waitNanos) throws InterruptedException {
         Line first = waitNanos > 0 ? queue.poll(waitNanos, TimeUnit.NANOSECONDS) : queue.poll();
         for (Line l = first; l != null; l = queue.poll()) {
             listener.line(l.text(), l.stderr());

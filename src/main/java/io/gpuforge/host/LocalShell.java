@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalShell implements HostShell {
 
-    static final int STDERR_CAP = 64 * 1024;
-    static final int STDOUT_CAP = ProbeStream.MAX_BYTES + 1;
+    public static final int STDERR_CAP = 64 * 1024;
+    public static final int STDOUT_CAP = ProbeStream.MAX_BYTES + 1;
     private static final Logger LOG = LoggerFactory.getLogger(LocalShell.class);
     private static final long TICK = TimeUnit.MILLISECONDS.toNanos(100);
     /** How long the output of an ended command is read on (a process it left behind may hold the pipe open). */

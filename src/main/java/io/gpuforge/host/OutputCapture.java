@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
  * so a runaway command cannot fill the memory) and, with a relay, cuts the stream into lines for a listener.
  * Written by one reader thread, read by the caller.
  */
-final class OutputCapture extends OutputStream {
+public final class OutputCapture extends OutputStream {
 
     private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
     private final int cap;
@@ -18,7 +18,7 @@ final class OutputCapture extends OutputStream {
     private final ByteArrayOutputStream line = new ByteArrayOutputStream();
 
     /** @param relay where lines go; null to keep the bytes only */
-    OutputCapture(int cap, LineRelay relay, boolean stderr) {
+    public OutputCapture(int cap, LineRelay relay, boolean stderr) {
         this.cap = cap;
         this.relay = relay;
         this.stderr = stderr;
@@ -57,17 +57,17 @@ final class OutputCapture extends OutputStream {
     }
 
     /** The stream has ended: a last line without its line end is handed on too. */
-    synchronized void finish() {
+    public synchronized void finish() {
         if (relay != null && line.size() > 0) {
             emit();
         }
     }
 
-    synchronized byte[] bytes() {
+    public synchronized byte[] bytes() {
         return kept.toByteArray();
     }
 
-    synchronized String text() {
+    public synchronized String text() {
         return kept.toString(StandardCharsets.UTF_8);
     }
 }

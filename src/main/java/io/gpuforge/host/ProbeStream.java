@@ -8,21 +8,21 @@ import java.util.Map;
 import java.util.Set;
 
 /** The sections of one probe run's output ({@code probe.sh}), before interpretation. */
-final class ProbeStream {
+public final class ProbeStream {
 
-    final Map<String, String> files = new LinkedHashMap<>();
-    final Set<String> exists = new LinkedHashSet<>();
-    final Map<Integer, List<String>> groups = new LinkedHashMap<>();
-    final Map<String, Map<String, List<String>>> devices = new LinkedHashMap<>();
-    final List<String> links = new ArrayList<>();
-    final Map<String, String> deviceMapperNames = new LinkedHashMap<>();
-    final Map<String, String> commands = new LinkedHashMap<>();
-    String root = "/";
-    int cpus;
+    public final Map<String, String> files = new LinkedHashMap<>();
+    public final Set<String> exists = new LinkedHashSet<>();
+    public final Map<Integer, List<String>> groups = new LinkedHashMap<>();
+    public final Map<String, Map<String, List<String>>> devices = new LinkedHashMap<>();
+    public final List<String> links = new ArrayList<>();
+    public final Map<String, String> deviceMapperNames = new LinkedHashMap<>();
+    public final Map<String, String> commands = new LinkedHashMap<>();
+    public String root = "/";
+    public int cpus;
 
     static final int MAX_BYTES = 16 * 1024 * 1024;
 
-    static ProbeStream parse(String text) throws ProbeException {
+    public static ProbeStream parse(String text) throws ProbeException {
         if (text.length() > MAX_BYTES) {
             throw new ProbeException("The probe output is " + text.length() / (1024 * 1024) + " MB, more than any host"
                     + " produces; refusing to read it");
@@ -33,7 +33,7 @@ final class ProbeStream {
         String[] lines = text.split("\n", -1);
         if (lines.length == 0 || !lines[0].strip().equals("@@gpuforge-probe 1")) {
             throw new ProbeException("Not GPUForge probe output (format 1): it starts with '"
-                    + ListingParser.shorten(lines.length == 0 ? "" : lines[0]) + "'");
+                    + shorten(lines.length == 0 ? "" : lines[0]) + "'");
         }
         ProbeStream s = new ProbeStream();
         String section = null;
@@ -156,6 +156,12 @@ final class ProbeStream {
 
     private static ProbeException bad(int line, String text, String what) {
         return new ProbeException("Probe output line " + (line + 1) + " is malformed (" + what + "): '"
-                + ListingParser.shorten(text) + "'");
+                + shorten(text) + "'");
+    }
+
+    /** A line of an answer as an error quotes it: at most 120 characters. */
+    public static String shorten(String s) {
+        String t = s.strip();
+        return t.length() > 120 ? t.substring(0, 117) + "…" : t;
     }
 }

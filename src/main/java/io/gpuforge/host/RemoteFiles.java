@@ -15,25 +15,28 @@ import java.util.function.IntConsumer;
  * it. A symbolic link is followed to the file it stands for, which is what is read and written; the link stays.
  * Writes are atomic (temp file in the same directory, flushed, then renamed) and keep the file's mode and owner.
  */
-final class RemoteFiles {
+public final class RemoteFiles {
+
+    /** What staged files are called: the new content beside its target, in the same directory. */
+    public static final String STAGED = ".gpuforge-new";
 
     private final HostShell shell;
     private final String root;
     private final boolean sudo;
     private final Duration stepLimit;
 
-    RemoteFiles(HostShell shell, String root, boolean sudo, Duration stepLimit) {
+    public RemoteFiles(HostShell shell, String root, boolean sudo, Duration stepLimit) {
         this.shell = shell;
         this.root = root;
         this.sudo = sudo;
         this.stepLimit = stepLimit;
     }
 
-    boolean sysroot() {
+    public boolean sysroot() {
         return !root.isEmpty();
     }
 
-    static String q(String s) {
+    public static String q(String s) {
         return "'" + s.replace("'", "'\\''") + "'";
     }
 
@@ -43,7 +46,7 @@ final class RemoteFiles {
      * absolute link means that path under the root, as on the host) and, under a root, refuses a path that
      * resolves outside it: nothing is read, written or deleted outside a sysroot.
      */
-    static final String PRELUDE = String.join("\n",
+    public static final String PRELUDE = String.join("\n",
             "R=\"${1:-}\"",
             "set -e",
             "fail() { printf '%s\\n' \"$*\" >&2; exit 3; }",
@@ -77,7 +80,7 @@ final class RemoteFiles {
     }
 
     /** Runs a file script (after {@link #PRELUDE}); fails on a non-zero exit. */
-    String run(String script) throws ProbeException {
+    public String run(String script) throws ProbeException {
         return succeeded(unchecked(script));
     }
 
@@ -95,7 +98,7 @@ final class RemoteFiles {
         return new String(r.stdout(), StandardCharsets.UTF_8);
     }
 
-    Optional<byte[]> read(String path) throws ProbeException {
+    public Optional<byte[]> read(String path) throws ProbeException {
         return readAll(List.of(path)).get(path);
     }
 
@@ -103,7 +106,7 @@ final class RemoteFiles {
      * Several files in one round trip (each through its symbolic links); an absent file is empty. A slow host or a far
      * one pays a round trip per script, so an apply reads what it compares all at once.
      */
-    Map<String, Optional<byte[]>> readAll(List<String> paths) throws ProbeException {
+    public Map<String, Optional<byte[]>> readAll(List<String> paths) throws ProbeException {
         StringBuilder b = new StringBuilder();
         for (String p : paths) {
             b.append("f=\"$(target \"$R\"").append(q(p)).append(")\"\n")
@@ -154,7 +157,7 @@ final class RemoteFiles {
      * file next to it with the old file's mode and owner, flushed to disk, then renamed over it. A mode, owner or
      * flush that fails replaces nothing.
      */
-    void write(String path, byte[] content) throws ProbeException {
+    public void write(String path, byte[] content) throws ProbeException {
         run(writeScript(path, content));
     }
 
@@ -162,7 +165,7 @@ final class RemoteFiles {
      * {@link #write} of several files in one round trip, in order, each atomic: a cut or a failure part way leaves
      * the files before it written and the others untouched (what one round trip per file in this order left).
      */
-    void writeAll(Map<String, byte[]> contents) throws ProbeException {
+    public void writeAll(Map<String, byte[]> contents) throws ProbeException {
         StringBuilder b = new StringBuilder();
         contents.forEach((path, content) -> b.append(writeScript(path, content)).append('\n'));
         run(b.toString());
@@ -191,7 +194,7 @@ final class RemoteFiles {
     }
 
     /** The script of {@link #stage}, for a {@link #batch}. */
-    static String staging(String path, byte[] content) {
+    public static String staging(String path, byte[] content) {
         String b64 = Base64.getEncoder().encodeToString(content);
         String name = q(path);
         return "f=\"$(target \"$R\"" + name + ")\"\nmkdir -p -- \"${f%/*}\"\ntmp=\"$f.gpuforge-tmp\"\n"
@@ -201,14 +204,14 @@ final class RemoteFiles {
                 + "  chmod \"$m\" \"$tmp\" || fail " + name + "\" was not staged: its mode $m could not be kept\"\n"
                 + "  chown \"$o\" \"$tmp\" || fail " + name + "\" was not staged: its owner $o could not be kept\"\n"
                 + "else chmod 644 \"$tmp\"; fi\n"
-                + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f" + CommitScript.STAGED + "\"\ntmp=";
+                + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f" + STAGED + "\"\ntmp=";
     }
 
     /**
      * Steps of one kind (backups, staged copies) in one round trip, in order; {@code done} hears, after the round
      * trip, how many of them ran to the end (all of them, or those before the one that failed). Throws as {@link #run}.
      */
-    void batch(List<String> scripts, IntConsumer done) throws ProbeException {
+    public void batch(List<String> scripts, IntConsumer done) throws ProbeException {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < scripts.size(); i++) {
             b.append(scripts.get(i)).append("\necho '").append(MARK).append("DONE'\n");
@@ -219,25 +222,25 @@ final class RemoteFiles {
     }
 
     /** Renames the staged copies of {@code paths} over their targets, in order; the paths renamed, in order. */
-    List<String> renameStaged(List<String> paths) throws ProbeException {
+    public List<String> renameStaged(List<String> paths) throws ProbeException {
         StringBuilder b = new StringBuilder();
         for (String p : paths) {
             b.append("f=\"$(target \"$R\"").append(q(p)).append(")\"\n")
-                    .append("[ -f \"$f").append(CommitScript.STAGED).append("\" ] || fail ").append(q(p + ": its staged"
+                    .append("[ -f \"$f").append(STAGED).append("\" ] || fail ").append(q(p + ": its staged"
                             + " copy is missing")).append('\n')
-                    .append("mv -f -- \"$f").append(CommitScript.STAGED).append("\" \"$f\"\nprintf '%s\\n' ")
+                    .append("mv -f -- \"$f").append(STAGED).append("\" \"$f\"\nprintf '%s\\n' ")
                     .append(q(p)).append('\n');
         }
         return run(b.toString()).lines().filter(l -> !l.isBlank()).toList();
     }
 
     /** Removes the staged copies ({@link #stage}) of {@code paths} that are there; prints each one removed. */
-    List<String> discardStaged(List<String> paths) throws ProbeException {
+    public List<String> discardStaged(List<String> paths) throws ProbeException {
         StringBuilder b = new StringBuilder();
         for (String p : paths) {
             b.append("f=\"$(target \"$R\"").append(q(p)).append(")\"\n")
-                    .append("if [ -e \"$f").append(CommitScript.STAGED).append("\" ]; then rm -f -- \"$f")
-                    .append(CommitScript.STAGED).append("\"; printf '%s\\n' ").append(q(p)).append("; fi\n")
+                    .append("if [ -e \"$f").append(STAGED).append("\" ]; then rm -f -- \"$f")
+                    .append(STAGED).append("\"; printf '%s\\n' ").append(q(p)).append("; fi\n")
                     .append("rm -f -- \"$f.gpuforge-tmp\"\n");
         }
         String out = run(b.toString());
@@ -248,23 +251,23 @@ final class RemoteFiles {
      * Runs a GPUForge script (after the prelude, also on a sysroot) that may run long, its output handed to {@code
      * lines} while it runs; the result carries its exit status.
      */
-    HostShell.Result stream(String script, Duration limit, HostShell.LineListener lines) throws ProbeException {
+    public HostShell.Result stream(String script, Duration limit, HostShell.LineListener lines) throws ProbeException {
         String full = PRELUDE + script + "\n";
         return shell.run(command(), full.getBytes(StandardCharsets.UTF_8), limit, lines);
     }
 
     /** Removes the file {@code path} stands for (a GPUForge file that did not exist before the apply). */
-    void delete(String path) throws ProbeException {
+    public void delete(String path) throws ProbeException {
         run("f=\"$(target \"$R\"" + q(path) + ")\"\nrm -f -- \"$f\"");
     }
 
     /** Copies with mode, owner and times ({@code cp -p}), through symbolic links at both ends; atomic, flushed. */
-    void copy(String from, String to) throws ProbeException {
+    public void copy(String from, String to) throws ProbeException {
         run(copying(from, to));
     }
 
     /** The script of {@link #copy}, for a {@link #batch}. */
-    static String copying(String from, String to) {
+    public static String copying(String from, String to) {
         return "s=\"$(target \"$R\"" + q(from) + ")\"\nf=\"$(target \"$R\"" + q(to) + ")\"\n"
                 + "mkdir -p -- \"${f%/*}\"\ntmp=\"$f.gpuforge-tmp\"\n"
                 + "cp -p -- \"$s\" \"$tmp\"\nflush \"$tmp\" " + q(to) + "\nmv -f -- \"$tmp\" \"$f\"\ntmp=";
@@ -280,7 +283,7 @@ final class RemoteFiles {
      * a sysroot (those commands are listed for the user). A non-zero exit is in the result; a broken connection or
      * the time limit is an exception ({@link CommandTimeoutException}).
      */
-    HostShell.Result command(String command, Duration limit, HostShell.LineListener lines) throws ProbeException {
+    public HostShell.Result command(String command, Duration limit, HostShell.LineListener lines) throws ProbeException {
         if (sysroot()) {
             throw new IllegalStateException("commands are not run on a sysroot: " + command);
         }
@@ -294,7 +297,7 @@ final class RemoteFiles {
     }
 
     /** ": " and the last lines a failed command wrote, for messages. */
-    static String tail(HostShell.Result r) {
+    public static String tail(HostShell.Result r) {
         String text = (new String(r.stdout(), StandardCharsets.UTF_8) + "\n" + r.stderr()).strip();
         if (text.isEmpty()) {
             return "";
@@ -307,7 +310,7 @@ final class RemoteFiles {
         return ": " + shorten(b.toString());
     }
 
-    String describe() {
+    public String describe() {
         return shell.describe() + (sysroot() ? " (sysroot " + root + ")" : "");
     }
 }

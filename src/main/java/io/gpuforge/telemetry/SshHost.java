@@ -2,7 +2,7 @@ package io.gpuforge.telemetry;
 
 import io.gpuforge.host.HostShell;
 import io.gpuforge.host.ProbeException;
-import io.gpuforge.host.SshShell;
+import io.gpuforge.host.ssh.SshShell;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

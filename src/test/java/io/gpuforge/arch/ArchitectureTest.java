@@ -178,4 +178,20 @@ class ArchitectureTest {
                 .because("a window feature is given its services by the shell")
                 .check(classes);
     }
+
+    /**
+     * host/ by concern: the root holds the shells, the remote files, the probe's answer stream and the I/O errors;
+     * ssh, probe, listing, snapshot and apply use it and never each other, but a snapshot, which takes a probe
+     * (issue 62).
+     */
+    @Test
+    void theHostsPartsUseTheRootNotEachOther() {
+        slices().matching("io.gpuforge.host.(*)..").should().notDependOnEachOther()
+                .ignoreDependency(resideInAPackage("io.gpuforge.host.snapshot.."),
+                        resideInAPackage("io.gpuforge.host.probe.."))
+                .check(classes);
+        noClasses().that().resideInAPackage("io.gpuforge.host").should().dependOnClassesThat()
+                .resideInAPackage("io.gpuforge.host.*..").because("the root is what the parts share")
+                .check(classes);
+    }
 }

@@ -7,9 +7,9 @@ import java.util.Optional;
  * A shell that breaks at its n-th command: KILL (the connection dies: this and every later command
  * fail) or FAIL (that one command exits 1, as a failed write or a failing update-grub would).
  */
-final class FaultyShell implements HostShell {
+public final class FaultyShell implements HostShell {
 
-    enum Mode { KILL, FAIL }
+    public enum Mode { KILL, FAIL }
 
     private final HostShell real;
     private final int failAt;
@@ -17,13 +17,13 @@ final class FaultyShell implements HostShell {
     private int calls;
     private boolean dead;
 
-    FaultyShell(HostShell real, int failAt, Mode mode) {
+    public FaultyShell(HostShell real, int failAt, Mode mode) {
         this.real = real;
         this.failAt = failAt;
         this.mode = mode;
     }
 
-    int calls() {
+    public int calls() {
         return calls;
     }
 

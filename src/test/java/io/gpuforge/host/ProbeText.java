@@ -1,5 +1,7 @@
 package io.gpuforge.host;
 
+import io.gpuforge.host.probe.HostProbe;
+
 import io.gpuforge.domain.host.HostFacts;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,7 +99,7 @@ public final class ProbeText {
         return HostProbe.fromOutput(text(), "probe-text");
     }
 
-    ProbeStream stream() throws ProbeException {
+    public ProbeStream stream() throws ProbeException {
         return ProbeStream.parse(text());
     }
 

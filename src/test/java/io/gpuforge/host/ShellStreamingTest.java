@@ -1,5 +1,9 @@
 package io.gpuforge.host;
 
+import io.gpuforge.host.ssh.HostKeyPolicy;
+import io.gpuforge.host.ssh.SshShell;
+import io.gpuforge.host.ssh.SshTarget;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.testing.HostTrees;

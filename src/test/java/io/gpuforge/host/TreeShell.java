@@ -11,16 +11,16 @@ import java.time.Duration;
  * io.gpuforge.testing.SysrootSshServer} serves, for tests that run many applies): GPUForge sees a real host
  * (no sysroot) and its commands run, as the tree's own tools.
  */
-final class TreeShell implements HostShell {
+public final class TreeShell implements HostShell {
 
     private final LocalShell local = new LocalShell();
     private final TreeHost tree;
 
-    TreeShell(Path root) throws IOException {
+    public TreeShell(Path root) throws IOException {
         this.tree = new TreeHost(root);
     }
 
-    TreeHost tree() {
+    public TreeHost tree() {
         return tree;
     }
 

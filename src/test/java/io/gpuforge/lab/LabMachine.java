@@ -1,10 +1,10 @@
 package io.gpuforge.lab;
 
-import io.gpuforge.host.HostKeyPolicy;
+import io.gpuforge.host.ssh.HostKeyPolicy;
 import io.gpuforge.host.HostShell;
 import io.gpuforge.host.ProbeException;
-import io.gpuforge.host.SshShell;
-import io.gpuforge.host.SshTarget;
+import io.gpuforge.host.ssh.SshShell;
+import io.gpuforge.host.ssh.SshTarget;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

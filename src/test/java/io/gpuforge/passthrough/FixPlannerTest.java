@@ -6,7 +6,7 @@ import io.gpuforge.domain.diagnose.FixPlan;
 import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.pci.PciAddress;
-import io.gpuforge.host.HostProbe;
+import io.gpuforge.host.probe.HostProbe;
 import io.gpuforge.testing.HostTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;

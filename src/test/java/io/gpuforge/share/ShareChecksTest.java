@@ -10,7 +10,7 @@ import io.gpuforge.domain.passthrough.Verdict;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.share.ContainerDevice;
 import io.gpuforge.domain.share.ShareReadiness;
-import io.gpuforge.host.HostProbe;
+import io.gpuforge.host.probe.HostProbe;
 import io.gpuforge.testing.HostTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;

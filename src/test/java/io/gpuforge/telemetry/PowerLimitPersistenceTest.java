@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.domain.passthrough.ApplyOutcome;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
-import io.gpuforge.host.HostConfigurator;
+import io.gpuforge.host.apply.HostConfigurator;
 import io.gpuforge.host.LocalShell;
 import io.gpuforge.testing.HostTrees;
 import java.io.IOException;

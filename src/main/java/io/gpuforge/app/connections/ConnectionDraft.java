@@ -2,7 +2,7 @@ package io.gpuforge.app.connections;
 
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.connections.ConnectionInfo.Kind;
-import io.gpuforge.host.SshTarget;
+import io.gpuforge.host.ssh.SshTarget;
 import io.gpuforge.hypervisor.proxmox.PveCredentials;
 import java.util.Objects;
 import java.util.Optional;

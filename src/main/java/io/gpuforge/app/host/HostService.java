@@ -1,16 +1,15 @@
 package io.gpuforge.app.host;
 
-import io.gpuforge.app.host.OsFamily;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.host.HostSummary;
 import io.gpuforge.domain.pci.ListingReport;
-import io.gpuforge.host.HostProbe;
-import io.gpuforge.host.HostSummaryReader;
-import io.gpuforge.host.ListingParser;
+import io.gpuforge.host.probe.HostProbe;
+import io.gpuforge.host.probe.HostSummaryReader;
+import io.gpuforge.host.listing.ListingParser;
 import io.gpuforge.host.ProbeException;
-import io.gpuforge.host.Snapshot;
+import io.gpuforge.host.snapshot.Snapshot;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.gpuforge.app.host;
 
-import io.gpuforge.host.SshPrompts;
+import io.gpuforge.host.ssh.SshPrompts;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;

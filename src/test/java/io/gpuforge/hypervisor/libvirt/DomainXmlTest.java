@@ -7,7 +7,7 @@ import io.gpuforge.domain.host.HostFacts;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.pci.PciDevice;
 import io.gpuforge.domain.vm.VmSpec;
-import io.gpuforge.host.HostProbe;
+import io.gpuforge.host.probe.HostProbe;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.passthrough.Planner;
 import io.gpuforge.testing.HostTrees;
