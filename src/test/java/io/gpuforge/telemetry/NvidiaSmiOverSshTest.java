@@ -83,11 +83,9 @@ class NvidiaSmiOverSshTest {
         return s;
     }
 
+    /** Waits for the stream's state a step expects; fails when it does not come (it used to go on silently). */
     private static void await(BooleanSupplier done) throws InterruptedException {
-        long until = System.nanoTime() + Duration.ofSeconds(40).toNanos();
-        while (!done.getAsBoolean() && System.nanoTime() < until) {
-            Thread.sleep(50);
-        }
+        io.gpuforge.testing.Eventually.until("nvidia-smi over SSH: the awaited state", Duration.ofSeconds(40), done);
     }
 
     private long readings() {

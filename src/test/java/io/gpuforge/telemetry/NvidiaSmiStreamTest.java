@@ -53,11 +53,10 @@ class NvidiaSmiStreamTest {
         });
     }
 
+    /** Waits for the stream's state a step expects; fails when it does not come (it used to go on silently). */
     private void await(BooleanSupplier done) throws InterruptedException {
-        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!done.getAsBoolean() && System.nanoTime() < until) {
-            Thread.sleep(50);
-        }
+        io.gpuforge.testing.Eventually.until("the nvidia-smi stream's awaited state (samples " + samples.size()
+                + ", statuses " + statuses.size() + ")", Duration.ofSeconds(30), done);
     }
 
     private GpuSample firstReading() {

@@ -73,11 +73,7 @@ class AlertWebhookTest {
     }
 
     private static void waitFor(java.util.function.BooleanSupplier c) throws InterruptedException {
-        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!c.getAsBoolean() && System.nanoTime() < until) {
-            Thread.sleep(20);
-        }
-        assertThat(c.getAsBoolean()).as("in time").isTrue();
+        io.gpuforge.testing.Eventually.until("the webhook's awaited state", Duration.ofSeconds(20), c);
     }
 
     @Test

@@ -47,13 +47,7 @@ class GpuFleetTest {
     }
 
     private static void await(String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(50);
-        }
+        io.gpuforge.testing.Eventually.until(what, Duration.ofSeconds(30), done);
     }
 
     private static boolean live(GpuFleet fleet) {

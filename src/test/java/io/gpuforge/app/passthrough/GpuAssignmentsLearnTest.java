@@ -70,10 +70,8 @@ class GpuAssignmentsLearnTest {
         }
     }
 
+    /** Waits for what the step expects; fails when it does not come (it used to go on silently). */
     private static void waitFor(BooleanSupplier c) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!c.getAsBoolean() && System.nanoTime() < end) {
-            Thread.sleep(20);
-        }
+        io.gpuforge.testing.Eventually.until("the assignments' awaited state", Duration.ofSeconds(20), c);
     }
 }
