@@ -66,7 +66,7 @@ public final class AnalyseListing {
     }
 
     private Scene scene() {
-        Label intro = WizardPages.wrapped(new Label(i18n.get("listing.intro")));
+        Label intro = PassthroughWizardPages.wrapped(new Label(i18n.get("listing.intro")));
         text.setId("listing-text");
         text.setPromptText(i18n.get("listing.prompt"));
         text.setPrefRowCount(9);
@@ -110,7 +110,7 @@ public final class AnalyseListing {
         busy.setVisible(true);
         ui.tasks().supply(i18n.get("listing.task.read"), () -> BoundedStreams.readString(f.toPath(), 16 << 20))
                 .onSuccess(text::setText)
-                .onError(e -> result.getChildren().setAll(WizardPages.message("wizard-message-error",
+                .onError(e -> result.getChildren().setAll(PassthroughWizardPages.message("wizard-message-error",
                         i18n.get("listing.openFailed", f, e.getMessage()))))
                 .andFinally(() -> busy.setVisible(false)).start();
     }
@@ -123,7 +123,7 @@ public final class AnalyseListing {
             HostReading r = services.hosts().read(new HostTarget.Listing("pasted", bytes), (h, k, f) -> false);
             return new Analysis(r, services.passthrough().verdicts(r, PassthroughOverrides.none()));
         }).onSuccess(this::render)
-                .onError(e -> result.getChildren().setAll(WizardPages.message("wizard-message-error",
+                .onError(e -> result.getChildren().setAll(PassthroughWizardPages.message("wizard-message-error",
                         i18n.get("listing.failed", e.getMessage()))))
                 .andFinally(() -> busy.setVisible(false)).start();
     }
@@ -133,21 +133,21 @@ public final class AnalyseListing {
 
     private void render(Analysis a) {
         result.getChildren().clear();
-        Label summary = WizardPages.wrapped(new Label(i18n.get("listing.summary", a.reading().facts().pci().groups().size(),
+        Label summary = PassthroughWizardPages.wrapped(new Label(i18n.get("listing.summary", a.reading().facts().pci().groups().size(),
                 a.reading().facts().pci().devices().size(), a.verdicts().size())));
         summary.setId("listing-summary");
         summary.getStyleClass().add("title-4");
         result.getChildren().add(summary);
-        a.reading().listing().filter(ListingReport::partial).ifPresent(l -> result.getChildren().add(WizardPages.message(
+        a.reading().listing().filter(ListingReport::partial).ifPresent(l -> result.getChildren().add(PassthroughWizardPages.message(
                 "wizard-message-info", i18n.get("listing.partial", l.gaps().stream()
                         .map(g -> i18n.get("listing.gap", g.line(), g.reason())).collect(Collectors.joining("; "))))));
         a.reading().listing().filter(l -> !l.skipped().isEmpty()).ifPresent(l -> result.getChildren().add(
-                WizardPages.wrapped(new Label(i18n.get("listing.skipped", l.skipped().size())))));
+                PassthroughWizardPages.wrapped(new Label(i18n.get("listing.skipped", l.skipped().size())))));
         if (a.verdicts().isEmpty()) {
-            result.getChildren().add(WizardPages.message("wizard-message-info", i18n.get("listing.noGpu")));
+            result.getChildren().add(PassthroughWizardPages.message("wizard-message-info", i18n.get("listing.noGpu")));
         }
         for (GpuVerdict v : a.verdicts()) {
-            Label badge = new Label(i18n.get(WizardPages.verdictKey(v)));
+            Label badge = new Label(i18n.get(PassthroughWizardPages.verdictKey(v)));
             badge.getStyleClass().addAll("badge", IommuTable.styleOf(v.verdict().kind()), "verdict-badge");
             badge.setMinWidth(Region.USE_PREF_SIZE);
             Label name = new Label(v.address() + "  " + v.name().orElse(""));

@@ -16,15 +16,15 @@ final class AttachPlanView {
     private AttachPlanView() {
     }
 
-    static Node of(WizardModel m) {
+    static Node of(PassthroughWizardModel m) {
         I18n i18n = m.ui.i18n();
         VBox lines = new VBox(2);
         lines.setId("pt-attach-plan");
-        CheckBox add = WizardPages.wrapped(new CheckBox());
+        CheckBox add = PassthroughWizardPages.wrapped(new CheckBox());
         add.setId("pt-add-gpu");
         add.selectedProperty().bindBidirectional(m.attaching.addGpu);
         add.managedProperty().bind(add.visibleProperty());
-        CheckBox replace = WizardPages.wrapped(new CheckBox());
+        CheckBox replace = PassthroughWizardPages.wrapped(new CheckBox());
         replace.setId("pt-replace-gpu");
         replace.selectedProperty().bindBidirectional(m.attaching.replaceGpu);
         replace.managedProperty().bind(replace.visibleProperty());
@@ -48,13 +48,13 @@ final class AttachPlanView {
                 replace.setText(i18n.get("passthrough.attach.replaceGpu", String.join(", ", r.kept())));
             }
             if (!r.ok()) {
-                r.refusals().forEach(x -> lines.getChildren().add(WizardPages.message("wizard-message-error", x)));
+                r.refusals().forEach(x -> lines.getChildren().add(PassthroughWizardPages.message("wizard-message-error", x)));
                 return;
             }
             lines.getChildren().add(new Label(i18n.get("passthrough.attach.gets", c.vm().id(), r.vmName())));
             VBox log = new VBox(2);
             log.getStyleClass().add("output-log");
-            r.changes().forEach(x -> log.getChildren().add(WizardPages.wrapped(new Label(x))));
+            r.changes().forEach(x -> log.getChildren().add(PassthroughWizardPages.wrapped(new Label(x))));
             r.kept().forEach(k -> log.getChildren().add(new Label(i18n.get("passthrough.attach.keeps", k))));
             lines.getChildren().add(log);
         };
@@ -65,7 +65,7 @@ final class AttachPlanView {
     }
 
     private static Label muted(String text) {
-        Label l = WizardPages.wrapped(new Label(text));
+        Label l = PassthroughWizardPages.wrapped(new Label(text));
         l.getStyleClass().add("text-muted");
         return l;
     }

@@ -34,23 +34,23 @@ public final class PassthroughWizard {
 
     private final UiContext ui;
     private final I18n i18n;
-    private final WizardModel m;
-    private final WizardPages pages;
+    private final PassthroughWizardModel m;
+    private final PassthroughWizardPages pages;
     private final Stage stage = new Stage();
     private final WizardFrame frame;
     private final VBox steps;
     private final Label title;
     private final StackPane content;
     private final Button next;
-    private final Set<WizardModel.Step> skipped = EnumSet.noneOf(WizardModel.Step.class);
+    private final Set<PassthroughWizardModel.Step> skipped = EnumSet.noneOf(PassthroughWizardModel.Step.class);
     /** One click: after the one confirmation, each step goes on to the next by itself until the attach. */
     private boolean auto;
 
     private PassthroughWizard(UiContext ui, PassthroughServices services, Window owner) {
         this.ui = ui;
         this.i18n = ui.i18n();
-        this.m = new WizardModel(ui, services);
-        this.pages = new WizardPages(m);
+        this.m = new PassthroughWizardModel(ui, services);
+        this.pages = new PassthroughWizardPages(m);
         this.frame = new WizardFrame("pt", i18n, m.busy, m.error, demoBanner());
         this.steps = frame.steps();
         this.title = frame.title();
@@ -81,19 +81,19 @@ public final class PassthroughWizard {
 
     private void start(Optional<Preselection> pre) {
         if (pre.isEmpty()) {
-            m.loadHosts(() -> show(WizardModel.Step.HOST));
-            show(WizardModel.Step.HOST);
+            m.loadHosts(() -> show(PassthroughWizardModel.Step.HOST));
+            show(PassthroughWizardModel.Step.HOST);
             return;
         }
         m.host.set(pre.get());
         m.hosts.setAll(pre.get());
         pre.get().gpu().ifPresent(m.gpu::set);
         if (pre.get().gpu().isPresent()) {
-            m.readHost(() -> m.check(() -> m.loadVms(() -> show(WizardModel.Step.READINESS))));
+            m.readHost(() -> m.check(() -> m.loadVms(() -> show(PassthroughWizardModel.Step.READINESS))));
         } else {
-            m.readHost(() -> show(WizardModel.Step.GPU));
+            m.readHost(() -> show(PassthroughWizardModel.Step.GPU));
         }
-        show(WizardModel.Step.HOST);
+        show(PassthroughWizardModel.Step.HOST);
     }
 
     /** "Demo lab: nothing is changed on a real host", while the chosen host is the Demo lab's. */
@@ -101,7 +101,7 @@ public final class PassthroughWizard {
         Label demo = new Label(i18n.get("passthrough.demo"));
         demo.setId("pt-demo");
         demo.getStyleClass().add("wizard-banner");
-        WizardPages.wrapped(demo);
+        PassthroughWizardPages.wrapped(demo);
         demo.setMaxWidth(Double.MAX_VALUE);
         demo.visibleProperty().bind(Bindings.createBooleanBinding(() -> m.host.get() != null && m.host.get().connection()
                 .map(ConnectionInfo::kind).orElse(null) == ConnectionInfo.Kind.DEMO, m.host));
@@ -114,8 +114,8 @@ public final class PassthroughWizard {
         back.setOnAction(e -> back());
         next.setOnAction(e -> next());
         next.disableProperty().bind(cannotGoOn());
-        back.disableProperty().bind(m.busy.or(Bindings.createBooleanBinding(() -> !EnumSet.of(WizardModel.Step.GPU,
-                WizardModel.Step.READINESS, WizardModel.Step.PLAN).contains(m.step.get()), m.step)));
+        back.disableProperty().bind(m.busy.or(Bindings.createBooleanBinding(() -> !EnumSet.of(PassthroughWizardModel.Step.GPU,
+                PassthroughWizardModel.Step.READINESS, PassthroughWizardModel.Step.PLAN).contains(m.step.get()), m.step)));
         frame.cancel().setOnAction(e -> cancel());
         BorderPane root = frame.root();
         root.setId("passthrough-wizard");
@@ -137,17 +137,17 @@ public final class PassthroughWizard {
     private void next() {
         switch (m.step.get()) {
             case HOST:
-                m.readHost(() -> show(WizardModel.Step.GPU));
+                m.readHost(() -> show(PassthroughWizardModel.Step.GPU));
                 break;
             case GPU:
                 m.warningsAcknowledged.set(false);
-                m.check(() -> show(WizardModel.Step.READINESS));
+                m.check(() -> show(PassthroughWizardModel.Step.READINESS));
                 break;
             case READINESS:
                 afterReadiness();
                 break;
             case PLAN:
-                show(WizardModel.Step.APPLY);
+                show(PassthroughWizardModel.Step.APPLY);
                 m.apply(this::stepDone);
                 break;
             case APPLY:
@@ -179,28 +179,28 @@ public final class PassthroughWizard {
         switch (to) {
             case APPLY:
                 // the user reviews the plan before it is applied
-                show(WizardModel.Step.PLAN);
+                show(PassthroughWizardModel.Step.PLAN);
                 break;
             case REBOOT:
                 if (from == PassthroughSteps.State.CHECK) {
-                    skip(WizardModel.Step.PLAN, WizardModel.Step.APPLY);
+                    skip(PassthroughWizardModel.Step.PLAN, PassthroughWizardModel.Step.APPLY);
                 }
-                show(WizardModel.Step.REBOOT);
+                show(PassthroughWizardModel.Step.REBOOT);
                 break;
             case VERIFY:
-                show(WizardModel.Step.VERIFY);
+                show(PassthroughWizardModel.Step.VERIFY);
                 m.verify(this::stepDone);
                 break;
             case ATTACH:
                 if (from == PassthroughSteps.State.CHECK) {
-                    skip(WizardModel.Step.PLAN, WizardModel.Step.APPLY, WizardModel.Step.REBOOT, WizardModel.Step.VERIFY);
+                    skip(PassthroughWizardModel.Step.PLAN, PassthroughWizardModel.Step.APPLY, PassthroughWizardModel.Step.REBOOT, PassthroughWizardModel.Step.VERIFY);
                 } else if (from == PassthroughSteps.State.APPLY) {
-                    skip(WizardModel.Step.REBOOT, WizardModel.Step.VERIFY);
+                    skip(PassthroughWizardModel.Step.REBOOT, PassthroughWizardModel.Step.VERIFY);
                 }
                 toAttach();
                 break;
             case DONE:
-                show(WizardModel.Step.DONE);
+                show(PassthroughWizardModel.Step.DONE);
                 break;
             default:
                 refreshButtons();
@@ -208,9 +208,9 @@ public final class PassthroughWizard {
     }
 
     private void toAttach() {
-        show(WizardModel.Step.ATTACH);
+        show(PassthroughWizardModel.Step.ATTACH);
         m.loadVms(() -> {
-            show(WizardModel.Step.ATTACH);
+            show(PassthroughWizardModel.Step.ATTACH);
             if (auto && m.attaching.checked.get() != null) {
                 stepDone(); // one click: the VM's lines were confirmed with the plan; the attach compares them
             } else {
@@ -249,26 +249,26 @@ public final class PassthroughWizard {
         switch (m.step.get()) {
             case GPU:
                 if (m.hosts.size() <= 1) {
-                    m.loadHosts(() -> show(WizardModel.Step.HOST));
+                    m.loadHosts(() -> show(PassthroughWizardModel.Step.HOST));
                 }
-                show(WizardModel.Step.HOST);
+                show(PassthroughWizardModel.Step.HOST);
                 break;
             case READINESS:
-                show(WizardModel.Step.GPU);
+                show(PassthroughWizardModel.Step.GPU);
                 break;
             default:
-                show(WizardModel.Step.READINESS);
+                show(PassthroughWizardModel.Step.READINESS);
         }
     }
 
     private void recheck() {
-        if (m.step.get() == WizardModel.Step.READINESS && !m.busy.get()) {
-            m.check(() -> show(WizardModel.Step.READINESS));
+        if (m.step.get() == PassthroughWizardModel.Step.READINESS && !m.busy.get()) {
+            m.check(() -> show(PassthroughWizardModel.Step.READINESS));
         }
     }
 
     private void cancel() {
-        if (m.step.get() == WizardModel.Step.APPLY && m.busy.get()) {
+        if (m.step.get() == PassthroughWizardModel.Step.APPLY && m.busy.get()) {
             // the apply is journaled and its commands must not be cut off half-way: it ends on its own
             ui.dialogs().showInfo("passthrough.title", i18n.get("passthrough.cancel.applying"));
         }
@@ -276,14 +276,14 @@ public final class PassthroughWizard {
         stage.close();
     }
 
-    private void skip(WizardModel.Step... s) {
+    private void skip(PassthroughWizardModel.Step... s) {
         skipped.addAll(Set.of(s));
     }
 
-    private void show(WizardModel.Step s) {
+    private void show(PassthroughWizardModel.Step s) {
         m.step.set(s);
         content.getChildren().setAll(page(s));
-        title.setText(i18n.get(WizardModel.stepKey(s)));
+        title.setText(i18n.get(PassthroughWizardModel.stepKey(s)));
         StepLabels.render(steps, m.step.get(), skipped, i18n);
         refreshButtons();
         if (auto) {
@@ -291,28 +291,28 @@ public final class PassthroughWizard {
         }
     }
 
-    private void goOnByItself(WizardModel.Step s) {
-        if (s == WizardModel.Step.PLAN) {
+    private void goOnByItself(PassthroughWizardModel.Step s) {
+        if (s == PassthroughWizardModel.Step.PLAN) {
             next();
-        } else if (s == WizardModel.Step.REBOOT && m.rebooted.get() == null && !m.busy.get()) {
+        } else if (s == PassthroughWizardModel.Step.REBOOT && m.rebooted.get() == null && !m.busy.get()) {
             if (m.cannotReboot().isPresent()) {
                 auto = false;
             } else {
                 m.reboot(this::stepDone);
             }
-        } else if (s == WizardModel.Step.DONE) {
+        } else if (s == PassthroughWizardModel.Step.DONE) {
             auto = false;
         }
     }
 
-    private Node page(WizardModel.Step s) {
+    private Node page(PassthroughWizardModel.Step s) {
         switch (s) {
             case HOST:
                 return pages.host();
             case GPU:
                 return pages.gpu();
             case READINESS:
-                return m.report.get() == null ? new Label() : pages.readiness(this::runAll, () -> m.check(() -> show(WizardModel.Step.READINESS)));
+                return m.report.get() == null ? new Label() : pages.readiness(this::runAll, () -> m.check(() -> show(PassthroughWizardModel.Step.READINESS)));
             case PLAN:
                 return pages.plan();
             case APPLY:
@@ -345,7 +345,7 @@ public final class PassthroughWizard {
                 created -> created.ifPresent(ref -> m.loadVms(() -> m.vms.stream().filter(v -> v.ref().equals(ref))
                         .findFirst().ifPresent(v -> {
                             m.vm.set(v);
-                            m.attaching.attach(() -> show(WizardModel.Step.DONE));
+                            m.attaching.attach(() -> show(PassthroughWizardModel.Step.DONE));
                         }))));
     }
 
@@ -355,10 +355,10 @@ public final class PassthroughWizard {
     }
 
     private void refreshButtons() {
-        WizardModel.Step s = m.step.get();
-        next.setText(i18n.get(s == WizardModel.Step.PLAN ? "passthrough.next.apply"
-                : s == WizardModel.Step.ATTACH ? "passthrough.next.attach"
-                : s == WizardModel.Step.DONE ? "passthrough.next.finish" : "passthrough.next"));
+        PassthroughWizardModel.Step s = m.step.get();
+        next.setText(i18n.get(s == PassthroughWizardModel.Step.PLAN ? "passthrough.next.apply"
+                : s == PassthroughWizardModel.Step.ATTACH ? "passthrough.next.attach"
+                : s == PassthroughWizardModel.Step.DONE ? "passthrough.next.finish" : "passthrough.next"));
     }
 
 }

@@ -65,15 +65,15 @@ public final class ReadinessView extends VBox {
         Label status = new Label(i18n.get(statusKey(c.status())));
         status.getStyleClass().add("check-status");
         status.setMinWidth(70);
-        Label message = WizardPages.wrapped(new Label(m.message(c)));
+        Label message = PassthroughWizardPages.wrapped(new Label(m.message(c)));
         VBox text = new VBox(2, message);
         m.fix(c).ifPresent(f -> {
-            Label fix = WizardPages.wrapped(new Label(i18n.get("passthrough.check.fix", f)));
+            Label fix = PassthroughWizardPages.wrapped(new Label(i18n.get("passthrough.check.fix", f)));
             fix.getStyleClass().add("check-fix");
             text.getChildren().add(fix);
         });
         handled.ifPresent(key -> {
-            Label note = WizardPages.wrapped(new Label(i18n.get(key)));
+            Label note = PassthroughWizardPages.wrapped(new Label(i18n.get(key)));
             note.getStyleClass().add("check-handled");
             text.getChildren().add(note);
         });

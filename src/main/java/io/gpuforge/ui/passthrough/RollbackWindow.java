@@ -95,7 +95,7 @@ public final class RollbackWindow {
     }
 
     private Scene scene() {
-        Label intro = WizardPages.wrapped(new Label(i18n.get("rollback.intro")));
+        Label intro = PassthroughWizardPages.wrapped(new Label(i18n.get("rollback.intro")));
         list.setId("rollback-plans");
         list.setPrefHeight(150);
         list.setCellFactory(v -> new ListCell<>() {
@@ -122,7 +122,7 @@ public final class RollbackWindow {
         busy.setPrefSize(20, 20);
         busy.setVisible(false);
         state.setId("rollback-state");
-        WizardPages.wrapped(state);
+        PassthroughWizardPages.wrapped(state);
         HBox buttons = new HBox(10, rollback, reboot, busy);
         buttons.setAlignment(Pos.CENTER_LEFT);
         detail.setId("rollback-detail");
@@ -169,7 +169,7 @@ public final class RollbackWindow {
         }
         Optional<String> cannot = history.cannotRollBack(p.id());
         if (cannot.isPresent()) {
-            detail.getChildren().add(WizardPages.message("wizard-message-info", cannot.get()));
+            detail.getChildren().add(PassthroughWizardPages.message("wizard-message-info", cannot.get()));
             return;
         }
         busy.setVisible(true);

@@ -12,10 +12,10 @@ final class StepLabels {
     private StepLabels() {
     }
 
-    static void render(VBox steps, WizardModel.Step current, Set<WizardModel.Step> skipped, I18n i18n) {
+    static void render(VBox steps, PassthroughWizardModel.Step current, Set<PassthroughWizardModel.Step> skipped, I18n i18n) {
         steps.getChildren().clear();
-        for (WizardModel.Step s : WizardModel.Step.values()) {
-            Label l = new Label(i18n.get(WizardModel.stepKey(s)));
+        for (PassthroughWizardModel.Step s : PassthroughWizardModel.Step.values()) {
+            Label l = new Label(i18n.get(PassthroughWizardModel.stepKey(s)));
             l.getStyleClass().add("wizard-step");
             l.setId("pt-step-" + s.name().toLowerCase(Locale.ROOT));
             l.setMaxWidth(Double.MAX_VALUE);

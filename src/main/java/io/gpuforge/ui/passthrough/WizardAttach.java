@@ -34,11 +34,11 @@ final class WizardAttach {
     final BooleanProperty addGpu = new SimpleBooleanProperty();
     /** The VM has a GPU already and gets this one instead, in the same change. */
     final BooleanProperty replaceGpu = new SimpleBooleanProperty();
-    private final WizardModel m;
+    private final PassthroughWizardModel m;
     private final GpuAssignments assignments = new GpuAssignments();
     private final AttachPreflight preflight = new AttachPreflight(assignments);
 
-    WizardAttach(WizardModel m) {
+    WizardAttach(PassthroughWizardModel m) {
         this.m = m;
         addGpu.addListener((o, a, b) -> {
             if (b) {

@@ -70,13 +70,13 @@ public final class CreateVmWizard {
     private final VmCreateServices services;
     private final CreateVmWizardModel model;
     private final Stage stage = new Stage();
-    private final ObjectProperty<CreateVmWizardModel.Page> page = new SimpleObjectProperty<>(
-            CreateVmWizardModel.Page.TARGET);
+    private final ObjectProperty<CreateVmWizardModel.Step> page = new SimpleObjectProperty<>(
+            CreateVmWizardModel.Step.TARGET);
     private final SimpleBooleanProperty busy = new SimpleBooleanProperty(false);
     final ObservableList<ConnectionInfo> connections = FXCollections.observableArrayList();
     final ObservableList<String> nodes = FXCollections.observableArrayList();
     final ObservableList<VmTemplate> templates = FXCollections.observableArrayList();
-    private final WizardPages pages;
+    private final CreateVmWizardPages pages;
     /** The cancel flag of the operation running now (a create, a setup): a new one for each, so one cancel stops one. */
     private volatile AtomicBoolean cancel = new AtomicBoolean();
     private Optional<VmRef> created = Optional.empty();
@@ -87,7 +87,7 @@ public final class CreateVmWizard {
         this.ui = ui;
         this.services = services;
         this.model = new CreateVmWizardModel(ui.i18n());
-        this.pages = new WizardPages(ui, model, this);
+        this.pages = new CreateVmWizardPages(ui, model, this);
         if (owner != null) {
             stage.initOwner(owner);
         }
@@ -103,7 +103,7 @@ public final class CreateVmWizard {
         heading.setId("vmc-heading");
         heading.getStyleClass().add("title-3");
         heading.textProperty().bind(Bindings.createStringBinding(() -> ui.i18n().get("vmcreate.step",
-                page.get().ordinal() + 1, CreateVmWizardModel.Page.values().length, WizardPages.title(ui.i18n(),
+                page.get().ordinal() + 1, CreateVmWizardModel.Step.values().length, CreateVmWizardPages.title(ui.i18n(),
                 page.get())), page));
         BorderPane.setMargin(heading, new Insets(16, 16, 0, 16));
         root.setTop(heading);
@@ -161,17 +161,17 @@ public final class CreateVmWizard {
     }
 
     private Node steps() {
-        ListView<CreateVmWizardModel.Page> steps = new ListView<>(FXCollections.observableArrayList(
-                CreateVmWizardModel.Page.values()));
+        ListView<CreateVmWizardModel.Step> steps = new ListView<>(FXCollections.observableArrayList(
+                CreateVmWizardModel.Step.values()));
         steps.setId("vmc-steps");
         steps.setFocusTraversable(false);
         steps.setMouseTransparent(true);
         steps.setPrefWidth(190);
         steps.setCellFactory(l -> new ListCell<>() {
             @Override
-            protected void updateItem(CreateVmWizardModel.Page p, boolean empty) {
+            protected void updateItem(CreateVmWizardModel.Step p, boolean empty) {
                 super.updateItem(p, empty);
-                setText(empty || p == null ? null : (p.ordinal() + 1) + ". " + WizardPages.title(ui.i18n(), p));
+                setText(empty || p == null ? null : (p.ordinal() + 1) + ". " + CreateVmWizardPages.title(ui.i18n(), p));
             }
         });
         page.addListener((o, a, p) -> steps.getSelectionModel().select(p));
@@ -184,24 +184,24 @@ public final class CreateVmWizard {
         back.setId("vmc-back");
         back.setOnAction(e -> move(-1));
         back.disableProperty().bind(Bindings.createBooleanBinding(() -> busy.get()
-                || page.get() == CreateVmWizardModel.Page.TARGET, page, busy));
+                || page.get() == CreateVmWizardModel.Step.TARGET, page, busy));
         Button next = new Button(ui.i18n().get("vmcreate.next"));
         next.setId("vmc-next");
         next.setDefaultButton(true);
         next.setOnAction(e -> move(1));
         next.disableProperty().bind(Bindings.createBooleanBinding(() -> busy.get() || !model.pageValid(page.get()),
                 page, busy, model.errors, model.template, model.choices, model.connection, model.node));
-        next.visibleProperty().bind(page.isNotEqualTo(CreateVmWizardModel.Page.SUMMARY)
-                .and(page.isNotEqualTo(CreateVmWizardModel.Page.CREATE)));
+        next.visibleProperty().bind(page.isNotEqualTo(CreateVmWizardModel.Step.SUMMARY)
+                .and(page.isNotEqualTo(CreateVmWizardModel.Step.CREATE)));
         next.managedProperty().bind(next.visibleProperty());
         Button create = new Button(ui.i18n().get("vmcreate.create"));
         create.setId("vmc-create");
         create.getStyleClass().add("accent");
         create.setOnAction(e -> create());
-        create.visibleProperty().bind(page.isEqualTo(CreateVmWizardModel.Page.SUMMARY));
+        create.visibleProperty().bind(page.isEqualTo(CreateVmWizardModel.Step.SUMMARY));
         create.managedProperty().bind(create.visibleProperty());
         create.disableProperty().bind(Bindings.createBooleanBinding(() -> busy.get()
-                || !model.pageValid(CreateVmWizardModel.Page.SUMMARY), busy, model.errors));
+                || !model.pageValid(CreateVmWizardModel.Step.SUMMARY), busy, model.errors));
         Button close = new Button(ui.i18n().get("vmcreate.close"));
         close.setId("vmc-close");
         close.setCancelButton(true);
@@ -221,17 +221,17 @@ public final class CreateVmWizard {
 
     private void move(int by) {
         int i = page.get().ordinal() + by;
-        CreateVmWizardModel.Page[] all = CreateVmWizardModel.Page.values();
+        CreateVmWizardModel.Step[] all = CreateVmWizardModel.Step.values();
         if (i >= 0 && i < all.length) {
             page.set(all[i]);
         }
     }
 
-    void show(CreateVmWizardModel.Page p) {
+    void show(CreateVmWizardModel.Step p) {
         page.set(p);
     }
 
-    CreateVmWizardModel.Page current() {
+    CreateVmWizardModel.Step current() {
         return page.get();
     }
 
@@ -319,7 +319,7 @@ public final class CreateVmWizard {
 
     private void create() {
         VmProvisioning.Request request = model.request();
-        page.set(CreateVmWizardModel.Page.CREATE);
+        page.set(CreateVmWizardModel.Step.CREATE);
         pages.createStarted();
         AtomicBoolean cancelled = newOperation();
         busy.set(true);

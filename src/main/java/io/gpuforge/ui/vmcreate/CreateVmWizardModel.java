@@ -35,18 +35,18 @@ import javafx.collections.ObservableMap;
 public final class CreateVmWizardModel {
 
     /** The pages in order. */
-    public enum Page { TARGET, TEMPLATE, NAME, RESOURCES, PLACEMENT, CLOUD_INIT, GPU, SUMMARY, CREATE }
+    public enum Step { TARGET, TEMPLATE, NAME, RESOURCES, PLACEMENT, CLOUD_INIT, GPU, SUMMARY, CREATE }
 
-    private static final Map<VmField, Page> PAGE_OF = new EnumMap<>(Map.ofEntries(Map.entry(VmField.NAME, Page.NAME),
-            Map.entry(VmField.VMID, Page.NAME), Map.entry(VmField.CORES, Page.RESOURCES),
-            Map.entry(VmField.MEMORY, Page.RESOURCES), Map.entry(VmField.CPU_TYPE, Page.RESOURCES),
-            Map.entry(VmField.DISK, Page.RESOURCES), Map.entry(VmField.STORAGE, Page.PLACEMENT),
-            Map.entry(VmField.NETWORK, Page.PLACEMENT), Map.entry(VmField.IMAGE, Page.PLACEMENT),
-            Map.entry(VmField.CI_USER, Page.CLOUD_INIT), Map.entry(VmField.CI_PASSWORD, Page.CLOUD_INIT),
-            Map.entry(VmField.SSH_KEYS, Page.CLOUD_INIT), Map.entry(VmField.IP, Page.CLOUD_INIT),
-            Map.entry(VmField.GATEWAY, Page.CLOUD_INIT), Map.entry(VmField.DNS, Page.CLOUD_INIT),
-            Map.entry(VmField.OTHER, Page.CLOUD_INIT), Map.entry(VmField.GPU, Page.GPU),
-            Map.entry(VmField.SOURCE, Page.TEMPLATE)));
+    private static final Map<VmField, Step> PAGE_OF = new EnumMap<>(Map.ofEntries(Map.entry(VmField.NAME, Step.NAME),
+            Map.entry(VmField.VMID, Step.NAME), Map.entry(VmField.CORES, Step.RESOURCES),
+            Map.entry(VmField.MEMORY, Step.RESOURCES), Map.entry(VmField.CPU_TYPE, Step.RESOURCES),
+            Map.entry(VmField.DISK, Step.RESOURCES), Map.entry(VmField.STORAGE, Step.PLACEMENT),
+            Map.entry(VmField.NETWORK, Step.PLACEMENT), Map.entry(VmField.IMAGE, Step.PLACEMENT),
+            Map.entry(VmField.CI_USER, Step.CLOUD_INIT), Map.entry(VmField.CI_PASSWORD, Step.CLOUD_INIT),
+            Map.entry(VmField.SSH_KEYS, Step.CLOUD_INIT), Map.entry(VmField.IP, Step.CLOUD_INIT),
+            Map.entry(VmField.GATEWAY, Step.CLOUD_INIT), Map.entry(VmField.DNS, Step.CLOUD_INIT),
+            Map.entry(VmField.OTHER, Step.CLOUD_INIT), Map.entry(VmField.GPU, Step.GPU),
+            Map.entry(VmField.SOURCE, Step.TEMPLATE)));
 
     final ObjectProperty<ConnectionInfo> connection = new SimpleObjectProperty<>();
     final StringProperty node = new SimpleStringProperty("");
@@ -85,8 +85,8 @@ public final class CreateVmWizardModel {
         watch();
     }
 
-    public static Page pageOf(VmField f) {
-        return PAGE_OF.getOrDefault(f, Page.SUMMARY);
+    public static Step pageOf(VmField f) {
+        return PAGE_OF.getOrDefault(f, Step.SUMMARY);
     }
 
     /** Takes a template's values as the starting point. */
@@ -215,7 +215,7 @@ public final class CreateVmWizardModel {
     }
 
     /** Whether the page may be left with Next. */
-    boolean pageValid(Page p) {
+    boolean pageValid(Step p) {
         switch (p) {
             case TARGET:
                 return target().isPresent() && choices.get() != null;
@@ -229,13 +229,13 @@ public final class CreateVmWizardModel {
     }
 
     /** The first page with an error (where the wizard takes the user after a refusal). */
-    Optional<Page> firstPageWithError() {
-        List<Page> pages = new ArrayList<>();
+    Optional<Step> firstPageWithError() {
+        List<Step> pages = new ArrayList<>();
         errors.keySet().forEach(f -> pages.add(pageOf(f)));
         return pages.stream().min(Enum::compareTo);
     }
 
-    static Set<Page> pagesWithFields() {
+    static Set<Step> pagesWithFields() {
         return Set.copyOf(PAGE_OF.values());
     }
 }

@@ -37,9 +37,9 @@ final class FromVmPane extends VBox {
         this.i18n = ui.i18n();
         setId("tm-from-vm-pane");
         connection.setId("tm-vm-connection");
-        connection.setConverter(WizardPages.converter(c -> c.name() + " (" + c.address() + ")"));
+        connection.setConverter(CreateVmWizardPages.converter(c -> c.name() + " (" + c.address() + ")"));
         vm.setId("tm-vm");
-        vm.setConverter(WizardPages.converter(v -> v.ref().id() + " " + v.name() + " (" + v.ref().node() + ")"));
+        vm.setConverter(CreateVmWizardPages.converter(v -> v.ref().id() + " " + v.name() + " (" + v.ref().node() + ")"));
         status.setId("tm-vm-status");
         status.setWrapText(true);
         Button readButton = new Button(i18n.get("vmcreate.templates.fromVm.read"));
@@ -47,7 +47,7 @@ final class FromVmPane extends VBox {
         readButton.disableProperty().bind(vm.valueProperty().isNull());
         readButton.setOnAction(e -> read(read));
         connection.valueProperty().addListener((o, a, c) -> loadVms(c));
-        GridPane g = WizardPages.grid();
+        GridPane g = CreateVmWizardPages.grid();
         g.addRow(0, new Label(i18n.get("vmcreate.target.connection")), connection);
         g.addRow(1, new Label(i18n.get("vmcreate.templates.fromVm.vm")), new HBox(10, vm, readButton));
         Label title = new Label(i18n.get("vmcreate.templates.fromVm.title"));

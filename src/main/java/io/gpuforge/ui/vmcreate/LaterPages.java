@@ -45,7 +45,7 @@ final class LaterPages {
     private final I18n i18n;
     private final CreateVmWizardModel model;
     private final CreateVmWizard wizard;
-    private final WizardPages pages;
+    private final CreateVmWizardPages pages;
     private final Map<String, String> verdicts = new HashMap<>();
     private final TextArea log = new TextArea();
     private final Label status = new Label();
@@ -56,7 +56,7 @@ final class LaterPages {
     private final Label setup = new Label();
     private final ObservableList<Optional<GpuInfo>> gpuItems = FXCollections.observableArrayList();
 
-    LaterPages(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard, WizardPages pages) {
+    LaterPages(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard, CreateVmWizardPages pages) {
         this.ui = ui;
         this.services = wizard.services();
         this.i18n = ui.i18n();
@@ -94,7 +94,7 @@ final class LaterPages {
         dns.textProperty().bindBidirectional(model.dns);
         ip.disableProperty().bind(model.staticIp.not());
         gateway.disableProperty().bind(model.staticIp.not());
-        GridPane g = WizardPages.grid();
+        GridPane g = CreateVmWizardPages.grid();
         g.addRow(0, new Label(i18n.get("vmcreate.ci.user")), user);
         g.add(pages.message(VmField.CI_USER), 1, 1);
         g.addRow(2, new Label(i18n.get("vmcreate.ci.password")), password);
@@ -107,7 +107,7 @@ final class LaterPages {
         g.add(pages.message(VmField.GATEWAY), 1, 9);
         g.addRow(10, new Label(i18n.get("vmcreate.ci.dns")), dns);
         g.add(pages.message(VmField.DNS), 1, 11);
-        GridPane vars = WizardPages.grid();
+        GridPane vars = CreateVmWizardPages.grid();
         vars.setId("vmc-variables");
         Runnable fill = () -> {
             vars.getChildren().clear();

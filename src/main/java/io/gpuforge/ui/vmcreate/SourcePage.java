@@ -31,10 +31,10 @@ final class SourcePage {
     private final I18n i18n;
     private final CreateVmWizardModel model;
     private final CreateVmWizard wizard;
-    private final WizardPages pages;
+    private final CreateVmWizardPages pages;
     private final ObservableList<VmInfo> clones = FXCollections.observableArrayList();
 
-    SourcePage(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard, WizardPages pages) {
+    SourcePage(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard, CreateVmWizardPages pages) {
         this.ui = ui;
         this.services = wizard.services();
         this.i18n = ui.i18n();

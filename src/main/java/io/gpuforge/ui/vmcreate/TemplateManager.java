@@ -104,7 +104,7 @@ final class TemplateManager {
         Button export = new Button(i18n.get("vmcreate.templates.export"));
         export.setId("tm-export");
         export.setOnAction(e -> chooseExport());
-        GridPane form = WizardPages.grid();
+        GridPane form = CreateVmWizardPages.grid();
         form.addRow(0, new Label(i18n.get("vmcreate.templates.name")), name);
         form.addRow(1, new Label(i18n.get("vmcreate.templates.description")), description);
         form.addRow(2, new Label(i18n.get("vmcreate.resources.cores")), cores);

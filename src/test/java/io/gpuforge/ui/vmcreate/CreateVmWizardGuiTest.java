@@ -101,25 +101,25 @@ class CreateVmWizardGuiTest {
         return !fx.find("#vmc-next", Button.class).isDisabled();
     }
 
-    private void next(CreateVmWizard w, CreateVmWizardModel.Page expected) {
+    private void next(CreateVmWizard w, CreateVmWizardModel.Step expected) {
         fx.fire("#vmc-next");
         assertThat(w.current()).isEqualTo(expected);
     }
 
     /** From the target to the summary with valid values (a template without a GPU request on the page). */
     private void fillUpToSummary(CreateVmWizard w, String name) throws Exception {
-        next(w, CreateVmWizardModel.Page.TEMPLATE);
+        next(w, CreateVmWizardModel.Step.TEMPLATE);
         pickTemplate("ubuntu-cuda");
-        next(w, CreateVmWizardModel.Page.NAME);
+        next(w, CreateVmWizardModel.Step.NAME);
         set("#vmc-name", name);
-        next(w, CreateVmWizardModel.Page.RESOURCES);
+        next(w, CreateVmWizardModel.Step.RESOURCES);
         spin("#vmc-memory", 8192);
         spin("#vmc-disk", 40);
-        next(w, CreateVmWizardModel.Page.PLACEMENT);
-        next(w, CreateVmWizardModel.Page.CLOUD_INIT);
+        next(w, CreateVmWizardModel.Step.PLACEMENT);
+        next(w, CreateVmWizardModel.Step.CLOUD_INIT);
         fx.robot.interact(() -> fx.find("#vmc-sshkeys", TextArea.class).setText(KEY));
-        next(w, CreateVmWizardModel.Page.GPU);
-        next(w, CreateVmWizardModel.Page.SUMMARY);
+        next(w, CreateVmWizardModel.Step.GPU);
+        next(w, CreateVmWizardModel.Step.SUMMARY);
         fx.robot.interact(() -> fx.find("#vmc-start", CheckBox.class).setSelected(false));
     }
 
@@ -137,19 +137,19 @@ class CreateVmWizardGuiTest {
         assertThat(fx.text("#vmc-target-status")).contains("32 CPUs").contains("96.0 GiB memory free of 128.0 GiB")
                 .contains("1 free GPUs");
         WizardFixture.writePng(wizard.getScene(), "vmcreate-1-target-light-en.png");
-        next(w, CreateVmWizardModel.Page.TEMPLATE);
+        next(w, CreateVmWizardModel.Step.TEMPLATE);
         assertThat(nextEnabled()).as("no template chosen yet").isFalse();
         pickTemplate("ubuntu-cuda");
         assertThat(fx.text("#vmc-template-description")).contains("NVIDIA Container Toolkit");
         assertThat(fx.text("#vmc-clone-sources")).contains("9000 ubuntu-24.04-cloud");
         WizardFixture.writePng(wizard.getScene(), "vmcreate-2-template-light-en.png");
-        next(w, CreateVmWizardModel.Page.NAME);
+        next(w, CreateVmWizardModel.Step.NAME);
         set("#vmc-name", "bad name!");
         assertThat(fx.text("#vmc-msg-name")).startsWith("A VM name is letters");
         assertThat(nextEnabled()).isFalse();
         set("#vmc-name", "cuda-gui-01");
         WizardFixture.writePng(wizard.getScene(), "vmcreate-3-name-light-en.png");
-        next(w, CreateVmWizardModel.Page.RESOURCES);
+        next(w, CreateVmWizardModel.Step.RESOURCES);
         spin("#vmc-memory", 112 * 1024);
         assertThat(fx.text("#vmc-msg-memory")).isEqualTo("Not enough memory on pve-4090: 112.0 GiB asked, 96.0 GiB free"
                 + " of 128.0 GiB");
@@ -160,17 +160,17 @@ class CreateVmWizardGuiTest {
         assertThat(fx.text("#vmc-msg-memory")).isEmpty();
         spin("#vmc-disk", 64);
         assertThat(nextEnabled()).isTrue();
-        next(w, CreateVmWizardModel.Page.PLACEMENT);
+        next(w, CreateVmWizardModel.Step.PLACEMENT);
         assertThat(fx.find("#vmc-storage", ChoiceBox.class).getItems()).contains("local-zfs");
         assertThat(fx.find("#vmc-network", ChoiceBox.class).getValue()).isEqualTo("vmbr0");
         WizardFixture.writePng(wizard.getScene(), "vmcreate-5-placement-light-en.png");
-        next(w, CreateVmWizardModel.Page.CLOUD_INIT);
+        next(w, CreateVmWizardModel.Step.CLOUD_INIT);
         assertThat(fx.text("#vmc-msg-ssh-keys")).contains("Give a password or an SSH public key");
         assertThat(nextEnabled()).isFalse();
         fx.robot.interact(() -> fx.find("#vmc-sshkeys", TextArea.class).setText(KEY));
         assertThat(nextEnabled()).isTrue();
         WizardFixture.writePng(wizard.getScene(), "vmcreate-6-cloud-init-light-en.png");
-        next(w, CreateVmWizardModel.Page.GPU);
+        next(w, CreateVmWizardModel.Step.GPU);
         @SuppressWarnings("unchecked")
         ListView<Optional<GpuInfo>> gpus = fx.find("#vmc-gpus", ListView.class);
         assertThat(gpus.getItems()).hasSize(2);
@@ -179,7 +179,7 @@ class CreateVmWizardGuiTest {
         assertThat(gpus.getItems().get(1).orElseThrow().address().toString()).isEqualTo("0000:02:00.0");
         assertThat(fx.text("#vmc-msg-gpu")).isEmpty();
         WizardFixture.writePng(wizard.getScene(), "vmcreate-7-gpu-light-en.png");
-        next(w, CreateVmWizardModel.Page.SUMMARY);
+        next(w, CreateVmWizardModel.Step.SUMMARY);
         String summary = fx.find("#vmc-summary", TextArea.class).getText();
         assertThat(summary).contains("Cloud-init: the template's user-data goes to the node as a snippet over its SSH"
                 + " host link", "local:snippets/gpuforge-<vmid>-cuda-gui-01-user.yaml", "cicustom=user=local:snippets/");
@@ -257,7 +257,7 @@ class CreateVmWizardGuiTest {
         ConnectionInfo demo = fx.app.connections().addDemo("Demo lab");
         fx.show(stage);
         CreateVmWizard w = openOn(demo, "pve-3090");
-        next(w, CreateVmWizardModel.Page.TEMPLATE);
+        next(w, CreateVmWizardModel.Step.TEMPLATE);
         @SuppressWarnings("unchecked")
         ListView<VmInfo> clones = fx.find("#vmc-clone-list", ListView.class);
         assertThat(clones.getItems()).extracting(v -> v.ref().id()).containsExactly("9000");
@@ -269,24 +269,24 @@ class CreateVmWizardGuiTest {
         assertThat(fx.text("#vmc-template-description")).contains("Made from VM 9000");
         fx.robot.interact(() -> fx.find("#vmc-linked", CheckBox.class).setSelected(false));
         WizardFixture.writePng(w.stage().getScene(), "vmcreate-2-clone-source-light-en.png");
-        next(w, CreateVmWizardModel.Page.NAME);
+        next(w, CreateVmWizardModel.Step.NAME);
         set("#vmc-name", "clone-gui-01");
-        next(w, CreateVmWizardModel.Page.RESOURCES);
+        next(w, CreateVmWizardModel.Step.RESOURCES);
         assertThat(fx.find("#vmc-disk", Spinner.class).isDisabled()).as("a clone keeps the template's disk").isTrue();
         assertThat(fx.text("#vmc-clone-disk")).contains("32 GiB");
         spin("#vmc-cores", 8);
         spin("#vmc-memory", 16384);
-        next(w, CreateVmWizardModel.Page.PLACEMENT);
+        next(w, CreateVmWizardModel.Step.PLACEMENT);
         assertThat(fx.find("#vmc-storage", ChoiceBox.class).isDisabled()).as("a full clone picks its storage").isFalse();
-        next(w, CreateVmWizardModel.Page.CLOUD_INIT);
+        next(w, CreateVmWizardModel.Step.CLOUD_INIT);
         set("#vmc-user", "ada");
         fx.robot.interact(() -> fx.find("#vmc-sshkeys", TextArea.class).setText(KEY));
-        next(w, CreateVmWizardModel.Page.GPU);
+        next(w, CreateVmWizardModel.Step.GPU);
         @SuppressWarnings("unchecked")
         ListView<Optional<GpuInfo>> gpus = fx.find("#vmc-gpus", ListView.class);
         fx.robot.interact(() -> gpus.getSelectionModel().select(1));
         String gpu = gpus.getItems().get(1).orElseThrow().address().toString();
-        next(w, CreateVmWizardModel.Page.SUMMARY);
+        next(w, CreateVmWizardModel.Step.SUMMARY);
         fx.robot.interact(() -> fx.find("#vmc-start", CheckBox.class).setSelected(false));
         String summary = fx.find("#vmc-summary", TextArea.class).getText();
         assertThat(summary).contains("Source: clone of VM 9000 ubuntu-24.04-cloud, full copy onto local-zfs",
@@ -317,22 +317,22 @@ class CreateVmWizardGuiTest {
         fillUpToSummary(w, "race-01");
         fx.fire("#vmc-back");
         fx.fire("#vmc-back");
-        assertThat(w.current()).isEqualTo(CreateVmWizardModel.Page.CLOUD_INIT);
+        assertThat(w.current()).isEqualTo(CreateVmWizardModel.Step.CLOUD_INIT);
         // GPUForge does not check DNS server addresses itself: Proxmox VE's 400 names the field
         set("#vmc-dns", "dns.example.org");
-        next(w, CreateVmWizardModel.Page.GPU);
-        next(w, CreateVmWizardModel.Page.SUMMARY);
+        next(w, CreateVmWizardModel.Step.GPU);
+        next(w, CreateVmWizardModel.Step.SUMMARY);
         sim.cluster().raceNextCreate();
         fx.fire("#vmc-create");
-        WizardFixture.waitFor(60, () -> w.current() == CreateVmWizardModel.Page.CLOUD_INIT);
+        WizardFixture.waitFor(60, () -> w.current() == CreateVmWizardModel.Step.CLOUD_INIT);
         assertThat(fx.text("#vmc-msg-dns")).containsIgnoringCase("nameserver");
         assertThat(nextEnabled()).as("the refused value blocks Next until it is changed").isFalse();
         WizardFixture.writePng(w.stage().getScene(), "vmcreate-refused-dns-light-en.png");
         assertThat(vmsNamed(c, "race-01")).isEmpty();
         set("#vmc-dns", "192.0.2.53");
         assertThat(fx.text("#vmc-msg-dns")).isEmpty();
-        next(w, CreateVmWizardModel.Page.GPU);
-        next(w, CreateVmWizardModel.Page.SUMMARY);
+        next(w, CreateVmWizardModel.Step.GPU);
+        next(w, CreateVmWizardModel.Step.SUMMARY);
         fx.fire("#vmc-create");
         WizardFixture.waitFor(60, () -> fx.text("#vmc-status").startsWith("Created")
                 || fx.text("#vmc-status").startsWith("The VM was not"));

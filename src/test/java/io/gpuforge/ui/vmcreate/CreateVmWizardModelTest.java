@@ -52,15 +52,15 @@ class CreateVmWizardModelTest {
         CreateVmWizardModel m = ready();
         assertThat(m.errors).isEmpty();
         m.refused(Map.of(VmField.DNS, "nameserver: invalid format"));
-        assertThat(m.pageValid(CreateVmWizardModel.Page.CLOUD_INIT)).isFalse();
-        assertThat(m.pageValid(CreateVmWizardModel.Page.NAME)).isTrue();
-        assertThat(m.firstPageWithError()).contains(CreateVmWizardModel.Page.CLOUD_INIT);
+        assertThat(m.pageValid(CreateVmWizardModel.Step.CLOUD_INIT)).isFalse();
+        assertThat(m.pageValid(CreateVmWizardModel.Step.NAME)).isTrue();
+        assertThat(m.firstPageWithError()).contains(CreateVmWizardModel.Step.CLOUD_INIT);
         m.name.set("other-name");
         m.gateway.set("192.0.2.1");
         assertThat(m.errors).containsEntry(VmField.DNS, "nameserver: invalid format");
         m.dns.set("192.0.2.53");
         assertThat(m.errors).doesNotContainKey(VmField.DNS);
-        assertThat(m.pageValid(CreateVmWizardModel.Page.SUMMARY)).isTrue();
+        assertThat(m.pageValid(CreateVmWizardModel.Step.SUMMARY)).isTrue();
     }
 
     @Test
@@ -68,13 +68,13 @@ class CreateVmWizardModelTest {
         CreateVmWizardModel m = ready();
         m.memoryMiB.set(40 * 1024);
         assertThat(m.warnings.get(VmField.MEMORY)).startsWith("Over-committed");
-        assertThat(m.pageValid(CreateVmWizardModel.Page.RESOURCES)).isTrue();
+        assertThat(m.pageValid(CreateVmWizardModel.Step.RESOURCES)).isTrue();
         m.diskGiB.set(200);
         assertThat(m.errors.get(VmField.DISK)).isEqualTo("Not enough space on local-zfs: 200 GiB asked, 150.0 GiB free");
-        assertThat(m.pageValid(CreateVmWizardModel.Page.RESOURCES)).isFalse();
-        assertThat(m.pageValid(CreateVmWizardModel.Page.PLACEMENT)).isTrue();
+        assertThat(m.pageValid(CreateVmWizardModel.Step.RESOURCES)).isFalse();
+        assertThat(m.pageValid(CreateVmWizardModel.Step.PLACEMENT)).isTrue();
         m.user.set("Bad User");
         assertThat(m.errors.get(VmField.CI_USER)).startsWith("A user name is lower-case");
-        assertThat(m.firstPageWithError()).contains(CreateVmWizardModel.Page.RESOURCES);
+        assertThat(m.firstPageWithError()).contains(CreateVmWizardModel.Step.RESOURCES);
     }
 }

@@ -82,7 +82,7 @@ class LibvirtWizardGuiTest {
         fx.robot.interact(() -> s.getValueFactory().setValue(value));
     }
 
-    private void next(CreateVmWizard w, CreateVmWizardModel.Page expected) {
+    private void next(CreateVmWizard w, CreateVmWizardModel.Step expected) {
         fx.fire("#vmc-next");
         assertThat(w.current()).as(fx.text("#vmc-problem")).isEqualTo(expected);
     }
@@ -103,7 +103,7 @@ class LibvirtWizardGuiTest {
         WizardFixture.waitFor(30, () -> w.model().choices.get() != null);
         fx.settle();
         assertThat(fx.text("#vmc-target-status")).contains("1 storage for disks");
-        next(w, CreateVmWizardModel.Page.TEMPLATE);
+        next(w, CreateVmWizardModel.Step.TEMPLATE);
         assertThat(fx.text("#vmc-clone-sources")).startsWith("Clones are Proxmox VE only");
         assertThat(fx.find("#vmc-clone-list", ListView.class).getItems()).isEmpty();
         assertThat(fx.find("#vmc-clone-list", ListView.class).getParent().isVisible()).isFalse();
@@ -111,25 +111,25 @@ class LibvirtWizardGuiTest {
         ListView<VmTemplate> list = fx.find("#vmc-templates", ListView.class);
         fx.robot.interact(() -> list.getSelectionModel().select(list.getItems().stream()
                 .filter(t -> t.id().equals("small-desktop")).findFirst().orElseThrow()));
-        next(w, CreateVmWizardModel.Page.NAME);
+        next(w, CreateVmWizardModel.Step.NAME);
         set("#vmc-name", "kvm-gui-01");
-        next(w, CreateVmWizardModel.Page.RESOURCES);
+        next(w, CreateVmWizardModel.Step.RESOURCES);
         spin("#vmc-cores", 3);
         spin("#vmc-memory", 3072);
         spin("#vmc-disk", 4);
-        next(w, CreateVmWizardModel.Page.PLACEMENT);
+        next(w, CreateVmWizardModel.Step.PLACEMENT);
         assertThat(fx.find("#vmc-storage", ChoiceBox.class).getItems()).containsExactly("vm-images");
         assertThat(fx.find("#vmc-network", ChoiceBox.class).getItems()).contains("lab-net");
         @SuppressWarnings("unchecked")
         ChoiceBox<String> network = fx.find("#vmc-network", ChoiceBox.class);
         fx.robot.interact(() -> network.setValue("lab-net"));
-        next(w, CreateVmWizardModel.Page.CLOUD_INIT);
+        next(w, CreateVmWizardModel.Step.CLOUD_INIT);
         assertThat(w.model().request().cloudInit()).as("no cloud-init for this template").isEmpty();
-        next(w, CreateVmWizardModel.Page.GPU);
+        next(w, CreateVmWizardModel.Step.GPU);
         @SuppressWarnings("unchecked")
         ListView<Optional<GpuInfo>> gpus = fx.find("#vmc-gpus", ListView.class);
         fx.robot.interact(() -> gpus.getSelectionModel().select(0));
-        next(w, CreateVmWizardModel.Page.SUMMARY);
+        next(w, CreateVmWizardModel.Step.SUMMARY);
         fx.robot.interact(() -> fx.find("#vmc-start", CheckBox.class).setSelected(false));
         String summary = fx.find("#vmc-summary", TextArea.class).getText();
         assertThat(summary).contains("volume kvm-gui-01-disk0.qcow2 in pool vm-images, 4 GiB",

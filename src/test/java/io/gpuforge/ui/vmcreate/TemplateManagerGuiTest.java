@@ -223,7 +223,7 @@ class TemplateManagerGuiTest {
                 + "IF9nUH9yZ2UtdGVzdC1rZXktMDAwMDAwMDAwMDAw alice@laptop"));
         fx.fire("#vmc-next");
         fx.fire("#vmc-next");
-        assertThat(w.current()).isEqualTo(CreateVmWizardModel.Page.SUMMARY);
+        assertThat(w.current()).isEqualTo(CreateVmWizardModel.Step.SUMMARY);
         assertThat(fx.find("#vmc-summary", TextArea.class).getText()).contains("模板：Ubuntu 24.04 CUDA workstation");
         WizardFixture.writePng(w.stage().getScene(), "vmcreate-8-summary-dark-zh.png");
         fx.robot.interact(() -> TemplateManager.open(fx.ui, VmCreateServices.of(fx.app), w.stage(), () -> { }));

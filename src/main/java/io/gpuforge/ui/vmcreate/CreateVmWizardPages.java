@@ -38,18 +38,18 @@ import javafx.util.StringConverter;
  * The wizard's pages as nodes bound to the {@link CreateVmWizardModel}; each field has a message line under it
  * with its error (red) or warning. The cloud-init, GPU, summary and progress pages are in {@link LaterPages}.
  */
-final class WizardPages {
+final class CreateVmWizardPages {
 
     private final UiContext ui;
     private final I18n i18n;
     private final CreateVmWizardModel model;
     private final CreateVmWizard wizard;
-    private final Map<CreateVmWizardModel.Page, Node> built = new EnumMap<>(CreateVmWizardModel.Page.class);
+    private final Map<CreateVmWizardModel.Step, Node> built = new EnumMap<>(CreateVmWizardModel.Step.class);
     private final Label loadProblem = new Label();
     private final LaterPages later;
     private final SourcePage source;
 
-    WizardPages(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard) {
+    CreateVmWizardPages(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard) {
         this.ui = ui;
         this.i18n = ui.i18n();
         this.model = model;
@@ -61,7 +61,7 @@ final class WizardPages {
         loadProblem.setWrapText(true);
     }
 
-    static String title(I18n i18n, CreateVmWizardModel.Page p) {
+    static String title(I18n i18n, CreateVmWizardModel.Step p) {
         switch (p) {
             case TARGET:
                 return i18n.get("vmcreate.page.target");
@@ -84,11 +84,11 @@ final class WizardPages {
         }
     }
 
-    Node page(CreateVmWizardModel.Page p) {
+    Node page(CreateVmWizardModel.Step p) {
         return built.computeIfAbsent(p, this::build);
     }
 
-    private Node build(CreateVmWizardModel.Page p) {
+    private Node build(CreateVmWizardModel.Step p) {
         switch (p) {
             case TARGET:
                 return target();
@@ -112,10 +112,10 @@ final class WizardPages {
     }
 
     /** The first error of the page shown, for the line beside the buttons. */
-    StringBinding pageProblem(ObjectProperty<CreateVmWizardModel.Page> page) {
+    StringBinding pageProblem(ObjectProperty<CreateVmWizardModel.Step> page) {
         return Bindings.createStringBinding(() -> model.errors.entrySet().stream()
                 .filter(e -> CreateVmWizardModel.pageOf(e.getKey()) == page.get()
-                        || page.get() == CreateVmWizardModel.Page.SUMMARY)
+                        || page.get() == CreateVmWizardModel.Step.SUMMARY)
                 .map(Map.Entry::getValue).findFirst().orElse(""), model.errors, page);
     }
 

@@ -37,12 +37,12 @@ import javafx.util.StringConverter;
 import org.kordamp.ikonli.feather.Feather;
 
 /** The content of each wizard page, built from the model; the frame around them is {@link PassthroughWizard}. */
-final class WizardPages {
+final class PassthroughWizardPages {
 
-    private final WizardModel m;
+    private final PassthroughWizardModel m;
     private final I18n i18n;
 
-    WizardPages(WizardModel model) {
+    PassthroughWizardPages(PassthroughWizardModel model) {
         this.m = model;
         this.i18n = model.ui.i18n();
     }

@@ -52,7 +52,7 @@ import javafx.collections.ObservableList;
  * status, plan), the apply's output, the reboot, the verify, the VM and what the attach changed. Every piece of work
  * runs through the app services on a background task; its outcome comes back here.
  */
-final class WizardModel {
+final class PassthroughWizardModel {
 
     /** The wizard's steps, in order. */
     enum Step { HOST, GPU, READINESS, PLAN, APPLY, REBOOT, VERIFY, ATTACH, DONE }
@@ -95,7 +95,7 @@ final class WizardModel {
     private final Sessions sessions;
     private final ConnectionsService connections;
 
-    WizardModel(UiContext ui, PassthroughServices services) {
+    PassthroughWizardModel(UiContext ui, PassthroughServices services) {
         this.ui = ui;
         this.prompt = new FxHostKeyPrompt(ui.dialogs(), ui.i18n());
         this.passthrough = services.passthrough();
