@@ -22,12 +22,10 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -282,7 +280,7 @@ public final class HostConfigurator {
         j.commands = new ArrayList<>(plan.commands());
         j.commandsStarted = new ArrayList<>();
         plan.functions().forEach(f -> j.functions.add(f.toString()));
-        j.kernelArgs = kernelArgs(plan);
+        j.kernelArgs = AddedKernelArgs.of(plan);
         for (PassthroughPlan.FileEdit e : todo) {
             j.files.add(new Journal.FileEntry(e.path(), currents.get(e.path()).isPresent()));
         }
@@ -373,33 +371,5 @@ public final class HostConfigurator {
         List<String> listed = files.sysroot() ? j.commands : List.of();
         return new ApplyOutcome(j.id, ApplyOutcome.Status.ROLLED_BACK, s.filesRestored(), s.commandsRerun(), listed,
                 Optional.of(j.backupDir));
-    }
-
-    /** Kernel arguments the plan adds: what verify looks for in /proc/cmdline after the reboot. */
-    static List<String> kernelArgs(PassthroughPlan plan) {
-        Set<String> added = new LinkedHashSet<>();
-        for (PassthroughPlan.FileEdit e : plan.edits()) {
-            if (e.path().equals("/etc/default/grub") || e.path().equals("/etc/kernel/cmdline")
-                    || JournalPolicy.GRUB_DROP_IN.matcher(e.path()).matches()) {
-                Set<String> before = tokens(e.before().orElse(""));
-                for (String t : tokens(e.after())) {
-                    if (!before.contains(t) && !t.startsWith("GRUB_")) {
-                        added.add(t);
-                    }
-                }
-            }
-        }
-        return new ArrayList<>(added);
-    }
-
-    private static Set<String> tokens(String s) {
-        Set<String> out = new LinkedHashSet<>();
-        for (String t : s.replace('"', ' ').replace('\'', ' ').split("\\s+")) {
-            String x = t.replaceFirst("^GRUB_CMDLINE_LINUX(_DEFAULT)?=", "").strip();
-            if (!x.isEmpty()) {
-                out.add(x);
-            }
-        }
-        return out;
     }
 }

@@ -87,7 +87,7 @@ public final class CreateVmWizard {
         this.ui = ui;
         this.services = services;
         this.model = new CreateVmWizardModel(ui.i18n());
-        this.pages = new CreateVmWizardPages(ui, model, this);
+        this.pages = new CreateVmWizardPages(ui, services, model, this);
         if (owner != null) {
             stage.initOwner(owner);
         }
@@ -145,11 +145,6 @@ public final class CreateVmWizard {
     public CreateVmWizard whenClosed(Consumer<Optional<VmRef>> closed) {
         stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, e -> closed.accept(created));
         return this;
-    }
-
-    /** What the wizard's pages work through. */
-    VmCreateServices services() {
-        return services;
     }
 
     Stage stage() {

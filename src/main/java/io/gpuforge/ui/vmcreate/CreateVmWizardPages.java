@@ -49,13 +49,13 @@ final class CreateVmWizardPages {
     private final LaterPages later;
     private final SourcePage source;
 
-    CreateVmWizardPages(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard) {
+    CreateVmWizardPages(UiContext ui, VmCreateServices services, CreateVmWizardModel model, CreateVmWizard wizard) {
         this.ui = ui;
         this.i18n = ui.i18n();
         this.model = model;
         this.wizard = wizard;
-        this.later = new LaterPages(ui, model, wizard, this);
-        this.source = new SourcePage(ui, model, wizard, this);
+        this.later = new LaterPages(ui, services, model, wizard, this);
+        this.source = new SourcePage(ui, services, model, wizard, this);
         loadProblem.setId("vmc-load-problem");
         loadProblem.getStyleClass().add("danger");
         loadProblem.setWrapText(true);

@@ -56,9 +56,10 @@ final class LaterPages {
     private final Label setup = new Label();
     private final ObservableList<Optional<GpuInfo>> gpuItems = FXCollections.observableArrayList();
 
-    LaterPages(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard, CreateVmWizardPages pages) {
+    LaterPages(UiContext ui, VmCreateServices services, CreateVmWizardModel model, CreateVmWizard wizard,
+               CreateVmWizardPages pages) {
         this.ui = ui;
-        this.services = wizard.services();
+        this.services = services;
         this.i18n = ui.i18n();
         this.model = model;
         this.wizard = wizard;

@@ -34,9 +34,10 @@ final class SourcePage {
     private final CreateVmWizardPages pages;
     private final ObservableList<VmInfo> clones = FXCollections.observableArrayList();
 
-    SourcePage(UiContext ui, CreateVmWizardModel model, CreateVmWizard wizard, CreateVmWizardPages pages) {
+    SourcePage(UiContext ui, VmCreateServices services, CreateVmWizardModel model, CreateVmWizard wizard,
+               CreateVmWizardPages pages) {
         this.ui = ui;
-        this.services = wizard.services();
+        this.services = services;
         this.i18n = ui.i18n();
         this.model = model;
         this.wizard = wizard;

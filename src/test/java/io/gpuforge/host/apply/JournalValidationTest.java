@@ -206,7 +206,7 @@ class JournalValidationTest {
                 p.edits().forEach(e -> j.files.add(new Journal.FileEntry(e.path(), e.before().isPresent())));
                 j.commands = new ArrayList<>(p.commands());
                 p.functions().forEach(x -> j.functions.add(x.toString()));
-                j.kernelArgs = HostConfigurator.kernelArgs(p);
+                j.kernelArgs = AddedKernelArgs.of(p);
                 assertThat(JournalPolicy.problem(j)).as("%s %s", t.getFileName(), d.address()).isEmpty();
                 plans++;
             }
@@ -229,7 +229,7 @@ class JournalValidationTest {
         HostFacts f = new HostProbe().probeLocal(Optional.of(t));
         PassthroughPlan p = Planner.plan(f, f.pci().gpus().get(0).address(), PlanOptions.defaults());
         assertThat(p.edits()).extracting(PassthroughPlan.FileEdit::path).contains("/etc/default/grub.d/50-cloudimg-settings.cfg");
-        assertThat(HostConfigurator.kernelArgs(p)).contains("iommu=pt");
+        assertThat(AddedKernelArgs.of(p)).contains("iommu=pt");
         assertThat(JournalPolicy.GRUB_DROP_IN.matcher("/etc/default/grub.d/../../shadow.cfg").matches()).isFalse();
         assertThat(JournalPolicy.GRUB_DROP_IN.matcher("/etc/default/grub.d/x.sh").matches()).isFalse();
     }
