@@ -1,9 +1,6 @@
 package io.gpuforge.ui.common;
 
 import io.gpuforge.app.host.HostKeyPrompt;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import javafx.application.Platform;
 
 /**
  * Asks on the FX thread whether to trust a host key seen for the first time, showing its fingerprint;
@@ -21,24 +18,7 @@ public final class FxHostKeyPrompt implements HostKeyPrompt {
 
     @Override
     public boolean trust(String host, String keyType, String fingerprint) {
-        if (Platform.isFxApplicationThread()) {
-            throw new IllegalStateException("host key prompt called on the FX thread");
-        }
-        CompletableFuture<Boolean> answer = new CompletableFuture<>();
-        Platform.runLater(() -> {
-            try {
-                answer.complete(dialogs.confirm("hostkey.title", i18n.get("hostkey.text", host, keyType, fingerprint)));
-            } catch (RuntimeException e) {
-                answer.completeExceptionally(e);
-            }
-        });
-        try {
-            return answer.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException e) {
-            return false;
-        }
+        return FxThread.askAndWait("host key prompt", () -> dialogs.confirm("hostkey.title",
+                i18n.get("hostkey.text", host, keyType, fingerprint)), false);
     }
 }

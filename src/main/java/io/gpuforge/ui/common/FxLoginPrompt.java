@@ -3,10 +3,7 @@ package io.gpuforge.ui.common;
 import io.gpuforge.app.host.LoginPrompt;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
-import javafx.application.Platform;
 
 /**
  * The window's answers to an SSH login, as {@code ssh} asks on a terminal: the passphrase of an encrypted key, a
@@ -50,26 +47,7 @@ public final class FxLoginPrompt implements LoginPrompt {
         return hostKeys.trust(host, keyType, fingerprint);
     }
 
-    /** Runs a dialog on the FX thread and waits for it; {@code otherwise} when it fails or the wait is interrupted. */
     private static <T> T onFx(Supplier<T> dialog, T otherwise) {
-        if (Platform.isFxApplicationThread()) {
-            throw new IllegalStateException("login prompt called on the FX thread");
-        }
-        CompletableFuture<T> answer = new CompletableFuture<>();
-        Platform.runLater(() -> {
-            try {
-                answer.complete(dialog.get());
-            } catch (RuntimeException e) {
-                answer.completeExceptionally(e);
-            }
-        });
-        try {
-            return answer.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return otherwise;
-        } catch (ExecutionException e) {
-            return otherwise;
-        }
+        return FxThread.askAndWait("login prompt", dialog, otherwise);
     }
 }

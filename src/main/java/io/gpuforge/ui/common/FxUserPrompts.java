@@ -3,10 +3,7 @@ package io.gpuforge.ui.common;
 import io.gpuforge.app.backends.UserPrompts;
 import java.util.Arrays;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
-import javafx.application.Platform;
 
 /**
  * The window's answers to a Proxmox VE login that needs the user while it runs on a background thread: the
@@ -33,24 +30,6 @@ public final class FxUserPrompts implements UserPrompts {
     }
 
     private static <T> Optional<T> onFx(Supplier<Optional<T>> ask) {
-        if (Platform.isFxApplicationThread()) {
-            throw new IllegalStateException("a login prompt was called on the FX thread");
-        }
-        CompletableFuture<Optional<T>> answer = new CompletableFuture<>();
-        Platform.runLater(() -> {
-            try {
-                answer.complete(ask.get());
-            } catch (RuntimeException e) {
-                answer.completeExceptionally(e);
-            }
-        });
-        try {
-            return answer.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        } catch (ExecutionException e) {
-            return Optional.empty();
-        }
+        return FxThread.askAndWait("a login prompt", ask, Optional.empty());
     }
 }
