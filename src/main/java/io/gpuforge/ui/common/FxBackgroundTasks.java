@@ -31,35 +31,14 @@ public final class FxBackgroundTasks implements BackgroundTasks {
         return new FxBuilder<>(name, work);
     }
 
-    private final class FxBuilder<T> implements Builder<T> {
+    private final class FxBuilder<T> extends HandlersBuilder<T> {
         private final String name;
         private final Callable<T> work;
-        private Consumer<? super T> success = v -> { };
-        private Consumer<? super Throwable> error;
-        private Runnable fin = () -> { };
         private boolean internal;
 
         FxBuilder(String name, Callable<T> work) {
             this.name = name;
             this.work = work;
-        }
-
-        @Override
-        public Builder<T> onSuccess(Consumer<? super T> handler) {
-            success = handler;
-            return this;
-        }
-
-        @Override
-        public Builder<T> onError(Consumer<? super Throwable> handler) {
-            error = handler;
-            return this;
-        }
-
-        @Override
-        public Builder<T> andFinally(Runnable handler) {
-            fin = handler;
-            return this;
         }
 
         @Override

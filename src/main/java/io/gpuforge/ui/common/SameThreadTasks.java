@@ -1,7 +1,6 @@
 package io.gpuforge.ui.common;
 
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
 
 /** {@link BackgroundTasks} that run synchronously on the caller's thread. */
 final class SameThreadTasks implements BackgroundTasks {
@@ -11,32 +10,11 @@ final class SameThreadTasks implements BackgroundTasks {
         return new TaskBuilder<>(work);
     }
 
-    private static final class TaskBuilder<T> implements Builder<T> {
+    private static final class TaskBuilder<T> extends HandlersBuilder<T> {
         private final Callable<T> work;
-        private Consumer<? super T> success = v -> { };
-        private Consumer<? super Throwable> error;
-        private Runnable fin = () -> { };
 
         TaskBuilder(Callable<T> work) {
             this.work = work;
-        }
-
-        @Override
-        public Builder<T> onSuccess(Consumer<? super T> handler) {
-            success = handler;
-            return this;
-        }
-
-        @Override
-        public Builder<T> onError(Consumer<? super Throwable> handler) {
-            error = handler;
-            return this;
-        }
-
-        @Override
-        public Builder<T> andFinally(Runnable handler) {
-            fin = handler;
-            return this;
         }
 
         @Override
