@@ -123,6 +123,16 @@ public final class HypervisorTarget {
         return node;
     }
 
+    /**
+     * The VM {@code vm} (its id or name) on the connection the options name, on {@code --node} when given: the
+     * prologue of every command on one VM.
+     */
+    public VmTarget vm(CliServices services, AppContext ctx, String vm) throws IOException, BackendException {
+        ConnectionInfo c = connection(services, ctx);
+        ConnectionSession s = ctx.sessions().of(c);
+        return new VmTarget(c, s, find(s, vm, node));
+    }
+
     /** A VM by id or name, on --node when given. */
     public static VmRef find(ConnectionSession s, String vm, String node) throws BackendException {
         if (node != null) {

@@ -8,6 +8,7 @@ import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.HostSource;
 import io.gpuforge.cli.common.HypervisorTarget;
+import io.gpuforge.cli.common.VmTarget;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.connections.ConnectionInfo;
@@ -151,9 +152,10 @@ public final class DiagnoseCommand implements Callable<Integer> {
                     + " --libvirt URI");
         }
         try (AppContext ctx = services.openContext()) {
-            ConnectionInfo c = target.connection(services, ctx);
-            ConnectionSession session = ctx.sessions().of(c);
-            VmRef ref = HypervisorTarget.find(session, vm, target.node);
+            VmTarget t = target.vm(services, ctx, vm);
+            ConnectionInfo c = t.connection();
+            ConnectionSession session = t.session();
+            VmRef ref = t.ref();
             Diagnosis d = ctx.diagnosis().vm(session, c, ref, ctx.hostLogs(), HostSource::refuseUnknownKey,
                     logs, services::stdin);
             if (logs.isEmpty() && !d.known() && DiagnoseService.noFailedStart(d)) {

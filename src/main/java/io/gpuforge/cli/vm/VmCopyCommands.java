@@ -24,6 +24,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HypervisorTarget;
+import io.gpuforge.cli.common.VmTarget;
 import io.gpuforge.cli.common.JsonOption;
 
 /**
@@ -109,8 +110,9 @@ final class VmCopyCommands {
         @Override
         public Integer call() throws Exception {
             try (AppContext ctx = VmCommand.context(services)) {
-                ConnectionSession s = ctx.sessions().of(target.connection(services, ctx));
-                VmRef ref = HypervisorTarget.find(s, vm, target.node);
+                VmTarget t = target.vm(services, ctx, vm);
+                ConnectionSession s = t.session();
+                VmRef ref = t.ref();
                 VmConfig cfg = s.readConfig(ref);
                 if (json.enabled()) {
                     Map<String, Object> m = new LinkedHashMap<>();
@@ -156,9 +158,10 @@ final class VmCopyCommands {
         @Override
         public Integer call() throws Exception {
             try (AppContext ctx = VmCommand.context(services)) {
-                ConnectionInfo c = target.connection(services, ctx);
-                ConnectionSession s = ctx.sessions().of(c);
-                VmRef ref = HypervisorTarget.find(s, vm, target.node);
+                VmTarget t = target.vm(services, ctx, vm);
+                ConnectionInfo c = t.connection();
+                ConnectionSession s = t.session();
+                VmRef ref = t.ref();
                 String name = s.inventory().vm(ref).map(VmInfo::name).orElse(ref.id());
                 ConsoleLauncher.Launch l = print ? ctx.consoles().plan(c, ref, name) : ctx.consoles().open(c, ref, name);
                 if (json.enabled()) {

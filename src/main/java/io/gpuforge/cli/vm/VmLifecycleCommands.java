@@ -18,6 +18,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HypervisorTarget;
+import io.gpuforge.cli.common.VmTarget;
 import io.gpuforge.cli.common.JsonOption;
 
 /** {@code gpuforge vm list|start|shutdown|stop|delete} ({@link VmCopyCommands}: reboot, clone, template, config): over the connection's session, as the window does it. */
@@ -92,8 +93,9 @@ final class VmLifecycleCommands {
         @Override
         public Integer call() throws Exception {
             try (AppContext ctx = VmCommand.context(services)) {
-                ConnectionSession s = ctx.sessions().of(target.connection(services, ctx));
-                VmRef ref = HypervisorTarget.find(s, vm, target.node);
+                VmTarget t = target.vm(services, ctx, vm);
+                ConnectionSession s = t.session();
+                VmRef ref = t.ref();
                 TaskOutcome out = run(ctx, s, ref);
                 if (json.enabled()) {
                     Map<String, Object> m = new LinkedHashMap<>();

@@ -27,6 +27,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HypervisorTarget;
+import io.gpuforge.cli.common.VmTarget;
 import io.gpuforge.cli.common.JsonOption;
 
 /**
@@ -75,9 +76,10 @@ final class VmProvisionCommand implements Callable<Integer> {
         try (AppContext ctx = VmCommand.context(services)) {
             VmTemplate t = ctx.templates().find(template).orElseThrow(() -> new IllegalArgumentException("no template '"
                     + template + "': gpuforge vm templates lists them"));
-            ConnectionInfo c = target.connection(services, ctx);
-            ConnectionSession session = ctx.sessions().of(c);
-            VmRef ref = HypervisorTarget.find(session, vm, target.node);
+            VmTarget on = target.vm(services, ctx, vm);
+            ConnectionInfo c = on.connection();
+            ConnectionSession session = on.session();
+            VmRef ref = on.ref();
             String host = name != null ? name : session.inventory().vm(ref).map(VmInfo::name).orElse(ref.id());
             CloudInit ci = cloudInit();
             Map<String, String> values = TemplateValues.read(t, vars, varFiles, services);

@@ -2,7 +2,6 @@ package io.gpuforge.cli.vm;
 
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.vmcreate.SnippetCleanup;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.connections.ConnectionInfo;
@@ -17,6 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HypervisorTarget;
+import io.gpuforge.cli.common.VmTarget;
 import io.gpuforge.cli.common.JsonOption;
 
 /**
@@ -47,9 +47,9 @@ final class VmSnippetCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try (AppContext ctx = VmCommand.context(services)) {
-            ConnectionInfo c = target.connection(services, ctx);
-            ConnectionSession s = ctx.sessions().of(c);
-            VmRef ref = HypervisorTarget.find(s, vm, target.node);
+            VmTarget on = target.vm(services, ctx, vm);
+            ConnectionInfo c = on.connection();
+            VmRef ref = on.ref();
             Optional<SnippetCleanup.Pending> p = ctx.provisioning().snippets().pending(c, ref);
             Optional<SnippetCleanup.Outcome> o = Optional.empty();
             if (p.isPresent()) {
