@@ -10,6 +10,7 @@ import io.gpuforge.app.passthrough.NodeReadiness;
 import io.gpuforge.app.diagnose.DiagnoseService;
 import io.gpuforge.app.diagnose.FixService;
 import io.gpuforge.store.DiagnosisFixRepository;
+import io.gpuforge.app.share.ContainerService;
 import io.gpuforge.app.share.ShareService;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.vmcreate.TemplateService;
@@ -78,6 +79,7 @@ public final class AppContext implements AutoCloseable {
     private final PassthroughService passthrough;
     private final DiagnoseService diagnosis;
     private final ShareService shares;
+    private final ContainerService containers;
     private final ConnectionsService connections;
     private final UserPromptRelay prompts = new UserPromptRelay();
     private final TaskLog taskLog;
@@ -121,6 +123,7 @@ public final class AppContext implements AutoCloseable {
         this.hosts = new HostService(hostAccess);
         this.passthrough = new PassthroughService(hosts, hostAccess, Clock.systemUTC());
         this.shares = new ShareService(hosts, passthrough);
+        this.containers = new ContainerService(shares);
         this.fixes = new FixService(passthrough, hosts, new DiagnosisFixRepository(database), Clock.systemUTC());
         this.taskLog = new TaskLog(new TaskLogRepository(database), Clock.systemUTC(),
                 System.getProperty("user.name", "unknown"));
@@ -268,13 +271,16 @@ public final class AppContext implements AutoCloseable {
         return prompts;
     }
 
-    /** GPU passthrough on hosts: checks, verdicts, plans, apply, rollback, verify. */
     /** Sharing GPUs with containers. */
     public ShareService shares() {
         return shares;
     }
 
-    /** Diagnosis of failed GPU VM starts from logs. */
+    /** A node's containers: made, and given a GPU ready to be shared. */
+    public ContainerService containers() {
+        return containers;
+    }
+
     /** Logs read from hosts (a node's kernel log, libvirt's domain logs) for the diagnosis of a VM. */
     public HostLogs hostLogs() {
         return new HostLogs(hostAccess);

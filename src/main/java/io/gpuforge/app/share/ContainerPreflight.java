@@ -13,9 +13,9 @@ import java.util.List;
  */
 public final class ContainerPreflight {
 
-    private final ShareService shares;
+    private final ContainerService shares;
 
-    public ContainerPreflight(ShareService shares) {
+    public ContainerPreflight(ContainerService shares) {
         this.shares = shares;
     }
 

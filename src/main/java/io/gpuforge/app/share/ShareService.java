@@ -8,11 +8,6 @@ import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
-import io.gpuforge.domain.ClusterInventory;
-import io.gpuforge.domain.NodeInfo;
-import io.gpuforge.domain.NodeState;
-import io.gpuforge.domain.vm.NetworkInfo;
-import io.gpuforge.domain.vm.StorageInfo;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.host.HostFacts;
@@ -25,13 +20,9 @@ import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.pci.PciDevice;
 import io.gpuforge.domain.share.ContainerDevice;
 import io.gpuforge.domain.share.ContainerInfo;
-import io.gpuforge.domain.share.ContainerSpec;
 import io.gpuforge.domain.share.GpuShare;
 import io.gpuforge.domain.share.NodeShares;
 import io.gpuforge.domain.share.ShareReadiness;
-import io.gpuforge.domain.tasks.TaskListener;
-import io.gpuforge.domain.tasks.TaskOutcome;
-import io.gpuforge.share.ContainerParams;
 import io.gpuforge.share.LegacyMigration;
 import io.gpuforge.share.ShareChecks;
 import io.gpuforge.share.SharePlanner;
@@ -42,11 +33,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 /**
  * Shares a node's GPU with its Proxmox containers. Every change is refused before anything changes when the GPU
@@ -210,121 +197,14 @@ public final class ShareService {
         }
     }
 
-    /** The lowest id from 100 that no VM or container of the cluster has. Blocking. */
-    public int freeId(ConnectionSession session) throws BackendException {
-        Set<Integer> used = usedIds(session).keySet();
-        int id = 100;
-        while (used.contains(id)) {
-            id++;
-        }
-        return id;
-    }
-
-    /**
-     * Every id a VM or container of the cluster has (ids are the cluster's, not a node's), with whose it is as a
-     * message says it ({@code VM render-02's on pve-3090}, {@code a container's on pve-3090}). Blocking.
-     */
-    public Map<Integer, String> usedIds(ConnectionSession session) throws BackendException {
-        Map<Integer, String> used = new TreeMap<>();
-        ClusterInventory inventory = session.inventory();
-        inventory.vms().forEach(v -> {
-            if (v.ref().id().matches("\\d{1,9}")) {
-                used.putIfAbsent(Integer.parseInt(v.ref().id()), "VM " + v.name() + "'s on " + v.ref().node());
-            }
-        });
-        for (NodeInfo n : inventory.nodes()) {
-            if (n.state() == NodeState.ONLINE) {
-                session.containers(n.name()).forEach(c -> used.putIfAbsent(c.vmid(), "a container's on " + n.name()));
-            }
-        }
-        inventory.containers().forEach(c -> used.putIfAbsent(c.vmid(), "a container's on " + c.node()));
-        return used;
-    }
-
-    /** The node's storages that hold container disks ({@code rootdir}), in the node's order. */
-    public List<String> diskStorages(ConnectionSession session, String node) throws BackendException {
-        return session.storages(node).stream().filter(st -> st.content().contains("rootdir")).map(StorageInfo::name)
-                .toList();
-    }
-
-    /** Every container template ({@code vztmpl} volume) on the node's storages that hold them. */
-    public List<String> templates(ConnectionSession session, String node) throws BackendException {
-        List<String> out = new ArrayList<>();
-        for (StorageInfo st : session.storages(node)) {
-            if (st.content().contains("vztmpl")) {
-                out.addAll(session.volumes(node, st.name(), "vztmpl"));
-            }
-        }
-        return out;
-    }
-
-    /** The node's network bridges, active ones first. */
-    public List<String> bridges(ConnectionSession session, String node) throws BackendException {
-        return session.networks(node).stream().filter(n -> n.kind().equals("bridge") || n.name().startsWith("vmbr"))
-                .sorted(java.util.Comparator.comparing(n -> !n.active())).map(NetworkInfo::name).toList();
-    }
-
-    /**
-     * The API call that {@link #create} makes for {@code spec} with the GPU's devices when one is given, as the
-     * window's summary shows it: {@code POST /nodes/NODE/lxc} and one {@code key: value} line per parameter.
-     */
-    public List<String> createCalls(String node, ContainerSpec spec, Optional<ShareReadiness> gpu) {
-        List<String> out = new ArrayList<>(List.of("POST /nodes/" + node + "/lxc"));
-        ContainerParams.of(withDevices(spec, gpu.map(ShareReadiness::devices).orElse(List.of())))
-                .forEach((k, v) -> out.add("  " + k + ": " + v));
-        return out;
-    }
-
-    private static ContainerSpec withDevices(ContainerSpec spec, List<ContainerDevice> devices) {
-        return new ContainerSpec(spec.vmid(), spec.hostname(), spec.template(), spec.cores(), spec.memoryMiB(),
-                spec.storage(), spec.diskGiB(), spec.bridge(), devices, spec.sshPublicKeys(), spec.start());
-    }
-
     /** The plan that moves a container from the old raw lxc lines to devN entries, nothing changed. */
     public PassthroughPlan migrationPlan(HostTarget host, int vmid, boolean running, HostKeyPrompt prompt)
             throws HostException, PlanBlockedException {
         return LegacyMigration.plan(facts(host, prompt), vmid, running);
     }
 
-    /**
-     * Creates a container, with the GPU's device entries when {@code gpu} is given: only a GPU ready to be shared
-     * (the host plan applied), so that the container starts.
-     */
-    public TaskOutcome create(ConnectionSession session, String node, ContainerSpec spec, Optional<ShareReadiness> gpu,
-                              TaskListener progress, BooleanSupplier cancelled)
-            throws Refused, BackendException, InterruptedException {
-        List<ContainerDevice> devices = gpu.isPresent() ? ready(gpu.get()) : List.of();
-        return session.createContainer(node, withDevices(spec, devices), progress, cancelled);
-    }
-
-    /** Gives a stopped container the GPU's device entries it does not have yet, at its next free indexes. */
-    public ContainerInfo addGpu(ConnectionSession session, String node, int vmid, ShareReadiness gpu)
-            throws Refused, BackendException {
-        List<ContainerDevice> devices = ready(gpu);
-        ContainerInfo ct = session.container(node, vmid);
-        if (ct.running()) {
-            throw new Refused("container " + vmid + " (" + ct.name() + ") is running: its devices change only when it"
-                    + " starts; stop it first (gpuforge ct stop " + vmid + ")");
-        }
-        Set<String> have = ct.devices().values().stream().map(ContainerDevice::path).collect(Collectors.toSet());
-        Map<Integer, Optional<ContainerDevice>> changes = new LinkedHashMap<>();
-        int next = ct.nextDeviceIndex();
-        for (ContainerDevice d : devices) {
-            if (!have.contains(d.path())) {
-                while (ct.devices().containsKey(next) || changes.containsKey(next)) {
-                    next++;
-                }
-                changes.put(next, Optional.of(d));
-            }
-        }
-        if (changes.isEmpty()) {
-            return ct;
-        }
-        return session.setContainerDevices(node, vmid, changes, ct.digest().orElse(""));
-    }
-
     /** The devices of a GPU ready to be shared, or why it is not. */
-    private List<ContainerDevice> ready(ShareReadiness r) throws Refused {
+    List<ContainerDevice> ready(ShareReadiness r) throws Refused {
         if (r.verdict().kind() == Verdict.Kind.BLOCKED) {
             throw new Refused(r.gpu() + " cannot be shared with containers: " + String.join(" ", explainFailed(r)));
         }

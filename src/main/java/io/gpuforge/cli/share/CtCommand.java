@@ -133,12 +133,12 @@ public final class CtCommand implements Runnable {
             CliOutput o = services.output();
             try (NodeOptions.Opened n = target.open(services)) {
                 ShareService shares = n.ctx().shares();
-                int id = vmid != null ? vmid : shares.freeId(n.session());
+                int id = vmid != null ? vmid : n.ctx().containers().freeId(n.session());
                 ContainerSpec spec = new ContainerSpec(id, name, template, cores, memory, storage(n), disk, bridge,
                         List.of(), sshKey == null ? Optional.empty() : Optional.of(BoundedStreams.readString(sshKey, 64 * 1024).strip()),
                         start);
                 // what Proxmox VE would refuse is refused before the host plan changes anything
-                List<String> problems = new ContainerPreflight(shares).problems(n.session(), n.node(), spec);
+                List<String> problems = new ContainerPreflight(n.ctx().containers()).problems(n.session(), n.node(), spec);
                 if (!problems.isEmpty()) {
                     o.error("gpuforge ct create: refused, nothing changed: " + String.join("; ", problems));
                     return 1;
@@ -158,7 +158,7 @@ public final class CtCommand implements Runnable {
                         ready = Optional.of(shares.readiness(host, address, HostSource::refuseUnknownKey));
                     }
                 }
-                TaskOutcome out = shares.create(n.session(), n.node(), spec, ready, line -> {
+                TaskOutcome out = n.ctx().containers().create(n.session(), n.node(), spec, ready, line -> {
                     if (!json.quiet && !json.enabled()) {
                         o.error("  " + line);
                     }
@@ -204,7 +204,7 @@ public final class CtCommand implements Runnable {
             if (storage != null) {
                 return storage;
             }
-            return n.ctx().shares().diskStorages(n.session(), n.node()).stream().findFirst().orElseThrow(() ->
+            return n.ctx().containers().diskStorages(n.session(), n.node()).stream().findFirst().orElseThrow(() ->
                     new IllegalArgumentException("the node has no storage for container disks: name one with"
                             + " --storage"));
         }
@@ -234,7 +234,7 @@ public final class CtCommand implements Runnable {
                 ShareService shares = n.ctx().shares();
                 ShareReadiness ready = shares.readiness(NodeOptions.requireHost(n), PciAddress.parse(gpu),
                         HostSource::refuseUnknownKey);
-                ContainerInfo c = shares.addGpu(n.session(), n.node(), vmid, ready);
+                ContainerInfo c = n.ctx().containers().addGpu(n.session(), n.node(), vmid, ready);
                 if (json.enabled()) {
                     o.json(ShareJson.container(c));
                 } else {

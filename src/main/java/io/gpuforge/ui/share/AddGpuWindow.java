@@ -160,7 +160,7 @@ public final class AddGpuWindow {
         ShareReadiness r = list.getSelectionModel().getSelectedItem();
         busy.setVisible(true);
         add.setDisable(true);
-        ui.tasks().supply(i18n.get("share.task.addGpu", r.gpu(), vmid), () -> services.shares().addGpu(
+        ui.tasks().supply(i18n.get("share.task.addGpu", r.gpu(), vmid), () -> services.containers().addGpu(
                 services.sessions().of(connection), node, vmid, r)).onSuccess((ContainerInfo ct) -> {
                     state.setText(i18n.get("share.addGpu.done", r.gpu(), vmid, String.join(", ", ct.devices()
                             .entrySet().stream().map(e -> "dev" + e.getKey() + ": " + e.getValue().value()).toList())));

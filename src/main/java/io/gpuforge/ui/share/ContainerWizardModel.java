@@ -140,8 +140,8 @@ final class ContainerWizardModel {
 
     void loadNodeChoices(Runnable then) {
         String n = node.get();
-        run("share.task.nodeChoices", () -> new NodeChoices(shares().templates(session(), n),
-                shares().diskStorages(session(), n), shares().bridges(session(), n), shares().freeId(session())), c -> {
+        run("share.task.nodeChoices", () -> new NodeChoices(services.containers().templates(session(), n),
+                services.containers().diskStorages(session(), n), services.containers().bridges(session(), n), services.containers().freeId(session())), c -> {
                     templates.setAll(c.templates());
                     keep(template, c.templates());
                     storages.setAll(c.storages());
@@ -232,7 +232,7 @@ final class ContainerWizardModel {
     }
 
     List<String> calls() {
-        return shares().createCalls(node.get(), spec(), Optional.ofNullable(gpu.get()));
+        return services.containers().createCalls(node.get(), spec(), Optional.ofNullable(gpu.get()));
     }
 
     /** Creates the container; its task's lines go to {@code output}; {@code then} runs when it ended well. */
@@ -241,7 +241,7 @@ final class ContainerWizardModel {
         String n = node.get();
         Optional<ShareReadiness> g = Optional.ofNullable(gpu.get());
         output.clear();
-        run("share.task.create", () -> shares().create(session(), n, spec, g,
+        run("share.task.create", () -> services.containers().create(session(), n, spec, g,
                 line -> Platform.runLater(() -> output.add(line)), cancelled::get), out -> {
                     created.set(out);
                     if (!out.ok()) {
