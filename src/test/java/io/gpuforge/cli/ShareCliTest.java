@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.testing.Eventually;
 
 /**
  * {@code gpuforge share} and {@code gpuforge ct} on the Demo lab: the GPU's readiness, the host plan, a container
@@ -95,10 +96,7 @@ class ShareCliTest {
             try (HostShell s = h.shell()) {
                 s.run("systemctl reboot", new byte[0], Duration.ofSeconds(5));
             }
-            long until = System.currentTimeMillis() + 10_000;
-            while (!h.up() && System.currentTimeMillis() < until) {
-                Thread.sleep(50);
-            }
+            Eventually.until("the simulated host back up", Duration.ofSeconds(30), () -> h.up());
             assertThat(run(sim.token(), concat(new String[] {"share", "check", "--gpu", GPU}, at))).isZero();
             assertThat(run(sim.token(), concat(new String[] {"ct", "create", "--name", "cuda-1", "--template",
                     TEMPLATE, "--gpu", GPU, "--start", "--json"}, at))).as(out + "" + err).isZero();

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.gpuforge.testing.Eventually;
 
 /**
  * The Demo lab's simulated hosts behave like hosts: GPUForge's own probe and apply work on them unchanged, refresh
@@ -74,10 +75,7 @@ class SimHostTest {
             assertThat(s.run("systemctl reboot", new byte[0], Duration.ofSeconds(5)).exitCode()).isZero();
         }
         assertThatThrownBy(() -> probe(h)).isInstanceOf(ProbeException.class).hasMessageContaining("rebooting");
-        long until = System.currentTimeMillis() + 5000;
-        while (!h.up() && System.currentTimeMillis() < until) {
-            Thread.sleep(50);
-        }
+        Eventually.until("the simulated host back up", Duration.ofSeconds(30), () -> h.up());
         HostFacts after = probe(h);
         assertThat(after.cmdline().orElseThrow()).contains("iommu=pt");
         assertThat(driver(after, "0000:02:00.0")).isEqualTo("vfio-pci");

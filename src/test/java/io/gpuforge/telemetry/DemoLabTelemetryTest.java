@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.testing.Eventually;
 
 /**
  * The Demo lab's GPUs in the TelemetryService of the composition root the window is built on (TestContexts.create,
@@ -44,10 +45,7 @@ class DemoLabTelemetryTest {
             Instant from = Instant.now().minusSeconds(1);
             try (TelemetryService.Watch w = ctx.telemetry().watch(new GpuTarget.Connection(demo),
                     Duration.ofMillis(200), samples::add, statuses::add)) {
-                long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                while (samples.size() < 10 && System.nanoTime() < until) {
-                    Thread.sleep(50);
-                }
+                Eventually.until("ten simulated samples", Duration.ofSeconds(30), () -> samples.size() >= 10);
                 assertThat(w.sources()).singleElement().satisfies(s -> assertThat(s.kind()).isEqualTo(SourceKind.SIMULATED));
             }
             assertThat(samples).hasSizeGreaterThanOrEqualTo(10).allSatisfy(s -> {

@@ -37,6 +37,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.testing.Eventually;
 
 /**
  * {@code gpuforge gpu list|watch --ssh}, a saved SSH host and a node's linked host, end to end: the product's SSH
@@ -139,10 +140,7 @@ class SshTelemetryEndToEndTest {
             List<SourceStatus> statuses = new CopyOnWriteArrayList<>();
             try (TelemetryService.Watch w = ctx.telemetry().watch(new GpuTarget.Connection(libvirt),
                     Duration.ofMillis(200), samples::add, statuses::add)) {
-                long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                while (samples.stream().filter(s -> !s.isGap()).count() < 3 && System.nanoTime() < until) {
-                    Thread.sleep(50);
-                }
+                Eventually.until("three readings over SSH", Duration.ofSeconds(30), () -> samples.stream().filter(s -> !s.isGap()).count() >= 3);
                 assertThat(w.sources()).anyMatch(s -> s.kind() == SourceKind.NVIDIA_SMI
                         && s.description().contains("ssh:" + destination()));
             }

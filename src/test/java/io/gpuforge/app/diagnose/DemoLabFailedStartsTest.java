@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.gpuforge.testing.Eventually;
 
 /**
  * The Demo lab's four VMs that do not start, each from its failed start (already in the task history, with the node's
@@ -108,9 +109,6 @@ class DemoLabFailedStartsTest {
 
     private static void reboot(SimHost h) throws InterruptedException {
         h.reboot("systemctl reboot");
-        long until = System.currentTimeMillis() + 20_000;
-        while (!h.up() && System.currentTimeMillis() < until) {
-            Thread.sleep(50);
-        }
+        Eventually.until("the simulated host back up", Duration.ofMillis(20_000), () -> h.up());
     }
 }
