@@ -25,4 +25,21 @@ public final class Eventually {
             Thread.sleep(POLL_MS);
         }
     }
+
+    /** A condition whose reading may fail (a call to a backend); a failure fails the wait. */
+    @FunctionalInterface
+    public interface Check {
+        boolean holds() throws Exception;
+    }
+
+    /** As {@link #until}, for a condition whose reading may throw. */
+    public static void untilHolds(String what, Duration limit, Check condition) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!condition.holds()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(what + ": not within " + limit.toSeconds() + " s");
+            }
+            Thread.sleep(POLL_MS);
+        }
+    }
 }

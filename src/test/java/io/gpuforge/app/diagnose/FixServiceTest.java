@@ -216,10 +216,8 @@ class FixServiceTest {
         sim.cluster().failStarts(102, List.of(line), "start failed: QEMU exited with code 1");
         sim.tokenClient(PveContract.load()).post("/nodes/pve-4090/qemu/102/status/start", Map.of());
         VmRef vm = new VmRef("pve-4090", "102");
-        long until = System.currentTimeMillis() + 20_000;
-        while (ctx.sessions().of(lab).lastFailedStart(vm, 10).isEmpty() && System.currentTimeMillis() < until) {
-            Thread.sleep(100);
-        }
+        io.gpuforge.testing.Eventually.untilHolds("the failed start in the task log", java.time.Duration.ofSeconds(30),
+                () -> ctx.sessions().of(lab).lastFailedStart(vm, 10).isPresent());
         return vm;
     }
 

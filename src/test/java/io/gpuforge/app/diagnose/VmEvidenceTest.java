@@ -72,10 +72,8 @@ class VmEvidenceTest {
                     Map.of("hostpci0", "mapping=gpu-4090-b,pcie=1"));
             sim.tokenClient(PveContract.load()).post("/nodes/pve-4090/qemu/102/status/start", Map.of());
             VmRef vm = new VmRef("pve-4090", "102");
-            long until = System.currentTimeMillis() + 20_000;
-            while (ctx.sessions().of(lab).lastFailedStart(vm, 10).isEmpty() && System.currentTimeMillis() < until) {
-                Thread.sleep(100); // the start task ends after the simulator's task time
-            }
+            io.gpuforge.testing.Eventually.untilHolds("the failed start in the task log", java.time.Duration.ofSeconds(30),
+                    () -> ctx.sessions().of(lab).lastFailedStart(vm, 10).isPresent());
 
             Diagnosis d = ctx.diagnosis().vm(ctx.sessions().of(lab), lab, vm, ctx.hostLogs(), (h, t, f) -> false,
                     List.of(), () -> null);
