@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** A background thread's question answered on the FX thread, a failed one answered "otherwise", and never on FX. */
+@org.junit.jupiter.api.Tag("ui")
 class FxThreadTest {
 
     @BeforeAll
