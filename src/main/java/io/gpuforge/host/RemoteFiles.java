@@ -124,7 +124,7 @@ public final class RemoteFiles {
                 }
                 i++;
                 if (i >= paths.size()) {
-                    throw new ProbeException("Unexpected answer reading " + paths + ": " + shorten(out));
+                    throw new ProbeException("Unexpected answer reading " + paths + ": " + ProbeStream.shorten(out));
                 }
                 data = null;
                 if (line.equals(MARK + "EXISTS")) {
@@ -132,19 +132,19 @@ public final class RemoteFiles {
                 } else if (line.equals(MARK + "ABSENT")) {
                     files.put(paths.get(i), Optional.empty());
                 } else {
-                    throw new ProbeException("Unexpected answer reading " + paths.get(i) + ": " + shorten(line));
+                    throw new ProbeException("Unexpected answer reading " + paths.get(i) + ": " + ProbeStream.shorten(line));
                 }
             } else if (data != null) {
                 data.append(line.strip());
             } else if (!line.isBlank()) {
-                throw new ProbeException("Unexpected answer reading " + paths + ": " + shorten(line));
+                throw new ProbeException("Unexpected answer reading " + paths + ": " + ProbeStream.shorten(line));
             }
         }
         if (data != null) {
             files.put(paths.get(i), Optional.of(Base64.getMimeDecoder().decode(data.toString())));
         }
         if (files.size() != paths.size()) {
-            throw new ProbeException("Unexpected answer reading " + paths + ": " + shorten(out));
+            throw new ProbeException("Unexpected answer reading " + paths + ": " + ProbeStream.shorten(out));
         }
         return files;
     }
@@ -273,11 +273,6 @@ public final class RemoteFiles {
                 + "cp -p -- \"$s\" \"$tmp\"\nflush \"$tmp\" " + q(to) + "\nmv -f -- \"$tmp\" \"$f\"\ntmp=";
     }
 
-    private static String shorten(String s) {
-        String t = s.strip();
-        return t.length() > 120 ? t.substring(0, 117) + "…" : t;
-    }
-
     /**
      * Runs a refresh command (update-grub…) on the host, its output handed to {@code lines} while it runs. Never on
      * a sysroot (those commands are listed for the user). A non-zero exit is in the result; a broken connection or
@@ -307,7 +302,7 @@ public final class RemoteFiles {
         for (int i = Math.max(0, lines.length - 3); i < lines.length; i++) {
             b.append(b.length() == 0 ? "" : " / ").append(lines[i].strip());
         }
-        return ": " + shorten(b.toString());
+        return ": " + ProbeStream.shorten(b.toString());
     }
 
     public String describe() {

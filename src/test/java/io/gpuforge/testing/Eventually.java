@@ -17,23 +17,18 @@ public final class Eventually {
 
     /** Waits until {@code condition} holds, at most {@code limit}; fails with "{@code what}: not within …". */
     public static void until(String what, Duration limit, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError(what + ": not within " + limit.toSeconds() + " s");
-            }
-            Thread.sleep(POLL_MS);
-        }
+        untilHolds(what, limit, condition::getAsBoolean);
     }
 
-    /** A condition whose reading may fail (a call to a backend); a failure fails the wait. */
+    /** A condition whose reading may fail ({@code E}: a call to a backend); a failure fails the wait. */
     @FunctionalInterface
-    public interface Check {
-        boolean holds() throws Exception;
+    public interface Check<E extends Exception> {
+        boolean holds() throws E;
     }
 
     /** As {@link #until}, for a condition whose reading may throw. */
-    public static void untilHolds(String what, Duration limit, Check condition) throws Exception {
+    public static <E extends Exception> void untilHolds(String what, Duration limit, Check<E> condition)
+            throws E, InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         while (!condition.holds()) {
             if (System.nanoTime() - deadline > 0) {

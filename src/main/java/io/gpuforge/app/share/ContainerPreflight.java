@@ -13,16 +13,16 @@ import java.util.List;
  */
 public final class ContainerPreflight {
 
-    private final ContainerService shares;
+    private final ContainerService containers;
 
-    public ContainerPreflight(ContainerService shares) {
-        this.shares = shares;
+    public ContainerPreflight(ContainerService containers) {
+        this.containers = containers;
     }
 
     /** Every reason the container cannot be made on {@code node}, each with what to do; empty when it can. */
     public List<String> problems(ConnectionSession s, String node, ContainerSpec spec) throws BackendException {
         List<String> out = new ArrayList<>();
-        String holder = shares.usedIds(s).get(spec.vmid());
+        String holder = containers.usedIds(s).get(spec.vmid());
         if (holder != null) {
             out.add("id " + spec.vmid() + " is " + holder + ": leave out --vmid, or pick a free one");
         }
@@ -33,7 +33,7 @@ public final class ContainerPreflight {
             out.add("no template " + spec.template() + " on " + node + ": download it first (pveam download "
                     + spec.template().substring(0, colon) + " FILE, or the node's storage page)");
         }
-        List<String> disks = shares.diskStorages(s, node);
+        List<String> disks = containers.diskStorages(s, node);
         if (!disks.contains(spec.storage())) {
             out.add("no storage '" + spec.storage() + "' for container disks on " + node + " (" + (disks.isEmpty()
                     ? "it has none" : "it has " + String.join(", ", disks)) + ")");
