@@ -21,15 +21,31 @@ import org.junit.jupiter.api.io.TempDir;
  * A host behind a jump host ({@code ProxyJump}) is reached as OpenSSH's {@code -W} reaches it: over a channel of the
  * jump session, with no port listening on this machine while the session lasts (a listening port would let any
  * local process reach the target's SSH port through the jump host as this user). Checked in the kernel's own
- * list of listening TCP sockets, {@code /proc/net/tcp} and {@code tcp6}.
+ * list of listening TCP sockets, {@code /proc/net/tcp} and {@code tcp6}, for this process's own sockets.
  */
 class SshJumpTest {
 
     @TempDir
     Path dir;
 
-    /** The local ports in LISTEN state (st 0A) on this machine. */
+    /**
+     * The local ports this JVM listens on (st 0A, the socket's inode among {@code /proc/self/fd}). Only this
+     * process's sockets count: other programs on a shared machine open and close ports while the test runs.
+     */
     private static Set<Integer> listening() throws IOException {
+        Set<String> own = new HashSet<>();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            fds.forEach(fd -> {
+                try {
+                    String link = Files.readSymbolicLink(fd).toString();
+                    if (link.startsWith("socket:[")) {
+                        own.add(link.substring("socket:[".length(), link.length() - 1));
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // the descriptor was closed between the listing and the read: not a listening socket now
+                }
+            });
+        }
         Set<Integer> ports = new HashSet<>();
         for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
             Path p = Path.of(table);
@@ -37,7 +53,8 @@ class SshJumpTest {
                 continue;
             }
             try (Stream<String> lines = Files.lines(p)) {
-                lines.skip(1).map(String::trim).map(l -> l.split("\\s+")).filter(f -> f.length > 3 && "0A".equals(f[3]))
+                lines.skip(1).map(String::trim).map(l -> l.split("\\s+"))
+                        .filter(f -> f.length > 9 && "0A".equals(f[3]) && own.contains(f[9]))
                         .forEach(f -> ports.add(Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1), 16)));
             }
         }
