@@ -150,7 +150,7 @@ public final class AppContext implements AutoCloseable {
                 () -> secrets.state() == SecretsService.State.VAULT_NOT_SET_UP ? Optional.empty()
                         : secrets.store().get(AlertWebhook.TOKEN_KEY), webhookPosts, Clock.systemUTC(), HostName.get());
         this.alerts.addListener(webhook);
-        this.costs = new CostService(new CostProfileRepository(database), telemetry);
+        this.costs = new CostService(new CostProfileRepository(database), telemetry.history());
         this.fleet = new GpuFleet(connections, sessions, telemetry, alerts, executors.background(),
                 executors.scheduler(), Clock.systemUTC(), true, () -> settings.current().samplerInterval(),
                 shares::nodeShares);

@@ -61,7 +61,7 @@ class DemoLabTelemetryTest {
             assertThat(ctx.telemetry().latest()).isNotEmpty()
                     .allSatisfy(s -> assertThat(s.source()).isEqualTo(SourceKind.SIMULATED));
             GpuSample one = samples.get(0);
-            List<ReducedSeries> h = ctx.telemetry().history(List.of(new SeriesKey(one.gpu(), GpuMetric.POWER_W)), from,
+            List<ReducedSeries> h = ctx.telemetry().history().reduced(List.of(new SeriesKey(one.gpu(), GpuMetric.POWER_W)), from,
                     Instant.now().plusSeconds(1), 100);
             assertThat(h.get(0).rawCount()).as("stored as they came").isPositive();
             assertThat(h.get(0).points()).isNotEmpty();

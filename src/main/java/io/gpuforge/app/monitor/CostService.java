@@ -19,11 +19,11 @@ import java.util.Optional;
 public final class CostService {
 
     private final CostProfileRepository repository;
-    private final TelemetryService telemetry;
+    private final TelemetryHistory history;
 
-    public CostService(CostProfileRepository repository, TelemetryService telemetry) {
+    public CostService(CostProfileRepository repository, TelemetryHistory history) {
         this.repository = repository;
-        this.telemetry = telemetry;
+        this.history = history;
     }
 
     /** The stored profile, or energy only at 0.15 a kWh in the currency of this computer's locale. */
@@ -45,7 +45,7 @@ public final class CostService {
 
     /** Energy, hardware and cloud comparison per GPU, VM and node over [from, to). */
     public CostReport report(Instant from, Instant to, CostProfile p) throws TelemetryService.Failure {
-        EnergyReport e = telemetry.energy(from, to, Optional.of(p.tariff()));
+        EnergyReport e = history.energy(from, to, Optional.of(p.tariff()));
         return CostCalculator.of(e, p);
     }
 

@@ -167,7 +167,7 @@ public final class GpuFleet implements AutoCloseable {
      */
     public int exportPrometheus(String host, int port, Optional<java.nio.file.Path> webConfig)
             throws TelemetryService.Failure {
-        return telemetry.exportPrometheus(host, port, webConfig, this::labels);
+        return telemetry.prometheus().start(host, port, webConfig, this::labels);
     }
 
     /** What the Prometheus endpoint's {@code gpuforge_gpu_info} says of each GPU that has readings. */
@@ -283,7 +283,7 @@ public final class GpuFleet implements AutoCloseable {
         }
         listeners.changed();
         following = service;
-        telemetry.following(service.isPresent());
+        telemetry.history().following(service.isPresent());
         if (service.isPresent()) {
             follow(gen, all);
             return;
@@ -302,7 +302,7 @@ public final class GpuFleet implements AutoCloseable {
 
     /** The service's readings from the store: the last minutes at once (sparklines), then as they are written. */
     private void follow(long gen, List<ConnectionInfo> all) {
-        ServiceFeed feed = new ServiceFeed(telemetry.follower(clock.millis() - RECENT * 1000L), interval(), scheduler,
+        ServiceFeed feed = new ServiceFeed(telemetry.history().follower(clock.millis() - RECENT * 1000L), interval(), scheduler,
                 background, s -> {
                     Optional<ConnectionInfo> c = ServiceFeed.connectionOf(s, all, rows);
                     sample(gen, s, c.map(ConnectionInfo::name).orElse("local"), c,
@@ -373,24 +373,6 @@ public final class GpuFleet implements AutoCloseable {
     /** Gives the row its readings' id the first time they arrive (or adds a row for readings of an unlisted GPU). */
     private synchronized void bind(GpuSample s, String connection, Optional<ConnectionInfo> c, GpuTarget target) {
         rows = FleetRows.bound(rows, s, connection, c, target);
-    }
-
-    /** Sets a GPU's power limit from its newest reading; see {@link TelemetryService#setPowerLimit}. */
-    public TelemetryService.PowerLimitResult setPowerLimit(FleetGpu gpu, double watts, boolean persist)
-            throws TelemetryService.Failure, InterruptedException {
-        GpuSample now = latest(gpu.id()).orElseThrow(() -> new TelemetryService.Failure("No reading of "
-                + gpu.model() + " on " + gpu.host() + " yet, so its allowed range is unknown; wait for its first"
-                + " reading"));
-        return telemetry.setPowerLimit(gpu.target().orElseThrow(() -> new TelemetryService.Failure(gpu.model()
-                + " is not read by GPUForge, so its limit cannot be set here")), now, watts, persist);
-    }
-
-    /** The plan that would keep a limit after reboots, to show before it is applied; see TelemetryService. */
-    public String persistentPowerLimitPlan(FleetGpu gpu, double watts) throws TelemetryService.Failure {
-        GpuSample now = latest(gpu.id()).orElseThrow(() -> new TelemetryService.Failure("No reading of "
-                + gpu.model() + " yet"));
-        return telemetry.persistentPowerLimitPlan(gpu.target().orElseThrow(() -> new TelemetryService.Failure(
-                gpu.model() + " is not read by GPUForge")), now, watts);
     }
 
     /** The readings of every GPU newer than the given time, as one map (for tests and exports). */

@@ -4,35 +4,22 @@ import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.KnownHosts;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.session.Sessions;
-import io.gpuforge.domain.telemetry.EnergyReport;
 import io.gpuforge.domain.telemetry.GpuId;
-import io.gpuforge.domain.telemetry.GpuMetric;
 import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.domain.telemetry.GpuTarget;
-import io.gpuforge.domain.telemetry.PowerLimit;
-import io.gpuforge.domain.telemetry.ReducedSeries;
-import io.gpuforge.domain.telemetry.SeriesKey;
 import io.gpuforge.domain.telemetry.SourceInfo;
 import io.gpuforge.domain.telemetry.SourceStatus;
-import io.gpuforge.domain.telemetry.Tariff;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.store.Database;
-import io.gpuforge.store.StoreException;
-import io.gpuforge.store.TelemetryQueries;
 import io.gpuforge.store.TelemetryStore;
 import io.gpuforge.telemetry.GpuSource;
-import io.gpuforge.telemetry.GpuMetricsCollector;
-import io.gpuforge.telemetry.MetricsServer;
-import io.gpuforge.telemetry.WebConfig;
 import io.gpuforge.telemetry.SampleSink;
 import io.gpuforge.telemetry.Sampler;
 import io.gpuforge.telemetry.SimulatedGpuSource;
 import io.gpuforge.telemetry.TelemetryThreads;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -40,7 +27,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -48,9 +34,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * GPU telemetry for the window and the CLI: watch a target's GPUs live (every sample is also stored), read them
- * once, query history reduced to a chart's width, energy over any window, power limits (now, and kept after reboots
- * through a plan), and the optional Prometheus endpoint on localhost. All sources run on one shared pool; samples
- * are written in batches once a second; rollups and retention run every minute. Blocking calls: off the FX thread.
+ * once, and the newest reading of each. Its other jobs stand apart, each reached from here: what is stored
+ * ({@link TelemetryHistory}: history, energy; samples written in batches once a second, rolled up and pruned every
+ * minute), power limits ({@link PowerLimitService}) and the Prometheus endpoint ({@link PrometheusExport}). All
+ * sources run on one shared pool. Blocking calls: off the FX thread.
  */
 public final class TelemetryService implements AutoCloseable {
 
@@ -106,14 +93,13 @@ public final class TelemetryService implements AutoCloseable {
     private final Clock clock;
     private final Sampler sampler;
     private final TelemetryStore store;
-    private final TelemetryQueries queries;
+    private final TelemetryHistory history;
     private final TelemetrySources sources;
     private final Map<GpuId, GpuSample> latest = new ConcurrentHashMap<>();
     private final List<Watch> watches = new CopyOnWriteArrayList<>();
     private final DemoSimulations demo;
-    private final PowerLimitControl power;
-    private volatile MetricsServer endpoint;
-    private volatile boolean following;
+    private final PowerLimitService power;
+    private final PrometheusExport prometheus;
 
     /** Hosts over SSH only as the CLI names them, checked against {@code knownHosts} (nothing saved behind it). */
     public TelemetryService(Database db, Sessions sessions, Path knownHosts, Clock clock) {
@@ -130,12 +116,14 @@ public final class TelemetryService implements AutoCloseable {
         this.clock = clock;
         this.sampler = new Sampler(threads, clock);
         this.store = new TelemetryStore(db, clock, retention);
-        this.queries = new TelemetryQueries(store);
+        this.history = new TelemetryHistory(store);
         this.sources = new TelemetrySources(tools, threads, sessions, hosts, clock);
         this.demo = new DemoSimulations(clock);
-        this.power = new PowerLimitControl(sources, demo, clock);
-        threads.timer().scheduleWithFixedDelay(() -> threads.pool().execute(this::flushQuietly), 1, 1, TimeUnit.SECONDS);
-        threads.timer().scheduleWithFixedDelay(() -> threads.pool().execute(this::rollUpQuietly), 60, 60,
+        this.power = new PowerLimitService(sources, demo, this::read, clock);
+        this.prometheus = new PrometheusExport(this::latest);
+        threads.timer().scheduleWithFixedDelay(() -> threads.pool().execute(history::flushQuietly), 1, 1,
+                TimeUnit.SECONDS);
+        threads.timer().scheduleWithFixedDelay(() -> threads.pool().execute(history::rollUpQuietly), 60, 60,
                 TimeUnit.SECONDS);
     }
 
@@ -191,7 +179,7 @@ public final class TelemetryService implements AutoCloseable {
         List<SimulatedGpuSource> sims = new ArrayList<>();
         for (GpuSource s : opened.sources()) {
             boolean whole = s instanceof GpuSource.Polled;
-            SampleSink sink = new StoringSink(latest, store, () -> threads.pool().execute(this::flushQuietly),
+            SampleSink sink = new StoringSink(latest, store, () -> threads.pool().execute(history::flushQuietly),
                     b -> batches.batch(s.info(), whole, b), status);
             if (s instanceof SimulatedGpuSource) {
                 demo.started((SimulatedGpuSource) s);
@@ -217,7 +205,7 @@ public final class TelemetryService implements AutoCloseable {
                     }
                 }
                 watches.remove(this);
-                flushQuietly();
+                history.flushQuietly();
             }
         };
         watches.add(w);
@@ -279,155 +267,27 @@ public final class TelemetryService implements AutoCloseable {
         return List.copyOf(latest.values());
     }
 
-    /** History reduced to at most {@code points} points per series (what a chart of that width draws). */
-    public List<ReducedSeries> history(List<SeriesKey> keys, Instant from, Instant to, int points) throws Failure {
-        try {
-            flushQuietly();
-            return queries.reduced(keys, from, to, points);
-        } catch (StoreException | IllegalArgumentException e) {
-            throw new Failure("Cannot read the GPU history: " + e.getMessage(), e);
-        }
+    /** The stored side: history, energy, the GPUs seen, a service's newest rows. */
+    public TelemetryHistory history() {
+        return history;
     }
 
-    /** Energy per GPU, VM and node over a window, gaps left out and reported; the cost with a tariff. */
-    public EnergyReport energy(Instant from, Instant to, Optional<Tariff> tariff) throws Failure {
-        try {
-            flushQuietly();
-            return queries.energy(from, to, tariff, r -> true);
-        } catch (StoreException | IllegalArgumentException e) {
-            throw new Failure("Cannot compute the energy: " + e.getMessage(), e);
-        }
+    /** Setting power limits, now and kept after reboots. */
+    public PowerLimitService powerLimits() {
+        return power;
     }
 
-    /** The GPUs telemetry has stored, newest first. */
-    public List<GpuId> knownGpus() throws Failure {
-        try {
-            return store.series().all().stream().sorted((a, b) -> Long.compare(b.lastMillis(), a.lastMillis()))
-                    .map(r -> r.gpu()).toList();
-        } catch (StoreException e) {
-            throw new Failure("Cannot read the stored GPUs: " + e.getMessage(), e);
-        }
-    }
-
-    /** What a GPU's latest reading says of its power limit. */
-    public static PowerLimit powerLimit(GpuSample s) {
-        return new PowerLimit(s.gpu(), s.name(), s.get(GpuMetric.POWER_LIMIT_W), s.get(GpuMetric.POWER_MIN_LIMIT_W),
-                s.get(GpuMetric.POWER_MAX_LIMIT_W));
-    }
-
-    /** What setting a power limit did. */
-    public record PowerLimitResult(GpuId gpu, double watts, String how, Optional<String> planDiff,
-                                   Optional<String> appliedAs) {
-    }
-
-    /**
-     * Sets a GPU's power limit within the range it reports: NVML on this computer, {@code nvidia-smi -pl} over SSH
-     * (sudo when not root), the Demo lab's simulation; with {@code persist} a systemd unit keeps it after reboots,
-     * applied through the journaled plan machinery (see {@code gpuforge rollback}). A {@code device} the target does
-     * not have is an IllegalArgumentException (named wrong), not a failure to set it.
-     */
-    public PowerLimitResult setPowerLimit(GpuTarget target, String device, double watts, boolean persist)
-            throws Failure, InterruptedException {
-        GpuSample now = read(target, Duration.ofSeconds(10)).stream()
-                .filter(s -> s.gpu().device().equalsIgnoreCase(device) || s.gpu().toString().equalsIgnoreCase(device))
-                .findFirst().orElseThrow(() -> new IllegalArgumentException("No GPU '" + device + "' there; 'gpuforge gpu list' shows"
-                        + " the ids"));
-        return setPowerLimit(target, now, watts, persist);
-    }
-
-    /**
-     * Sets the power limit of the GPU of a recent sample {@code now} (the monitor's: no second reading), within the
-     * range that sample reports; see {@link #setPowerLimit(GpuTarget, String, double, boolean)}.
-     */
-    public PowerLimitResult setPowerLimit(GpuTarget target, GpuSample now, double watts, boolean persist)
-            throws Failure, InterruptedException {
-        return power.set(target, now, watts, persist);
-    }
-
-    /**
-     * The plan that would keep {@code watts} after reboots (the systemd unit's diff), for the user to see before
-     * {@code persist}; nothing is changed. The Demo lab has no host to install it on.
-     */
-    public String persistentPowerLimitPlan(GpuTarget target, GpuSample now, double watts) throws Failure {
-        return power.persistentPlan(target, now, watts);
-    }
-
-    /** Rolls back an applied persistent power limit by its journal id (the unit goes; files as they were). */
-    public String rollBackPowerLimit(GpuTarget target, String journalId) throws Failure {
-        return power.rollBack(target, journalId);
-    }
-
-    /**
-     * Starts the Prometheus endpoint on {@code host:port} (0: a free port) with the latest reading of every GPU and
-     * what {@code info} says of each; returns the port. A non-loopback host needs TLS and basic auth in {@code web}.
-     */
-    public synchronized int exportPrometheus(String host, int port, Optional<Path> webConfig,
-                                             Supplier<Map<GpuId, GpuMetricsCollector.GpuLabels>> info) throws Failure {
-        if (endpoint == null) {
-            try {
-                GpuMetricsCollector collector = new GpuMetricsCollector(this::latest, info);
-                // a file is watched: users, passwords and certificates change without a restart
-                endpoint = webConfig.isPresent() ? MetricsServer.start(host, port, webConfig.get(), collector)
-                        : MetricsServer.start(host, port, WebConfig.none(), collector);
-            } catch (IOException | IllegalArgumentException e) {
-                throw new Failure("Cannot serve Prometheus metrics on " + host + ":" + port + ": " + e.getMessage(), e);
-            }
-        }
-        return endpoint.port();
-    }
-
-    /** Whether the Prometheus endpoint (when started) speaks TLS. */
-    public boolean prometheusTls() {
-        MetricsServer e = endpoint;
-        return e != null && e.tls();
-    }
-
-    /** Readings (not gaps) written to the store since it was opened. */
-    public long samplesWritten() {
-        return store.written();
-    }
-
-    /** Writes queued samples now (tests, and before queries). */
-    public void flushQuietly() {
-        try {
-            store.flush();
-        } catch (StoreException e) {
-            LOG.warn("GPU samples could not be written; they are kept for the next try only in memory", e);
-        }
-    }
-
-    /**
-     * Whether a service (gpuforge serve) writes this store while the window reads it: then it rolls up and prunes,
-     * and this process does not do the same work a second time.
-     */
-    public void following(boolean following) {
-        this.following = following;
-    }
-
-    /** The newest samples a service writes into this store, from {@code fromMillis} on (see HistoryFollower). */
-    public io.gpuforge.store.HistoryFollower follower(long fromMillis) {
-        return store.follower(fromMillis);
-    }
-
-    private void rollUpQuietly() {
-        if (following) {
-            return;
-        }
-        try {
-            store.rollUpAndPrune();
-        } catch (StoreException e) {
-            LOG.warn("GPU telemetry rollup or retention failed; it is tried again in a minute", e);
-        }
+    /** The Prometheus endpoint, started on demand. */
+    public PrometheusExport prometheus() {
+        return prometheus;
     }
 
     @Override
     public void close() {
         watches.forEach(Watch::close);
-        if (endpoint != null) {
-            endpoint.close();
-        }
+        prometheus.close();
         sampler.close();
-        flushQuietly();
+        history.flushQuietly();
         threads.close();
     }
 }

@@ -69,7 +69,7 @@ final class GpuEnergyCommand implements Callable<Integer> {
         try (AppContext ctx = services.openContext()) {
             EnergyReport r;
             try {
-                r = ctx.telemetry().energy(from, to, t);
+                r = ctx.telemetry().history().energy(from, to, t);
             } catch (TelemetryService.Failure e) {
                 services.output().error("gpuforge gpu energy: " + e.getMessage());
                 return 1;

@@ -2,6 +2,7 @@ package io.gpuforge.cli.gpu;
 
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
+import io.gpuforge.app.monitor.PowerLimitService;
 import io.gpuforge.app.monitor.TelemetryService;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -52,9 +53,9 @@ final class GpuPowerLimitCommand implements Callable<Integer> {
             return 2;
         }
         try (AppContext ctx = services.openContext()) {
-            TelemetryService.PowerLimitResult r;
+            PowerLimitService.Result r;
             try {
-                r = ctx.telemetry().setPowerLimit(target.target(services, ctx), gpu, watts, persist);
+                r = ctx.telemetry().powerLimits().set(target.target(services, ctx), gpu, watts, persist);
             } catch (TelemetryService.Failure | IllegalArgumentException e) {
                 services.output().error("gpuforge gpu power-limit: " + e.getMessage());
                 return CliOutput.exit(e);

@@ -114,14 +114,14 @@ public final class ServeCommand implements Callable<Integer> {
                 int port = Integer.parseInt(listen.substring(colon + 1));
                 try {
                     int bound = fleet.exportPrometheus(host, port, web);
-                    metrics = (ctx.telemetry().prometheusTls() ? "https://" : "http://") + (host.contains(":") ? "[" + host + "]"
+                    metrics = (ctx.telemetry().prometheus().tls() ? "https://" : "http://") + (host.contains(":") ? "[" + host + "]"
                             : host) + ":" + bound + "/metrics";
                 } catch (TelemetryService.Failure e) {
                     o.error("gpuforge serve: " + e.getMessage());
                     return 1;
                 }
             }
-            long writtenBefore = ctx.telemetry().samplesWritten();
+            long writtenBefore = ctx.telemetry().history().samplesWritten();
             Consumer<AlertEvent> alerts = e -> {
                 String line = "gpuforge serve: alert " + (e.state() == AlertEvent.State.FIRED ? "fired" : "cleared")
                         + ": " + e.describe();
@@ -201,9 +201,9 @@ public final class ServeCommand implements Callable<Integer> {
                 ctx.alerts().removeListener(desktop);
                 shown.shutdownNow();
             }
-            ctx.telemetry().flushQuietly();
+            ctx.telemetry().history().flushQuietly();
             long read = fleet.samplesRead();
-            long stored = ctx.telemetry().samplesWritten() - writtenBefore;
+            long stored = ctx.telemetry().history().samplesWritten() - writtenBefore;
             String end = "gpuforge serve: stopped (" + why + "): " + read + " samples read, " + stored
                     + " stored by this run";
             LOG.info(end);

@@ -16,6 +16,12 @@ public record PowerLimit(GpuId gpu, String name, OptionalDouble currentW, Option
         Objects.requireNonNull(maxW);
     }
 
+    /** What a GPU's reading says of its power limit. */
+    public static PowerLimit of(GpuSample s) {
+        return new PowerLimit(s.gpu(), s.name(), s.get(GpuMetric.POWER_LIMIT_W), s.get(GpuMetric.POWER_MIN_LIMIT_W),
+                s.get(GpuMetric.POWER_MAX_LIMIT_W));
+    }
+
     /** Why {@code watts} cannot be set, or empty when it can. */
     public Optional<String> refuse(double watts) {
         if (!Double.isFinite(watts) || watts <= 0) {

@@ -249,7 +249,7 @@ final class GpuChartsView extends BorderPane implements Disposable {
             return;
         }
         List<SeriesKey> keys = ChartData.keys(chosen);
-        loading = ui.tasks().supply(ui.i18n().get("monitor.task.history"), () -> services.telemetry().history(keys,
+        loading = ui.tasks().supply(ui.i18n().get("monitor.task.history"), () -> services.history().reduced(keys,
                 Instant.ofEpochMilli(from), Instant.ofEpochMilli(to), width))
                 .onSuccess(history -> {
                     if (load != loads) {

@@ -1,7 +1,6 @@
 package io.gpuforge.ui.monitor;
 
 import io.gpuforge.app.monitor.GpuFleet;
-import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.domain.telemetry.FleetGpu;
 import io.gpuforge.domain.telemetry.GpuMetric;
 import io.gpuforge.domain.telemetry.GpuSample;
@@ -56,7 +55,7 @@ final class PowerLimitDialog {
         stage.initModality(Modality.WINDOW_MODAL);
         stage.setTitle(ui.i18n().get("monitor.power.title", MonitorText.gpu(gpu)));
         Optional<GpuSample> now = fleet.latest(gpu.id());
-        range = now.map(TelemetryService::powerLimit).orElse(new PowerLimit(gpu.id(), gpu.model(),
+        range = now.map(PowerLimit::of).orElse(new PowerLimit(gpu.id(), gpu.model(),
                 OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty()));
         Label what = new Label(ui.i18n().get("monitor.power.range", MonitorText.gpu(gpu), fmt(range.currentW()),
                 fmt(range.minW()), fmt(range.maxW())));
@@ -151,7 +150,7 @@ final class PowerLimitDialog {
             return;
         }
         set.setDisable(true);
-        ui.tasks().supply(ui.i18n().get("monitor.task.plan"), () -> fleet.persistentPowerLimitPlan(gpu, chosen))
+        ui.tasks().supply(ui.i18n().get("monitor.task.plan"), () -> services.powerLimits().persistentPlan(gpu, fleet.latest(gpu.id()), chosen))
                 .onSuccess(diff -> {
                     asked = chosen;
                     plan.setText(diff);
@@ -175,7 +174,7 @@ final class PowerLimitDialog {
         boolean keep = persist.isSelected();
         confirm.setDisable(true);
         set.setDisable(true);
-        ui.tasks().supply(ui.i18n().get("monitor.task.powerLimit"), () -> fleet.setPowerLimit(gpu, w, keep))
+        ui.tasks().supply(ui.i18n().get("monitor.task.powerLimit"), () -> services.powerLimits().set(gpu, fleet.latest(gpu.id()), w, keep))
                 .onSuccess(r -> {
                     String rollback = r.appliedAs().map(j -> ui.i18n().get("monitor.power.rollback", j)).orElse("");
                     confirmText.setText(ui.i18n().get("monitor.power.done", ChartTicks.format(w), r.how()) + rollback);

@@ -124,14 +124,16 @@ class GpuFleetTest {
         try (GpuFleet.Subscription sub = fleet.subscribe(() -> { })) {
             await("readings of every GPU", () -> live(fleet));
             FleetGpu gpu = fleet.gpus().get(0);
-            assertThatThrownBy(() -> fleet.setPowerLimit(gpu, 5000, false))
+            PowerLimitService power = app.telemetry().powerLimits();
+            assertThatThrownBy(() -> power.set(gpu, fleet.latest(gpu.id()), 5000, false))
                     .hasMessageContaining("choose a limit in that range");
-            TelemetryService.PowerLimitResult r = fleet.setPowerLimit(gpu, 250, false);
+            PowerLimitService.Result r = power.set(gpu, fleet.latest(gpu.id()), 250, false);
             assertThat(r.how()).contains("simulated");
             long after = System.currentTimeMillis();
             await("a reading with the new limit", () -> fleet.recent(gpu.id(), after).stream()
                     .anyMatch(x -> x.raw(GpuMetric.POWER_LIMIT_W) == 250));
-            assertThatThrownBy(() -> fleet.persistentPowerLimitPlan(gpu, 250)).hasMessageContaining("simulated");
+            assertThatThrownBy(() -> power.persistentPlan(gpu, fleet.latest(gpu.id()), 250))
+                    .hasMessageContaining("simulated");
         }
     }
 
@@ -142,7 +144,7 @@ class GpuFleetTest {
         try (TelemetryService.Watch w = app.telemetry().watch(new GpuTarget.Connection(demo), Duration.ofMillis(200),
                 seen::add, st -> { })) {
             await("first readings", () -> seen.stream().anyMatch(s -> s.gpu().device().equals("0000:01:00.0")));
-            app.telemetry().setPowerLimit(new GpuTarget.Connection(demo), "0000:01:00.0", 300, false);
+            app.telemetry().powerLimits().set(new GpuTarget.Connection(demo), "0000:01:00.0", 300, false);
             int before = seen.size();
             await("the running watch reads the new limit", () -> seen.subList(before, seen.size()).stream()
                     .anyMatch(s -> s.gpu().device().equals("0000:01:00.0") && s.raw(GpuMetric.POWER_LIMIT_W) == 300));

@@ -161,8 +161,8 @@ class PrometheusScrapeTest {
         try (AppContext ctx = TestContexts.create(appHome, dir.resolve("no-sysroot"), ThemeChoice.LIGHT,
                 LanguageChoice.ENGLISH)) {
             long inStore = 0;
-            for (GpuId gpu : ctx.telemetry().knownGpus()) {
-                inStore += ctx.telemetry().history(List.of(new SeriesKey(gpu, GpuMetric.TEMPERATURE_C)),
+            for (GpuId gpu : ctx.telemetry().history().knownGpus()) {
+                inStore += ctx.telemetry().history().reduced(List.of(new SeriesKey(gpu, GpuMetric.TEMPERATURE_C)),
                         started.minusSeconds(1), java.time.Instant.now(), 100).stream()
                         .mapToLong(ReducedSeries::rawCount).sum();
                 double t = storeAverage(ctx, gpu, GpuMetric.TEMPERATURE_C, at);
@@ -178,7 +178,7 @@ class PrometheusScrapeTest {
 
     /** The average of a GPU's stored raw readings in the 15 s before {@code at}. */
     private static double storeAverage(AppContext ctx, GpuId gpu, GpuMetric m, long at) throws Exception {
-        ReducedSeries s = ctx.telemetry().history(List.of(new SeriesKey(gpu, m)), java.time.Instant.ofEpochMilli(
+        ReducedSeries s = ctx.telemetry().history().reduced(List.of(new SeriesKey(gpu, m)), java.time.Instant.ofEpochMilli(
                 at - 15_000), java.time.Instant.ofEpochMilli(at), 1000).get(0);
         return s.points().stream().mapToDouble(ReducedSeries.Point::value).average().orElseThrow();
     }

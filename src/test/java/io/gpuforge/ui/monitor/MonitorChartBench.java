@@ -94,7 +94,7 @@ class MonitorChartBench {
             List<Double> rawQueries = new ArrayList<>();
             for (int r = 0; r < WARMUPS + RUNS; r++) {
                 long q0 = System.nanoTime();
-                app.telemetry().history(keys, from, to, width);
+                app.telemetry().history().reduced(keys, from, to, width);
                 if (r >= WARMUPS) {
                     rawQueries.add(millis(System.nanoTime() - q0));
                 }
@@ -106,7 +106,7 @@ class MonitorChartBench {
             int points = 0;
             for (int r = 0; r < WARMUPS + RUNS; r++) {
                 long q0 = System.nanoTime();
-                List<ReducedSeries> reduced = app.telemetry().history(keys, from, to, width);
+                List<ReducedSeries> reduced = app.telemetry().history().reduced(keys, from, to, width);
                 double queried = millis(System.nanoTime() - q0);
                 List<ChartSeries> lines = new ArrayList<>();
                 for (int g = 0; g < reduced.size(); g++) {

@@ -63,14 +63,14 @@ class MonitorOnServiceGuiTest {
             MonitorFixture.waitUntil(() -> charts.data().lines(ChartKind.TEMPERATURE).stream()
                     .anyMatch(s -> s.size() >= 3));
             assertThat(fx.app.fleet().samplesRead()).isPositive();
-            assertThat(fx.app.telemetry().samplesWritten()).as("the window sampled nothing itself").isZero();
+            assertThat(fx.app.telemetry().history().samplesWritten()).as("the window sampled nothing itself").isZero();
             Screenshots.writePng(Screenshots.snapshot(m.stage().getScene()), "monitor-on-service-light-en.png");
 
             CliProcess.Result end = serve.terminate();
             assertThat(end.exit()).as(end.err()).isZero();
             assertThat(end.out()).contains("stored by this run");
             MonitorFixture.waitUntil(() -> fx.app.fleet().service().isEmpty()
-                    && fx.app.telemetry().samplesWritten() > 0);
+                    && fx.app.telemetry().history().samplesWritten() > 0);
             MonitorFixture.waitUntil(() -> !onFx(banner::isVisible));
             long own = fx.app.fleet().latest(gpu.id()).orElseThrow().timeMillis();
             MonitorFixture.waitUntil(() -> fx.app.fleet().latest(gpu.id()).orElseThrow().timeMillis() > own);
