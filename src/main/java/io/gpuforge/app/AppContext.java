@@ -17,12 +17,10 @@ import io.gpuforge.app.vmcreate.TemplateService;
 import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.app.monitor.AlertService;
 import io.gpuforge.app.monitor.AlertWebhook;
-import io.gpuforge.app.monitor.HostName;
 import io.gpuforge.app.monitor.CostService;
 import io.gpuforge.app.monitor.EventLog;
 import io.gpuforge.app.monitor.GpuFleet;
 import io.gpuforge.app.monitor.TelemetryService;
-import io.gpuforge.app.monitor.TelemetrySources;
 import io.gpuforge.app.host.OsFamily;
 import io.gpuforge.app.host.HostAccess;
 import io.gpuforge.app.host.HostLogs;
@@ -36,9 +34,7 @@ import io.gpuforge.app.tasks.TaskLog;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.settings.SettingsDefaults;
 import io.gpuforge.app.settings.SettingsStore;
-import io.gpuforge.store.AlertRuleRepository;
 import io.gpuforge.store.ConnectionRepository;
-import io.gpuforge.store.CostProfileRepository;
 import io.gpuforge.store.Database;
 import io.gpuforge.store.EventRepository;
 import io.gpuforge.store.HostLinkRepository;
@@ -91,14 +87,9 @@ public final class AppContext implements AutoCloseable {
     private final ConsoleLauncher consoles;
     private final NodeReadiness readiness;
     private final Optional<Boolean> osPrefersDark;
-    private final TelemetryService telemetry;
     private final TemplateService templates;
     private final VmProvisioning provisioning;
-    private final AlertWebhook webhook;
-    private final java.util.concurrent.ScheduledExecutorService webhookPosts;
-    private final AlertService alerts;
-    private final CostService costs;
-    private final GpuFleet fleet;
+    private final MonitorParts monitor;
     private final FixService fixes;
 
     private AppContext(AppPaths paths, AppExecutors executors, SettingsStore settings, Database database,
@@ -137,23 +128,10 @@ public final class AppContext implements AutoCloseable {
         this.readiness = new NodeReadiness(sessions, hostLinks, hosts, connections);
         this.pciMappings = new PciMappings(backends, sessions);
         this.osPrefersDark = osPrefersDark;
-        this.telemetry = new TelemetryService(database, sessions, hostAccess, Clock.systemUTC(),
-                TelemetrySources.Tools.system(), settings.current().retention());
         this.templates = new TemplateService(new TemplateRepository(database, Clock.systemUTC()));
         this.provisioning = new VmProvisioning(sessions, hostAccess, taskLog);
-        this.alerts = new AlertService(new AlertRuleRepository(database), events);
-        // posts side by side, a bounded number on their way: a receiver that hangs holds neither the alerts behind
-        // it nor memory
-        this.webhookPosts = AlertWebhook.postThreads();
-        this.webhook = new AlertWebhook(() -> Optional.ofNullable(settings.current().alertWebhook()),
-                // no vault set up (and no keyring): no token can have been saved, so none goes with the post
-                () -> secrets.state() == SecretsService.State.VAULT_NOT_SET_UP ? Optional.empty()
-                        : secrets.store().get(AlertWebhook.TOKEN_KEY), webhookPosts, Clock.systemUTC(), HostName.get());
-        this.alerts.addListener(webhook);
-        this.costs = new CostService(new CostProfileRepository(database), telemetry.history());
-        this.fleet = new GpuFleet(connections, sessions, telemetry, alerts, executors.background(),
-                executors.scheduler(), Clock.systemUTC(), true, () -> settings.current().samplerInterval(),
-                shares::nodeShares);
+        this.monitor = new MonitorParts(database, settings, secrets, events, executors, sessions, hostAccess,
+                connections, shares);
     }
 
     /**
@@ -335,7 +313,7 @@ public final class AppContext implements AutoCloseable {
 
     /** GPU telemetry: live readings, history, energy, power limits. */
     public TelemetryService telemetry() {
-        return telemetry;
+        return monitor.telemetry;
     }
 
     /** VM templates: built-in and the user's. */
@@ -350,22 +328,22 @@ public final class AppContext implements AutoCloseable {
 
     /** Where fired and cleared alerts are posted (the settings' webhook), with its counters. */
     public AlertWebhook webhook() {
-        return webhook;
+        return monitor.webhook;
     }
 
     /** GPU alerts: the rules, evaluated on every reading the monitor receives. */
     public AlertService alerts() {
-        return alerts;
+        return monitor.alerts;
     }
 
     /** What the GPUs cost: tariff, hardware depreciation, cloud comparison. */
     public CostService costs() {
-        return costs;
+        return monitor.costs;
     }
 
     /** Every GPU on every connection, live while the GPU monitor looks. */
     public GpuFleet fleet() {
-        return fleet;
+        return monitor.fleet;
     }
 
     /** Proxmox VE PCI resource mappings no VM uses, and their removal. */
@@ -389,9 +367,7 @@ public final class AppContext implements AutoCloseable {
         } catch (IOException e) {
             LOG.error("Settings could not be saved at exit", e);
         }
-        fleet.close();
-        telemetry.close();
-        webhookPosts.shutdownNow();
+        monitor.close();
         prompts.clear();
         sessions.close();
         executors.close();

@@ -22,7 +22,6 @@ import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.vm.StorageInfo;
 import io.gpuforge.domain.vm.VmAction;
 import io.gpuforge.domain.vm.VmConfig;
-import io.gpuforge.domain.vm.VmDetails;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.domain.vm.VmSpec;
 import io.gpuforge.hypervisor.BackendTask;
@@ -31,7 +30,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -74,6 +72,7 @@ public final class ProxmoxHypervisor implements Hypervisor {
     private final PveSession session;
     private final PveProvisioning provisioning;
     private final PveGpuPassthrough passthrough;
+    private final PveConfigs configs;
     private final Options options;
     private final String server;
     private final Map<String, NodePci> pciRead = new ConcurrentHashMap<>();
@@ -94,6 +93,7 @@ public final class ProxmoxHypervisor implements Hypervisor {
         this.session = new PveSession(server);
         this.provisioning = new PveProvisioning(session, client, tasks);
         this.passthrough = new PveGpuPassthrough(session, client, api, this);
+        this.configs = new PveConfigs(session, client, api, this::knownPci, devicesRead);
         this.options = options;
         this.server = server;
     }
@@ -175,64 +175,12 @@ public final class ProxmoxHypervisor implements Hypervisor {
 
     @Override
     public VmConfig readConfig(VmRef vm) throws BackendException {
-        int vmid = vmid(vm);
-        PveApi.VmConfig raw = session.call(() -> api.config(vm.node(), vmid));
-        List<PveConfigParser.HostPci> pcis = PveConfigParser.hostPcis(raw.values());
-        PveMappings mappings = pcis.stream().anyMatch(h -> h.mapping().isPresent())
-                ? session.call(() -> PveMappings.read(client)) : new PveMappings(List.of());
-        boolean slots = pcis.stream().flatMap(h -> h.mapping().map(m -> mappings.paths(m, vm.node())).orElse(h.ids())
-                .stream()).anyMatch(id -> !id.contains("."));
-        NodePci pci = slots ? knownPci(vm.node()) : null;
-        PveConfigParser.Resolvers resolvers = new PveConfigParser.Resolvers(m -> mappings.paths(m, vm.node()),
-                a -> pci == null ? List.of() : PveGpuAttach.functions(pci, a));
-        VmDetails details = PveConfigParser.details(raw.values(), resolvers);
-        devicesRead.put(vm, details.hostDevices());
-        return new VmConfig(vm, raw.digest(), details, raw.values(), PveConfigParser.document(raw.values()));
-    }
-
-    /** The node's PCI listing as read before, else read now; null when the node cannot tell (slots stay function 0). */
-    private NodePci knownPci(String node) {
-        NodePci known = pciRead.get(node);
-        if (known != null) {
-            return known;
-        }
-        try {
-            return nodePci(node);
-        } catch (BackendException e) {
-            return null;
-        }
+        return configs.read(vm);
     }
 
     @Override
     public VmConfig writeConfig(VmRef vm, ConfigChange change, String basedOnVersion) throws BackendException {
-        int vmid = vmid(vm);
-        requireVersion(basedOnVersion);
-        Map<String, String> set = new LinkedHashMap<>();
-        List<String> delete = new ArrayList<>();
-        if (change instanceof ConfigChange.Resources) {
-            ConfigChange.Resources r = (ConfigChange.Resources) change;
-            r.cores().ifPresent(c -> set.put("cores", String.valueOf(c)));
-            r.memoryMiB().ifPresent(m -> set.put("memory", String.valueOf(m)));
-            r.name().ifPresent(n -> set.put("name", n));
-        } else if (change instanceof ConfigChange.Settings) {
-            ((ConfigChange.Settings) change).keys().forEach((k, v) -> {
-                if (v.isPresent()) {
-                    set.put(k, v.get());
-                } else {
-                    delete.add(k);
-                }
-            });
-        } else {
-            throw BackendException.unsupported(kind(), Capability.VM_CONFIG_DOCUMENT);
-        }
-        if (set.isEmpty() && delete.isEmpty()) {
-            return readConfig(vm);
-        }
-        session.call(() -> {
-            api.updateConfig(vm.node(), vmid, set, delete, basedOnVersion);
-            return null;
-        });
-        return readConfig(vm);
+        return configs.write(vm, change, basedOnVersion);
     }
 
     @Override
@@ -355,6 +303,19 @@ public final class ProxmoxHypervisor implements Hypervisor {
     @Override
     public BackendTask containerAction(String node, int vmid, VmAction action) throws BackendException {
         return task(session.call(() -> containers.action(node, vmid, action)), Optional.empty());
+    }
+
+    /** The node's PCI listing as read before, else read now; null when the node cannot tell (slots stay function 0). */
+    private NodePci knownPci(String node) {
+        NodePci known = pciRead.get(node);
+        if (known != null) {
+            return known;
+        }
+        try {
+            return nodePci(node);
+        } catch (BackendException e) {
+            return null;
+        }
     }
 
     @Override
