@@ -103,6 +103,16 @@ public final class HostSource {
         return new HostTarget.ThisComputer();
     }
 
+    /** Whether a host is named on the spot: {@code --local}, {@code --ssh}, {@code --host} or {@code --sysroot}. */
+    public boolean namesAHost() {
+        return which.local || which.ssh != null || which.host != null || which.sysroot != null;
+    }
+
+    /** The host named on the spot ({@link #namesAHost}), else empty: a node's host is then its link. */
+    public Optional<HostTarget> named(CliServices services) throws IOException {
+        return namesAHost() ? Optional.of(target(services)) : Optional.empty();
+    }
+
     /** What the options name, read (for a listing: what it shows). */
     public HostReading read(CliServices services) throws HostException, IOException {
         return hosts(services).read(target(services), HostSource::refuseUnknownKey);

@@ -93,16 +93,20 @@ public final class HypervisorTarget {
     /** The node: --node, else the connection's only node (a libvirt host, a one-node cluster). */
     public VmProvisioning.Target target(CliServices services, AppContext ctx) throws IOException, BackendException {
         ConnectionInfo c = connection(services, ctx);
+        return new VmProvisioning.Target(c, node(ctx.sessions().of(c)));
+    }
+
+    /** The node of {@code s}: --node if it has it, else its only node; a usage error naming its nodes otherwise. */
+    public String node(ConnectionSession s) throws BackendException {
         if (node != null) {
-            requireNode(ctx.sessions().of(c), node);
-            return new VmProvisioning.Target(c, node);
+            return requireNode(s, node);
         }
-        List<NodeInfo> nodes = ctx.sessions().of(c).inventory().nodes();
+        List<NodeInfo> nodes = s.inventory().nodes();
         if (nodes.size() != 1) {
-            throw new IllegalArgumentException(c.name() + " has " + nodes.size() + " nodes: say which with --node ("
+            throw new IllegalArgumentException("name the node with --node (" + s.connection().name() + " has "
                     + String.join(", ", nodes.stream().map(NodeInfo::name).toList()) + ")");
         }
-        return new VmProvisioning.Target(c, nodes.get(0).name());
+        return nodes.get(0).name();
     }
 
     private static Optional<ConnectionInfo> saved(AppContext ctx, Predicate<ConnectionInfo> p) {

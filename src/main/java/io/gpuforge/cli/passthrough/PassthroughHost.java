@@ -4,12 +4,11 @@ import io.gpuforge.app.AppContext;
 import io.gpuforge.app.host.HostService;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.PassthroughService;
-import io.gpuforge.app.vmcreate.VmProvisioning;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HostSource;
 import io.gpuforge.cli.common.HypervisorTarget;
+import io.gpuforge.cli.common.NodeTarget;
 import io.gpuforge.domain.BackendException;
-import io.gpuforge.domain.connections.ConnectionInfo;
 import java.io.IOException;
 import java.util.Optional;
 import picocli.CommandLine.Mixin;
@@ -56,28 +55,17 @@ final class PassthroughHost {
     }
 
     private Opened node(CliServices services) throws IOException, BackendException {
-        HostSource.Which w = source.which;
-        if (w.local || w.ssh != null || w.host != null || w.sysroot != null || w.listing != null) {
+        if (source.namesAHost() || source.which.listing != null) {
             throw new IllegalArgumentException("name either the node (--connection NAME --node N: its linked host) or"
                     + " a host (--local, --ssh, --host, --sysroot), not both");
         }
-        AppContext ctx = services.openContext();
-        try {
-            VmProvisioning.Target t = hypervisor.target(services, ctx); // --node, else the only node
-            ConnectionInfo c = t.connection();
-            if (!c.saved()) {
+        NodeTarget n = NodeTarget.open(services, hypervisor, source, s -> {
+            if (!s.connection().saved()) {
                 throw new IllegalArgumentException(hypervisor.describe() + " is not a saved connection, so none of its"
                         + " nodes is linked to a host: save it (gpuforge connection add) and link the node (gpuforge"
                         + " link), or name the host with --ssh");
             }
-            String node = t.node();
-            if (ctx.sessions().of(c).inventory().nodes().stream().noneMatch(n -> n.name().equals(node))) {
-                throw new IllegalArgumentException(c.name() + " has no node '" + node + "'");
-            }
-            return new Opened(new HostTarget.Linked(c, node), ctx.passthrough(), ctx.hosts(), Optional.of(ctx));
-        } catch (IOException | BackendException | RuntimeException e) {
-            ctx.close();
-            throw e;
-        }
+        });
+        return new Opened(n.requireHost(), n.ctx().passthrough(), n.ctx().hosts(), Optional.of(n.ctx()));
     }
 }

@@ -10,6 +10,7 @@ import io.gpuforge.domain.passthrough.PlanBlockedException;
 import io.gpuforge.domain.passthrough.Verdict;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.NodeTarget;
 import io.gpuforge.cli.common.HostSource;
 import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.BackendException;
@@ -63,7 +64,7 @@ public final class CtCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             CliOutput o = services.output();
-            try (NodeOptions.Opened n = target.open(services)) {
+            try (NodeTarget n = target.open(services)) {
                 List<ContainerInfo> cts = n.session().containers(n.node());
                 if (json.enabled()) {
                     o.json(Map.of("node", n.node(), "containers", cts.stream().map(ShareJson::container).toList()));
@@ -131,7 +132,7 @@ public final class CtCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             CliOutput o = services.output();
-            try (NodeOptions.Opened n = target.open(services)) {
+            try (NodeTarget n = target.open(services)) {
                 ShareService shares = n.ctx().shares();
                 int id = vmid != null ? vmid : n.ctx().containers().freeId(n.session());
                 ContainerSpec spec = new ContainerSpec(id, name, template, cores, memory, storage(n), disk, bridge,
@@ -145,7 +146,7 @@ public final class CtCommand implements Runnable {
                 }
                 Optional<ShareReadiness> ready = Optional.empty();
                 if (gpu != null) {
-                    HostTarget host = NodeOptions.requireHost(n);
+                    HostTarget host = n.requireHost();
                     PciAddress address = PciAddress.parse(gpu);
                     ready = Optional.of(shares.readiness(host, address, HostSource::refuseUnknownKey));
                     if (withHostPlan && ready.get().verdict().kind() == Verdict.Kind.NEEDS_HOST_SETUP) {
@@ -200,7 +201,7 @@ public final class CtCommand implements Runnable {
             return services.confirm("Apply it to " + host.describe() + "?");
         }
 
-        private String storage(NodeOptions.Opened n) throws BackendException {
+        private String storage(NodeTarget n) throws BackendException {
             if (storage != null) {
                 return storage;
             }
@@ -230,9 +231,9 @@ public final class CtCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             CliOutput o = services.output();
-            try (NodeOptions.Opened n = target.open(services)) {
+            try (NodeTarget n = target.open(services)) {
                 ShareService shares = n.ctx().shares();
-                ShareReadiness ready = shares.readiness(NodeOptions.requireHost(n), PciAddress.parse(gpu),
+                ShareReadiness ready = shares.readiness(n.requireHost(), PciAddress.parse(gpu),
                         HostSource::refuseUnknownKey);
                 ContainerInfo c = n.ctx().containers().addGpu(n.session(), n.node(), vmid, ready);
                 if (json.enabled()) {
@@ -268,12 +269,12 @@ public final class CtCommand implements Runnable {
 
         abstract String verb();
 
-        abstract TaskOutcome run(NodeOptions.Opened n) throws BackendException, InterruptedException;
+        abstract TaskOutcome run(NodeTarget n) throws BackendException, InterruptedException;
 
         @Override
         public Integer call() throws Exception {
             CliOutput o = services.output();
-            try (NodeOptions.Opened n = target.open(services)) {
+            try (NodeTarget n = target.open(services)) {
                 List<Integer> there = n.session().inventory().containersOn(n.node()).stream()
                         .map(io.gpuforge.domain.share.ContainerSummary::vmid).toList();
                 if (!there.contains(vmid)) {
@@ -313,7 +314,7 @@ public final class CtCommand implements Runnable {
             return action.json();
         }
 
-        TaskOutcome run(NodeOptions.Opened n) throws BackendException, InterruptedException {
+        TaskOutcome run(NodeTarget n) throws BackendException, InterruptedException {
             return n.session().containerAction(n.node(), vmid, action, l -> { }, () -> false);
         }
     }
@@ -350,7 +351,7 @@ public final class CtCommand implements Runnable {
             return "delete";
         }
 
-        TaskOutcome run(NodeOptions.Opened n) throws BackendException, InterruptedException {
+        TaskOutcome run(NodeTarget n) throws BackendException, InterruptedException {
             return n.session().deleteContainer(n.node(), vmid, l -> { }, () -> false);
         }
     }

@@ -6,6 +6,7 @@ import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.NodeTarget;
 import io.gpuforge.cli.common.HostSource;
 import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.BackendException;
@@ -48,8 +49,8 @@ final class CtMigrateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CliOutput o = services.output();
-        try (NodeOptions.Opened n = target.open(services)) {
-            HostTarget host = NodeOptions.requireHost(n);
+        try (NodeTarget n = target.open(services)) {
+            HostTarget host = n.requireHost();
             ContainerInfo ct = n.session().container(n.node(), vmid);
             Optional<PassthroughService.Applied> done = n.ctx().shares().migrate(host, vmid, ct.running(),
                     p -> confirm(o, p, host), new ApplyProgressLines(o::error, ApplyProgressLines.Style.TEXT,

@@ -6,10 +6,10 @@ import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HostSource;
 import io.gpuforge.cli.common.HypervisorTarget;
+import io.gpuforge.cli.common.NodeTarget;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.Capability;
 import io.gpuforge.domain.NodeInfo;
-import io.gpuforge.domain.connections.ConnectionInfo;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -28,15 +28,6 @@ final class NodeOptions {
     @Mixin
     HostSource host = new HostSource();
 
-    /** An open session on the node's cluster, the node, and how to reach its host. */
-    record Opened(AppContext ctx, ConnectionSession session, String node, Optional<HostTarget> host)
-            implements AutoCloseable {
-        @Override
-        public void close() {
-            ctx.close();
-        }
-    }
-
     /**
      * The nodes a listing covers: the one {@code --node} names, else every node of the cluster (each with its host, a
      * saved connection's link); a host named on the spot needs {@code --node} on a cluster of several nodes.
@@ -49,44 +40,32 @@ final class NodeOptions {
         }
     }
 
-    Opened open(CliServices services) throws IOException, BackendException {
-        AppContext ctx = services.openContext();
-        try {
-            ConnectionSession s = session(services, ctx);
-            ConnectionInfo c = s.connection();
-            String node = hypervisor.node;
-            if (node == null) {
-                List<NodeInfo> nodes = s.inventory().nodes();
-                if (nodes.size() != 1) {
-                    throw new IllegalArgumentException("name the node with --node (" + c.name() + " has "
-                            + String.join(", ", nodes.stream().map(NodeInfo::name).toList()) + ")");
-                }
-                node = nodes.get(0).name();
-            }
-            return new Opened(ctx, s, node, host(services, c, node));
-        } catch (IOException | BackendException | RuntimeException e) {
-            ctx.close();
-            throw e;
-        }
+    /** The node and its host ({@link NodeTarget}) on a cluster that has containers. */
+    NodeTarget open(CliServices services) throws IOException, BackendException {
+        requireCluster();
+        return NodeTarget.open(services, hypervisor, host, NodeOptions::requireContainers);
     }
 
     /** The node {@code --node} names, or every node of the cluster when it names none. */
     Cluster openCluster(CliServices services) throws IOException, BackendException {
         AppContext ctx = services.openContext();
         try {
-            ConnectionSession s = session(services, ctx);
+            requireCluster();
+            ConnectionSession s = ctx.sessions().of(hypervisor.connection(services, ctx));
+            requireContainers(s);
+            if (hypervisor.node != null) {
+                HypervisorTarget.requireNode(s, hypervisor.node);
+            }
             List<String> nodes = hypervisor.node != null ? List.of(hypervisor.node)
                     : s.inventory().nodes().stream().map(NodeInfo::name).toList();
-            HostSource.Which w = host.which;
-            boolean onTheSpot = w.local || w.ssh != null || w.host != null || w.sysroot != null;
-            if (onTheSpot && nodes.size() > 1) {
+            if (host.namesAHost() && nodes.size() > 1) {
                 throw new IllegalArgumentException("a host named with --ssh, --host, --local or --sysroot is one node's:"
                         + " name that node with --node (" + s.connection().name() + " has " + String.join(", ", nodes)
                         + ")");
             }
             List<Optional<HostTarget>> hosts = new java.util.ArrayList<>();
             for (String n : nodes) {
-                hosts.add(host(services, s.connection(), n));
+                hosts.add(NodeTarget.host(services, host, s.connection(), n));
             }
             return new Cluster(ctx, s, nodes, hosts);
         } catch (IOException | BackendException | RuntimeException e) {
@@ -95,35 +74,17 @@ final class NodeOptions {
         }
     }
 
-    /** A session on the cluster named, which has containers; a {@code --node} it has not is a usage error. */
-    private ConnectionSession session(CliServices services, AppContext ctx) throws IOException, BackendException {
+    private void requireCluster() {
         if (!hypervisor.present()) {
             throw new IllegalArgumentException("name the node's cluster with --connection NAME or --pve URL (and the"
                     + " node with --node)");
         }
-        ConnectionInfo c = hypervisor.connection(services, ctx);
-        ConnectionSession s = ctx.sessions().of(c);
+    }
+
+    private static void requireContainers(ConnectionSession s) {
         if (!s.can(Capability.CONTAINERS)) {
-            throw new IllegalArgumentException(c.name() + " has no containers (LXC containers are Proxmox VE's)");
+            throw new IllegalArgumentException(s.connection().name() + " has no containers (LXC containers are"
+                    + " Proxmox VE's)");
         }
-        if (hypervisor.node != null) {
-            HypervisorTarget.requireNode(s, hypervisor.node);
-        }
-        return s;
-    }
-
-    private Optional<HostTarget> host(CliServices services, ConnectionInfo c, String node) throws IOException {
-        HostSource.Which w = host.which;
-        if (w.local || w.ssh != null || w.host != null || w.sysroot != null) {
-            return Optional.of(host.target(services));
-        }
-        return c.saved() ? Optional.of(new HostTarget.Linked(c, node)) : Optional.empty();
-    }
-
-    /** The node's host, or the reason there is none. */
-    static HostTarget requireHost(Opened o) {
-        return o.host().orElseThrow(() -> new IllegalArgumentException("name the node's host, where its GPU is read"
-                + " and set up: --ssh USER@HOST, --host NAME, --local or --sysroot DIR (a saved --connection uses the"
-                + " node's linked host)"));
     }
 }

@@ -7,6 +7,7 @@ import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.share.ShareService;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.NodeTarget;
 import io.gpuforge.cli.common.HostSource;
 import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.BackendException;
@@ -152,13 +153,13 @@ public final class ShareCommand implements Runnable {
 
         abstract String verb();
 
-        abstract int run(NodeOptions.Opened n, HostTarget host, PciAddress address, CliOutput o) throws Exception;
+        abstract int run(NodeTarget n, HostTarget host, PciAddress address, CliOutput o) throws Exception;
 
         @Override
         public Integer call() throws Exception {
             CliOutput o = services.output();
-            try (NodeOptions.Opened n = target.open(services)) {
-                return run(n, NodeOptions.requireHost(n), PciAddress.parse(gpu), o);
+            try (NodeTarget n = target.open(services)) {
+                return run(n, n.requireHost(), PciAddress.parse(gpu), o);
             } catch (PlanBlockedException e) {
                 o.error("gpuforge share " + verb() + ": " + e.getMessage());
                 return 1;
@@ -183,7 +184,7 @@ public final class ShareCommand implements Runnable {
             return "check";
         }
 
-        int run(NodeOptions.Opened n, HostTarget host, PciAddress address, CliOutput o) throws Exception {
+        int run(NodeTarget n, HostTarget host, PciAddress address, CliOutput o) throws Exception {
             ShareService shares = n.ctx().shares();
             ShareReadiness r = shares.readiness(host, address, HostSource::refuseUnknownKey);
             List<String> explained = shares.explain(r);
@@ -218,7 +219,7 @@ public final class ShareCommand implements Runnable {
             return "plan";
         }
 
-        int run(NodeOptions.Opened n, HostTarget host, PciAddress address, CliOutput o) throws Exception {
+        int run(NodeTarget n, HostTarget host, PciAddress address, CliOutput o) throws Exception {
             PassthroughPlan p = n.ctx().shares().hostPlan(host, address, HostSource::refuseUnknownKey);
             if (json.enabled()) {
                 o.json(ShareJson.plan(p));
@@ -256,7 +257,7 @@ public final class ShareCommand implements Runnable {
             return "apply";
         }
 
-        int run(NodeOptions.Opened n, HostTarget host, PciAddress address, CliOutput o) throws Exception {
+        int run(NodeTarget n, HostTarget host, PciAddress address, CliOutput o) throws Exception {
             ApplyProgress progress = new ApplyProgressLines(o::error, ApplyProgressLines.Style.TEXT, !json.quiet);
             Optional<PassthroughService.Applied> done = n.ctx().shares().applyHostPlan(host, address,
                     p -> confirm(o, p, "Apply these changes to " + host.describe() + "?"), progress,
