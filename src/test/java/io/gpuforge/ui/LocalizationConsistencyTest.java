@@ -79,6 +79,18 @@ class LocalizationConsistencyTest {
         for (io.gpuforge.domain.connections.ConnectionInfo.Kind k : io.gpuforge.domain.connections.ConnectionInfo.Kind.values()) {
             keys.add("connection.kind." + k.db());
         }
+        // each wizard's step titles: <feature>.wizard.step.<step> (WizardFrame.stepKey)
+        for (String[] wizard : new String[][] {{"passthrough", "io.gpuforge.ui.passthrough.PassthroughWizardModel$Step"},
+                {"share", "io.gpuforge.ui.share.ContainerWizardModel$Step"},
+                {"vmcreate", "io.gpuforge.ui.vmcreate.CreateVmWizardModel$Step"}}) {
+            try {
+                for (Object step : Class.forName(wizard[1]).getEnumConstants()) {
+                    keys.add(io.gpuforge.ui.common.WizardFrame.stepKey(wizard[0], (Enum<?>) step));
+                }
+            } catch (ClassNotFoundException e) {
+                throw new AssertionError("the wizard's steps moved: " + wizard[1], e);
+            }
+        }
         // toolbar buttons show the ".short" form of their menu item's key
         for (String k : new HashSet<>(keys)) {
             if (k.startsWith("action.") && !k.endsWith(".short")) {

@@ -143,10 +143,10 @@ class PassthroughCreateVmGuiTest {
         atGpuPage.check();
         fire(robot, "#vmc-next");
         robot.interact(() -> robot.lookup("#vmc-start").queryAs(CheckBox.class).setSelected(false));
-        fire(robot, "#vmc-create");
+        fire(robot, "#vmc-next");
         waitFor("the VM to be created", () -> onFx(() -> robot.lookup("#vmc-status").queryAs(Label.class).getText())
                 .startsWith("Created"));
-        fire(robot, "#vmc-close");
+        fire(robot, "#vmc-cancel");
     }
 
     private void toTheAttachPage(FxRobot robot) throws Exception {

@@ -1,5 +1,8 @@
 package io.gpuforge.ui.common;
 
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
 import javafx.beans.binding.StringExpression;
 import javafx.beans.value.ObservableBooleanValue;
 import javafx.geometry.Insets;
@@ -18,10 +21,20 @@ import javafx.scene.layout.VBox;
 /**
  * What every wizard window shares: its steps on the left; a title with a busy indicator, banners, an error line that
  * shows only when there is one, and the step's page; Cancel, then Back and Next (the default button) at the bottom.
- * The wizard fills the steps, title and content, and gives the buttons their actions and states. Ids:
- * {@code <prefix>-title}, {@code -steps}, {@code -error}, {@code -back}, {@code -next}, {@code -cancel}.
+ * A wizard's steps are an enum; {@link #show} puts one up: its title, and the list marking the steps done and those
+ * not needed. The words: {@code wizard.*} for what every wizard says, {@code <feature>.wizard.step.<step>} for a
+ * step's title ({@link #stepKey}). The wizard fills the content and gives the buttons their actions and states. Ids:
+ * {@code <prefix>-title}, {@code -steps}, {@code -step-<step>}, {@code -error}, {@code -back}, {@code -next},
+ * {@code -cancel}.
  */
 public final class WizardFrame {
+
+    /** Where the wizard styles are (steps, title, banners, messages). */
+    static final String CSS = "/css/passthrough.css";
+
+    private final String idPrefix;
+    private final String feature;
+    private final I18n i18n;
 
     private final VBox steps = new VBox(2);
     private final Label title = new Label();
@@ -31,9 +44,15 @@ public final class WizardFrame {
     private final Button cancel = new Button();
     private final BorderPane root;
 
-    /** @param banners shown between the title and the error line (each manages its own visibility) */
-    public WizardFrame(String idPrefix, I18n i18n, ObservableBooleanValue busy, StringExpression error,
-                       Node... banners) {
+    /**
+     * @param feature the bundle prefix of the step titles ({@code passthrough}, {@code share}, {@code vmcreate})
+     * @param banners shown between the title and the error line (each manages its own visibility)
+     */
+    public WizardFrame(String idPrefix, String feature, I18n i18n, ObservableBooleanValue busy,
+                       StringExpression error, Node... banners) {
+        this.idPrefix = idPrefix;
+        this.feature = feature;
+        this.i18n = i18n;
         title.getStyleClass().add("wizard-title");
         title.setId(idPrefix + "-title");
         steps.getStyleClass().add("wizard-steps");
@@ -57,12 +76,13 @@ public final class WizardFrame {
         centre.getChildren().addAll(errorLine, content);
         centre.setPadding(new Insets(16));
         back.setId(idPrefix + "-back");
-        back.setText(i18n.get("passthrough.back"));
+        back.setText(i18n.get("wizard.back"));
         next.setId(idPrefix + "-next");
         next.getStyleClass().add("accent");
+        next.setText(i18n.get("wizard.next"));
         next.setDefaultButton(true);
         cancel.setId(idPrefix + "-cancel");
-        cancel.setText(i18n.get("passthrough.cancel"));
+        cancel.setText(i18n.get("wizard.cancel"));
         cancel.setCancelButton(true);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
@@ -71,6 +91,46 @@ public final class WizardFrame {
         root = new BorderPane(centre);
         root.setLeft(steps);
         root.setBottom(buttons);
+        root.getStylesheets().add(Objects.requireNonNull(WizardFrame.class.getResource(CSS)).toExternalForm());
+    }
+
+    /** The key of a step's title: {@code <feature>.wizard.step.<step>}, the name in lower camel case (hostPlan). */
+    public static String stepKey(String feature, Enum<?> step) {
+        StringBuilder b = new StringBuilder(feature).append(".wizard.step.");
+        boolean upper = false;
+        for (char c : step.name().toCharArray()) {
+            if (c == '_') {
+                upper = true;
+            } else {
+                b.append(upper ? c : Character.toLowerCase(c));
+                upper = false;
+            }
+        }
+        return b.toString();
+    }
+
+    /**
+     * Puts up step {@code current}: its title, and every step on the left, the current one marked, those before it
+     * done, the {@code skipped} ones "(not needed)". FX thread.
+     */
+    public <S extends Enum<S>> void show(S current, Set<S> skipped) {
+        title.setText(i18n.get(stepKey(feature, current)));
+        steps.getChildren().clear();
+        for (S s : current.getDeclaringClass().getEnumConstants()) {
+            Label l = new Label(i18n.get(stepKey(feature, s)));
+            l.getStyleClass().add("wizard-step");
+            l.setId(idPrefix + "-step-" + s.name().toLowerCase(Locale.ROOT));
+            l.setMaxWidth(Double.MAX_VALUE);
+            if (s == current) {
+                l.getStyleClass().add("current");
+            } else if (skipped.contains(s)) {
+                l.getStyleClass().add("skipped");
+                l.setText(i18n.get("wizard.step.skipped", l.getText()));
+            } else if (s.ordinal() < current.ordinal()) {
+                l.getStyleClass().add("done");
+            }
+            steps.getChildren().add(l);
+        }
     }
 
     public VBox steps() {

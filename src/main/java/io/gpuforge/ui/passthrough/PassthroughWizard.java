@@ -8,7 +8,6 @@ import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.WizardFrame;
 import io.gpuforge.ui.common.WindowLinks;
 import java.util.EnumSet;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import javafx.beans.binding.Bindings;
@@ -19,7 +18,6 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.StackPane;
-import javafx.scene.layout.VBox;
 import javafx.stage.Modality;
 import javafx.stage.Stage;
 import javafx.stage.Window;
@@ -38,8 +36,6 @@ public final class PassthroughWizard {
     private final PassthroughWizardPages pages;
     private final Stage stage = new Stage();
     private final WizardFrame frame;
-    private final VBox steps;
-    private final Label title;
     private final StackPane content;
     private final Button next;
     private final Set<PassthroughWizardModel.Step> skipped = EnumSet.noneOf(PassthroughWizardModel.Step.class);
@@ -51,9 +47,7 @@ public final class PassthroughWizard {
         this.i18n = ui.i18n();
         this.m = new PassthroughWizardModel(ui, services);
         this.pages = new PassthroughWizardPages(m);
-        this.frame = new WizardFrame("pt", i18n, m.busy, m.error, demoBanner());
-        this.steps = frame.steps();
-        this.title = frame.title();
+        this.frame = new WizardFrame("pt", "passthrough", i18n, m.busy, m.error, demoBanner());
         this.content = frame.content();
         this.next = frame.next();
         if (owner != null) {
@@ -119,8 +113,6 @@ public final class PassthroughWizard {
         frame.cancel().setOnAction(e -> cancel());
         BorderPane root = frame.root();
         root.setId("passthrough-wizard");
-        root.getStylesheets().add(Objects.requireNonNull(PassthroughWizard.class.getResource(ReadinessView.CSS))
-                .toExternalForm());
         m.allowSharedGroup.addListener((o, a, b) -> recheck());
         m.allowHostCritical.addListener((o, a, b) -> recheck());
         Scene scene = new Scene(root, 1060, 720);
@@ -283,8 +275,7 @@ public final class PassthroughWizard {
     private void show(PassthroughWizardModel.Step s) {
         m.step.set(s);
         content.getChildren().setAll(page(s));
-        title.setText(i18n.get(PassthroughWizardModel.stepKey(s)));
-        StepLabels.render(steps, m.step.get(), skipped, i18n);
+        frame.show(s, skipped);
         refreshButtons();
         if (auto) {
             goOnByItself(s);
@@ -358,7 +349,7 @@ public final class PassthroughWizard {
         PassthroughWizardModel.Step s = m.step.get();
         next.setText(i18n.get(s == PassthroughWizardModel.Step.PLAN ? "passthrough.next.apply"
                 : s == PassthroughWizardModel.Step.ATTACH ? "passthrough.next.attach"
-                : s == PassthroughWizardModel.Step.DONE ? "passthrough.next.finish" : "passthrough.next"));
+                : s == PassthroughWizardModel.Step.DONE ? "wizard.finish" : "wizard.next"));
     }
 
 }

@@ -326,29 +326,6 @@ final class PassthroughWizardModel {
                 : p.host().describe();
     }
 
-    static String stepKey(Step s) {
-        switch (s) {
-            case HOST:
-                return "passthrough.step.host";
-            case GPU:
-                return "passthrough.step.gpu";
-            case READINESS:
-                return "passthrough.step.readiness";
-            case PLAN:
-                return "passthrough.step.plan";
-            case APPLY:
-                return "passthrough.step.apply";
-            case REBOOT:
-                return "passthrough.step.reboot";
-            case VERIFY:
-                return "passthrough.step.verify";
-            case ATTACH:
-                return "passthrough.step.attach";
-            default:
-                return "passthrough.step.done";
-        }
-    }
-
     /** Whether the current step has what the next one needs (the wizard's Next button, when not busy). */
     boolean canGoOn() {
         switch (step.get()) {

@@ -6,18 +6,14 @@ import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.WizardFrame;
 import java.util.EnumSet;
-import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import javafx.beans.binding.Bindings;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
-import javafx.scene.control.Label;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.StackPane;
-import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 
@@ -35,8 +31,6 @@ public final class ContainerWizard {
     private final ContainerWizardPages pages;
     private final Stage stage = new Stage();
     private final WizardFrame frame;
-    private final VBox steps;
-    private final Label title;
     private final StackPane content;
     private final Button next;
     private final Set<ContainerWizardModel.Step> skipped = EnumSet.noneOf(ContainerWizardModel.Step.class);
@@ -48,9 +42,7 @@ public final class ContainerWizard {
         this.i18n = ui.i18n();
         this.m = new ContainerWizardModel(ui, services, c);
         this.pages = new ContainerWizardPages(m);
-        this.frame = new WizardFrame("ct-wizard", i18n, m.busy, m.error);
-        this.steps = frame.steps();
-        this.title = frame.title();
+        this.frame = new WizardFrame("ct-wizard", "share", i18n, m.busy, m.error);
         this.content = frame.content();
         this.next = frame.next();
         this.afterCreate = afterCreate;
@@ -94,8 +86,6 @@ public final class ContainerWizard {
         frame.cancel().setOnAction(e -> stage.close());
         BorderPane root = frame.root();
         root.setId("container-wizard");
-        root.getStylesheets().add(Objects.requireNonNull(ContainerWizard.class.getResource(PlanWindow.CSS))
-                .toExternalForm());
         Scene scene = new Scene(root, 1000, 680);
         ui.theme().style(scene);
         return scene;
@@ -180,8 +170,7 @@ public final class ContainerWizard {
         m.step.set(s);
         m.error.set("");
         content.getChildren().setAll(page(s));
-        title.setText(i18n.get(ContainerWizardModel.stepKey(s)));
-        renderSteps();
+        frame.show(s, skipped);
         refreshButtons();
     }
 
@@ -198,29 +187,10 @@ public final class ContainerWizard {
         };
     }
 
-    private void renderSteps() {
-        steps.getChildren().clear();
-        for (ContainerWizardModel.Step s : ContainerWizardModel.Step.values()) {
-            Label l = new Label(i18n.get(ContainerWizardModel.stepKey(s)));
-            l.getStyleClass().add("wizard-step");
-            l.setId("ct-wizard-step-" + s.name().toLowerCase(Locale.ROOT));
-            l.setMaxWidth(Double.MAX_VALUE);
-            if (s == m.step.get()) {
-                l.getStyleClass().add("current");
-            } else if (skipped.contains(s)) {
-                l.getStyleClass().add("skipped");
-                l.setText(i18n.get("passthrough.step.skipped", l.getText()));
-            } else if (s.ordinal() < m.step.get().ordinal()) {
-                l.getStyleClass().add("done");
-            }
-            steps.getChildren().add(l);
-        }
-    }
-
     private void refreshButtons() {
         ContainerWizardModel.Step s = m.step.get();
         next.setText(i18n.get(s == ContainerWizardModel.Step.HOST_PLAN && m.hostApplied.get() == null
                 ? "passthrough.next.apply" : s == ContainerWizardModel.Step.SUMMARY ? "share.wizard.next.create"
-                : s == ContainerWizardModel.Step.CREATE ? "passthrough.next.finish" : "passthrough.next"));
+                : s == ContainerWizardModel.Step.CREATE ? "wizard.finish" : "wizard.next"));
     }
 }

@@ -101,19 +101,6 @@ final class ContainerWizardModel {
         return new FxHostKeyPrompt(ui.dialogs(), i18n);
     }
 
-    static String stepKey(Step s) {
-        return switch (s) {
-            case NODE -> "share.wizard.step.node";
-            case TEMPLATE -> "share.wizard.step.template";
-            case RESOURCES -> "share.wizard.step.resources";
-            case GPU -> "share.wizard.step.gpu";
-            case HOST_PLAN -> "share.wizard.step.hostplan";
-            case DRIVER -> "share.wizard.step.driver";
-            case SUMMARY -> "share.wizard.step.summary";
-            case CREATE -> "share.wizard.step.create";
-        };
-    }
-
     /** Runs {@code work} in the background; {@code then} gets its result on the FX thread. */
     <T> void run(String taskKey, Callable<T> work, Consumer<T> then) {
         busy.set(true);

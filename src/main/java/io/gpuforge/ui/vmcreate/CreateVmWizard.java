@@ -11,9 +11,11 @@ import io.gpuforge.ui.common.BackgroundTasks;
 import io.gpuforge.ui.common.FxHostKeyPrompt;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.WindowLinks;
+import io.gpuforge.ui.common.WizardFrame;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javafx.application.Platform;
@@ -23,19 +25,10 @@ import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import javafx.geometry.Insets;
-import javafx.geometry.Pos;
-import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
-import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
-import javafx.scene.control.ListView;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.HBox;
-import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 import javafx.stage.WindowEvent;
@@ -77,6 +70,7 @@ public final class CreateVmWizard {
     final ObservableList<String> nodes = FXCollections.observableArrayList();
     final ObservableList<VmTemplate> templates = FXCollections.observableArrayList();
     private final CreateVmWizardPages pages;
+    private final WizardFrame frame;
     /** The cancel flag of the operation running now (a create, a setup): a new one for each, so one cancel stops one. */
     private volatile AtomicBoolean cancel = new AtomicBoolean();
     private Optional<VmRef> created = Optional.empty();
@@ -92,23 +86,16 @@ public final class CreateVmWizard {
             stage.initOwner(owner);
         }
         stage.setTitle(ui.i18n().get("vmcreate.title"));
-        BorderPane root = new BorderPane();
+        this.frame = new WizardFrame("vmc", "vmcreate", ui.i18n(), busy, pages.pageProblem(page));
+        BorderPane root = frame.root();
         root.setId("create-vm-wizard");
-        root.setLeft(steps());
         ScrollPane center = new ScrollPane();
         center.setFitToWidth(true);
-        center.setPadding(new Insets(16));
         center.contentProperty().bind(Bindings.createObjectBinding(() -> pages.page(page.get()), page));
-        Label heading = new Label();
-        heading.setId("vmc-heading");
-        heading.getStyleClass().add("title-3");
-        heading.textProperty().bind(Bindings.createStringBinding(() -> ui.i18n().get("vmcreate.step",
-                page.get().ordinal() + 1, CreateVmWizardModel.Step.values().length, CreateVmWizardPages.title(ui.i18n(),
-                page.get())), page));
-        BorderPane.setMargin(heading, new Insets(16, 16, 0, 16));
-        root.setTop(heading);
-        root.setCenter(center);
-        root.setBottom(buttons());
+        frame.content().getChildren().setAll(center);
+        page.addListener((o, a, p) -> frame.show(p, Set.of()));
+        frame.show(page.get(), Set.of());
+        buttons();
         Scene scene = new Scene(root, 900, 640);
         ui.theme().style(scene);
         stage.setScene(scene);
@@ -155,63 +142,32 @@ public final class CreateVmWizard {
         return model;
     }
 
-    private Node steps() {
-        ListView<CreateVmWizardModel.Step> steps = new ListView<>(FXCollections.observableArrayList(
-                CreateVmWizardModel.Step.values()));
-        steps.setId("vmc-steps");
-        steps.setFocusTraversable(false);
-        steps.setMouseTransparent(true);
-        steps.setPrefWidth(190);
-        steps.setCellFactory(l -> new ListCell<>() {
-            @Override
-            protected void updateItem(CreateVmWizardModel.Step p, boolean empty) {
-                super.updateItem(p, empty);
-                setText(empty || p == null ? null : (p.ordinal() + 1) + ". " + CreateVmWizardPages.title(ui.i18n(), p));
-            }
-        });
-        page.addListener((o, a, p) -> steps.getSelectionModel().select(p));
-        steps.getSelectionModel().select(page.get());
-        return steps;
-    }
-
-    private Node buttons() {
-        Button back = new Button(ui.i18n().get("vmcreate.back"));
-        back.setId("vmc-back");
+    private void buttons() {
+        Button back = frame.back();
         back.setOnAction(e -> move(-1));
         back.disableProperty().bind(Bindings.createBooleanBinding(() -> busy.get()
-                || page.get() == CreateVmWizardModel.Step.TARGET, page, busy));
-        Button next = new Button(ui.i18n().get("vmcreate.next"));
-        next.setId("vmc-next");
-        next.setDefaultButton(true);
-        next.setOnAction(e -> move(1));
+                || page.get() == CreateVmWizardModel.Step.TARGET || page.get() == CreateVmWizardModel.Step.CREATE,
+                page, busy));
+        // Next, and on the summary "Create VM"; the create page has its own buttons (start, console, setup)
+        Button next = frame.next();
+        next.setOnAction(e -> {
+            if (page.get() == CreateVmWizardModel.Step.SUMMARY) {
+                create();
+            } else {
+                move(1);
+            }
+        });
+        next.textProperty().bind(Bindings.when(page.isEqualTo(CreateVmWizardModel.Step.SUMMARY))
+                .then(ui.i18n().get("vmcreate.create")).otherwise(ui.i18n().get("wizard.next")));
         next.disableProperty().bind(Bindings.createBooleanBinding(() -> busy.get() || !model.pageValid(page.get()),
                 page, busy, model.errors, model.template, model.choices, model.connection, model.node));
-        next.visibleProperty().bind(page.isNotEqualTo(CreateVmWizardModel.Step.SUMMARY)
-                .and(page.isNotEqualTo(CreateVmWizardModel.Step.CREATE)));
+        next.visibleProperty().bind(page.isNotEqualTo(CreateVmWizardModel.Step.CREATE));
         next.managedProperty().bind(next.visibleProperty());
-        Button create = new Button(ui.i18n().get("vmcreate.create"));
-        create.setId("vmc-create");
-        create.getStyleClass().add("accent");
-        create.setOnAction(e -> create());
-        create.visibleProperty().bind(page.isEqualTo(CreateVmWizardModel.Step.SUMMARY));
-        create.managedProperty().bind(create.visibleProperty());
-        create.disableProperty().bind(Bindings.createBooleanBinding(() -> busy.get()
-                || !model.pageValid(CreateVmWizardModel.Step.SUMMARY), busy, model.errors));
-        Button close = new Button(ui.i18n().get("vmcreate.close"));
-        close.setId("vmc-close");
-        close.setCancelButton(true);
-        close.setOnAction(e -> stage.close());
-        Label problem = new Label();
-        problem.setId("vmc-problem");
-        problem.getStyleClass().add("danger");
-        problem.setWrapText(true);
-        problem.textProperty().bind(pages.pageProblem(page));
-        Region gap = new Region();
-        HBox.setHgrow(gap, Priority.ALWAYS);
-        HBox bar = new HBox(10, problem, gap, back, next, create, close);
-        bar.setAlignment(Pos.CENTER_RIGHT);
-        bar.setPadding(new Insets(10, 16, 14, 16));
-        return bar;
+        // once the VM is being made, leaving the wizard closes it (a running create is cancelled)
+        Button cancel = frame.cancel();
+        cancel.textProperty().bind(Bindings.when(page.isEqualTo(CreateVmWizardModel.Step.CREATE))
+                .then(ui.i18n().get("wizard.close")).otherwise(ui.i18n().get("wizard.cancel")));
+        cancel.setOnAction(e -> stage.close());
     }
 
     private void move(int by) {

@@ -61,29 +61,6 @@ final class CreateVmWizardPages {
         loadProblem.setWrapText(true);
     }
 
-    static String title(I18n i18n, CreateVmWizardModel.Step p) {
-        switch (p) {
-            case TARGET:
-                return i18n.get("vmcreate.page.target");
-            case TEMPLATE:
-                return i18n.get("vmcreate.page.template");
-            case NAME:
-                return i18n.get("vmcreate.page.name");
-            case RESOURCES:
-                return i18n.get("vmcreate.page.resources");
-            case PLACEMENT:
-                return i18n.get("vmcreate.page.placement");
-            case CLOUD_INIT:
-                return i18n.get("vmcreate.page.cloudInit");
-            case GPU:
-                return i18n.get("vmcreate.page.gpu");
-            case SUMMARY:
-                return i18n.get("vmcreate.page.summary");
-            default:
-                return i18n.get("vmcreate.page.create");
-        }
-    }
-
     Node page(CreateVmWizardModel.Step p) {
         return built.computeIfAbsent(p, this::build);
     }

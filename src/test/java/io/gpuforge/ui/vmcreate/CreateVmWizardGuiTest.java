@@ -188,7 +188,7 @@ class CreateVmWizardGuiTest {
                 "hostpci0");
         WizardFixture.writePng(wizard.getScene(), "vmcreate-8-summary-light-en.png");
 
-        fx.fire("#vmc-create");
+        fx.fire("#vmc-next");
         WizardFixture.waitFor(60, () -> fx.text("#vmc-status").startsWith("Created")
                 || fx.text("#vmc-status").startsWith("The VM was not"));
         assertThat(fx.text("#vmc-status")).as(fx.find("#vmc-log", TextArea.class).getText())
@@ -228,7 +228,7 @@ class CreateVmWizardGuiTest {
                 "over the QEMU guest agent after the first boot",
                 "agent/file-write file=/var/lib/gpuforge/user-data.yaml");
 
-        fx.fire("#vmc-create");
+        fx.fire("#vmc-next");
         WizardFixture.waitFor(90, () -> !fx.text("#vmc-setup").isEmpty() && !fx.text("#vmc-setup")
                 .startsWith("Running"));
         String log = fx.find("#vmc-log", TextArea.class).getText();
@@ -293,7 +293,7 @@ class CreateVmWizardGuiTest {
                 "POST /nodes/pve-3090/qemu/9000/clone", "full: 1", "storage: local-zfs",
                 "PUT /nodes/pve-3090/qemu/<newid>/config", "cores: 8", "memory: 16384", "ciuser: ada", "hostpci0");
         WizardFixture.writePng(w.stage().getScene(), "vmcreate-8-summary-clone-light-en.png");
-        fx.fire("#vmc-create");
+        fx.fire("#vmc-next");
         WizardFixture.waitFor(60, () -> fx.text("#vmc-status").startsWith("Created")
                 || fx.text("#vmc-status").startsWith("The VM was not"));
         String log = fx.find("#vmc-log", TextArea.class).getText();
@@ -323,7 +323,7 @@ class CreateVmWizardGuiTest {
         next(w, CreateVmWizardModel.Step.GPU);
         next(w, CreateVmWizardModel.Step.SUMMARY);
         sim.cluster().raceNextCreate();
-        fx.fire("#vmc-create");
+        fx.fire("#vmc-next");
         WizardFixture.waitFor(60, () -> w.current() == CreateVmWizardModel.Step.CLOUD_INIT);
         assertThat(fx.text("#vmc-msg-dns")).containsIgnoringCase("nameserver");
         assertThat(nextEnabled()).as("the refused value blocks Next until it is changed").isFalse();
@@ -333,7 +333,7 @@ class CreateVmWizardGuiTest {
         assertThat(fx.text("#vmc-msg-dns")).isEmpty();
         next(w, CreateVmWizardModel.Step.GPU);
         next(w, CreateVmWizardModel.Step.SUMMARY);
-        fx.fire("#vmc-create");
+        fx.fire("#vmc-next");
         WizardFixture.waitFor(60, () -> fx.text("#vmc-status").startsWith("Created")
                 || fx.text("#vmc-status").startsWith("The VM was not"));
         assertThat(fx.text("#vmc-status")).as(fx.find("#vmc-log", TextArea.class).getText())
@@ -357,7 +357,7 @@ class CreateVmWizardGuiTest {
         CreateVmWizard w = openOn(c, "pve-4090");
         fillUpToSummary(w, "agent-cancel-01");
         fx.robot.interact(() -> fx.find("#vmc-start", CheckBox.class).setSelected(true));
-        fx.fire("#vmc-create");
+        fx.fire("#vmc-next");
         WizardFixture.waitFor(90, () -> fx.find("#vmc-log", TextArea.class).getText()
                 .contains("Waiting for the QEMU guest agent"));
         fx.fire("#vmc-cancel-create");
@@ -385,7 +385,7 @@ class CreateVmWizardGuiTest {
         CreateVmWizard w = openOn(c, "pve-3090");
         fillUpToSummary(w, "cancel-01");
         sim.cluster().taskMillis(60_000);
-        fx.fire("#vmc-create");
+        fx.fire("#vmc-next");
         WizardFixture.waitFor(20, () -> fx.find("#vmc-log", TextArea.class).getText().length() > 0);
         fx.fire("#vmc-cancel-create");
         WizardFixture.waitFor(60, () -> fx.text("#vmc-status").startsWith("The VM was not"));

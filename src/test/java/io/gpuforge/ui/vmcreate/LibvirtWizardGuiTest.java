@@ -84,7 +84,7 @@ class LibvirtWizardGuiTest {
 
     private void next(CreateVmWizard w, CreateVmWizardModel.Step expected) {
         fx.fire("#vmc-next");
-        assertThat(w.current()).as(fx.text("#vmc-problem")).isEqualTo(expected);
+        assertThat(w.current()).as(fx.text("#vmc-error")).isEqualTo(expected);
     }
 
     @Test
@@ -136,7 +136,7 @@ class LibvirtWizardGuiTest {
                 "<domain", "<name>kvm-gui-01</name>",
                 "<vcpu>3</vcpu>", "lab-net");
         WizardFixture.writePng(w.stage().getScene(), "vmcreate-8-summary-libvirt-light-en.png");
-        fx.fire("#vmc-create");
+        fx.fire("#vmc-next");
         WizardFixture.waitFor(60, () -> fx.text("#vmc-status").startsWith("Created")
                 || fx.text("#vmc-status").startsWith("The VM was not"));
         String log = fx.find("#vmc-log", TextArea.class).getText();
