@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.testing.SharedFixtures;
 import io.gpuforge.ui.passthrough.AnalyseListing;
 import java.nio.charset.StandardCharsets;
@@ -16,20 +17,19 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.TextArea;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** Analyse a listing: a forum listing pasted into the window gives every GPU's verdict and its fixes, no host needed. */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class AnalyseListingGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private Stage owner;
     private GuiFixture fx;
@@ -39,13 +39,6 @@ class AnalyseListingGuiTest {
         owner = stage;
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     private static String texts(Node n) {
         StringBuilder out = new StringBuilder(n instanceof Labeled ? ((Labeled) n).getText() + "\n" : "");
@@ -59,7 +52,7 @@ class AnalyseListingGuiTest {
         AtomicReference<Stage> w = new AtomicReference<>();
         robot.interact(() -> {
             try {
-                fx = new GuiFixture(owner, theme, language);
+                fx = WINDOW.closing(new GuiFixture(owner, theme, language));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

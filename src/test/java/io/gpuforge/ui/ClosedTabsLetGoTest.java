@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.host.HostPage;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -14,13 +15,10 @@ import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TreeView;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -29,21 +27,18 @@ import org.testfx.util.WaitForAsyncUtils;
  * not pile up views that stay reachable (they would keep listening, and leak).
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class ClosedTabsLetGoTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private GuiFixture fx;
 
     @Start
     void start(Stage stage) throws Exception {
-        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        fx.close();
-    }
 
     @Test
     void viewsOfClosedTabsAreCollected(FxRobot robot) throws Exception {

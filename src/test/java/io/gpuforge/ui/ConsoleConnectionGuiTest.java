@@ -9,11 +9,11 @@ import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
 import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.testing.TcpProxy;
 import io.gpuforge.ui.common.NavItem;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import javafx.geometry.Point2D;
@@ -30,13 +30,10 @@ import javafx.scene.input.ContextMenuEvent;
 import javafx.scene.Node;
 import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -47,8 +44,10 @@ import org.testfx.util.WaitForAsyncUtils;
  * entries once they are wired.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class ConsoleConnectionGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private GuiFixture fx;
     private PveSimulator sim;
@@ -56,18 +55,11 @@ class ConsoleConnectionGuiTest {
 
     @Start
     void start(Stage stage) throws Exception {
-        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
-        sim = new PveSimulator(SimCluster.demo());
-        proxy = new TcpProxy("127.0.0.1", Integer.parseInt(sim.url().substring(sim.url().lastIndexOf(':') + 1)));
+        fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
+        sim = WINDOW.closing(new PveSimulator(SimCluster.demo()));
+        proxy = WINDOW.closing(new TcpProxy("127.0.0.1", Integer.parseInt(sim.url().substring(sim.url().lastIndexOf(':') + 1))));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        proxy.close();
-        sim.close();
-        fx.close();
-    }
 
     /** A label's text, read on the FX thread (a test's result sets several of the form's labels in one go there). */
     private static String text(FxRobot robot, String id) {

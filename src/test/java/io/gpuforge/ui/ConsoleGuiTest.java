@@ -7,6 +7,7 @@ import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.tasks.TaskRecord;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.testing.FxRead;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.common.NavItem;
 import java.util.List;
 import java.util.Optional;
@@ -29,13 +30,10 @@ import javafx.scene.control.TreeView;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -45,21 +43,18 @@ import org.testfx.util.WaitForAsyncUtils;
  * node's page shows its summary and its GPUs.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class ConsoleGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private GuiFixture fx;
 
     @Start
     void start(Stage stage) throws Exception {
-        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        fx.close();
-    }
 
     static void waitUntil(Callable<Boolean> c) throws Exception {
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, c);

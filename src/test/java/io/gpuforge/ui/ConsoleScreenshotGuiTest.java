@@ -11,19 +11,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.common.NavItem;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Button;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TreeItem;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -33,8 +31,10 @@ import org.testfx.util.WaitForAsyncUtils;
  * {@link ConsoleGuiTest}).
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class ConsoleScreenshotGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private Stage stage;
     private GuiFixture fx;
@@ -44,18 +44,11 @@ class ConsoleScreenshotGuiTest {
         stage = s;
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     private void open(FxRobot robot, ThemeChoice theme, LanguageChoice language) throws Exception {
         robot.interact(() -> {
             try {
-                fx = new GuiFixture(stage, theme, language);
+                fx = WINDOW.closing(new GuiFixture(stage, theme, language));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

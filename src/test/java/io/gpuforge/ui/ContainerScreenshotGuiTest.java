@@ -11,6 +11,7 @@ import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.passthrough.Verdict;
 import io.gpuforge.domain.share.ShareReadiness;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.common.NavItem;
 import java.util.Optional;
 import java.awt.image.BufferedImage;
@@ -22,13 +23,10 @@ import javafx.scene.control.MenuItem;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TreeItem;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 /**
@@ -38,21 +36,18 @@ import org.testfx.framework.junit5.Start;
  * is dark.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class ContainerScreenshotGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private GuiFixture fx;
 
     @Start
     void start(Stage stage) throws Exception {
-        fx = new GuiFixture(stage, ThemeChoice.DARK, LanguageChoice.CHINESE_SIMPLIFIED);
+        fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.DARK, LanguageChoice.CHINESE_SIMPLIFIED));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        fx.close();
-    }
 
     @Test
     void theContainerPageAndTheWizardInDarkChinese(FxRobot robot) throws Exception {

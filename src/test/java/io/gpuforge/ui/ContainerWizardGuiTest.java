@@ -10,6 +10,7 @@ import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.share.ShareReadiness;
 import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.common.NavItem;
 import java.util.Optional;
 import javafx.scene.Node;
@@ -23,13 +24,10 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.TreeItem;
 import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 /**
@@ -39,21 +37,18 @@ import org.testfx.framework.junit5.Start;
  * GPU, and in the fleet. (A GPU on vfio-pci, which cannot be chosen: ContainerScreenshotGuiTest.)
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class ContainerWizardGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private GuiFixture fx;
 
     @Start
     void start(Stage stage) throws Exception {
-        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        fx.close();
-    }
 
     @Test
     void aContainerSharingAFreeGpuIsCreatedFromTheWindowAndShownSharingIt(FxRobot robot) throws Exception {

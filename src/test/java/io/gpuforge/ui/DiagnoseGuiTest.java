@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.diagnose.DiagnoseCases;
+import io.gpuforge.testing.GuiWindow;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -20,13 +21,10 @@ import javafx.scene.control.TextArea;
 import javafx.scene.control.TitledPane;
 import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -35,8 +33,10 @@ import org.testfx.util.WaitForAsyncUtils;
  * in the text), the fix and its plan; a healthy log is "no known cause" with the lines that looked relevant.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class DiagnoseGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private Stage owner;
     private GuiFixture fx;
@@ -46,13 +46,6 @@ class DiagnoseGuiTest {
         owner = stage;
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     private static String texts(Node n) {
         StringBuilder out = new StringBuilder(n instanceof Labeled ? ((Labeled) n).getText() + "\n" : "");
@@ -66,7 +59,7 @@ class DiagnoseGuiTest {
     private Stage openFromTheMenu(FxRobot robot, ThemeChoice theme, LanguageChoice language) throws Exception {
         robot.interact(() -> {
             try {
-                fx = new GuiFixture(owner, theme, language);
+                fx = WINDOW.closing(new GuiFixture(owner, theme, language));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

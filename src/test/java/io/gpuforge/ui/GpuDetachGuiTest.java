@@ -10,6 +10,7 @@ import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.tasks.TaskListener;
 import io.gpuforge.domain.vm.VmAction;
 import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.passthrough.GpuDetach;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -18,33 +19,27 @@ import javafx.application.Platform;
 import javafx.scene.control.Button;
 import javafx.scene.control.DialogPane;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** Detach from a VM on the Demo lab: asked first, the changes shown, then the mapping nobody uses offered for removal. */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class GpuDetachGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private GuiFixture fx;
 
     @Start
     void start(Stage stage) throws Exception {
-        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        fx.close();
-    }
 
     private static DialogPane dialog(FxRobot robot, String marker) throws Exception {
         Callable<Boolean> shown = () -> robot.lookup(".dialog-pane").queryAll().stream()

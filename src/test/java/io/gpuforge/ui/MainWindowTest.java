@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.common.TaskMonitor;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -18,19 +19,18 @@ import javafx.scene.control.TreeView;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class MainWindowTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private GuiFixture fx;
     private Stage stage;
@@ -38,14 +38,9 @@ class MainWindowTest {
     @Start
     void start(Stage stage) throws Exception {
         this.stage = stage;
-        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        fx.close();
-    }
 
     private static void waitUntil(java.util.concurrent.Callable<Boolean> condition) throws Exception {
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, condition);

@@ -10,6 +10,7 @@ import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.testing.DemoLabGpus;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
 import io.gpuforge.ui.passthrough.Preselection;
 import io.gpuforge.ui.vmcreate.CreateVmWizard;
@@ -27,14 +28,11 @@ import javafx.scene.control.Spinner;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -44,8 +42,10 @@ import org.testfx.util.WaitForAsyncUtils;
  * closed without a VM, the Attach page is as it was. The Demo lab's pve-4090, whose card is in place already.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class PassthroughCreateVmGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private static final PciAddress GPU = PciAddress.parse("0000:01:00.0");
     private static final String KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIF9nUH9yZ2UtdGVzdC1rZXktMDAwMDAwMDAwMDAw alice@laptop";
@@ -63,7 +63,7 @@ class PassthroughCreateVmGuiTest {
         AtomicReference<Exception> failed = new AtomicReference<>();
         WaitForAsyncUtils.asyncFx(() -> {
             try {
-                fx = new GuiFixture(owner, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+                fx = WINDOW.closing(new GuiFixture(owner, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
                 // what ui/shell/ShellFeatures links in the main window
                 fx.ui.links().vmCreation(CreateVmWizard.creation(fx.ui, VmCreateServices.of(fx.app)));
             } catch (Exception e) {
@@ -78,13 +78,6 @@ class PassthroughCreateVmGuiTest {
         DemoLabGpus.freeTrain01sGpu(fx.app, demo); // the card goes to the new VM: train-01 gives it up first
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     private static void waitFor(String what, Callable<Boolean> c) throws Exception {
         try {

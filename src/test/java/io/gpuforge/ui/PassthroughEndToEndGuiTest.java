@@ -9,6 +9,7 @@ import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.common.NavItem;
 import java.time.Duration;
 import java.util.List;
@@ -20,13 +21,10 @@ import javafx.scene.control.Label;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TreeItem;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -36,22 +34,19 @@ import org.testfx.util.WaitForAsyncUtils;
  * Verify → Attach → Create a VM… (the VM wizard on pve-3090) → Done → Start the VM → the guest sees the card.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class PassthroughEndToEndGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private static final PciAddress GPU = PciAddress.parse("0000:02:00.0");
     private GuiFixture fx;
 
     @Start
     void start(Stage stage) throws Exception {
-        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH, true);
+        fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH, true));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        fx.close();
-    }
 
     private static void waitFor(String what, Callable<Boolean> c) throws Exception {
         try {

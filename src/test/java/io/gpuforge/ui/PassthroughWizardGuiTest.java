@@ -16,6 +16,7 @@ import io.gpuforge.domain.vm.VmAction;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.testing.DemoLabGpus;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
 import io.gpuforge.ui.passthrough.Preselection;
 import java.nio.file.Files;
@@ -37,13 +38,10 @@ import javafx.scene.control.Label;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -53,8 +51,10 @@ import org.testfx.util.WaitForAsyncUtils;
  * → Done), with a screenshot of each page.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class PassthroughWizardGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private static final PciAddress GPU = PciAddress.parse("0000:02:00.0");
     private Stage owner;
@@ -71,7 +71,7 @@ class PassthroughWizardGuiTest {
         AtomicReference<Exception> failed = new AtomicReference<>();
         WaitForAsyncUtils.asyncFx(() -> {
             try {
-                fx = new GuiFixture(owner, theme, language);
+                fx = WINDOW.closing(new GuiFixture(owner, theme, language));
                 // as ui/shell links it in the main window: the Attach page's "Create a VM..."
                 fx.ui.links().vmCreation(io.gpuforge.ui.vmcreate.CreateVmWizard.creation(fx.ui,
                         io.gpuforge.ui.vmcreate.VmCreateServices.of(fx.app)));
@@ -90,13 +90,6 @@ class PassthroughWizardGuiTest {
                 .lineDelay(Duration.ZERO).waitLimit(Duration.ofSeconds(20));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     private VmRef cloneVm(String name) throws Exception {
         TaskOutcome t = fx.app.sessions().of(demo).cloneVm(new CloneRequest(new VmRef("pve-3090", "9000"), name,

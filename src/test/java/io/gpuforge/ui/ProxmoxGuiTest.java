@@ -9,6 +9,7 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.testing.GuiWindow;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Button;
@@ -18,13 +19,10 @@ import javafx.scene.control.PasswordField;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -33,24 +31,20 @@ import org.testfx.util.WaitForAsyncUtils;
  * is shown by fingerprint and must be trusted, the token secret goes to the vault, the cluster appears.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class ProxmoxGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private GuiFixture fx;
     private PveSimulator sim;
 
     @Start
     void start(Stage stage) throws Exception {
-        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
-        sim = new PveSimulator(SimCluster.demo());
+        fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
+        sim = WINDOW.closing(new PveSimulator(SimCluster.demo()));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        sim.close();
-        fx.close();
-    }
 
     /** A label's text, read on the FX thread (a test's result sets the trust box and the result in one go there). */
     private static String text(FxRobot robot, String id) {

@@ -12,6 +12,7 @@ import io.gpuforge.domain.tasks.TaskListener;
 import io.gpuforge.domain.tasks.TaskOutcome;
 import io.gpuforge.domain.vm.VmAction;
 import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.passthrough.RollbackWindow;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -29,13 +30,10 @@ import javafx.scene.control.Label;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -44,8 +42,10 @@ import org.testfx.util.WaitForAsyncUtils;
  * its diff back shown, rolled back after a confirmation, the host rebooted (asked first) and the rollback verified.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class RollbackWindowGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private Stage owner;
     private GuiFixture fx;
@@ -55,13 +55,6 @@ class RollbackWindowGuiTest {
         owner = stage;
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     private static void waitFor(String what, Callable<Boolean> c) throws Exception {
         try {
@@ -96,7 +89,7 @@ class RollbackWindowGuiTest {
         AtomicReference<Stage> w = new AtomicReference<>();
         robot.interact(() -> {
             try {
-                fx = new GuiFixture(owner, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+                fx = WINDOW.closing(new GuiFixture(owner, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.testing.GuiWindow;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,14 +12,12 @@ import java.util.concurrent.TimeUnit;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
@@ -27,18 +26,13 @@ import org.testfx.util.WaitForAsyncUtils;
  * It also checks what a user would see in them: the dark theme is dark, the Chinese one is in Chinese.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class ScreenshotTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private GuiFixture fx;
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     @ParameterizedTest
     @CsvSource({"LIGHT, ENGLISH, light-en", "DARK, ENGLISH, dark-en", "LIGHT, CHINESE_SIMPLIFIED, light-zh-CN",
@@ -47,7 +41,7 @@ class ScreenshotTest {
         Stage stage = FxToolkit.registerPrimaryStage();
         robot.interact(() -> {
             try {
-                fx = new GuiFixture(stage, theme, language);
+                fx = WINDOW.closing(new GuiFixture(stage, theme, language));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
 import io.gpuforge.ui.connections.ConnectionForm;
@@ -18,20 +19,19 @@ import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
 import javafx.scene.control.TreeTableView;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** Adding an SSH host in the window, trusting its key, and seeing its IOMMU groups (real SSH on loopback). */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class SshHostGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private GuiFixture fx;
     private SysrootSshServer server;
@@ -39,17 +39,11 @@ class SshHostGuiTest {
 
     @Start
     void start(Stage stage) throws Exception {
-        fx = new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
         remoteRoot = HostTrees.intelGrub(Files.createDirectories(fx.home.resolve("remote")));
-        server = new SysrootSshServer(remoteRoot, fx.home.resolve("hostkey.ser"));
+        server = WINDOW.closing(new SysrootSshServer(remoteRoot, fx.home.resolve("hostkey.ser")));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        server.close();
-        fx.close();
-    }
 
     private static void waitUntil(java.util.concurrent.Callable<Boolean> c) throws Exception {
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, c);

@@ -13,6 +13,7 @@ import io.gpuforge.domain.tasks.TaskListener;
 import io.gpuforge.domain.tasks.TaskRecord;
 import io.gpuforge.domain.vm.VmAction;
 import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.common.NavItem;
 import java.nio.file.Files;
 import java.util.Map;
@@ -24,13 +25,10 @@ import javafx.scene.control.TableView;
 import javafx.scene.control.TreeItem;
 import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 /**
@@ -39,8 +37,10 @@ import org.testfx.framework.junit5.Start;
  * the host's plan for the card, journaled on pve-3090's host and rolled back there).
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class VmDiagnosisGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private Stage stage;
     private GuiFixture fx;
@@ -50,18 +50,11 @@ class VmDiagnosisGuiTest {
         this.stage = stage;
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     private void open(FxRobot robot, ThemeChoice theme, LanguageChoice language) {
         robot.interact(() -> {
             try {
-                fx = new GuiFixture(stage, theme, language);
+                fx = WINDOW.closing(new GuiFixture(stage, theme, language));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

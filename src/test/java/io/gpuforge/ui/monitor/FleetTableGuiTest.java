@@ -6,19 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.telemetry.FleetGpu;
+import io.gpuforge.testing.GuiWindow;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import javafx.scene.Node;
 import javafx.scene.control.TableRow;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 /**
@@ -27,8 +25,10 @@ import org.testfx.framework.junit5.Start;
  * in which the window is painted again for nothing (docs/performance.md, issue 47).
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class FleetTableGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private static final int LABS = 6;
     private MonitorFixture fx;
@@ -36,18 +36,13 @@ class FleetTableGuiTest {
     @Start
     void start(Stage stage) throws Exception {
         // six Demo labs: more GPUs than the table shows at once, so that it scrolls
-        fx = new MonitorFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH, app -> {
+        fx = WINDOW.closing(new MonitorFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH, app -> {
             for (int i = 2; i <= LABS; i++) {
                 app.connections().addDemo("Demo lab " + i);
             }
-        });
+        }));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        fx.close();
-    }
 
     @Test
     void newReadingsChangeValuesInPlace(FxRobot robot) throws Exception {

@@ -14,6 +14,7 @@ import io.gpuforge.domain.telemetry.GpuMetric;
 import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.domain.telemetry.SourceKind;
 import io.gpuforge.store.TelemetryStore;
+import io.gpuforge.testing.GuiWindow;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,33 +33,27 @@ import javafx.scene.control.TabPane;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** The GPU monitor in the real window over the Demo lab's simulated sensors. */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class GpuMonitorGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private MonitorFixture fx;
 
     @Start
     void start(Stage stage) throws Exception {
-        fx = new MonitorFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new MonitorFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        fx.close();
-    }
 
     private static long lastTime(ChartSeries s) {
         return s.size() == 0 ? 0 : s.lastTime();

@@ -7,17 +7,15 @@ import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.telemetry.FleetGpu;
 import io.gpuforge.testing.CliProcess;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.testing.Screenshots;
 import java.util.List;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 /**
@@ -26,21 +24,18 @@ import org.testfx.framework.junit5.Start;
  * says so; once the service stops, it samples by itself again.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class MonitorOnServiceGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private MonitorFixture fx;
 
     @Start
     void start(Stage stage) throws Exception {
-        fx = new MonitorFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new MonitorFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        fx.close();
-    }
 
     @Test
     void theMonitorReadsARunningServicesHistoryAndSamplesAgainWhenItStops(FxRobot robot) throws Exception {

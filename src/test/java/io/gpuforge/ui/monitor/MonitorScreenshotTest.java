@@ -7,6 +7,7 @@ import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.store.TelemetryStore;
 import io.gpuforge.telemetry.SimulatedGpuSource;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.testing.Screenshots;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
@@ -21,14 +22,12 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
@@ -36,18 +35,13 @@ import org.testfx.util.WaitForAsyncUtils;
  * history (with a three-minute gap on one GPU) plus its live readings; checks what a user sees in them.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class MonitorScreenshotTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private MonitorFixture fx;
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     /** An hour of the simulation's own readings for the Demo lab's six cards, as if the monitor had been open. */
     private void anHourOfHistory() throws Exception {
@@ -90,7 +84,7 @@ class MonitorScreenshotTest {
         Stage stage = FxToolkit.registerPrimaryStage();
         robot.interact(() -> {
             try {
-                fx = new MonitorFixture(stage, theme, language);
+                fx = WINDOW.closing(new MonitorFixture(stage, theme, language));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

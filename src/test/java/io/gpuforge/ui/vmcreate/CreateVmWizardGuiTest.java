@@ -11,6 +11,7 @@ import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmState;
 import io.gpuforge.domain.vm.VmTemplate;
+import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.common.NavItem;
 import java.util.List;
 import java.util.Optional;
@@ -25,12 +26,9 @@ import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TreeView;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.framework.junit5.Start;
 
 /**
@@ -39,8 +37,10 @@ import org.testfx.framework.junit5.Start;
  * its field, an id taken between nextid and the create, a cancelled create).
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class CreateVmWizardGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private static final String KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIF9nUH9yZ2UtdGVzdC1rZXktMDAwMDAwMDAwMDAw alice@laptop";
     private Stage stage;
@@ -52,19 +52,9 @@ class CreateVmWizardGuiTest {
         stage = s;
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        if (fx != null) {
-            fx.close();
-        }
-        if (sim != null) {
-            sim.close();
-        }
-    }
 
     private ConnectionInfo simulatorConnection() throws Exception {
-        sim = new PveSimulator(SimCluster.demo());
+        sim = WINDOW.closing(new PveSimulator(SimCluster.demo()));
         fx.app.secrets().createVault("a long passphrase".toCharArray());
         String token = sim.token();
         return fx.app.connections().addProxmox("lab-pve", sim.url(), token.substring(0, token.indexOf('=')),
@@ -129,7 +119,7 @@ class CreateVmWizardGuiTest {
 
     @Test
     void aVmIsCreatedOnTheDemoLabFromATemplateWithAGpuAndAppearsInTheInventory() throws Exception {
-        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
         ConnectionInfo demo = fx.app.connections().addDemo("Demo lab");
         fx.show(stage);
         CreateVmWizard w = openOn(demo, "pve-4090");
@@ -215,7 +205,7 @@ class CreateVmWizardGuiTest {
 
     @Test
     void onANodeWithoutAHostLinkTheDonePageSaysTheSetupRanOverTheGuestAgent() throws Exception {
-        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
         ConnectionInfo c = simulatorConnection();
         sim.cluster().agentBootMillis(1_500);
         sim.cluster().failCloudInitModule("scripts_user", "+ nvidia-ctk runtime configure --runtime=docker\n"
@@ -253,7 +243,7 @@ class CreateVmWizardGuiTest {
 
     @Test
     void aProxmoxTemplateVmIsClonedThroughTheWizardAndGetsTheChosenResourcesCloudInitAndGpu() throws Exception {
-        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
         ConnectionInfo demo = fx.app.connections().addDemo("Demo lab");
         fx.show(stage);
         CreateVmWizard w = openOn(demo, "pve-3090");
@@ -310,7 +300,7 @@ class CreateVmWizardGuiTest {
 
     @Test
     void aRefusedValueIsShownOnItsFieldAndAnIdTakenMeanwhileIsRetried() throws Exception {
-        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
         ConnectionInfo c = simulatorConnection();
         fx.show(stage);
         CreateVmWizard w = openOn(c, "pve-3090");
@@ -350,7 +340,7 @@ class CreateVmWizardGuiTest {
      */
     @Test
     void afterTheCreateIsCancelledTheTemplatesSetupRunsWhenAsked() throws Exception {
-        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
         ConnectionInfo c = simulatorConnection();
         sim.cluster().agentBootMillis(3_600_000);
         fx.show(stage);
@@ -379,7 +369,7 @@ class CreateVmWizardGuiTest {
 
     @Test
     void aCancelledCreateLeavesNoVmBehind() throws Exception {
-        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
         ConnectionInfo c = simulatorConnection();
         fx.show(stage);
         CreateVmWizard w = openOn(c, "pve-3090");

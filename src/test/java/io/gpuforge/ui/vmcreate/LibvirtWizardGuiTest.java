@@ -8,6 +8,7 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.domain.vm.VmTemplate;
+import io.gpuforge.testing.GuiWindow;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,13 +22,10 @@ import javafx.scene.control.Spinner;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 /**
@@ -36,8 +34,10 @@ import org.testfx.framework.junit5.Start;
  * defined with the chosen values. Clones are declared Proxmox VE only there.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class LibvirtWizardGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     @TempDir
     Path dir;
@@ -49,13 +49,6 @@ class LibvirtWizardGuiTest {
         stage = s;
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     /** gpu-host.xml plus a directory pool "vm-images" and a network "lab-net". */
     private String hostUri(Path pool) throws Exception {
@@ -90,7 +83,7 @@ class LibvirtWizardGuiTest {
     @Test
     void aDomainIsDefinedOnALibvirtHostFromATemplateInThePoolAndNetworkOfThatHost() throws Exception {
         Path pool = Files.createDirectories(dir.resolve("pool"));
-        fx = new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH);
+        fx = WINDOW.closing(new WizardFixture(ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
         ConnectionInfo kvm = fx.app.connections().addLibvirt("kvm-lab", hostUri(pool));
         // the test driver cannot upload volumes (virStorageVolUpload): no cloud image, no NoCloud seed here (the
         // seed and the image upload are covered on the real libvirtd by LibvirtDaemonVmCreateTest)

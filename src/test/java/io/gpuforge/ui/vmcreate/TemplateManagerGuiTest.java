@@ -3,6 +3,7 @@ package io.gpuforge.ui.vmcreate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
+import io.gpuforge.testing.GuiWindow;
 import javafx.scene.control.ChoiceBox;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.app.settings.ThemeChoice;
@@ -23,13 +24,10 @@ import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.testfx.api.FxToolkit;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 /**
@@ -37,8 +35,10 @@ import org.testfx.framework.junit5.Start;
  * exported, deleted and imported again; the wizard lists it. Plus the dark, Chinese look of the wizard.
  */
 @Tag("ui")
-@ExtendWith(ApplicationExtension.class)
 class TemplateManagerGuiTest {
+
+    @RegisterExtension
+    static final GuiWindow WINDOW = new GuiWindow();
 
     private Stage stage;
     private WizardFixture fx;
@@ -48,16 +48,9 @@ class TemplateManagerGuiTest {
         stage = s;
     }
 
-    @AfterEach
-    void close() throws Exception {
-        FxToolkit.cleanupStages();
-        if (fx != null) {
-            fx.close();
-        }
-    }
 
     private CreateVmWizard openOnDemo(ThemeChoice theme, LanguageChoice language) throws Exception {
-        fx = new WizardFixture(theme, language);
+        fx = WINDOW.closing(new WizardFixture(theme, language));
         ConnectionInfo demo = fx.app.connections().addDemo("Demo lab");
         fx.show(stage);
         CreateVmWizard w = fx.open(Optional.of(CreateVmWizard.Preselection.node(demo, "pve-4090")), stage);
