@@ -24,6 +24,7 @@ import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.domain.vm.VmSpec;
 import io.gpuforge.domain.vm.VmState;
+import io.gpuforge.testing.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -487,12 +488,6 @@ public abstract class HypervisorContract {
     }
 
     protected static void waitFor(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 20 s");
-            }
-            TimeUnit.MILLISECONDS.sleep(50);
-        }
+        Eventually.until("the hypervisor's awaited state", Duration.ofSeconds(20), condition);
     }
 }

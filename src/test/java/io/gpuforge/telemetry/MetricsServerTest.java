@@ -7,6 +7,7 @@ import io.gpuforge.domain.telemetry.GpuId;
 import io.gpuforge.domain.telemetry.GpuMetric;
 import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.domain.telemetry.SourceKind;
+import io.gpuforge.testing.Eventually;
 import io.gpuforge.testing.Tools;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -80,11 +82,8 @@ class MetricsServerTest {
             certificate("second");
             Files.writeString(web, "tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n"
                     + "basic_auth_users:\n  prometheus: '" + hash("n3w") + "'\n");
-            long until = System.nanoTime() + 30_000_000_000L;
-            while (!(status(fresh(), url, "prometheus:n3w") == 200 && servedName(s.port()).contains("O=second"))) {
-                assertThat(System.nanoTime()).as("the new password and certificate taken").isLessThan(until);
-                Thread.sleep(200);
-            }
+            Eventually.untilHolds("the new password and certificate taken", Duration.ofSeconds(30),
+                    () -> status(fresh(), url, "prometheus:n3w") == 200 && servedName(s.port()).contains("O=second"));
             assertThat(status(fresh(), url, "prometheus:s3cret")).as("the old password, after its change")
                     .isEqualTo(401);
             // a broken edit is not taken: the last good configuration stays

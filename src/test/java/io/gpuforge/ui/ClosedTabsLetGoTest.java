@@ -1,12 +1,12 @@
 package io.gpuforge.ui;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
+import io.gpuforge.testing.Eventually;
 import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.host.HostPage;
 import java.lang.ref.WeakReference;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -65,11 +65,9 @@ class ClosedTabsLetGoTest {
             WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#content-tabs").queryAs(TabPane.class)
                     .getTabs().stream().anyMatch(x -> "tab-local".equals(x.getId())));
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (closed.stream().anyMatch(r -> r.get() != null) && System.nanoTime() < deadline) {
+        Eventually.until("the views of the closed tabs collected", Duration.ofSeconds(10), () -> {
             System.gc();
-            Thread.sleep(50);
-        }
-        assertThat(closed).as("views of closed tabs still reachable").allSatisfy(r -> assertThat(r.get()).isNull());
+            return closed.stream().allMatch(r -> r.get() == null);
+        });
     }
 }

@@ -10,13 +10,14 @@ import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.testing.Eventually;
 import io.gpuforge.testing.TestContexts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,10 +69,8 @@ class ConsoleLauncherTest {
         ConsoleLauncher.Launch viewer = launcher.open(KVM, new VmRef("kvm1", "win10-gpu"), "win10-gpu");
         assertThat(viewer.command()).containsExactly(fake.toString(), "--connect", "qemu+ssh://root@kvm1/system",
                 "--uuid", "--", UUID_OF_WIN10);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while ((!Files.exists(args) || Files.readAllLines(args).size() < 2) && System.nanoTime() < deadline) {
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
+        Eventually.untilHolds("both programs started", Duration.ofSeconds(10),
+                () -> Files.exists(args) && Files.readAllLines(args).size() >= 2);
         assertThat(Files.readAllLines(args)).containsExactly(
                 fake + " " + web.url().get(), fake + " --connect qemu+ssh://root@kvm1/system --uuid -- " + UUID_OF_WIN10);
     }

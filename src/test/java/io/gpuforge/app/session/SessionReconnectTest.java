@@ -18,6 +18,7 @@ import io.gpuforge.hypervisor.proxmox.PveClient;
 import io.gpuforge.hypervisor.proxmox.PveContract;
 import io.gpuforge.hypervisor.proxmox.PveCredentials;
 import io.gpuforge.hypervisor.proxmox.PveErrors;
+import io.gpuforge.testing.Eventually;
 import io.gpuforge.testing.TcpProxy;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -148,12 +148,6 @@ class SessionReconnectTest {
     }
 
     private static void waitFor(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 20 s");
-            }
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
+        Eventually.until("the session's awaited state", Duration.ofSeconds(20), condition);
     }
 }

@@ -2,6 +2,7 @@ package io.gpuforge.app.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuforge.testing.Eventually;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,10 +40,7 @@ class SettingsStoreTest {
         }
         s.update(x -> x.withTheme(ThemeChoice.DARK).withLanguage(LanguageChoice.CHINESE_SIMPLIFIED));
         assertThat(Files.exists(file)).as("nothing written before the debounce delay").isFalse();
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!Files.exists(file) && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Eventually.until("the settings written", Duration.ofSeconds(10), () -> Files.exists(file));
         Thread.sleep(300);
         assertThat(s.writeCount()).isEqualTo(1);
 

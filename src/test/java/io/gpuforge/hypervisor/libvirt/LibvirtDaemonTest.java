@@ -6,10 +6,11 @@ import io.gpuforge.domain.vm.Firmware;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmSpec;
 import io.gpuforge.domain.vm.VmState;
+import io.gpuforge.testing.Eventually;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,12 +68,6 @@ class LibvirtDaemonTest {
     }
 
     private static void waitFor(Cond c) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!c.ok()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("timed out");
-            }
-            Thread.sleep(100);
-        }
+        Eventually.untilHolds("libvirtd\'s awaited state", Duration.ofSeconds(30), c::ok);
     }
 }

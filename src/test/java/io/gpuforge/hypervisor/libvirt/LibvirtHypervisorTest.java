@@ -19,6 +19,7 @@ import io.gpuforge.domain.vm.VmConfig;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.hypervisor.BackendTask;
 import io.gpuforge.hypervisor.Hypervisor;
+import io.gpuforge.testing.Eventually;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +27,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -258,12 +258,6 @@ class LibvirtHypervisorTest {
     }
 
     private static void waitFor(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 20 s");
-            }
-            TimeUnit.MILLISECONDS.sleep(50);
-        }
+        Eventually.until("the libvirt host's awaited state", Duration.ofSeconds(20), condition);
     }
 }

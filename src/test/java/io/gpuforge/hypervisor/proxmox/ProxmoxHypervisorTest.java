@@ -20,6 +20,7 @@ import io.gpuforge.domain.vm.VmConfig;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.domain.vm.VmSpec;
 import io.gpuforge.hypervisor.Hypervisor;
+import io.gpuforge.testing.Eventually;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +29,6 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -315,12 +315,6 @@ class ProxmoxHypervisorTest {
     }
 
     private static void waitFor(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 20 s");
-            }
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
+        Eventually.until("the cluster's awaited state", Duration.ofSeconds(20), condition);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuforge.demo.PveSimulator;
 import io.gpuforge.demo.SimCluster;
+import io.gpuforge.testing.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -121,10 +122,7 @@ class PveGuestFilesTest {
         assertThat(api.agentPing("pve-4090", 102)).as("just started: the guest still boots").isFalse();
         assertThatThrownBy(() -> api.agentFileWrite("pve-4090", 102, "/tmp/x", new byte[] {1}))
                 .hasMessageContaining("QEMU guest agent is not running");
-        long until = System.nanoTime() + WAIT.toNanos();
-        while (!api.agentPing("pve-4090", 102) && System.nanoTime() < until) {
-            Thread.sleep(100);
-        }
-        assertThat(api.agentPing("pve-4090", 102)).isTrue();
+        Eventually.untilHolds("the guest agent answers once the guest booted", WAIT,
+                () -> api.agentPing("pve-4090", 102));
     }
 }
