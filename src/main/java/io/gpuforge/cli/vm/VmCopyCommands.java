@@ -1,6 +1,5 @@
 package io.gpuforge.cli.vm;
 
-import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.desktop.ConsoleLauncher;
@@ -17,15 +16,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.HypervisorTarget;
 import io.gpuforge.cli.common.VmTarget;
-import io.gpuforge.cli.common.JsonOption;
 
 /**
  * {@code gpuforge vm reboot|clone|template|config|console}: the rest of a VM page's actions, over the connection's
@@ -94,91 +89,72 @@ final class VmCopyCommands {
 
     @Command(name = "config", mixinStandardHelpOptions = true, description = "Print a VM's configuration as the"
             + " backend keeps it (Proxmox VE's key: value lines, libvirt's domain XML); a password is masked.")
-    static final class Config implements Callable<Integer> {
-        @Parameters(index = "0", paramLabel = "VM", description = "The VM's id or name.")
-        String vm;
-        @Mixin
-        HypervisorTarget target = new HypervisorTarget();
-        @Mixin
-        JsonOption json = new JsonOption();
-        private final CliServices services;
-
+    static final class Config extends OneVmCommand {
         Config(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override
-        public Integer call() throws Exception {
-            try (AppContext ctx = VmCommand.context(services)) {
-                VmTarget t = target.vm(services, ctx, vm);
-                ConnectionSession s = t.session();
-                VmRef ref = t.ref();
-                VmConfig cfg = s.readConfig(ref);
-                if (json.enabled()) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("vm", ref.node() + "/" + ref.id());
-                    m.put("version", cfg.version());
-                    if (cfg.settings().isEmpty()) {
-                        m.put("xml", cfg.document());
-                    } else {
-                        Map<String, String> shown = new TreeMap<>(cfg.settings());
-                        shown.computeIfPresent("cipassword", (k, v) -> "********");
-                        m.put("config", shown);
-                    }
-                    services.output().json(m);
+        String verb() {
+            return "config";
+        }
+
+        @Override
+        int run(AppContext ctx, VmTarget t) throws BackendException {
+            VmRef ref = t.ref();
+            VmConfig cfg = t.session().readConfig(ref);
+            if (json.enabled()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("vm", ref.node() + "/" + ref.id());
+                m.put("version", cfg.version());
+                if (cfg.settings().isEmpty()) {
+                    m.put("xml", cfg.document());
                 } else {
-                    cfg.document().lines().map(l -> l.startsWith("cipassword:") ? "cipassword: ********" : l)
-                            .forEach(services.output()::line);
+                    Map<String, String> shown = new TreeMap<>(cfg.settings());
+                    shown.computeIfPresent("cipassword", (k, v) -> "********");
+                    m.put("config", shown);
                 }
-                return 0;
-            } catch (BackendException | IllegalArgumentException e) {
-                services.output().error("gpuforge vm config: " + e.getMessage());
-                return CliOutput.exit(e);
+                services.output().json(m);
+            } else {
+                cfg.document().lines().map(l -> l.startsWith("cipassword:") ? "cipassword: ********" : l)
+                        .forEach(services.output()::line);
             }
+            return 0;
         }
     }
 
     @Command(name = "console", mixinStandardHelpOptions = true, description = "Open a VM's console: Proxmox VE's noVNC"
             + " console in the browser, virt-viewer for libvirt.")
-    static final class Console implements Callable<Integer> {
-        @Parameters(index = "0", paramLabel = "VM", description = "The VM's id or name.")
-        String vm;
+    static final class Console extends OneVmCommand {
         @Option(names = "--print", description = "Print the URL or the command instead of starting it.")
         boolean print;
-        @Mixin
-        HypervisorTarget target = new HypervisorTarget();
-        @Mixin
-        JsonOption json = new JsonOption();
-        private final CliServices services;
 
         Console(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override
-        public Integer call() throws Exception {
-            try (AppContext ctx = VmCommand.context(services)) {
-                VmTarget t = target.vm(services, ctx, vm);
-                ConnectionInfo c = t.connection();
-                ConnectionSession s = t.session();
-                VmRef ref = t.ref();
-                String name = s.inventory().vm(ref).map(VmInfo::name).orElse(ref.id());
-                ConsoleLauncher.Launch l = print ? ctx.consoles().plan(c, ref, name) : ctx.consoles().open(c, ref, name);
-                if (json.enabled()) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("vm", ref.node() + "/" + ref.id());
-                    m.put("command", l.command());
-                    l.url().ifPresent(u -> m.put("url", u.toString()));
-                    m.put("started", !print);
-                    services.output().json(m);
-                } else {
-                    services.output().line(l.url().map(Object::toString).orElse(String.join(" ", l.command())));
-                }
-                return 0;
-            } catch (BackendException | IllegalArgumentException | IllegalStateException | IOException e) {
-                services.output().error("gpuforge vm console: " + e.getMessage());
-                return CliOutput.exit(e);
+        String verb() {
+            return "console";
+        }
+
+        @Override
+        int run(AppContext ctx, VmTarget t) throws BackendException, IOException {
+            ConnectionInfo c = t.connection();
+            VmRef ref = t.ref();
+            String name = t.session().inventory().vm(ref).map(VmInfo::name).orElse(ref.id());
+            ConsoleLauncher.Launch l = print ? ctx.consoles().plan(c, ref, name) : ctx.consoles().open(c, ref, name);
+            if (json.enabled()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("vm", ref.node() + "/" + ref.id());
+                m.put("command", l.command());
+                l.url().ifPresent(u -> m.put("url", u.toString()));
+                m.put("started", !print);
+                services.output().json(m);
+            } else {
+                services.output().line(l.url().map(Object::toString).orElse(String.join(" ", l.command())));
             }
+            return 0;
         }
     }
 }

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HypervisorTarget;
 import io.gpuforge.cli.common.VmTarget;
@@ -71,49 +70,32 @@ final class VmLifecycleCommands {
         }
     }
 
-    /** One VM and an action on it. */
-    abstract static class OnVm implements Callable<Integer> {
-        @Parameters(index = "0", paramLabel = "VM", description = "The VM's id or name.")
-        String vm;
-        @Mixin
-        HypervisorTarget target = new HypervisorTarget();
-        @Mixin
-        JsonOption json = new JsonOption();
-        final CliServices services;
-
+    /** One VM and an action on it: a task, its outcome printed. */
+    abstract static class OnVm extends OneVmCommand {
         OnVm(CliServices services) {
-            this.services = services;
+            super(services);
         }
-
-        abstract String verb();
 
         abstract TaskOutcome run(AppContext ctx, ConnectionSession s, VmRef ref)
                 throws BackendException, InterruptedException;
 
         @Override
-        public Integer call() throws Exception {
-            try (AppContext ctx = VmCommand.context(services)) {
-                VmTarget t = target.vm(services, ctx, vm);
-                ConnectionSession s = t.session();
-                VmRef ref = t.ref();
-                TaskOutcome out = run(ctx, s, ref);
-                if (json.enabled()) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("vm", ref.node() + "/" + ref.id());
-                    m.put("ok", out.ok());
-                    m.put("status", out.status());
-                    out.created().ifPresent(c -> m.put("created", c.node() + "/" + c.id()));
-                    m.put("log", out.log());
-                    services.output().json(m);
-                } else {
-                    services.output().line(verb() + " " + ref.node() + "/" + ref.id() + ": " + out.status()
-                            + out.created().map(c -> " (new VM " + c.node() + "/" + c.id() + ")").orElse(""));
-                }
-                return out.ok() ? 0 : 1;
-            } catch (BackendException | IllegalArgumentException e) {
-                services.output().error("gpuforge vm " + verb() + ": " + e.getMessage());
-                return CliOutput.exit(e);
+        final int run(AppContext ctx, VmTarget on) throws BackendException, InterruptedException {
+            VmRef ref = on.ref();
+            TaskOutcome out = run(ctx, on.session(), ref);
+            if (json.enabled()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("vm", ref.node() + "/" + ref.id());
+                m.put("ok", out.ok());
+                m.put("status", out.status());
+                out.created().ifPresent(c -> m.put("created", c.node() + "/" + c.id()));
+                m.put("log", out.log());
+                services.output().json(m);
+            } else {
+                services.output().line(verb() + " " + ref.node() + "/" + ref.id() + ": " + out.status()
+                        + out.created().map(c -> " (new VM " + c.node() + "/" + c.id() + ")").orElse(""));
             }
+            return out.ok() ? 0 : 1;
         }
     }
 

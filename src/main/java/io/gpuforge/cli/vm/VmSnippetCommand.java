@@ -1,6 +1,5 @@
 package io.gpuforge.cli.vm;
 
-import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.vmcreate.SnippetCleanup;
 import io.gpuforge.domain.BackendException;
@@ -9,15 +8,10 @@ import io.gpuforge.domain.vm.VmRef;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.HypervisorTarget;
 import io.gpuforge.cli.common.VmTarget;
-import io.gpuforge.cli.common.JsonOption;
 
 /**
  * {@code gpuforge vm remove-snippet VM [--now] (--pve URL | --connection NAME) [--node N] [--json]}: the template's
@@ -28,52 +22,44 @@ import io.gpuforge.cli.common.JsonOption;
 @Command(name = "remove-snippet", mixinStandardHelpOptions = true, description = "Remove the cloud-init snippet with the"
         + " template's secrets that GPUForge wrote for a Proxmox VE VM: once its first boot reported done (over the"
         + " guest agent), or at once with --now.")
-final class VmSnippetCommand implements Callable<Integer> {
+final class VmSnippetCommand extends OneVmCommand {
 
-    @Parameters(index = "0", paramLabel = "VM", description = "The VM, by id or name.")
-    String vm;
     @Option(names = "--now", description = "Remove it now, without waiting for the first boot.")
     boolean now;
-    @Mixin
-    HypervisorTarget target = new HypervisorTarget();
-    @Mixin
-    JsonOption json = new JsonOption();
-    private final CliServices services;
 
     VmSnippetCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override
-    public Integer call() throws Exception {
-        try (AppContext ctx = VmCommand.context(services)) {
-            VmTarget on = target.vm(services, ctx, vm);
-            ConnectionInfo c = on.connection();
-            VmRef ref = on.ref();
-            Optional<SnippetCleanup.Pending> p = ctx.provisioning().snippets().pending(c, ref);
-            Optional<SnippetCleanup.Outcome> o = Optional.empty();
-            if (p.isPresent()) {
-                SnippetCleanup cleanup = ctx.provisioning().snippets();
-                o = Optional.of(now ? cleanup.now(p.get(), this::line, (h, t, f) -> false)
-                        : cleanup.afterFirstBoot(p.get(), this::line, () -> false, (h, t, f) -> false));
-            }
-            if (json.enabled()) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("vm", ref.node() + "/" + ref.id());
-                m.put("snippet", p.map(SnippetCleanup.Pending::userVolume).orElse(null));
-                m.put("removed", o.map(SnippetCleanup.Outcome::removed).orElse(false));
-                m.put("message", o.map(SnippetCleanup.Outcome::message).orElse("VM " + ref.id() + " has no cloud-init"
-                        + " snippet of GPUForge's"));
-                services.output().json(m);
-            } else if (p.isEmpty()) {
-                services.output().line("VM " + ref.id() + " has no cloud-init snippet of GPUForge's (cicustom names"
-                        + " none)");
-            }
-            return o.map(SnippetCleanup.Outcome::removed).orElse(true) ? 0 : 1;
-        } catch (BackendException | IllegalArgumentException e) {
-            services.output().error("gpuforge vm remove-snippet: " + e.getMessage());
-            return CliOutput.exit(e);
+    String verb() {
+        return "remove-snippet";
+    }
+
+    @Override
+    int run(AppContext ctx, VmTarget on) throws BackendException, InterruptedException {
+        ConnectionInfo c = on.connection();
+        VmRef ref = on.ref();
+        Optional<SnippetCleanup.Pending> p = ctx.provisioning().snippets().pending(c, ref);
+        Optional<SnippetCleanup.Outcome> o = Optional.empty();
+        if (p.isPresent()) {
+            SnippetCleanup cleanup = ctx.provisioning().snippets();
+            o = Optional.of(now ? cleanup.now(p.get(), this::line, (h, t, f) -> false)
+                    : cleanup.afterFirstBoot(p.get(), this::line, () -> false, (h, t, f) -> false));
         }
+        if (json.enabled()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("vm", ref.node() + "/" + ref.id());
+            m.put("snippet", p.map(SnippetCleanup.Pending::userVolume).orElse(null));
+            m.put("removed", o.map(SnippetCleanup.Outcome::removed).orElse(false));
+            m.put("message", o.map(SnippetCleanup.Outcome::message).orElse("VM " + ref.id() + " has no cloud-init"
+                    + " snippet of GPUForge's"));
+            services.output().json(m);
+        } else if (p.isEmpty()) {
+            services.output().line("VM " + ref.id() + " has no cloud-init snippet of GPUForge's (cicustom names"
+                    + " none)");
+        }
+        return o.map(SnippetCleanup.Outcome::removed).orElse(true) ? 0 : 1;
     }
 
     private void line(String text) {

@@ -1,0 +1,49 @@
+package io.gpuforge.cli.vm;
+
+import io.gpuforge.app.AppContext;
+import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.HypervisorTarget;
+import io.gpuforge.cli.common.JsonOption;
+import io.gpuforge.cli.common.VmTarget;
+import io.gpuforge.domain.BackendException;
+import java.io.IOException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * A {@code gpuforge vm} subcommand on one VM: the VM by id or name, where it is ({@link HypervisorTarget}) and
+ * {@code --json}. The prologue (the context, the session, the VM found or refused) and the error line are here once:
+ * every such command finds a VM, and words a failure, the same way.
+ */
+abstract class OneVmCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "VM", description = "The VM's id or name.")
+    String vm;
+    @Mixin
+    HypervisorTarget target = new HypervisorTarget();
+    @Mixin
+    JsonOption json = new JsonOption();
+    final CliServices services;
+
+    OneVmCommand(CliServices services) {
+        this.services = services;
+    }
+
+    /** The subcommand as the user types it ({@code config}, {@code remove-snippet}). */
+    abstract String verb();
+
+    /** The work on the VM found; returns the exit code. */
+    abstract int run(AppContext ctx, VmTarget on) throws Exception;
+
+    @Override
+    public final Integer call() throws Exception {
+        try (AppContext ctx = VmCommand.context(services)) {
+            return run(ctx, target.vm(services, ctx, vm));
+        } catch (BackendException | IllegalArgumentException | IllegalStateException | IOException e) {
+            services.output().error("gpuforge vm " + verb() + ": " + e.getMessage());
+            return CliOutput.exit(e);
+        }
+    }
+}
