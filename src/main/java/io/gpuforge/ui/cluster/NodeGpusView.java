@@ -15,7 +15,6 @@ import java.util.Optional;
 import java.util.function.Function;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.ObjectBinding;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -116,11 +115,7 @@ final class NodeGpusView extends VBox implements Disposable {
     }
 
     private TableColumn<GpuInfo, String> col(String key, double width, Function<GpuInfo, String> f) {
-        TableColumn<GpuInfo, String> c = new TableColumn<>();
-        scope.bind(c.textProperty(), i18n.text(key));
-        c.setPrefWidth(width);
-        c.setCellValueFactory(p -> new ReadOnlyStringWrapper(f.apply(p.getValue())));
-        return c;
+        return scope.textColumn(i18n, key, width, f);
     }
 
     @Override

@@ -13,7 +13,6 @@ import io.gpuforge.ui.common.ShowsIommu;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.iommu.IommuGroupsView;
 import java.util.List;
-import java.util.Optional;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.scene.Node;
 import javafx.scene.control.Tab;

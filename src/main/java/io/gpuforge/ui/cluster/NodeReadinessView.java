@@ -12,7 +12,6 @@ import io.gpuforge.ui.common.ViewScope;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
 import javafx.scene.control.Label;
@@ -88,11 +87,7 @@ final class NodeReadinessView extends VBox implements Disposable {
     }
 
     private TableColumn<GpuVerdict, String> col(I18n i18n, String key, double width, Function<GpuVerdict, String> f) {
-        TableColumn<GpuVerdict, String> c = new TableColumn<>();
-        scope.bind(c.textProperty(), i18n.text(key));
-        c.setPrefWidth(width);
-        c.setCellValueFactory(p -> new ReadOnlyStringWrapper(f.apply(p.getValue())));
-        return c;
+        return scope.textColumn(i18n, key, width, f);
     }
 
     @Override

@@ -6,7 +6,6 @@ import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.ViewScope;
 import java.util.List;
 import java.util.function.Function;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.value.ObservableValue;
 import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
@@ -78,11 +77,7 @@ public final class VmTableView extends VBox implements Disposable {
     }
 
     private TableColumn<VmInfo, String> col(I18n i18n, String key, double width, Function<VmInfo, String> f) {
-        TableColumn<VmInfo, String> c = new TableColumn<>();
-        scope.bind(c.textProperty(), i18n.text(key));
-        c.setPrefWidth(width);
-        c.setCellValueFactory(p -> new ReadOnlyStringWrapper(f.apply(p.getValue())));
-        return c;
+        return scope.textColumn(i18n, key, width, f);
     }
 
     @Override

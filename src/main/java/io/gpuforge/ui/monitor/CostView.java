@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
@@ -162,11 +161,7 @@ final class CostView extends VBox implements Disposable {
     }
 
     private TableColumn<Row, String> col(String key, double width, Function<Row, String> value) {
-        TableColumn<Row, String> c = new TableColumn<>();
-        scope.bind(c.textProperty(), ui.i18n().text(key));
-        c.setCellValueFactory(cd -> new ReadOnlyStringWrapper(value.apply(cd.getValue())));
-        c.setPrefWidth(width);
-        return c;
+        return scope.textColumn(ui.i18n(), key, width, value);
     }
 
     private CostProfile profileOrSay() {

@@ -14,7 +14,6 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.function.Function;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.geometry.Insets;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -157,11 +156,7 @@ public final class TaskLogView extends VBox implements Disposable {
     }
 
     private TableColumn<TaskRecord, String> col(String key, double width, Function<TaskRecord, String> f) {
-        TableColumn<TaskRecord, String> c = new TableColumn<>();
-        scope.bind(c.textProperty(), i18n.text(key));
-        c.setPrefWidth(width);
-        c.setCellValueFactory(p -> new ReadOnlyStringWrapper(f.apply(p.getValue())));
-        return c;
+        return scope.textColumn(i18n, key, width, f);
     }
 
     /** Shows one task's log in a window of its own (not waiting: the window keeps drawing). */
