@@ -61,60 +61,30 @@ final class ColumnRaster {
     void line(ChartSeries s, long from, long to, Color c, double lo, double hi, double ph, double scale) {
         double thick = (s.dashed ? 1.2 : 1.6) * scale;
         double ys = ph / (hi - lo) * scale;
-        double cols = width;
-        double span = to - from;
-        int column = Integer.MIN_VALUE;
-        double enter = Double.NaN;
-        double first = 0;
-        double min = 0;
-        double max = 0;
-        double last = 0;
-        boolean open = false;
-        for (int i = 0; i < s.size(); i++) {
-            long t = s.time(i);
-            double v = s.value(i);
-            if (t < from - span * 0.02 && i + 1 < s.size() && s.time(i + 1) < from) {
-                continue;
-            }
-            if (t > to + span * 0.02) {
-                break;
-            }
-            if (Double.isNaN(v)) {
-                if (open) {
-                    column(s, column, enter, min, max, last, thick, c, scale);
-                }
-                open = false;
-                column = Integer.MIN_VALUE;
-                enter = Double.NaN;
-                continue;
-            }
-            double y = ph * scale - (v - lo) * ys;
-            int x = (int) Math.floor((t - from) / span * cols);
-            if (open && x == column) {
-                min = Math.min(min, y);
-                max = Math.max(max, y);
-                last = y;
-                continue;
-            }
-            if (open) {
-                column(s, column, enter, min, max, last, thick, c, scale);
-                enter = last;
-                for (int k = column + 1; k < x; k++) {
-                    double yk = last + (y - last) * (k - column) / (double) (x - column);
-                    column(s, k, enter, yk, yk, yk, thick, c, scale);
-                    enter = yk;
+        double base = ph * scale;
+        // the column before and its last value, where the next column's line comes from
+        int[] before = {Integer.MIN_VALUE};
+        double[] enter = {Double.NaN};
+        ColumnWalk.walk(s, from, to, width, (x, first, min, max, last, joined) -> {
+            double yFirst = base - (first - lo) * ys;
+            if (!joined) {
+                enter[0] = Double.NaN;
+            } else {
+                // a column the data skips is bridged from the last value to the next, as a stroke would
+                double from0 = enter[0];
+                for (int k = before[0] + 1; k < x; k++) {
+                    double yk = from0 + (yFirst - from0) * (k - before[0]) / (double) (x - before[0]);
+                    column(s, k, enter[0], yk, yk, yk, thick, c, scale);
+                    enter[0] = yk;
                 }
             }
-            open = true;
-            column = x;
-            first = y;
-            min = y;
-            max = y;
-            last = y;
-        }
-        if (open) {
-            column(s, column, Double.isNaN(enter) ? first : enter, min, max, last, thick, c, scale);
-        }
+            double yLast = base - (last - lo) * ys;
+            // values grow upwards, device pixels downwards: the highest value is the top
+            column(s, x, Double.isNaN(enter[0]) ? yFirst : enter[0], base - (max - lo) * ys, base - (min - lo) * ys,
+                    yLast, thick, c, scale);
+            before[0] = x;
+            enter[0] = yLast;
+        });
     }
 
     private void column(ChartSeries s, int x, double enter, double min, double max, double last, double thick,

@@ -307,52 +307,16 @@ final class GpuChart extends Region {
             g.setLineDashes();
         }
         double scale = ph / (hi - lo);
-        double span = to - from;
-        int column = Integer.MIN_VALUE;
-        double min = 0;
-        double max = 0;
-        double last = 0;
-        boolean open = false;
         g.beginPath();
-        for (int i = 0; i < s.size(); i++) {
-            long t = s.time(i);
-            double v = s.value(i);
-            if (t < from - span * 0.02 && i + 1 < s.size() && s.time(i + 1) < from) {
-                continue;
-            }
-            if (t > to + span * 0.02) {
-                break;
-            }
-            if (Double.isNaN(v)) {
-                if (open) {
-                    flush(g, column, min, max, last, lo, scale, ph);
-                }
-                open = false;
-                column = Integer.MIN_VALUE;
-                continue;
-            }
-            int x = (int) Math.floor((t - from) / span * pw);
-            if (open && x == column) {
-                min = Math.min(min, v);
-                max = Math.max(max, v);
-                last = v;
-                continue;
-            }
-            if (open) {
-                flush(g, column, min, max, last, lo, scale, ph);
-                g.lineTo(LEFT + x + 0.5, TOP + ph - (v - lo) * scale);
+        ColumnWalk.walk(s, from, to, pw, (x, first, min, max, last, joined) -> {
+            double y = TOP + ph - (first - lo) * scale;
+            if (joined) {
+                g.lineTo(LEFT + x + 0.5, y);
             } else {
-                g.moveTo(LEFT + x + 0.5, TOP + ph - (v - lo) * scale);
+                g.moveTo(LEFT + x + 0.5, y);
             }
-            open = true;
-            column = x;
-            min = v;
-            max = v;
-            last = v;
-        }
-        if (open) {
-            flush(g, column, min, max, last, lo, scale, ph);
-        }
+            flush(g, x, min, max, last, lo, scale, ph);
+        });
         g.stroke();
     }
 
