@@ -4,17 +4,13 @@ import io.gpuforge.app.passthrough.GpuAssignments;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.vm.GpuAttachResult;
 import io.gpuforge.domain.vm.VmRef;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.JsonOption;
 
 /**
  * {@code gpuforge attach}: gives a GPU (every function of its card) to a stopped VM. Proxmox VE: the PCI resource
@@ -24,10 +20,7 @@ import io.gpuforge.cli.common.JsonOption;
  */
 @Command(name = "attach", mixinStandardHelpOptions = true,
         description = "Pass a GPU through to a VM (Proxmox VE mapping + hostpciN, or libvirt <hostdev>).")
-public final class AttachCommand implements Callable<Integer> {
-
-    @Mixin
-    VmOptions target = new VmOptions();
+public final class AttachCommand extends VmGpuCommand {
 
     @Option(names = "--primary", description = "The VM's primary display (x-vga=1 on Proxmox VE).")
     boolean primary;
@@ -40,31 +33,24 @@ public final class AttachCommand implements Callable<Integer> {
             + " VM has none (default: beside its first disk).")
     String efiStorage;
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     AttachCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override
-    public Integer call() throws IOException {
-        CliOutput o = services.output();
-        try (VmOptions.Opened h = target.open(services)) {
-            VmRef vm = target.vm(h.session);
-            GpuAttachResult r = new GpuAssignments().attach(h.session, new GpuAssignments.Attach(vm, target.device(),
-                    primary, Optional.ofNullable(mapping), Optional.ofNullable(efiStorage)));
-            print(o, "attached", h.describe, vm, r, json.enabled());
-            return 0;
-        } catch (BackendException e) {
-            o.error("gpuforge attach: " + e.getMessage());
-            return CliOutput.exit(e);
-        } catch (IllegalArgumentException e) {
-            o.error("gpuforge attach: " + e.getMessage());
-            return 2;
-        }
+    String verb() {
+        return "attach";
+    }
+
+    @Override
+    String done() {
+        return "attached";
+    }
+
+    @Override
+    GpuAttachResult change(VmOptions.Opened h, VmRef vm) throws BackendException {
+        return new GpuAssignments().attach(h.session, new GpuAssignments.Attach(vm, target.device(), primary,
+                Optional.ofNullable(mapping), Optional.ofNullable(efiStorage)));
     }
 
     /** The changes, line by line (or as JSON). */

@@ -11,6 +11,7 @@ import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -92,6 +93,29 @@ public final class WizardFrame {
         root.setLeft(steps);
         root.setBottom(buttons);
         root.getStylesheets().add(Objects.requireNonNull(WizardFrame.class.getResource(CSS)).toExternalForm());
+    }
+
+    /** A message line on a wizard page, in {@code style} (wizard-message-error, -warning, -ok), wrapped. */
+    public static Label message(String style, String text) {
+        Label l = Wrapped.wrapped(new Label(text));
+        l.setMaxWidth(Double.MAX_VALUE);
+        l.getStyleClass().add(style);
+        return l;
+    }
+
+    /** {@code n} in a scroll pane as wide as the page, taking the page's free height. */
+    public static ScrollPane scroll(Node n) {
+        ScrollPane s = new ScrollPane(n);
+        s.setFitToWidth(true);
+        VBox.setVgrow(s, Priority.ALWAYS);
+        return s;
+    }
+
+    /** A wizard page: its introduction (wrapped), then its content. */
+    public static VBox page(String intro, Node... content) {
+        VBox box = new VBox(10, Wrapped.wrapped(new Label(intro)));
+        box.getChildren().addAll(content);
+        return box;
     }
 
     /** The key of a step's title: {@code <feature>.wizard.step.<step>}, the name in lower camel case (hostPlan). */

@@ -8,6 +8,7 @@ import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.passthrough.VerifyItem;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmState;
+import io.gpuforge.ui.common.WizardFrame;
 import io.gpuforge.ui.common.Wrapped;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
@@ -347,24 +348,16 @@ final class PassthroughWizardPages {
     }
 
     static Label message(String style, String text) {
-        Label l = wrapped(new Label(text));
-        l.setMaxWidth(Double.MAX_VALUE);
-        l.getStyleClass().add(style);
+        Label l = WizardFrame.message(style, text);
         l.setId("pt-message");
         return l;
     }
 
     private static ScrollPane scroll(Node n) {
-        ScrollPane s = new ScrollPane(n);
-        s.setFitToWidth(true);
-        VBox.setVgrow(s, Priority.ALWAYS);
-        return s;
+        return WizardFrame.scroll(n);
     }
 
     private VBox page(String introKey, Node... content) {
-        Label intro = wrapped(new Label(i18n.get(introKey)));
-        VBox box = new VBox(10, intro);
-        box.getChildren().addAll(content);
-        return box;
+        return WizardFrame.page(i18n.get(introKey), content);
     }
 }

@@ -6,6 +6,7 @@ import io.gpuforge.domain.passthrough.Check;
 import io.gpuforge.domain.share.ShareReadiness;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.TextCells;
+import io.gpuforge.ui.common.WizardFrame;
 import io.gpuforge.ui.common.Wrapped;
 import java.util.ArrayList;
 import java.util.List;
@@ -238,22 +239,14 @@ final class ContainerWizardPages {
     }
 
     static Label message(String style, String text) {
-        Label l = Wrapped.wrapped(new Label(text));
-        l.setMaxWidth(Double.MAX_VALUE);
-        l.getStyleClass().add(style);
-        return l;
+        return WizardFrame.message(style, text);
     }
 
     private static ScrollPane scroll(Node n) {
-        ScrollPane s = new ScrollPane(n);
-        s.setFitToWidth(true);
-        VBox.setVgrow(s, Priority.ALWAYS);
-        return s;
+        return WizardFrame.scroll(n);
     }
 
     private VBox page(String introKey, Node... content) {
-        VBox box = new VBox(10, Wrapped.wrapped(new Label(i18n.get(introKey))));
-        box.getChildren().addAll(content);
-        return box;
+        return WizardFrame.page(i18n.get(introKey), content);
     }
 }

@@ -1,0 +1,55 @@
+package io.gpuforge.cli.passthrough;
+
+import io.gpuforge.cli.common.CliOutput;
+import io.gpuforge.cli.common.CliServices;
+import io.gpuforge.cli.common.JsonOption;
+import io.gpuforge.domain.BackendException;
+import io.gpuforge.domain.vm.GpuAttachResult;
+import io.gpuforge.domain.vm.VmRef;
+import java.io.IOException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+
+/**
+ * A command that changes which GPU a VM has ({@code attach}, {@code detach}): the VM and GPU ({@link VmOptions}),
+ * {@code --json}, the change printed one way, a failure worded {@code gpuforge VERB: ...} with its exit code.
+ */
+abstract class VmGpuCommand implements Callable<Integer> {
+
+    @Mixin
+    VmOptions target = new VmOptions();
+
+    @Mixin
+    JsonOption json = new JsonOption();
+
+    final CliServices services;
+
+    VmGpuCommand(CliServices services) {
+        this.services = services;
+    }
+
+    /** The command as the user types it. */
+    abstract String verb();
+
+    /** What the change is called once made ({@code attached}). */
+    abstract String done();
+
+    /** Makes the change on the VM found. */
+    abstract GpuAttachResult change(VmOptions.Opened h, VmRef vm) throws BackendException;
+
+    @Override
+    public final Integer call() throws IOException {
+        CliOutput o = services.output();
+        try (VmOptions.Opened h = target.open(services)) {
+            VmRef vm = target.vm(h.session);
+            AttachCommand.print(o, done(), h.describe, vm, change(h, vm), json.enabled());
+            return 0;
+        } catch (BackendException e) {
+            o.error("gpuforge " + verb() + ": " + e.getMessage());
+            return CliOutput.exit(e);
+        } catch (IllegalArgumentException e) {
+            o.error("gpuforge " + verb() + ": " + e.getMessage());
+            return 2;
+        }
+    }
+}
