@@ -33,16 +33,18 @@ public final class TaskLogRepository {
 
     /** Stores a new entry; returns it with its id. */
     public TaskRecord insert(TaskRecord t) throws StoreException {
-        return db.with(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO task_log (" + COLUMNS.substring(4)
-                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", PreparedStatement.RETURN_GENERATED_KEYS)) {
-                bind(ps, t);
-                ps.executeUpdate();
-                try (ResultSet keys = ps.getGeneratedKeys()) {
-                    return t.withId(keys.next() ? keys.getLong(1) : 0);
-                }
+        return db.with(c -> insert(c, t));
+    }
+
+    private static TaskRecord insert(Connection c, TaskRecord t) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO task_log (" + COLUMNS.substring(4)
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", PreparedStatement.RETURN_GENERATED_KEYS)) {
+            bind(ps, t);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                return t.withId(keys.next() ? keys.getLong(1) : 0);
             }
-        });
+        }
     }
 
     /** Writes an entry's end, status, UPID and log. */
@@ -64,14 +66,7 @@ public final class TaskLogRepository {
         return db.inTransaction(c -> {
             Optional<TaskRecord> known = byUpid(c, upid);
             if (known.isEmpty()) {
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO task_log (" + COLUMNS.substring(4)
-                        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", PreparedStatement.RETURN_GENERATED_KEYS)) {
-                    bind(ps, t);
-                    ps.executeUpdate();
-                    try (ResultSet keys = ps.getGeneratedKeys()) {
-                        return t.withId(keys.next() ? keys.getLong(1) : 0);
-                    }
-                }
+                return insert(c, t);
             }
             TaskRecord merged = known.get().status().finished() ? known.get()
                     : t.withId(known.get().id()).withLog(t.log().isEmpty() ? known.get().log() : t.log());

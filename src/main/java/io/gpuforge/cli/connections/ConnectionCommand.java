@@ -163,83 +163,86 @@ public final class ConnectionCommand implements Runnable {
         }
     }
 
-    @Command(name = "remove", mixinStandardHelpOptions = true, description = "Forget a saved connection and its"
-            + " secret.")
-    static final class Remove implements Callable<Integer> {
+    /** A subcommand on one saved connection, by name: found (or refused) and its failure worded once. */
+    abstract static class OneConnection implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
         @Mixin
         JsonOption json = new JsonOption();
-        private final CliServices services;
+        final CliServices services;
+        private final String verb;
 
-        Remove(CliServices services) {
+        OneConnection(CliServices services, String verb) {
             this.services = services;
+            this.verb = verb;
         }
 
+        abstract int run(AppContext ctx, ConnectionInfo c) throws Exception;
+
         @Override
-        public Integer call() throws Exception {
+        public final Integer call() throws Exception {
             try (AppContext ctx = services.openContext()) {
-                ConnectionInfo c = CliServices.savedConnection(ctx, name);
-                ctx.connections().remove(c.id());
-                if (json.enabled()) {
-                    services.output().json(Map.of("removed", c.name()));
-                } else {
-                    services.output().line("removed " + c.name());
-                }
-                return 0;
+                return run(ctx, CliServices.savedConnection(ctx, name));
             } catch (IllegalArgumentException e) {
-                services.output().error("gpuforge connection remove: " + e.getMessage());
+                services.output().error("gpuforge connection " + verb + ": " + e.getMessage());
                 return CliOutput.exit(e);
             }
         }
     }
 
-    @Command(name = "test", mixinStandardHelpOptions = true, description = "Connect to a saved connection and say"
-            + " what it found: versions, nodes, VMs and the Proxmox VE privileges its login lacks.")
-    static final class Test implements Callable<Integer> {
-        @Parameters(index = "0", paramLabel = "NAME")
-        String name;
-        @Mixin
-        JsonOption json = new JsonOption();
-        private final CliServices services;
-
-        Test(CliServices services) {
-            this.services = services;
+    @Command(name = "remove", mixinStandardHelpOptions = true, description = "Forget a saved connection and its"
+            + " secret.")
+    static final class Remove extends OneConnection {
+        Remove(CliServices services) {
+            super(services, "remove");
         }
 
         @Override
-        public Integer call() throws Exception {
-            try (AppContext ctx = services.openContext()) {
-                ConnectionInfo c = CliServices.savedConnection(ctx, name);
-                ConnectionTester.Report r = report(ctx, c);
-                if (json.enabled()) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("name", c.name());
-                    m.put("ok", r.ok());
-                    r.versions().ifPresent(v -> m.put("versions", v));
-                    r.nodes().ifPresent(n -> m.put("nodes", n));
-                    r.vms().ifPresent(n -> m.put("vms", n));
-                    m.put("missingPrivileges", r.missing().stream().map(Object::toString).toList());
-                    r.untrustedFingerprint().ifPresent(f -> m.put("untrustedFingerprint", f));
-                    r.field().ifPresent(f -> m.put("field", f.name().toLowerCase(Locale.ROOT)));
-                    m.put("message", r.message());
-                    services.output().json(m);
-                } else if (r.ok()) {
-                    services.output().line(c.name() + ": " + r.versions().orElse("") + r.nodes().stream()
-                            .mapToObj(n -> ", " + CliOutput.count(n, "node")).findFirst().orElse("")
-                            + r.vms().stream().mapToObj(n -> ", " + CliOutput.count(n, "VM")
-                                    + " (templates apart)").findFirst().orElse(""));
-                    r.missing().forEach(m -> services.output().line("  lacks " + m));
-                } else {
-                    services.output().error(c.name() + ": " + r.message() + r.untrustedFingerprint()
-                            .map(f -> " (certificate " + f + ": add again with --fingerprint " + f + " if it is"
-                                    + " the cluster's)").orElse(""));
-                }
-                return r.ok() ? 0 : 1;
-            } catch (IllegalArgumentException e) {
-                services.output().error("gpuforge connection test: " + e.getMessage());
-                return CliOutput.exit(e);
+        int run(AppContext ctx, ConnectionInfo c) throws Exception {
+            ctx.connections().remove(c.id());
+            if (json.enabled()) {
+                services.output().json(Map.of("removed", c.name()));
+            } else {
+                services.output().line("removed " + c.name());
             }
+            return 0;
+        }
+    }
+
+    @Command(name = "test", mixinStandardHelpOptions = true, description = "Connect to a saved connection and say"
+            + " what it found: versions, nodes, VMs and the Proxmox VE privileges its login lacks.")
+    static final class Test extends OneConnection {
+        Test(CliServices services) {
+            super(services, "test");
+        }
+
+        @Override
+        int run(AppContext ctx, ConnectionInfo c) throws Exception {
+            ConnectionTester.Report r = report(ctx, c);
+            if (json.enabled()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", c.name());
+                m.put("ok", r.ok());
+                r.versions().ifPresent(v -> m.put("versions", v));
+                r.nodes().ifPresent(n -> m.put("nodes", n));
+                r.vms().ifPresent(n -> m.put("vms", n));
+                m.put("missingPrivileges", r.missing().stream().map(Object::toString).toList());
+                r.untrustedFingerprint().ifPresent(f -> m.put("untrustedFingerprint", f));
+                r.field().ifPresent(f -> m.put("field", f.name().toLowerCase(Locale.ROOT)));
+                m.put("message", r.message());
+                services.output().json(m);
+            } else if (r.ok()) {
+                services.output().line(c.name() + ": " + r.versions().orElse("") + r.nodes().stream()
+                        .mapToObj(n -> ", " + CliOutput.count(n, "node")).findFirst().orElse("")
+                        + r.vms().stream().mapToObj(n -> ", " + CliOutput.count(n, "VM")
+                                + " (templates apart)").findFirst().orElse(""));
+                r.missing().forEach(m -> services.output().line("  lacks " + m));
+            } else {
+                services.output().error(c.name() + ": " + r.message() + r.untrustedFingerprint()
+                        .map(f -> " (certificate " + f + ": add again with --fingerprint " + f + " if it is"
+                                + " the cluster's)").orElse(""));
+            }
+            return r.ok() ? 0 : 1;
         }
 
         private static ConnectionTester.Report report(AppContext ctx, ConnectionInfo c) throws Exception {

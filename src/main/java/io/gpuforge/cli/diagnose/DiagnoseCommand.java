@@ -117,12 +117,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
                 return vm(o);
             }
             d = services.standalone().diagnosis().files(logs, services::stdin);
-        } catch (IllegalArgumentException e) {
-            o.error("gpuforge diagnose: " + e.getMessage());
-            return 2;
-        } catch (IllegalStateException | IOException | BackendException | HostException e) {
-            o.error("gpuforge diagnose: " + e.getMessage());
-            return 1;
+        } catch (IllegalArgumentException | IllegalStateException | IOException | BackendException | HostException e) {
+            return failed(o, e);
         }
         return report(o, d, true);
     }
@@ -203,13 +199,15 @@ public final class DiagnoseCommand implements Callable<Integer> {
             ConnectionInfo c = target.connection(services, ctx);
             DiagnoseFixes f = new DiagnoseFixes(services, json.enabled(), yes);
             return fixes ? f.list(ctx, c) : f.rollback(ctx, c, rollbackFix);
-        } catch (IllegalArgumentException e) {
-            o.error("gpuforge diagnose: " + e.getMessage());
-            return 2;
-        } catch (IllegalStateException | IOException | BackendException | HostException e) {
-            o.error("gpuforge diagnose: " + e.getMessage());
-            return 1;
+        } catch (IllegalArgumentException | IllegalStateException | IOException | BackendException | HostException e) {
+            return failed(o, e);
         }
+    }
+
+    /** A failure worded for the user: a wrong argument is a usage error (2), anything else 1. */
+    private static int failed(CliOutput o, Exception e) {
+        o.error("gpuforge diagnose: " + e.getMessage());
+        return e instanceof IllegalArgumentException ? 2 : 1;
     }
 
     private void print(CliOutput o, Diagnosis d) {

@@ -167,25 +167,11 @@ final class ContainerPage extends VBox implements Disposable {
     }
 
     private int fact(int row, String key, String id, String value) {
-        Label name = new Label(i18n.get(key));
-        name.getStyleClass().add("text-muted");
-        Label v = Wrapped.wrapped(new Label(value));
-        v.setId(id);
-        facts.addRow(row, name, v);
-        return row + 1;
+        return new FactRows(i18n, facts).fact(row, key, id, value);
     }
 
     private int lines(int row, String key, String id, List<String> items) {
-        Label name = new Label(i18n.get(key));
-        name.getStyleClass().add("text-muted");
-        VBox values = new VBox(2);
-        values.setId(id);
-        if (items.isEmpty()) {
-            values.getChildren().add(new Label(i18n.get("console.vm.none")));
-        }
-        items.forEach(s -> values.getChildren().add(Wrapped.wrapped(new Label(s))));
-        facts.addRow(row, name, values);
-        return row + 1;
+        return new FactRows(i18n, facts).list(row, key, id, items);
     }
 
     @Override

@@ -169,30 +169,11 @@ final class VmPage extends VBox implements Disposable {
     }
 
     private int fact(GridPane grid, int row, String key, String id, String value) {
-        Label name = new Label(i18n.get(key));
-        name.getStyleClass().add("text-muted");
-        Label v = new Label(value);
-        v.setId(id);
-        v.setWrapText(true);
-        grid.addRow(row, name, v);
-        return row + 1;
+        return new FactRows(i18n, grid).fact(row, key, id, value);
     }
 
     private <T> int list(GridPane grid, int row, String key, String id, List<T> items, Function<T, String> f) {
-        Label name = new Label(i18n.get(key));
-        name.getStyleClass().add("text-muted");
-        VBox values = new VBox(2);
-        values.setId(id);
-        if (items.isEmpty()) {
-            values.getChildren().add(new Label(i18n.get("console.vm.none")));
-        }
-        for (T item : items) {
-            Label l = new Label(f.apply(item));
-            l.setWrapText(true);
-            values.getChildren().add(l);
-        }
-        grid.addRow(row, name, values);
-        return row + 1;
+        return new FactRows(i18n, grid).list(row, key, id, items.stream().map(f).toList());
     }
 
     @Override
