@@ -2,9 +2,9 @@ package io.gpuforge.cli.alert;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.TelemetryService;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.telemetry.AlertRule;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,9 +12,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code gpuforge alert}: the alert rules the window edits (GPU monitor → Alerts), for other tools. */
@@ -35,16 +33,13 @@ public final class AlertCommand implements Runnable {
     @Command(name = "export", mixinStandardHelpOptions = true, description = "Write the enabled alert rules as a"
             + " Prometheus rules file over the metrics of gpuforge serve --prometheus (promtool check rules accepts"
             + " it), for Prometheus and its Alertmanager to alert while no GPUForge runs.")
-    static final class Export implements Callable<Integer> {
+    static final class Export extends CliCommand {
         @Option(names = "--prometheus-rules", required = true, paramLabel = "FILE", description = "The rules file"
                 + " to write (- for standard output).")
         String file;
-        @Mixin
-        JsonOption output = new JsonOption();
-        private final CliServices services;
 
         Export(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override
@@ -60,7 +55,7 @@ public final class AlertCommand implements Runnable {
                     return 0;
                 }
                 Files.writeString(Path.of(file), yaml);
-                if (output.enabled()) {
+                if (json.enabled()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("file", Path.of(file).toAbsolutePath().toString());
                     m.put("rules", enabled);

@@ -2,9 +2,9 @@ package io.gpuforge.cli.alert;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.TelemetryService;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.telemetry.AlertRule;
 import io.gpuforge.domain.telemetry.GpuId;
 import java.time.Duration;
@@ -13,10 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -42,13 +40,9 @@ final class AlertRulesCommands {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The alert rules, with their ids.")
-    static final class ListRules implements Callable<Integer> {
-        @Mixin
-        JsonOption output = new JsonOption();
-        private final CliServices services;
-
+    static final class ListRules extends CliCommand {
         ListRules(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override
@@ -56,7 +50,7 @@ final class AlertRulesCommands {
             CliOutput o = services.output();
             try (AppContext ctx = services.openContext()) {
                 List<AlertRule> rules = ctx.alerts().rules();
-                if (output.enabled()) {
+                if (json.enabled()) {
                     List<Map<String, Object>> all = new ArrayList<>();
                     rules.forEach(r -> all.add(json(r)));
                     o.json(Map.of("rules", all));
@@ -76,7 +70,7 @@ final class AlertRulesCommands {
     @Command(name = "add", mixinStandardHelpOptions = true, description = "Add an alert rule: for every GPU, or one"
             + " (--gpu); it fires once the condition has held for --for seconds, and its alerts go to the log, the"
             + " window, desktop notifications and the webhook.")
-    static final class Add implements Callable<Integer> {
+    static final class Add extends CliCommand {
         static final class What {
             @Option(names = "--temperature", paramLabel = "C", description = "Temperature at or above C °C.")
             Double temperature;
@@ -97,12 +91,9 @@ final class AlertRulesCommands {
         @Option(names = "--for", paramLabel = "S", defaultValue = "0", description = "Seconds the condition must hold"
                 + " (0 to 3600; default 0).")
         long seconds;
-        @Mixin
-        JsonOption output = new JsonOption();
-        private final CliServices services;
 
         Add(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override
@@ -130,7 +121,7 @@ final class AlertRulesCommands {
             }
             try (AppContext ctx = services.openContext()) {
                 AlertRule saved = ctx.alerts().save(rule);
-                if (output.enabled()) {
+                if (json.enabled()) {
                     o.json(json(saved));
                 } else {
                     o.line("added alert rule " + saved.id() + ": " + saved.describe());
@@ -145,15 +136,12 @@ final class AlertRulesCommands {
 
     @Command(name = "remove", mixinStandardHelpOptions = true, description = "Remove an alert rule by its id (alert"
             + " list).")
-    static final class Remove implements Callable<Integer> {
+    static final class Remove extends CliCommand {
         @Parameters(paramLabel = "ID", description = "The rule's id.")
         long id;
-        @Mixin
-        JsonOption output = new JsonOption();
-        private final CliServices services;
 
         Remove(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override
@@ -165,7 +153,7 @@ final class AlertRulesCommands {
                     return 2;
                 }
                 ctx.alerts().remove(id);
-                if (output.enabled()) {
+                if (json.enabled()) {
                     o.json(Map.of("removed", id));
                 } else {
                     o.line("removed alert rule " + id);

@@ -3,18 +3,16 @@ package io.gpuforge.cli.alert;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.AlertWebhook;
 import io.gpuforge.app.settings.Settings;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.CliVault;
-import io.gpuforge.cli.common.JsonOption;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -25,8 +23,7 @@ import picocli.CommandLine.Option;
         + " webhook (Slack, Mattermost, Matrix, ntfy and alike read its text field): --url sets it, with"
         + " --token-stdin a bearer token kept in the secret store; --test posts a test message; --off stops it."
         + " Without options: what is set.")
-final class AlertWebhookCommand implements Callable<Integer> {
-
+final class AlertWebhookCommand extends CliCommand {
     @Option(names = "--url", paramLabel = "URL", description = "The webhook's http or https URL.")
     String url;
     @Option(names = "--token-stdin", description = "Read a bearer token from the first line of stdin (kept in the"
@@ -38,12 +35,9 @@ final class AlertWebhookCommand implements Callable<Integer> {
     boolean off;
     @Option(names = "--test", description = "Post a test message now and say how the receiver answered.")
     boolean test;
-    @Mixin
-    JsonOption output = new JsonOption();
-    private final CliServices services;
 
     AlertWebhookCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override
@@ -110,7 +104,7 @@ final class AlertWebhookCommand implements Callable<Integer> {
                     return 1;
                 }
             }
-            if (output.enabled()) {
+            if (json.enabled()) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("url", now.map(AlertWebhook::redacted).orElse(null));
                 m.put("token", hasToken);

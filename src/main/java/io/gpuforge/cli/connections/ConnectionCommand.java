@@ -2,6 +2,7 @@ package io.gpuforge.cli.connections;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.backends.ConnectionTester;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.connections.ConnectionOptions;
 import java.util.LinkedHashMap;
@@ -50,13 +51,9 @@ public final class ConnectionCommand implements Runnable {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List the saved connections.")
-    static final class ListConnections implements Callable<Integer> {
-        @Mixin
-        JsonOption json = new JsonOption();
-        private final CliServices services;
-
+    static final class ListConnections extends CliCommand {
         ListConnections(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override
@@ -79,7 +76,7 @@ public final class ConnectionCommand implements Runnable {
                     + " (--token-stdin or GPUFORGE_PVE_TOKEN) or password (--pve-user USER@REALM --pve-password-stdin)"
                     + " goes to the secret store, and a certificate the system does not trust is refused with its"
                     + " fingerprint, to pin with --fingerprint once you checked it is the cluster's."})
-    static final class Add implements Callable<Integer> {
+    static final class Add extends CliCommand {
         static final class Kind {
             @Option(names = "--demo", description = "The Demo lab (a simulated Proxmox VE cluster).")
             boolean demo;
@@ -102,12 +99,9 @@ public final class ConnectionCommand implements Runnable {
         boolean reset;
         @Mixin
         PveLogin login = new PveLogin();
-        @Mixin
-        JsonOption json = new JsonOption();
-        private final CliServices services;
 
         Add(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override

@@ -1,19 +1,17 @@
 package io.gpuforge.cli.connections;
 
 import io.gpuforge.app.AppContext;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.connections.HostLink;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.cli.common.TerminalText;
 
 /**
@@ -22,8 +20,7 @@ import io.gpuforge.cli.common.TerminalText;
  */
 @Command(name = "link", mixinStandardHelpOptions = true,
         description = "Show or set the host (this computer or an SSH host) that does a node's host-level work.")
-public final class LinkCommand implements Callable<Integer> {
-
+public final class LinkCommand extends CliCommand {
     static final class Target {
         @Option(names = "--local", description = "This computer.")
         boolean local;
@@ -48,13 +45,8 @@ public final class LinkCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true)
     Target target = new Target();
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     LinkCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.diagnose;
 
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.diagnose.DiagnoseService;
@@ -15,7 +16,6 @@ import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.vm.VmRef;
 import java.io.IOException;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.diagnose.Collected;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
@@ -23,7 +23,6 @@ import io.gpuforge.domain.diagnose.Finding;
 import io.gpuforge.domain.diagnose.FixPlan;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -45,8 +44,7 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:a cause was found", "1:no log could be read", "2:usage",
                 "3:no known cause (unknown)", "4:--vm: no failed start of the VM found (nothing to diagnose)"})
-public final class DiagnoseCommand implements Callable<Integer> {
-
+public final class DiagnoseCommand extends CliCommand {
     static final int UNKNOWN = 3;
     static final int NO_FAILED_START = 4;
 
@@ -80,13 +78,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Mixin
     HypervisorTarget target = new HypervisorTarget();
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     DiagnoseCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

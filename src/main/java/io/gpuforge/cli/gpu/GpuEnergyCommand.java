@@ -3,6 +3,7 @@ package io.gpuforge.cli.gpu;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.TelemetryService;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.telemetry.EnergyReport;
 import io.gpuforge.domain.telemetry.Tariff;
 import java.io.IOException;
@@ -18,20 +19,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.InputFile;
-import io.gpuforge.cli.common.JsonOption;
 
 /** {@code gpuforge gpu energy --since … [--until …] [--tariff FILE]}: energy per GPU, VM and node from the history. */
 @Command(name = "energy", mixinStandardHelpOptions = true, description = "Energy per GPU, VM and node over a window"
         + " of the stored history (gaps left out and reported); the cost with --tariff.")
-final class GpuEnergyCommand implements Callable<Integer> {
-
+final class GpuEnergyCommand extends CliCommand {
     @Option(names = "--since", required = true, paramLabel = "WHEN", description = "Start: an ISO time"
             + " (2026-06-01T00:00:00Z) or a duration back from now (24h, 7d, 90m).")
     String since;
@@ -43,13 +40,8 @@ final class GpuEnergyCommand implements Callable<Integer> {
             + " \"peak\": {\"from\": \"07:00\", \"to\": \"22:00\", \"price_per_kwh\": 0.40}, \"zone\": \"Europe/Berlin\"}.")
     Path tariff;
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     GpuEnergyCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.gpu;
 
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
@@ -13,27 +14,19 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.JsonOption;
 
 /** {@code gpuforge gpu list}: every GPU of a target with one reading each. */
 @Command(name = "list", mixinStandardHelpOptions = true, description = "List the GPUs of a host, exporter or VM with"
         + " one reading each.")
-final class GpuListCommand implements Callable<Integer> {
-
+final class GpuListCommand extends CliCommand {
     @Mixin
     GpuTargetOptions target = new GpuTargetOptions();
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     GpuListCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     /** The census row of a reading: the same node and PCI address. */

@@ -1,24 +1,22 @@
 package io.gpuforge.cli.gpu;
 
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.PowerLimitService;
 import io.gpuforge.app.monitor.TelemetryService;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.JsonOption;
 
 /** {@code gpuforge gpu power-limit --gpu ID --watts W [--persist]}. */
 @Command(name = "power-limit", mixinStandardHelpOptions = true, description = "Set a GPU's power limit within the range"
         + " its board allows; --persist keeps it after reboots (a systemd unit, applied as a plan; gpuforge rollback"
         + " undoes it).")
-final class GpuPowerLimitCommand implements Callable<Integer> {
-
+final class GpuPowerLimitCommand extends CliCommand {
     @Mixin
     GpuTargetOptions target = new GpuTargetOptions();
 
@@ -31,13 +29,8 @@ final class GpuPowerLimitCommand implements Callable<Integer> {
     @Option(names = "--persist", description = "Keep the limit after reboots (systemd unit on the host).")
     boolean persist;
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     GpuPowerLimitCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

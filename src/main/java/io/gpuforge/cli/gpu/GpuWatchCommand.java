@@ -4,12 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.TelemetryService;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.telemetry.GpuSample;
 import io.gpuforge.domain.telemetry.SourceInfo;
 import io.gpuforge.domain.telemetry.SourceStatus;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -17,13 +17,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.JsonOption;
 
-/** {@code gpuforge gpu watch}: one line per GPU per sample, as they arrive. */
+/**
+ * {@code gpuforge gpu watch}: one line per GPU per sample, as they arrive. --json: one JSON object per line;
+ * --quiet: no "Reading through …" line.
+ */
 @Command(name = "watch", mixinStandardHelpOptions = true, description = "Print one line per GPU per sample as they"
         + " arrive (text, --csv or --json lines); Ctrl-C stops.")
-final class GpuWatchCommand implements Callable<Integer> {
-
+final class GpuWatchCommand extends CliCommand {
     @Mixin
     GpuTargetOptions target = new GpuTargetOptions();
 
@@ -33,10 +34,6 @@ final class GpuWatchCommand implements Callable<Integer> {
     @Option(names = "--csv", description = "CSV with a header line.")
     boolean csv;
 
-    /** --json: one JSON object per line; --quiet: no "Reading through …" line. */
-    @Mixin
-    JsonOption output = new JsonOption();
-
     @Option(names = "--count", paramLabel = "N", description = "Stop after N samples, a sample being one reading of"
             + " every GPU watched (default: until stopped).")
     long count = Long.MAX_VALUE;
@@ -44,16 +41,14 @@ final class GpuWatchCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "S", description = "Stop after S seconds (default: until stopped).")
     double duration = -1;
 
-    private final CliServices services;
-
     GpuWatchCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override
     public Integer call() throws Exception {
-        boolean json = output.enabled();
-        if (csv && json) {
+        boolean asJson = json.enabled();
+        if (csv && asJson) {
             services.output().error("gpuforge gpu watch: choose --csv or --json, not both");
             return 2;
         }
@@ -87,7 +82,7 @@ final class GpuWatchCommand implements Callable<Integer> {
                                 if (s.isGap() || !named.onNode(s)) {
                                     continue;
                                 }
-                                if (json) {
+                                if (asJson) {
                                     out.out().println(jsonLine(out, s));
                                     out.out().flush();
                                 } else {
@@ -110,7 +105,7 @@ final class GpuWatchCommand implements Callable<Integer> {
                         done.countDown();
                     }
                 }
-                if (!output.quiet) {
+                if (!json.quiet) {
                     out.error("Reading through " + String.join("; ", w.sources().stream()
                             .map(SourceInfo::description).toList()));
                 }

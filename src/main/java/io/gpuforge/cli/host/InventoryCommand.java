@@ -3,6 +3,7 @@ package io.gpuforge.cli.host;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.host.HostTarget;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.ClusterInventory;
 import io.gpuforge.domain.GpuInfo;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,7 +26,6 @@ import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HypervisorTarget;
-import io.gpuforge.cli.common.JsonOption;
 
 /**
  * {@code gpuforge inventory}: the hosts, VMs and GPUs of a hypervisor ({@link HypervisorTarget}: a saved connection,
@@ -35,8 +34,7 @@ import io.gpuforge.cli.common.JsonOption;
 @Command(name = "inventory", mixinStandardHelpOptions = true,
         description = "Show the nodes, VMs and GPUs of a hypervisor (--connection, --pve, --libvirt), or this"
                 + " computer's summary (--local, the default, or --sysroot).")
-public final class InventoryCommand implements Callable<Integer> {
-
+public final class InventoryCommand extends CliCommand {
     static final class Source {
         @Option(names = "--local", description = "This computer (the default).")
         boolean local;
@@ -52,13 +50,8 @@ public final class InventoryCommand implements Callable<Integer> {
     @Mixin
     HypervisorTarget hypervisor = new HypervisorTarget();
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     InventoryCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

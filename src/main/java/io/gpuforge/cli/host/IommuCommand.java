@@ -2,6 +2,7 @@ package io.gpuforge.cli.host;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.vmcreate.VmProvisioning;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.pci.GpuPlacement;
 import io.gpuforge.domain.host.HostException;
@@ -14,7 +15,6 @@ import java.io.IOException;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,15 +22,13 @@ import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HostSource;
 import io.gpuforge.cli.common.HypervisorTarget;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.cli.common.ListingInput;
 import io.gpuforge.cli.common.LoadedHost;
 
 /** {@code gpuforge iommu}: IOMMU groups, their devices and drivers, and how isolated each GPU is. */
 @Command(name = "iommu", mixinStandardHelpOptions = true,
         description = "List IOMMU groups with their devices and drivers, and how isolated each GPU is.")
-public final class IommuCommand implements Callable<Integer> {
-
+public final class IommuCommand extends CliCommand {
     @Mixin
     HostSource source = new HostSource();
 
@@ -41,13 +39,8 @@ public final class IommuCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "With --listing: also show the lines skipped as not part of the listing.")
     boolean verbose;
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     IommuCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

@@ -1,36 +1,29 @@
 package io.gpuforge.cli.host;
 
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.host.HostException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HostSource;
-import io.gpuforge.cli.common.JsonOption;
 
 /** {@code gpuforge snapshot}: a host's relevant files as a sysroot archive, for support and for --sysroot. */
 @Command(name = "snapshot", mixinStandardHelpOptions = true,
         description = "Capture a host's passthrough-relevant files into a .tar.gz that --sysroot reads back.")
-public final class SnapshotCommand implements Callable<Integer> {
-
+public final class SnapshotCommand extends CliCommand {
     @Mixin
     HostSource source = new HostSource();
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE.tar.gz", description = "Where to write it.")
     Path output;
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     SnapshotCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

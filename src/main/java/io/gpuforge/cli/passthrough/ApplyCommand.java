@@ -2,6 +2,7 @@ package io.gpuforge.cli.passthrough;
 
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.PassthroughService;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.passthrough.ApplyOutcome;
 import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.domain.passthrough.ApplyProgress;
@@ -18,20 +19,17 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HostSource;
-import io.gpuforge.cli.common.JsonOption;
 
 /** {@code gpuforge apply}: plans, shows the plan, and applies it after confirmation (or --yes). */
 @Command(name = "apply", mixinStandardHelpOptions = true,
         description = "Apply the passthrough plan for a device on the host (backups, journal, rollback).")
-public final class ApplyCommand implements Callable<Integer> {
-
+public final class ApplyCommand extends CliCommand {
     @Mixin
     PassthroughHost where = new PassthroughHost();
 
@@ -41,13 +39,8 @@ public final class ApplyCommand implements Callable<Integer> {
     @Option(names = "--yes", description = "Do not ask for confirmation.")
     boolean yes;
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     ApplyCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     /** The apply's steps on stderr (not with --quiet; a failure always), as every command shows them. */

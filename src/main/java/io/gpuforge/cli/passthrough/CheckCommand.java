@@ -3,6 +3,7 @@ package io.gpuforge.cli.passthrough;
 import io.gpuforge.app.passthrough.CheckMessages;
 import io.gpuforge.app.host.HostReading;
 import io.gpuforge.app.passthrough.PassthroughService;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.passthrough.Check;
 import io.gpuforge.domain.passthrough.GpuVerdict;
 import io.gpuforge.domain.host.HostException;
@@ -16,14 +17,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HostSource;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.cli.common.ListingInput;
 import io.gpuforge.cli.common.LoadedHost;
 
@@ -34,8 +33,7 @@ import io.gpuforge.cli.common.LoadedHost;
  * because, checks:[ids not pass]}]}} plus, as for {@code iommu}, what a listing skipped and where it is partial.
  */
 @Command(name = "check", mixinStandardHelpOptions = true, description = "Run the passthrough readiness checks.")
-public final class CheckCommand implements Callable<Integer> {
-
+public final class CheckCommand extends CliCommand {
     private static final String ROW = "%-8s %-26s %s";
 
     @Mixin
@@ -53,15 +51,11 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "With --listing: also show the lines skipped as not part of the listing.")
     boolean verbose;
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
     private final CheckMessages en = new CheckMessages(Locale.ENGLISH);
     private final CheckMessages zh = new CheckMessages(Locale.SIMPLIFIED_CHINESE);
 
     CheckCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.gpuforge.app.passthrough.PassthroughProposal;
 import io.gpuforge.app.passthrough.PassthroughSteps;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.session.Sessions;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.passthrough.PlanOptions;
 import io.gpuforge.domain.vm.VmRef;
@@ -17,14 +18,12 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HostSource;
-import io.gpuforge.cli.common.JsonOption;
 
 /**
  * {@code gpuforge passthrough}: the whole chain for one GPU and one VM: check → apply → reboot → verify → attach,
@@ -34,8 +33,7 @@ import io.gpuforge.cli.common.JsonOption;
  */
 @Command(name = "passthrough", mixinStandardHelpOptions = true,
         description = "Pass a GPU through to a VM from start to end: check, apply, reboot, verify, attach.")
-public final class PassthroughCommand implements Callable<Integer> {
-
+public final class PassthroughCommand extends CliCommand {
     @Mixin
     VmOptions target = new VmOptions();
 
@@ -71,13 +69,8 @@ public final class PassthroughCommand implements Callable<Integer> {
             + " printed it), without asking; a host or VM that changed since is refused.")
     String digest;
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     PassthroughCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.passthrough;
 
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.app.host.HostReading;
 import io.gpuforge.domain.host.HostException;
@@ -11,32 +12,24 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HostSource;
-import io.gpuforge.cli.common.JsonOption;
 
 /** {@code gpuforge plan}: what passthrough of a device would change, as diffs and commands. Changes nothing. */
 @Command(name = "plan", mixinStandardHelpOptions = true,
         description = "Show the passthrough plan for a device: file diffs, commands, reboot, VM changes.")
-public final class PlanCommand implements Callable<Integer> {
-
+public final class PlanCommand extends CliCommand {
     @Mixin
     HostSource source = new HostSource();
 
     @Mixin
     PlanFlags plan = new PlanFlags();
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     PlanCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

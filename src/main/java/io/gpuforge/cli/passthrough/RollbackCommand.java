@@ -2,6 +2,7 @@ package io.gpuforge.cli.passthrough;
 
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.app.passthrough.PlanHistory;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.passthrough.ApplyOutcome;
 import io.gpuforge.domain.host.HostChangeException;
@@ -13,14 +14,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HostSource;
-import io.gpuforge.cli.common.JsonOption;
 
 /**
  * {@code gpuforge rollback}: restores every file of the last apply byte for byte and re-runs its refresh commands;
@@ -32,8 +31,7 @@ import io.gpuforge.cli.common.JsonOption;
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:ok (--status: applied, untouched or rolled back)", "1:error (--status: interrupted)",
                         "2:usage", "3:--status: the apply is still running"})
-public final class RollbackCommand implements Callable<Integer> {
-
+public final class RollbackCommand extends CliCommand {
     @Mixin
     PassthroughHost where = new PassthroughHost();
 
@@ -45,13 +43,8 @@ public final class RollbackCommand implements Callable<Integer> {
             + " Exit 0 when applied or untouched, 1 when interrupted, 3 while still running.")
     boolean status;
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     RollbackCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.passthrough;
 
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.app.passthrough.PassthroughService;
 import io.gpuforge.domain.BackendException;
@@ -10,28 +11,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HostSource;
-import io.gpuforge.cli.common.JsonOption;
 
 /** {@code gpuforge verify}: after the reboot, compares the running host with what the last apply intended. */
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = "After the reboot: kernel arguments, IOMMU groups, vfio-pci binding, vfio errors.")
-public final class VerifyCommand implements Callable<Integer> {
-
+public final class VerifyCommand extends CliCommand {
     @Mixin
     PassthroughHost where = new PassthroughHost();
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
-
     VerifyCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

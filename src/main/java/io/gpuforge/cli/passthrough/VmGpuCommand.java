@@ -1,31 +1,24 @@
 package io.gpuforge.cli.passthrough;
 
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.vm.GpuAttachResult;
 import io.gpuforge.domain.vm.VmRef;
 import java.io.IOException;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 
 /**
  * A command that changes which GPU a VM has ({@code attach}, {@code detach}): the VM and GPU ({@link VmOptions}),
  * {@code --json}, the change printed one way, a failure worded {@code gpuforge VERB: ...} with its exit code.
  */
-abstract class VmGpuCommand implements Callable<Integer> {
-
+abstract class VmGpuCommand extends CliCommand {
     @Mixin
     VmOptions target = new VmOptions();
 
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    final CliServices services;
-
     VmGpuCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     /** The command as the user types it. */

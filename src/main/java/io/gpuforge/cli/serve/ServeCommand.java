@@ -10,9 +10,9 @@ import io.gpuforge.app.monitor.GpuFleet;
 import io.gpuforge.app.monitor.ServiceBeacon;
 import io.gpuforge.app.monitor.TelemetryService;
 import io.gpuforge.app.settings.Settings;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.telemetry.AlertEvent;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,12 +21,10 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,13 +35,13 @@ import picocli.CommandLine.Option;
  * holds from this run. Alert rules and saved connections the window changes are taken up within
  * {@link #RELOAD}. With {@code --prometheus HOST:PORT} it serves the latest readings to Prometheus. No class of
  * the window (JavaFX) is loaded.
+ * --json: one JSON object per line (started, problem, alert, stopped); --quiet: alerts and the end only.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the GPU monitor without a window:"
         + " sample the GPUs of every saved connection and of this computer into the history store and evaluate the"
         + " alert rules (fired and cleared alerts are printed and logged) until SIGTERM or Ctrl-C, then write what"
         + " was read and exit 0. The sampling interval, retention and alert rules are the ones the window edits.")
-public final class ServeCommand implements Callable<Integer> {
-
+public final class ServeCommand extends CliCommand {
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
     /** How long the first listing of the connections' GPUs is waited for before the start line is printed. */
     private static final Duration FIRST_LISTING = Duration.ofSeconds(60);
@@ -64,15 +62,10 @@ public final class ServeCommand implements Callable<Integer> {
             + " exporters: tls_server_config (cert_file, key_file) and basic_auth_users (bcrypt hashes).")
     Path webConfig;
 
-    /** --json: one JSON object per line (started, problem, alert, stopped); --quiet: alerts and the end only. */
-    @Mixin
-    JsonOption output = new JsonOption();
-
-    private final CliServices services;
     private final ObjectMapper lines = new ObjectMapper();
 
     public ServeCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override
@@ -157,7 +150,7 @@ public final class ServeCommand implements Callable<Integer> {
                         .resolve("gpuforge.db") + "; alert rules: " + ctx.alerts().rules().size() + "; secrets: "
                         + secrets(ctx) + "; Prometheus: " + metrics + "; alerts go to the log, " + notified;
                 LOG.info(start);
-                if (!output.quiet) {
+                if (!json.quiet) {
                     emit(o, start, event("started", "gpus", fleet.gpus().size(), "intervalSeconds",
                             fleet.interval().toMillis() / 1000.0, "store", ctx.paths().dataDir().resolve("gpuforge.db")
                                     .toString(), "alertRules", ctx.alerts().rules().size(), "secrets", secrets(ctx),
@@ -230,10 +223,10 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     /** A line of text, or with --json the same as one JSON object on its own line. */
-    private void emit(CliOutput o, String text, Map<String, Object> json) {
-        if (output.enabled()) {
+    private void emit(CliOutput o, String text, Map<String, Object> event) {
+        if (json.enabled()) {
             try {
-                o.line(lines.writeValueAsString(json));
+                o.line(lines.writeValueAsString(event));
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException("Cannot write a JSON line", e);
             }

@@ -5,6 +5,7 @@ import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.ApplyProgressLines;
 import io.gpuforge.app.share.ContainerPreflight;
 import io.gpuforge.app.share.ShareService;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
 import io.gpuforge.domain.passthrough.PlanBlockedException;
 import io.gpuforge.domain.passthrough.Verdict;
@@ -12,7 +13,6 @@ import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.NodeTarget;
 import io.gpuforge.cli.common.HostSource;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.pci.PciAddress;
@@ -26,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -50,15 +49,12 @@ public final class CtCommand implements Runnable {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List the node's containers with their"
             + " device entries (devN) and raw lxc lines.")
-    static final class ListCts implements Callable<Integer> {
+    static final class ListCts extends CliCommand {
         @Mixin
         NodeOptions target = new NodeOptions();
-        @Mixin
-        JsonOption json = new JsonOption();
-        private final CliServices services;
 
         ListCts(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override
@@ -87,7 +83,7 @@ public final class CtCommand implements Runnable {
     @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a container from a template"
             + " (STORAGE:vztmpl/FILE), unprivileged, with the GPU's device nodes when --gpu is given (the GPU must be"
             + " ready: gpuforge share check).")
-    static final class Create implements Callable<Integer> {
+    static final class Create extends CliCommand {
         @Mixin
         NodeOptions target = new NodeOptions();
         @Option(names = "--name", required = true, paramLabel = "HOSTNAME", description = "The container's host name.")
@@ -121,12 +117,9 @@ public final class CtCommand implements Runnable {
         boolean withHostPlan;
         @Option(names = "--yes", description = "With --with-host-plan: apply it without asking.")
         boolean yes;
-        @Mixin
-        JsonOption json = new JsonOption();
-        private final CliServices services;
 
         Create(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override
@@ -213,19 +206,16 @@ public final class CtCommand implements Runnable {
 
     @Command(name = "add-gpu", mixinStandardHelpOptions = true, description = "Give a stopped container the GPU's"
             + " device entries (devN) it does not have yet.")
-    static final class AddGpu implements Callable<Integer> {
+    static final class AddGpu extends CliCommand {
         @Parameters(index = "0", paramLabel = "CTID", description = "The container's id.")
         int vmid;
         @Mixin
         NodeOptions target = new NodeOptions();
         @Option(names = "--gpu", required = true, paramLabel = "BDF", description = "The GPU to share with it.")
         String gpu;
-        @Mixin
-        JsonOption json = new JsonOption();
-        private final CliServices services;
 
         AddGpu(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override
@@ -254,17 +244,14 @@ public final class CtCommand implements Runnable {
     }
 
     /** One container and a task on it. */
-    abstract static class OnCt implements Callable<Integer> {
+    abstract static class OnCt extends CliCommand {
         @Parameters(index = "0", paramLabel = "CTID", description = "The container's id.")
         int vmid;
         @Mixin
         NodeOptions target = new NodeOptions();
-        @Mixin
-        JsonOption json = new JsonOption();
-        final CliServices services;
 
         OnCt(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         abstract String verb();

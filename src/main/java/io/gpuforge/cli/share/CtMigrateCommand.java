@@ -1,5 +1,6 @@
 package io.gpuforge.cli.share;
 
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.ApplyProgressLines;
@@ -8,7 +9,6 @@ import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.NodeTarget;
 import io.gpuforge.cli.common.HostSource;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.passthrough.PassthroughPlan;
@@ -17,7 +17,6 @@ import io.gpuforge.domain.share.ContainerInfo;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -30,20 +29,16 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "migrate", mixinStandardHelpOptions = true, description = "Move a stopped container's GPU from the"
         + " old raw lxc lines to devN entries (a plan on /etc/pve/lxc/CTID.conf; gpuforge rollback undoes it).")
-final class CtMigrateCommand implements Callable<Integer> {
-
+final class CtMigrateCommand extends CliCommand {
     @Parameters(index = "0", paramLabel = "CTID", description = "The container's id.")
     int vmid;
     @Mixin
     NodeOptions target = new NodeOptions();
     @Option(names = "--yes", description = "Apply without asking.")
     boolean yes;
-    @Mixin
-    JsonOption json = new JsonOption();
-    private final CliServices services;
 
     CtMigrateCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

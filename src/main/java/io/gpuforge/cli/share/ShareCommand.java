@@ -1,5 +1,6 @@
 package io.gpuforge.cli.share;
 
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.app.host.HostTarget;
 import io.gpuforge.app.passthrough.ApplyProgressLines;
@@ -9,7 +10,6 @@ import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.NodeTarget;
 import io.gpuforge.cli.common.HostSource;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.domain.BackendException;
 import io.gpuforge.domain.host.HostException;
 import io.gpuforge.domain.host.HostFacts;
@@ -25,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -49,15 +48,12 @@ public final class ShareCommand implements Runnable {
     @Command(name = "list", mixinStandardHelpOptions = true, description = "Per GPU: the containers that share it,"
             + " the device nodes each holds, and whether by devN or the old raw lxc lines; of the node --node names,"
             + " else of every node of the cluster (JSON: one entry per node under \"nodes\").")
-    static final class ListShares implements Callable<Integer> {
+    static final class ListShares extends CliCommand {
         @Mixin
         NodeOptions target = new NodeOptions();
-        @Mixin
-        JsonOption json = new JsonOption();
-        private final CliServices services;
 
         ListShares(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         /** What one node's host says of its GPUs and containers, and why something is not known. */
@@ -138,17 +134,14 @@ public final class ShareCommand implements Runnable {
     }
 
     /** The node, its host and one GPU. */
-    abstract static class OnGpu implements Callable<Integer> {
+    abstract static class OnGpu extends CliCommand {
         @Mixin
         NodeOptions target = new NodeOptions();
         @Option(names = "--gpu", required = true, paramLabel = "BDF", description = "The GPU, e.g. 0000:04:00.0.")
         String gpu;
-        @Mixin
-        JsonOption json = new JsonOption();
-        final CliServices services;
 
         OnGpu(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         abstract String verb();

@@ -1,14 +1,13 @@
 package io.gpuforge.cli.vm;
 
 import io.gpuforge.app.AppContext;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HypervisorTarget;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.cli.common.VmTarget;
 import io.gpuforge.domain.BackendException;
 import java.io.IOException;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
@@ -17,18 +16,14 @@ import picocli.CommandLine.Parameters;
  * {@code --json}. The prologue (the context, the session, the VM found or refused) and the error line are here once:
  * every such command finds a VM, and words a failure, the same way.
  */
-abstract class OneVmCommand implements Callable<Integer> {
-
+abstract class OneVmCommand extends CliCommand {
     @Parameters(index = "0", paramLabel = "VM", description = "The VM's id or name.")
     String vm;
     @Mixin
     HypervisorTarget target = new HypervisorTarget();
-    @Mixin
-    JsonOption json = new JsonOption();
-    final CliServices services;
 
     OneVmCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     /** The subcommand as the user types it ({@code config}, {@code remove-snippet}). */

@@ -3,6 +3,7 @@ package io.gpuforge.cli.vm;
 import io.gpuforge.bounded.BoundedStreams;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.vmcreate.TemplateService;
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.domain.vm.TemplateFormatException;
 import io.gpuforge.domain.vm.VmTemplate;
 import java.io.IOException;
@@ -14,16 +15,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.InputFile;
-import io.gpuforge.cli.common.JsonOption;
 
 /**
  * {@code gpuforge vm}: templates, create, provision, list, the power actions, clone, template and config, over the
@@ -54,11 +52,7 @@ public final class VmCommand implements Runnable {
     /** {@code gpuforge vm templates [--json | --export FILE [--template ID]… | --import FILE]}. */
     @Command(name = "templates", mixinStandardHelpOptions = true, description = "List the VM templates, or export or"
             + " import them as a template file (JSON).")
-    static final class Templates implements Callable<Integer> {
-
-        @Mixin
-        JsonOption json = new JsonOption();
-
+    static final class Templates extends CliCommand {
         @Option(names = "--export", paramLabel = "FILE", description = "Write the templates (all user ones, or those"
                 + " named with --template) to FILE.")
         Path export;
@@ -70,10 +64,8 @@ public final class VmCommand implements Runnable {
                 + " when one of them is wrong.")
         Path importFile;
 
-        private final CliServices services;
-
         Templates(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.gpuforge.cli.vm;
 
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.EnglishWords;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
@@ -24,13 +25,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HypervisorTarget;
-import io.gpuforge.cli.common.JsonOption;
 
 /**
  * {@code gpuforge vm create (--template NAME | --clone VMID [--linked]) (--pve URL --node N | --libvirt URI |
@@ -38,8 +37,7 @@ import io.gpuforge.cli.common.JsonOption;
  */
 @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a VM from a template, checked against"
         + " the node's free memory and storage; the GPU is attached and the VM started when asked.")
-final class VmCreateCommand implements Callable<Integer> {
-
+final class VmCreateCommand extends CliCommand {
     @Option(names = "--template", paramLabel = "NAME", description = "Template id or name.")
     String template;
     @Option(names = "--clone", paramLabel = "VMID", description = "Clone this Proxmox VE template VM instead (full"
@@ -87,13 +85,9 @@ final class VmCreateCommand implements Callable<Integer> {
     boolean start;
     @Option(names = "--dry-run", description = "Check and show what would be sent; create nothing.")
     boolean dryRun;
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
 
     VmCreateCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override

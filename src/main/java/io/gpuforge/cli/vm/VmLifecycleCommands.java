@@ -1,5 +1,6 @@
 package io.gpuforge.cli.vm;
 
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
@@ -12,13 +13,11 @@ import io.gpuforge.domain.vm.VmRef;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HypervisorTarget;
 import io.gpuforge.cli.common.VmTarget;
-import io.gpuforge.cli.common.JsonOption;
 
 /** {@code gpuforge vm list|start|shutdown|stop|delete} ({@link VmCopyCommands}: reboot, clone, template, config): over the connection's session, as the window does it. */
 final class VmLifecycleCommands {
@@ -27,15 +26,12 @@ final class VmLifecycleCommands {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List the VMs (and templates) of a connection.")
-    static final class ListVms implements Callable<Integer> {
+    static final class ListVms extends CliCommand {
         @Mixin
         HypervisorTarget target = new HypervisorTarget();
-        @Mixin
-        JsonOption json = new JsonOption();
-        private final CliServices services;
 
         ListVms(CliServices services) {
-            this.services = services;
+            super(services);
         }
 
         @Override

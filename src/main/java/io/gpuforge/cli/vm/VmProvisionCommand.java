@@ -1,5 +1,6 @@
 package io.gpuforge.cli.vm;
 
+import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
@@ -20,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,7 +28,6 @@ import picocli.CommandLine.Parameters;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HypervisorTarget;
 import io.gpuforge.cli.common.VmTarget;
-import io.gpuforge.cli.common.JsonOption;
 
 /**
  * {@code gpuforge vm provision VM --template NAME (--pve URL | --connection NAME) [--node N] [--user U] [--ssh-key FILE]…
@@ -38,8 +37,7 @@ import io.gpuforge.cli.common.JsonOption;
 @Command(name = "provision", mixinStandardHelpOptions = true, description = "Run a template's cloud-init setup in a"
         + " Proxmox VE VM over its QEMU guest agent (starting the VM when it is stopped): for a VM whose user-data"
         + " could not go to the node as a snippet.")
-final class VmProvisionCommand implements Callable<Integer> {
-
+final class VmProvisionCommand extends CliCommand {
     @Parameters(index = "0", paramLabel = "VM", description = "The VM, by id or name.")
     String vm;
     @Option(names = "--template", paramLabel = "NAME", required = true, description = "The template the VM was made"
@@ -62,13 +60,9 @@ final class VmProvisionCommand implements Callable<Integer> {
     @Option(names = "--var-file", paramLabel = "FILE", description = "Values the template asks for, one NAME=VALUE a"
             + " line (# comments): the way to give secrets such as K8S_TOKEN or MUNGE_KEY (repeat).")
     List<Path> varFiles = new ArrayList<>();
-    @Mixin
-    JsonOption json = new JsonOption();
-
-    private final CliServices services;
 
     VmProvisionCommand(CliServices services) {
-        this.services = services;
+        super(services);
     }
 
     @Override
