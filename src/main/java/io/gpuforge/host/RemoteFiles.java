@@ -172,16 +172,26 @@ public final class RemoteFiles {
     }
 
     private static String writeScript(String path, byte[] content) {
+        return replacing(path, content, "changed", "");
+    }
+
+    /**
+     * The script that writes {@code content} to a temporary file beside the file {@code path} stands for, with its
+     * mode and owner, flushed, then renamed to that file plus {@code suffix}; a failure says the file was not
+     * {@code verb}.
+     */
+    private static String replacing(String path, byte[] content, String verb, String suffix) {
         String b64 = Base64.getEncoder().encodeToString(content);
         String name = q(path);
         return "f=\"$(target \"$R\"" + name + ")\"\nmkdir -p -- \"${f%/*}\"\ntmp=\"$f.gpuforge-tmp\"\n"
                 + "printf '%s' " + q(b64) + " | base64 -d > \"$tmp\"\n"
                 + "if [ -e \"$f\" ]; then\n"
                 + "  m=\"$(stat -L -c %a -- \"$f\")\"; o=\"$(stat -L -c %u:%g -- \"$f\")\"\n"
-                + "  chmod \"$m\" \"$tmp\" || fail " + name + "\" was not changed: its mode $m could not be kept\"\n"
-                + "  chown \"$o\" \"$tmp\" || fail " + name + "\" was not changed: its owner $o could not be kept\"\n"
+                + "  chmod \"$m\" \"$tmp\" || fail " + name + "\" was not " + verb + ": its mode $m could not be kept\"\n"
+                + "  chown \"$o\" \"$tmp\" || fail " + name + "\" was not " + verb + ": its owner $o could not be"
+                + " kept\"\n"
                 + "else chmod 644 \"$tmp\"; fi\n"
-                + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f\"\ntmp=";
+                + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f" + suffix + "\"\ntmp=";
     }
 
     /**
@@ -195,16 +205,7 @@ public final class RemoteFiles {
 
     /** The script of {@link #stage}, for a {@link #batch}. */
     public static String staging(String path, byte[] content) {
-        String b64 = Base64.getEncoder().encodeToString(content);
-        String name = q(path);
-        return "f=\"$(target \"$R\"" + name + ")\"\nmkdir -p -- \"${f%/*}\"\ntmp=\"$f.gpuforge-tmp\"\n"
-                + "printf '%s' " + q(b64) + " | base64 -d > \"$tmp\"\n"
-                + "if [ -e \"$f\" ]; then\n"
-                + "  m=\"$(stat -L -c %a -- \"$f\")\"; o=\"$(stat -L -c %u:%g -- \"$f\")\"\n"
-                + "  chmod \"$m\" \"$tmp\" || fail " + name + "\" was not staged: its mode $m could not be kept\"\n"
-                + "  chown \"$o\" \"$tmp\" || fail " + name + "\" was not staged: its owner $o could not be kept\"\n"
-                + "else chmod 644 \"$tmp\"; fi\n"
-                + "flush \"$tmp\" " + name + "\nmv -f -- \"$tmp\" \"$f" + STAGED + "\"\ntmp=";
+        return replacing(path, content, "staged", STAGED);
     }
 
     /**
