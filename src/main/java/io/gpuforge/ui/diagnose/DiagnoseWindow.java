@@ -5,25 +5,20 @@ import io.gpuforge.app.diagnose.UnreadableLog;
 import io.gpuforge.domain.diagnose.Diagnosis;
 import io.gpuforge.domain.diagnose.Evidence;
 import io.gpuforge.ui.common.I18n;
-import io.gpuforge.ui.common.Icons;
+import io.gpuforge.ui.common.PastedText;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.Wrapped;
 import java.io.File;
 import java.util.Objects;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
-import javafx.geometry.Pos;
 import javafx.scene.Scene;
-import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TextArea;
-import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
-import javafx.stage.FileChooser;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 import org.kordamp.ikonli.feather.Feather;
@@ -41,8 +36,8 @@ public final class DiagnoseWindow {
     private final DiagnoseServices services;
     private final I18n i18n;
     private final Stage stage = new Stage();
-    private final TextArea text = new TextArea();
-    private final ProgressIndicator busy = new ProgressIndicator();
+    private final PastedText input;
+    private final TextArea text;
     private final Label status = new Label();
     private final DiagnosisView result;
 
@@ -51,6 +46,9 @@ public final class DiagnoseWindow {
         this.services = services;
         this.i18n = ui.i18n();
         this.result = new DiagnosisView(i18n, this::showLine);
+        this.input = new PastedText(i18n, "diagnose", new PastedText.Keys("diagnose.prompt",
+                "diagnose.open", "diagnose.run"), Feather.SEARCH, () -> stage, this::load, this::diagnose);
+        this.text = input.text();
         if (owner != null) {
             stage.initOwner(owner);
         }
@@ -67,27 +65,12 @@ public final class DiagnoseWindow {
 
     private Scene scene() {
         Label intro = Wrapped.wrapped(new Label(i18n.get("diagnose.intro")));
-        text.setId("diagnose-text");
-        text.setPromptText(i18n.get("diagnose.prompt"));
         text.getStyleClass().add("diagnose-log");
         text.setWrapText(true);
         VBox.setVgrow(text, Priority.ALWAYS);
-        Button open = new Button(i18n.get("diagnose.open"), Icons.of(Feather.FOLDER));
-        open.setId("diagnose-open");
-        open.setOnAction(e -> openFile());
-        Button run = new Button(i18n.get("diagnose.run"), Icons.of(Feather.SEARCH));
-        run.setId("diagnose-run");
-        run.getStyleClass().add("accent");
-        run.setDefaultButton(true);
-        run.disableProperty().bind(text.textProperty().isEmpty().or(busy.visibleProperty()));
-        run.setOnAction(e -> diagnose());
-        busy.setPrefSize(20, 20);
-        busy.setVisible(false);
         status.setId("diagnose-status");
         status.getStyleClass().add("text-muted");
-        HBox buttons = new HBox(10, open, run, busy, status);
-        buttons.setAlignment(Pos.CENTER_LEFT);
-        VBox left = new VBox(10, text, buttons);
+        VBox left = new VBox(10, text, input.buttons(status));
         left.setMinWidth(320);
 
         Label placeholder = new Label(i18n.get("diagnose.placeholder"));
@@ -111,18 +94,9 @@ public final class DiagnoseWindow {
         return scene;
     }
 
-    private void openFile() {
-        FileChooser chooser = new FileChooser();
-        chooser.setTitle(i18n.get("diagnose.open"));
-        File f = chooser.showOpenDialog(stage);
-        if (f != null) {
-            load(f);
-        }
-    }
-
     /** Reads a log file into the text area (its last 8 MiB) and diagnoses it; also for tests. */
     void load(File f) {
-        busy.setVisible(true);
+        input.busy(true);
         ui.tasks().supply(i18n.get("diagnose.task.read"), () -> services.diagnosis().text(f.toPath()))
                 .onSuccess(t -> {
                     text.setText(t);
@@ -130,18 +104,18 @@ public final class DiagnoseWindow {
                 })
                 .onError(e -> status.setText(i18n.get("diagnose.openFailed", e instanceof UnreadableLog u
                         ? new Words(i18n.getLocale()).text(u.problem()) : e.getMessage())))
-                .andFinally(() -> busy.setVisible(false)).start();
+                .andFinally(() -> input.busy(false)).start();
     }
 
     /** Diagnoses the text as it stands; also for tests. */
     void diagnose() {
         String pasted = text.getText();
-        busy.setVisible(true);
+        input.busy(true);
         status.setText("");
         ui.tasks().supply(i18n.get("diagnose.task.run"), () -> services.diagnosis().pasted(pasted))
                 .onSuccess(this::render)
                 .onError(e -> status.setText(i18n.get("diagnose.failed", e.getMessage())))
-                .andFinally(() -> busy.setVisible(false)).start();
+                .andFinally(() -> input.busy(false)).start();
     }
 
     private void render(Diagnosis d) {

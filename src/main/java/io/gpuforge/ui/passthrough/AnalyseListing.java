@@ -7,7 +7,7 @@ import io.gpuforge.domain.passthrough.GpuVerdict;
 import io.gpuforge.domain.pci.ListingReport;
 import io.gpuforge.domain.passthrough.PassthroughOverrides;
 import io.gpuforge.ui.common.I18n;
-import io.gpuforge.ui.common.Icons;
+import io.gpuforge.ui.common.PastedText;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.iommu.IommuTable;
 import java.io.File;
@@ -18,16 +18,13 @@ import java.util.stream.Collectors;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Scene;
-import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TextArea;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
-import javafx.stage.FileChooser;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 import org.kordamp.ikonli.feather.Feather;
@@ -43,14 +40,18 @@ public final class AnalyseListing {
     private final PassthroughServices services;
     private final I18n i18n;
     private final Stage stage = new Stage();
-    private final TextArea text = new TextArea();
+    private final PastedText input;
+    private final TextArea text;
     private final VBox result = new VBox(12);
-    private final ProgressIndicator busy = new ProgressIndicator();
 
     private AnalyseListing(UiContext ui, PassthroughServices services, Window owner) {
         this.ui = ui;
         this.services = services;
         this.i18n = ui.i18n();
+        this.input = new PastedText(i18n, "listing", new PastedText.Keys("listing.prompt",
+                "listing.open", "listing.analyse"), Feather.SEARCH, () -> stage, this::read,
+                this::analyse);
+        this.text = input.text();
         if (owner != null) {
             stage.initOwner(owner);
         }
@@ -67,24 +68,10 @@ public final class AnalyseListing {
 
     private Scene scene() {
         Label intro = PassthroughWizardPages.wrapped(new Label(i18n.get("listing.intro")));
-        text.setId("listing-text");
-        text.setPromptText(i18n.get("listing.prompt"));
         text.setPrefRowCount(9);
         text.setMinHeight(170);
         text.getStyleClass().add("output-log");
-        Button open = new Button(i18n.get("listing.open"), Icons.of(Feather.FOLDER));
-        open.setId("listing-open");
-        open.setOnAction(e -> openFile());
-        Button analyse = new Button(i18n.get("listing.analyse"), Icons.of(Feather.SEARCH));
-        analyse.setId("listing-analyse");
-        analyse.getStyleClass().add("accent");
-        analyse.setDefaultButton(true);
-        analyse.disableProperty().bind(text.textProperty().isEmpty().or(busy.visibleProperty()));
-        analyse.setOnAction(e -> analyse());
-        busy.setPrefSize(20, 20);
-        busy.setVisible(false);
-        HBox buttons = new HBox(10, open, analyse, busy);
-        buttons.setAlignment(Pos.CENTER_LEFT);
+        HBox buttons = input.buttons();
         result.setId("listing-result");
         result.setPadding(new Insets(4));
         ScrollPane scroll = new ScrollPane(result);
@@ -100,32 +87,26 @@ public final class AnalyseListing {
         return scene;
     }
 
-    private void openFile() {
-        FileChooser chooser = new FileChooser();
-        chooser.setTitle(i18n.get("listing.open"));
-        File f = chooser.showOpenDialog(stage);
-        if (f == null) {
-            return;
-        }
-        busy.setVisible(true);
+    private void read(File f) {
+        input.busy(true);
         ui.tasks().supply(i18n.get("listing.task.read"), () -> BoundedStreams.readString(f.toPath(), 16 << 20))
                 .onSuccess(text::setText)
                 .onError(e -> result.getChildren().setAll(PassthroughWizardPages.message("wizard-message-error",
                         i18n.get("listing.openFailed", f, e.getMessage()))))
-                .andFinally(() -> busy.setVisible(false)).start();
+                .andFinally(() -> input.busy(false)).start();
     }
 
     /** Reads the text as a listing and shows what it says; also for tests. */
     void analyse() {
         byte[] bytes = text.getText().getBytes(StandardCharsets.UTF_8);
-        busy.setVisible(true);
+        input.busy(true);
         ui.tasks().supply(i18n.get("listing.task.analyse"), () -> {
             HostReading r = services.hosts().read(new HostTarget.Listing("pasted", bytes), (h, k, f) -> false);
             return new Analysis(r, services.passthrough().verdicts(r, PassthroughOverrides.none()));
         }).onSuccess(this::render)
                 .onError(e -> result.getChildren().setAll(PassthroughWizardPages.message("wizard-message-error",
                         i18n.get("listing.failed", e.getMessage()))))
-                .andFinally(() -> busy.setVisible(false)).start();
+                .andFinally(() -> input.busy(false)).start();
     }
 
     private record Analysis(HostReading reading, List<GpuVerdict> verdicts) {
