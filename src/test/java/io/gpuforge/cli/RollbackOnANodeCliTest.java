@@ -5,19 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.AppPaths;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
-import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliVault;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.connections.HostLink;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
 import io.gpuforge.testing.TestContexts;
-import java.io.ByteArrayInputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -35,14 +30,13 @@ class RollbackOnANodeCliTest {
     private static final String VAULT = "vault passphrase of the test";
     @TempDir
     Path dir;
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private CliHarness cli;
 
     private int run(String... args) {
-        out.getBuffer().setLength(0);
-        err.getBuffer().setLength(0);
-        return GpuForgeCli.run(args, AppPaths.underHome(dir.resolve("home")), new CliOutput(new PrintWriter(out),
-                new PrintWriter(err)), new ByteArrayInputStream(new byte[0]), Map.of(CliVault.PASSPHRASE_VARIABLE, VAULT));
+        if (cli == null) {
+            cli = new CliHarness(dir.resolve("home"), Map.of(CliVault.PASSPHRASE_VARIABLE, VAULT));
+        }
+        return cli.run("", args);
     }
 
     @Test
@@ -61,15 +55,15 @@ class RollbackOnANodeCliTest {
                 ctx.hostLinks().link(lab, node, new HostLink.SavedSsh(ssh.id()));
                 ctx.connections().addDemo("Demo lab");
             }
-            assertThat(run("rollback", "--connection", "lab", "--status")).as(err.toString()).isZero();
-            assertThat(out.toString()).contains("no GPUForge apply on this host").contains("No plan applied");
+            assertThat(run("rollback", "--connection", "lab", "--status")).as(cli.err()).isZero();
+            assertThat(cli.out()).contains("no GPUForge apply on this host").contains("No plan applied");
 
-            assertThat(run("apply", "--connection", "lab", "--device", "0000:01:00.0", "--yes")).as(err.toString())
+            assertThat(run("apply", "--connection", "lab", "--device", "0000:01:00.0", "--yes")).as(cli.err())
                     .isZero();
             assertThat(run("verify", "--connection", "lab")).as("not rebooted yet").isEqualTo(1);
-            assertThat(out.toString()).contains("The host is NOT as planned");
-            assertThat(run("rollback", "--connection", "lab", "--status", "--json")).as(err.toString()).isZero();
-            JsonNode status = new ObjectMapper().readTree(out.toString());
+            assertThat(cli.out()).contains("The host is NOT as planned");
+            assertThat(run("rollback", "--connection", "lab", "--status", "--json")).as(cli.err()).isZero();
+            JsonNode status = new ObjectMapper().readTree(cli.out());
             assertThat(status.get("state").asText()).isEqualTo("applied");
             assertThat(status.get("plans")).hasSize(1);
             JsonNode plan = status.get("plans").get(0);
@@ -77,17 +71,17 @@ class RollbackOnANodeCliTest {
             assertThat(plan.get("functions").toString()).contains("0000:01:00.0");
             assertThat(plan.get("files").toString()).contains("/etc/default/grub");
 
-            assertThat(run("rollback", "--connection", "lab")).as(err.toString()).isZero();
+            assertThat(run("rollback", "--connection", "lab")).as(cli.err()).isZero();
             assertThat(Files.readString(root.resolve("etc/default/grub"))).as("restored byte for byte").isEqualTo(grub);
-            assertThat(run("rollback", "--connection", "lab", "--status")).as(err.toString()).isZero();
-            assertThat(out.toString()).contains(": untouched (restored)").contains("rolled back");
+            assertThat(run("rollback", "--connection", "lab", "--status")).as(cli.err()).isZero();
+            assertThat(cli.out()).contains(": untouched (restored)").contains("rolled back");
 
             assertThat(run("rollback", "--connection", "lab", "--host", "gpu host")).isEqualTo(2);
-            assertThat(err.toString()).contains("name either the node").contains("not both");
+            assertThat(cli.err()).contains("name either the node").contains("not both");
             assertThat(run("verify", "--connection", "lab", "--node", "nowhere")).isEqualTo(2);
-            assertThat(err.toString()).contains("no node 'nowhere' on lab (its nodes: vm)");
+            assertThat(cli.err()).contains("no node 'nowhere' on lab (its nodes: vm)");
             assertThat(run("link", "--connection", "Demo lab", "--node", "pve-3090")).isZero();
-            assertThat(out.toString()).contains("the Demo lab's simulated host of pve-3090")
+            assertThat(cli.out()).contains("the Demo lab's simulated host of pve-3090")
                     .contains("--connection \"Demo lab\" --node pve-3090");
         }
     }

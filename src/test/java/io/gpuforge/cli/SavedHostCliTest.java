@@ -3,22 +3,17 @@ package io.gpuforge.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.AppContext;
-import io.gpuforge.app.AppPaths;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.testing.HostTrees;
 import io.gpuforge.testing.SysrootSshServer;
 import io.gpuforge.testing.TestContexts;
-import java.io.ByteArrayInputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliVault;
 
 /**
@@ -31,14 +26,13 @@ class SavedHostCliTest {
     private static final String VAULT = "vault passphrase of the test";
     @TempDir
     Path dir;
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private CliHarness cli;
 
     private int run(String... args) {
-        out.getBuffer().setLength(0);
-        err.getBuffer().setLength(0);
-        return GpuForgeCli.run(args, AppPaths.underHome(dir.resolve("home")), new CliOutput(new PrintWriter(out),
-                new PrintWriter(err)), new ByteArrayInputStream(new byte[0]), Map.of(CliVault.PASSPHRASE_VARIABLE, VAULT));
+        if (cli == null) {
+            cli = new CliHarness(dir.resolve("home"), Map.of(CliVault.PASSPHRASE_VARIABLE, VAULT));
+        }
+        return cli.run("", args);
     }
 
     @Test
@@ -54,14 +48,14 @@ class SavedHostCliTest {
                 assertThat(ctx.hosts().probe(c, (h, t, f) -> true).source()).as("the window accepted its key")
                         .contains("127.0.0.1");
             }
-            assertThat(run("iommu", "--host", "gpu host", "--json")).as(err.toString()).isZero();
-            assertThat(out.toString()).contains("\"groups\"", "0000:01:00.0");
+            assertThat(run("iommu", "--host", "gpu host", "--json")).as(cli.err()).isZero();
+            assertThat(cli.out()).contains("\"groups\"", "0000:01:00.0");
             assertThat(server.logins()).contains("root password");
 
             assertThat(run("iommu", "--host", "Demo lab")).isEqualTo(2);
-            assertThat(err.toString()).contains("Demo lab is a demo connection, not an SSH host");
+            assertThat(cli.err()).contains("Demo lab is a demo connection, not an SSH host");
             assertThat(run("iommu", "--host", "nowhere")).isEqualTo(2);
-            assertThat(err.toString()).contains("no saved connection named 'nowhere'");
+            assertThat(cli.err()).contains("no saved connection named 'nowhere'");
         }
     }
 }

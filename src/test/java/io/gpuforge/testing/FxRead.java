@@ -4,6 +4,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.control.Labeled;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
@@ -14,6 +17,15 @@ import org.testfx.util.WaitForAsyncUtils;
 public final class FxRead {
 
     private FxRead() {
+    }
+
+    /** Every text a node and its children show as labels and buttons, a line each, depth first. FX thread. */
+    public static String texts(Node n) {
+        StringBuilder out = new StringBuilder(n instanceof Labeled ? ((Labeled) n).getText() + "\n" : "");
+        if (n instanceof Parent) {
+            ((Parent) n).getChildrenUnmodifiable().forEach(c -> out.append(texts(c)));
+        }
+        return out.toString();
     }
 
     public static <T> T onFx(Callable<T> read) {

@@ -1,5 +1,6 @@
 package io.gpuforge.ui;
 
+import static io.gpuforge.testing.FxRead.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
@@ -12,9 +13,7 @@ import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.scene.Node;
-import javafx.scene.Parent;
 import javafx.scene.control.Button;
-import javafx.scene.control.Labeled;
 import javafx.scene.control.TextArea;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Tag;
@@ -37,15 +36,6 @@ class AnalyseListingGuiTest {
     @Start
     void start(Stage stage) {
         owner = stage;
-    }
-
-
-    private static String texts(Node n) {
-        StringBuilder out = new StringBuilder(n instanceof Labeled ? ((Labeled) n).getText() + "\n" : "");
-        if (n instanceof Parent) {
-            ((Parent) n).getChildrenUnmodifiable().forEach(c -> out.append(texts(c)));
-        }
-        return out.toString();
     }
 
     private Stage paste(FxRobot robot, ThemeChoice theme, LanguageChoice language, String fixture) throws Exception {

@@ -39,7 +39,6 @@ class ClosedTabsLetGoTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-
     @Test
     void viewsOfClosedTabsAreCollected(FxRobot robot) throws Exception {
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS,

@@ -60,7 +60,6 @@ class ConsoleConnectionGuiTest {
         proxy = WINDOW.closing(new TcpProxy("127.0.0.1", Integer.parseInt(sim.url().substring(sim.url().lastIndexOf(':') + 1))));
     }
 
-
     /** A label's text, read on the FX thread (a test's result sets several of the form's labels in one go there). */
     private static String text(FxRobot robot, String id) {
         return onFx(() -> Objects.toString(robot.lookup(id).queryAs(Label.class).getText(), ""));

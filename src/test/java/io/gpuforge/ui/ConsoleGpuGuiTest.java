@@ -48,7 +48,6 @@ class ConsoleGpuGuiTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-
     @Test
     void aGpuGivenThroughAMappingShowsTheVmThatHasItInTheTree(FxRobot robot) throws Exception {
         TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);

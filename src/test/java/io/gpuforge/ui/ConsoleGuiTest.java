@@ -55,7 +55,6 @@ class ConsoleGuiTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-
     static void waitUntil(Callable<Boolean> c) throws Exception {
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, c);
     }

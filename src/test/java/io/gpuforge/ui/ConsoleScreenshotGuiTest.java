@@ -44,7 +44,6 @@ class ConsoleScreenshotGuiTest {
         stage = s;
     }
 
-
     private void open(FxRobot robot, ThemeChoice theme, LanguageChoice language) throws Exception {
         robot.interact(() -> {
             try {

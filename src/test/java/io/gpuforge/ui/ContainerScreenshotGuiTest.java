@@ -48,7 +48,6 @@ class ContainerScreenshotGuiTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.DARK, LanguageChoice.CHINESE_SIMPLIFIED));
     }
 
-
     @Test
     void theContainerPageAndTheWizardInDarkChinese(FxRobot robot) throws Exception {
         TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);

@@ -10,11 +10,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpuforge.app.settings.LanguageChoice;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.GpuInfo;
+import io.gpuforge.testing.FxRead;
 import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.common.NavItem;
 import javafx.application.Platform;
 import javafx.scene.Node;
-import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.Labeled;
@@ -49,7 +49,6 @@ class ContainerSharingGuiTest {
     void start(Stage stage) throws Exception {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
-
 
     @Test
     void theContainerAndTheGpuItSharesTheOldWayAreShownAndMigratedToDevN(FxRobot robot) throws Exception {
@@ -179,14 +178,6 @@ class ContainerSharingGuiTest {
     /** Every label's text under the last shown node with that id, one per line. */
     private static String texts(FxRobot robot, String id) {
         return onFx(() -> robot.lookup(id).queryAll().stream().filter(Node::isVisible).reduce((a, b) -> b)
-                .map(ContainerSharingGuiTest::texts).orElse(""));
-    }
-
-    private static String texts(Node n) {
-        StringBuilder out = new StringBuilder(n instanceof Labeled ? ((Labeled) n).getText() + "\n" : "");
-        if (n instanceof Parent) {
-            ((Parent) n).getChildrenUnmodifiable().forEach(c -> out.append(texts(c)));
-        }
-        return out.toString();
+                .map(FxRead::texts).orElse(""));
     }
 }

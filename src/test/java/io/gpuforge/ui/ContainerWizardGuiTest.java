@@ -49,7 +49,6 @@ class ContainerWizardGuiTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-
     @Test
     void aContainerSharingAFreeGpuIsCreatedFromTheWindowAndShownSharingIt(FxRobot robot) throws Exception {
         TreeItem<NavItem> lab = ConsoleGuiTest.addDemoLab(robot);

@@ -42,7 +42,6 @@ class DemoLabGuiTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-
     @Test
     void addTheDemoLabAndSeeItsClusterLabelledAsSimulated(FxRobot robot) throws Exception {
         GuiFixture.openAddConnection(robot, 3);

@@ -1,5 +1,6 @@
 package io.gpuforge.ui;
 
+import static io.gpuforge.testing.FxRead.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.settings.LanguageChoice;
@@ -11,10 +12,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.scene.Node;
-import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.scene.control.Labeled;
 import javafx.scene.control.MenuBar;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TextArea;
@@ -44,15 +43,6 @@ class DiagnoseGuiTest {
     @Start
     void start(Stage stage) {
         owner = stage;
-    }
-
-
-    private static String texts(Node n) {
-        StringBuilder out = new StringBuilder(n instanceof Labeled ? ((Labeled) n).getText() + "\n" : "");
-        if (n instanceof Parent) {
-            ((Parent) n).getChildrenUnmodifiable().forEach(c -> out.append(texts(c)));
-        }
-        return out.toString();
     }
 
     /** Opens the main window, then the diagnosis from its File menu; the diagnosis window. */

@@ -43,7 +43,6 @@ class FirstRunWindowTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH, true));
     }
 
-
     private static void waitUntil(Callable<Boolean> condition) throws Exception {
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, condition);
     }

@@ -39,7 +39,6 @@ class FxLoginPromptGuiTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-
     private static DialogPane dialogSaying(FxRobot robot, String text) throws Exception {
         // found in the scene graph before its window shows when the machine is busy: wait for the window too
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup(".dialog-pane").queryAll().stream()

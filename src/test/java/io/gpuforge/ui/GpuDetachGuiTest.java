@@ -40,7 +40,6 @@ class GpuDetachGuiTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-
     private static DialogPane dialog(FxRobot robot, String marker) throws Exception {
         Callable<Boolean> shown = () -> robot.lookup(".dialog-pane").queryAll().stream()
                 .anyMatch(n -> String.valueOf(((DialogPane) n).getContentText()).contains(marker));

@@ -48,7 +48,6 @@ class LibvirtCloneGuiTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-
     @Test
     void aLibvirtVmIsClonedFromItsPageAndTheCloneJoinsTheTree(FxRobot robot) throws Exception {
         String uri = LibvirtCloneTest.hostUri(dir, Files.createDirectories(dir.resolve("pool")));

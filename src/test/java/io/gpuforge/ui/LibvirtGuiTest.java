@@ -35,7 +35,6 @@ class LibvirtGuiTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-
     @Test
     void addALibvirtConnectionAndSeeItsDomains(FxRobot robot) throws Exception {
         String uri = "test://" + Path.of("src/test/resources/libvirt/gpu-host.xml").toAbsolutePath();

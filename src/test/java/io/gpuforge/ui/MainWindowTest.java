@@ -41,7 +41,6 @@ class MainWindowTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-
     private static void waitUntil(java.util.concurrent.Callable<Boolean> condition) throws Exception {
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, condition);
     }

@@ -78,7 +78,6 @@ class PassthroughCreateVmGuiTest {
         DemoLabGpus.freeTrain01sGpu(fx.app, demo); // the card goes to the new VM: train-01 gives it up first
     }
 
-
     private static void waitFor(String what, Callable<Boolean> c) throws Exception {
         try {
             WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, c);

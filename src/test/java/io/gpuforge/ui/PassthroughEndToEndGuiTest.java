@@ -47,7 +47,6 @@ class PassthroughEndToEndGuiTest {
         fx = WINDOW.closing(new GuiFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH, true));
     }
 
-
     private static void waitFor(String what, Callable<Boolean> c) throws Exception {
         try {
             WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, c);

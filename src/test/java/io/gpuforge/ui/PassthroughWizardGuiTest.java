@@ -90,7 +90,6 @@ class PassthroughWizardGuiTest {
                 .lineDelay(Duration.ZERO).waitLimit(Duration.ofSeconds(20));
     }
 
-
     private VmRef cloneVm(String name) throws Exception {
         TaskOutcome t = fx.app.sessions().of(demo).cloneVm(new CloneRequest(new VmRef("pve-3090", "9000"), name,
                 Optional.empty(), false, Optional.empty()), TaskListener.none(), () -> false);

@@ -45,7 +45,6 @@ class ProxmoxGuiTest {
         sim = WINDOW.closing(new PveSimulator(SimCluster.demo()));
     }
 
-
     /** A label's text, read on the FX thread (a test's result sets the trust box and the result in one go there). */
     private static String text(FxRobot robot, String id) {
         return onFx(() -> robot.lookup(id).queryAs(Label.class).getText());

@@ -1,6 +1,7 @@
 package io.gpuforge.ui;
 
 import static io.gpuforge.ui.ConsoleGuiTest.onFx;
+import static io.gpuforge.testing.FxRead.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuforge.app.host.HostTarget;
@@ -23,11 +24,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.application.Platform;
 import javafx.scene.Node;
-import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
-import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Tag;
@@ -55,21 +54,12 @@ class RollbackWindowGuiTest {
         owner = stage;
     }
 
-
     private static void waitFor(String what, Callable<Boolean> c) throws Exception {
         try {
             WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, c);
         } catch (TimeoutException e) {
             throw new AssertionError("timed out waiting for " + what, e);
         }
-    }
-
-    private static String texts(Node n) {
-        StringBuilder out = new StringBuilder(n instanceof Labeled ? ((Labeled) n).getText() + "\n" : "");
-        if (n instanceof Parent) {
-            ((Parent) n).getChildrenUnmodifiable().forEach(c -> out.append(texts(c)));
-        }
-        return out.toString();
     }
 
     /** Presses a button that asks for a confirmation, and confirms; returns what the confirmation said. */

@@ -33,7 +33,6 @@ class ScreenshotTest {
 
     private GuiFixture fx;
 
-
     @ParameterizedTest
     @CsvSource({"LIGHT, ENGLISH, light-en", "DARK, ENGLISH, dark-en", "LIGHT, CHINESE_SIMPLIFIED, light-zh-CN",
                 "DARK, CHINESE_SIMPLIFIED, dark-zh-CN"})

@@ -44,7 +44,6 @@ class SshHostGuiTest {
         server = WINDOW.closing(new SysrootSshServer(remoteRoot, fx.home.resolve("hostkey.ser")));
     }
 
-
     private static void waitUntil(java.util.concurrent.Callable<Boolean> c) throws Exception {
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, c);
     }

@@ -13,12 +13,11 @@ import io.gpuforge.domain.tasks.TaskListener;
 import io.gpuforge.domain.tasks.TaskRecord;
 import io.gpuforge.domain.vm.VmAction;
 import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.testing.FxRead;
 import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.common.NavItem;
 import java.nio.file.Files;
 import java.util.Map;
-import javafx.scene.Node;
-import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.TableView;
@@ -49,7 +48,6 @@ class VmDiagnosisGuiTest {
     void start(Stage stage) {
         this.stage = stage;
     }
-
 
     private void open(FxRobot robot, ThemeChoice theme, LanguageChoice language) {
         robot.interact(() -> {
@@ -204,14 +202,6 @@ class VmDiagnosisGuiTest {
     /** The texts under the node {@code id}; a ScrollPane's content joins the scene once its skin is made. */
     private static String texts(FxRobot robot, String id) throws Exception {
         waitUntil(() -> robot.lookup(id).tryQuery().isPresent());
-        return onFx(() -> texts(robot.lookup(id).query()));
-    }
-
-    private static String texts(Node n) {
-        StringBuilder out = new StringBuilder(n instanceof Labeled ? ((Labeled) n).getText() + "\n" : "");
-        if (n instanceof Parent) {
-            ((Parent) n).getChildrenUnmodifiable().forEach(c -> out.append(texts(c)));
-        }
-        return out.toString();
+        return onFx(() -> FxRead.texts(robot.lookup(id).query()));
     }
 }

@@ -43,7 +43,6 @@ class FleetTableGuiTest {
         }));
     }
 
-
     @Test
     void newReadingsChangeValuesInPlace(FxRobot robot) throws Exception {
         GpuMonitor m = fx.open(robot);

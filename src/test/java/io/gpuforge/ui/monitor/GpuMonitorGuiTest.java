@@ -54,7 +54,6 @@ class GpuMonitorGuiTest {
         fx = WINDOW.closing(new MonitorFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-
     private static long lastTime(ChartSeries s) {
         return s.size() == 0 ? 0 : s.lastTime();
     }

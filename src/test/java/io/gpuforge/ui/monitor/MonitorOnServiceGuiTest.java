@@ -36,7 +36,6 @@ class MonitorOnServiceGuiTest {
         fx = WINDOW.closing(new MonitorFixture(stage, ThemeChoice.LIGHT, LanguageChoice.ENGLISH));
     }
 
-
     @Test
     void theMonitorReadsARunningServicesHistoryAndSamplesAgainWhenItStops(FxRobot robot) throws Exception {
         CliProcess cli = new CliProcess(fx.home.resolve("user"), fx.home.resolve("home"));

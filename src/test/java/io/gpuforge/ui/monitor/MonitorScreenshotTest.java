@@ -42,7 +42,6 @@ class MonitorScreenshotTest {
 
     private MonitorFixture fx;
 
-
     /** An hour of the simulation's own readings for the Demo lab's six cards, as if the monitor had been open. */
     private void anHourOfHistory() throws Exception {
         List<SimulatedGpuSource.Card> cards = new ArrayList<>();

@@ -52,7 +52,6 @@ class CreateVmWizardGuiTest {
         stage = s;
     }
 
-
     private ConnectionInfo simulatorConnection() throws Exception {
         sim = WINDOW.closing(new PveSimulator(SimCluster.demo()));
         fx.app.secrets().createVault("a long passphrase".toCharArray());

@@ -49,7 +49,6 @@ class LibvirtWizardGuiTest {
         stage = s;
     }
 
-
     /** gpu-host.xml plus a directory pool "vm-images" and a network "lab-net". */
     private String hostUri(Path pool) throws Exception {
         String host = Files.readString(Path.of("src/test/resources/libvirt/gpu-host.xml"), StandardCharsets.UTF_8);

@@ -48,7 +48,6 @@ class TemplateManagerGuiTest {
         stage = s;
     }
 
-
     private CreateVmWizard openOnDemo(ThemeChoice theme, LanguageChoice language) throws Exception {
         fx = WINDOW.closing(new WizardFixture(theme, language));
         ConnectionInfo demo = fx.app.connections().addDemo("Demo lab");
