@@ -10,16 +10,12 @@ import io.gpuforge.domain.passthrough.ConfigChange;
 import io.gpuforge.domain.connections.ConnectionState;
 import io.gpuforge.domain.vm.GpuAttachRequest;
 import io.gpuforge.domain.vm.GpuAttachResult;
-import io.gpuforge.domain.GpuInfo;
 import io.gpuforge.domain.vm.GuestExecResult;
 import io.gpuforge.domain.pci.IommuState;
 import io.gpuforge.domain.vm.NetworkInfo;
-import io.gpuforge.domain.NodeInfo;
 import io.gpuforge.domain.pci.NodePci;
-import io.gpuforge.domain.NodeState;
 import io.gpuforge.domain.NodeStatus;
 import io.gpuforge.domain.pci.PciAddress;
-import io.gpuforge.domain.pci.PciDevice;
 import io.gpuforge.domain.pci.PciInventory;
 import io.gpuforge.domain.SpecRefusedException;
 import io.gpuforge.domain.vm.StorageInfo;
@@ -28,7 +24,6 @@ import io.gpuforge.domain.tasks.TaskRef;
 import io.gpuforge.domain.vm.VmAction;
 import io.gpuforge.domain.vm.VmConfig;
 import io.gpuforge.domain.vm.VmDisk;
-import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.domain.vm.VmSpec;
 import io.gpuforge.hypervisor.BackendTask;
@@ -179,26 +174,7 @@ public final class LibvirtHypervisor implements Hypervisor {
 
     @Override
     public ClusterInventory inventory() throws BackendException {
-        return guard(() -> {
-            String versions = connection.versions();
-            List<VmInfo> vms = connection.domains();
-            PciInventory pci = connection.pciInventory();
-            HostInfo hw = HostInfo.read(connection);
-            NodeInfo node = new NodeInfo(host, NodeState.ONLINE, hw.cpus(), hw.memoryBytes(), OptionalDouble.empty(),
-                    hw.usedBytes(), OptionalLong.empty());
-            List<GpuInfo> gpuList = new ArrayList<>();
-            for (PciDevice d : pci.devices()) {
-                if (d.isGpu()) {
-                    List<VmRef> owners = GpuInfo.holdersFirst(vms.stream().filter(v -> v.hostDevices()
-                            .contains(d.address())).toList()).stream().map(VmInfo::ref).toList();
-                    String ids = d.vendorId() + ":" + d.deviceId();
-                    gpuList.add(new GpuInfo(host, d.address(), d.name().orElse(ids), Optional.of(ids), d.iommuGroup(),
-                            Optional.empty(), owners.stream().findFirst(), true,
-                            owners.isEmpty() ? List.of() : owners.subList(1, owners.size())));
-                }
-            }
-            return new ClusterInventory(versions, host, List.of(node), vms, gpuList);
-        });
+        return guard(() -> LibvirtInventory.read(connection, host));
     }
 
     @Override
