@@ -145,9 +145,9 @@ public final class CreateVmWizard {
     private void buttons() {
         Button back = frame.back();
         back.setOnAction(e -> move(-1));
+        // from the create page too: after a failed create the user goes back to change what it asked
         back.disableProperty().bind(Bindings.createBooleanBinding(() -> busy.get()
-                || page.get() == CreateVmWizardModel.Step.TARGET || page.get() == CreateVmWizardModel.Step.CREATE,
-                page, busy));
+                || page.get() == CreateVmWizardModel.Step.TARGET, page, busy));
         // Next, and on the summary "Create VM"; the create page has its own buttons (start, console, setup)
         Button next = frame.next();
         next.setOnAction(e -> {
