@@ -17,4 +17,13 @@ public abstract class CliCommand implements Callable<Integer> {
     protected CliCommand(CliServices services) {
         this.services = services;
     }
+
+    /**
+     * Says why {@code gpuforge <command>} failed, on one line of stderr, and returns its exit code: 2 for a usage
+     * error or a thing named that is not there, else 1 ({@link CliOutput#exit}).
+     */
+    protected final int failed(String command, Exception e) {
+        services.output().error("gpuforge " + command + ": " + e.getMessage());
+        return CliOutput.exit(e);
+    }
 }

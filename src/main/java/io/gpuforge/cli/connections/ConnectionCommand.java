@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,7 +17,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
-import io.gpuforge.cli.common.JsonOption;
 import io.gpuforge.cli.common.PveLogin;
 
 /**
@@ -158,16 +156,13 @@ public final class ConnectionCommand implements Runnable {
     }
 
     /** A subcommand on one saved connection, by name: found (or refused) and its failure worded once. */
-    abstract static class OneConnection implements Callable<Integer> {
+    abstract static class OneConnection extends CliCommand {
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
-        @Mixin
-        JsonOption json = new JsonOption();
-        final CliServices services;
         private final String verb;
 
         OneConnection(CliServices services, String verb) {
-            this.services = services;
+            super(services);
             this.verb = verb;
         }
 
@@ -178,8 +173,7 @@ public final class ConnectionCommand implements Runnable {
             try (AppContext ctx = services.openContext()) {
                 return run(ctx, CliServices.savedConnection(ctx, name));
             } catch (IllegalArgumentException e) {
-                services.output().error("gpuforge connection " + verb + ": " + e.getMessage());
-                return CliOutput.exit(e);
+                return failed("connection " + verb, e);
             }
         }
     }

@@ -1,7 +1,6 @@
 package io.gpuforge.cli.gpu;
 
 import io.gpuforge.cli.common.CliCommand;
-import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.cli.common.GpuHolder;
@@ -55,8 +54,7 @@ final class GpuListCommand extends CliCommand {
                     census = ctx.fleet().census(s.get().connection(), s.get());
                 }
             } catch (TelemetryService.Failure | IllegalArgumentException | BackendException e) {
-                services.output().error("gpuforge gpu list: " + e.getMessage());
-                return CliOutput.exit(e);
+                return failed("gpu list", e);
             }
             List<FleetGpu> rows = census;
             if (json.enabled()) {

@@ -1,7 +1,6 @@
 package io.gpuforge.cli.gpu;
 
 import io.gpuforge.cli.common.CliCommand;
-import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.monitor.PowerLimitService;
 import io.gpuforge.app.monitor.TelemetryService;
@@ -50,8 +49,7 @@ final class GpuPowerLimitCommand extends CliCommand {
             try {
                 r = ctx.telemetry().powerLimits().set(target.target(services, ctx), gpu, watts, persist);
             } catch (TelemetryService.Failure | IllegalArgumentException e) {
-                services.output().error("gpuforge gpu power-limit: " + e.getMessage());
-                return CliOutput.exit(e);
+                return failed("gpu power-limit", e);
             }
             if (json.enabled()) {
                 Map<String, Object> m = new LinkedHashMap<>();

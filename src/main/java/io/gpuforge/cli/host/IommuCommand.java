@@ -49,8 +49,7 @@ public final class IommuCommand extends CliCommand {
         try {
             loaded = hypervisor.present() ? hypervisor() : LoadedHost.of(source.read(services));
         } catch (HostException | BackendException | IllegalArgumentException e) {
-            services.output().error("gpuforge iommu: " + e.getMessage());
-            return CliOutput.exit(e);
+            return failed("iommu", e);
         }
         if (json.enabled()) {
             services.output().json(IommuJson.of(loaded, verbose));

@@ -37,12 +37,8 @@ abstract class VmGpuCommand extends CliCommand {
             VmRef vm = target.vm(h.session);
             AttachCommand.print(o, done(), h.describe, vm, change(h, vm), json.enabled());
             return 0;
-        } catch (BackendException e) {
-            o.error("gpuforge " + verb() + ": " + e.getMessage());
-            return CliOutput.exit(e);
-        } catch (IllegalArgumentException e) {
-            o.error("gpuforge " + verb() + ": " + e.getMessage());
-            return 2;
+        } catch (BackendException | IllegalArgumentException e) {
+            return failed(verb(), e);
         }
     }
 }

@@ -74,8 +74,7 @@ public final class CtCommand implements Runnable {
                 }
                 return 0;
             } catch (BackendException | IllegalArgumentException e) {
-                o.error("gpuforge ct list: " + e.getMessage());
-                return CliOutput.exit(e);
+                return failed("ct list", e);
             }
         }
     }
@@ -177,8 +176,7 @@ public final class CtCommand implements Runnable {
                 o.error("gpuforge ct create: refused, nothing changed: " + e.getMessage());
                 return 1;
             } catch (BackendException | HostException | PlanBlockedException | IllegalArgumentException e) {
-                o.error("gpuforge ct create: " + e.getMessage());
-                return CliOutput.exit(e);
+                return failed("ct create", e);
             }
         }
 
@@ -237,8 +235,7 @@ public final class CtCommand implements Runnable {
                 o.error("gpuforge ct add-gpu: refused, nothing changed: " + e.getMessage());
                 return 1;
             } catch (BackendException | HostException | IllegalArgumentException e) {
-                o.error("gpuforge ct add-gpu: " + e.getMessage());
-                return CliOutput.exit(e);
+                return failed("ct add-gpu", e);
             }
         }
     }

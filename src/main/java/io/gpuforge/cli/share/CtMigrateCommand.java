@@ -70,8 +70,7 @@ final class CtMigrateCommand extends CliCommand {
             o.error("gpuforge ct migrate: refused, nothing changed: " + e.getMessage());
             return 1;
         } catch (BackendException | HostException | IllegalArgumentException e) {
-            o.error("gpuforge ct migrate: " + e.getMessage());
-            return CliOutput.exit(e);
+            return failed("ct migrate", e);
         }
     }
 

@@ -2,7 +2,6 @@ package io.gpuforge.cli.vm;
 
 import io.gpuforge.app.AppContext;
 import io.gpuforge.cli.common.CliCommand;
-import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.cli.common.CliServices;
 import io.gpuforge.cli.common.HypervisorTarget;
 import io.gpuforge.cli.common.VmTarget;
@@ -37,8 +36,7 @@ abstract class OneVmCommand extends CliCommand {
         try (AppContext ctx = VmCommand.context(services)) {
             return run(ctx, target.vm(services, ctx, vm));
         } catch (BackendException | IllegalArgumentException | IllegalStateException | IOException e) {
-            services.output().error("gpuforge vm " + verb() + ": " + e.getMessage());
-            return CliOutput.exit(e);
+            return failed("vm " + verb(), e);
         }
     }
 }

@@ -2,7 +2,6 @@ package io.gpuforge.cli.vm;
 
 import io.gpuforge.cli.common.CliCommand;
 import io.gpuforge.cli.common.EnglishWords;
-import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.vmcreate.FirstBootProvisioning;
 import io.gpuforge.app.vmcreate.PasswordHash;
@@ -180,8 +179,7 @@ final class VmCreateCommand extends CliCommand {
                     .map(x -> option(x.getKey()) + ": " + x.getValue()).toList()));
             return 2;
         } catch (BackendException | IllegalArgumentException | TemplateService.Failure e) {
-            services.output().error("gpuforge vm create: " + e.getMessage());
-            return CliOutput.exit(e);
+            return failed("vm create", e);
         }
     }
 

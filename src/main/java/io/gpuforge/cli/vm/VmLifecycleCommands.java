@@ -1,7 +1,6 @@
 package io.gpuforge.cli.vm;
 
 import io.gpuforge.cli.common.CliCommand;
-import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.vmcreate.SnippetCleanup;
@@ -48,8 +47,7 @@ final class VmLifecycleCommands {
                 }
                 return 0;
             } catch (BackendException | IllegalArgumentException e) {
-                services.output().error("gpuforge vm list: " + e.getMessage());
-                return CliOutput.exit(e);
+                return failed("vm list", e);
             }
         }
 

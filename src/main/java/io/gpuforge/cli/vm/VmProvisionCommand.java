@@ -1,7 +1,6 @@
 package io.gpuforge.cli.vm;
 
 import io.gpuforge.cli.common.CliCommand;
-import io.gpuforge.cli.common.CliOutput;
 import io.gpuforge.app.AppContext;
 import io.gpuforge.app.session.ConnectionSession;
 import io.gpuforge.app.vmcreate.FirstBootProvisioning;
@@ -103,8 +102,7 @@ final class VmProvisionCommand extends CliCommand {
             }
             return o.ok() ? 0 : 1;
         } catch (BackendException | IllegalArgumentException | TemplateService.Failure | IOException e) {
-            services.output().error("gpuforge vm provision: " + e.getMessage());
-            return CliOutput.exit(e);
+            return failed("vm provision", e);
         }
     }
 
