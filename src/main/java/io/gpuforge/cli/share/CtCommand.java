@@ -279,8 +279,7 @@ public final class CtCommand implements Runnable {
                 }
                 return out.ok() ? 0 : 1;
             } catch (BackendException | IllegalArgumentException e) {
-                o.error("gpuforge ct " + verb() + ": " + e.getMessage());
-                return CliOutput.exit(e);
+                return failed("ct " + verb(), e);
             }
         }
     }

@@ -157,8 +157,7 @@ public final class ShareCommand implements Runnable {
                 o.error("gpuforge share " + verb() + ": " + e.getMessage());
                 return 1;
             } catch (BackendException | HostException | IllegalArgumentException e) {
-                o.error("gpuforge share " + verb() + ": " + e.getMessage());
-                return CliOutput.exit(e);
+                return failed("share " + verb(), e);
             }
         }
     }
