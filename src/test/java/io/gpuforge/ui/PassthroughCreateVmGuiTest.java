@@ -10,15 +10,16 @@ import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmTemplate;
 import io.gpuforge.testing.DemoLabGpus;
+import io.gpuforge.testing.Eventually;
 import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
 import io.gpuforge.ui.passthrough.Preselection;
 import io.gpuforge.ui.vmcreate.CreateVmWizard;
 import io.gpuforge.ui.vmcreate.VmCreateServices;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
@@ -79,11 +80,7 @@ class PassthroughCreateVmGuiTest {
     }
 
     private static void waitFor(String what, Callable<Boolean> c) throws Exception {
-        try {
-            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, c);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new AssertionError("timed out waiting for " + what, e);
-        }
+        Eventually.untilHolds(what, Duration.ofSeconds(60), c::call);
     }
 
     private static String title(FxRobot robot) {

@@ -9,12 +9,12 @@ import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.pci.PciAddress;
 import io.gpuforge.domain.vm.VmInfo;
+import io.gpuforge.testing.Eventually;
 import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.common.NavItem;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Button;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
@@ -48,11 +48,7 @@ class PassthroughEndToEndGuiTest {
     }
 
     private static void waitFor(String what, Callable<Boolean> c) throws Exception {
-        try {
-            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, c);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new AssertionError("timed out waiting for " + what, e);
-        }
+        Eventually.untilHolds(what, Duration.ofSeconds(60), c::call);
     }
 
     private static void fire(FxRobot robot, String id) throws Exception {

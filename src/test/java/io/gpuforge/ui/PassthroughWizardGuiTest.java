@@ -16,6 +16,7 @@ import io.gpuforge.domain.vm.VmAction;
 import io.gpuforge.domain.vm.VmInfo;
 import io.gpuforge.domain.vm.VmRef;
 import io.gpuforge.testing.DemoLabGpus;
+import io.gpuforge.testing.Eventually;
 import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.passthrough.PassthroughWizard;
 import io.gpuforge.ui.passthrough.Preselection;
@@ -24,7 +25,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import javafx.application.Platform;
@@ -116,11 +116,7 @@ class PassthroughWizardGuiTest {
                 return false;
             }
         };
-        try {
-            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, retried);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new AssertionError("timed out waiting for " + what, e);
-        }
+        Eventually.untilHolds(what, Duration.ofSeconds(60), retried::call);
     }
 
     /** What a page shows under {@code id}, read on the FX thread (a page and its buttons are set in one go there). */

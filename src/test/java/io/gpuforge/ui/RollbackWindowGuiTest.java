@@ -13,14 +13,13 @@ import io.gpuforge.domain.tasks.TaskListener;
 import io.gpuforge.domain.tasks.TaskOutcome;
 import io.gpuforge.domain.vm.VmAction;
 import io.gpuforge.domain.vm.VmRef;
+import io.gpuforge.testing.Eventually;
 import io.gpuforge.testing.GuiWindow;
 import io.gpuforge.ui.passthrough.RollbackWindow;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.application.Platform;
 import javafx.scene.Node;
@@ -34,7 +33,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.Start;
-import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * Rollback from a host on the Demo lab: pve-4090's plan that GPUForge applied days ago is listed from its backups,
@@ -55,11 +53,7 @@ class RollbackWindowGuiTest {
     }
 
     private static void waitFor(String what, Callable<Boolean> c) throws Exception {
-        try {
-            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, c);
-        } catch (TimeoutException e) {
-            throw new AssertionError("timed out waiting for " + what, e);
-        }
+        Eventually.untilHolds(what, Duration.ofSeconds(60), c::call);
     }
 
     /** Presses a button that asks for a confirmation, and confirms; returns what the confirmation said. */
