@@ -3,6 +3,7 @@ package io.gpuforge.ui.cluster;
 import io.gpuforge.domain.telemetry.NodeHistory;
 import io.gpuforge.ui.common.Disposable;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.TextCells;
 import io.gpuforge.ui.common.ViewScope;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -50,18 +51,8 @@ final class NodeChartsView extends VBox implements Disposable {
         ChoiceBox<NodeHistory.Timeframe> frame = new ChoiceBox<>(FXCollections.observableArrayList(
                 NodeHistory.Timeframe.HOUR, NodeHistory.Timeframe.DAY, NodeHistory.Timeframe.WEEK));
         frame.setId("node-charts-timeframe");
-        frame.setConverter(new StringConverter<>() {
-            @Override
-            public String toString(NodeHistory.Timeframe t) {
-                return t == null ? "" : i18n.get(t == NodeHistory.Timeframe.HOUR ? "console.charts.hour"
-                        : t == NodeHistory.Timeframe.DAY ? "console.charts.day" : "console.charts.week");
-            }
-
-            @Override
-            public NodeHistory.Timeframe fromString(String s) {
-                throw new UnsupportedOperationException();
-            }
-        });
+        frame.setConverter(TextCells.converter(t -> i18n.get(t == NodeHistory.Timeframe.HOUR ? "console.charts.hour"
+                : t == NodeHistory.Timeframe.DAY ? "console.charts.day" : "console.charts.week")));
         frame.valueProperty().bindBidirectional(model.timeframe());
         scope.onDispose(() -> frame.valueProperty().unbindBidirectional(model.timeframe()));
         Label state = new Label();

@@ -4,6 +4,7 @@ import io.gpuforge.app.backends.ConnectionTester.Field;
 import io.gpuforge.app.host.KeyFiles;
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.TextCells;
 import java.io.File;
 import java.util.List;
 import java.util.function.Consumer;
@@ -32,7 +33,6 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
-import javafx.util.StringConverter;
 import org.controlsfx.validation.ValidationResult;
 import org.controlsfx.validation.ValidationSupport;
 import org.controlsfx.validation.decoration.StyleClassValidationDecoration;
@@ -239,17 +239,7 @@ public final class AddConnectionDialog {
     private static <T> ChoiceBox<T> choice(String id, List<T> values, Function<T, String> label) {
         ChoiceBox<T> box = new ChoiceBox<>(FXCollections.observableArrayList(values));
         box.setId(id);
-        box.setConverter(new StringConverter<>() {
-            @Override
-            public String toString(T v) {
-                return v == null ? "" : label.apply(v);
-            }
-
-            @Override
-            public T fromString(String s) {
-                throw new UnsupportedOperationException();
-            }
-        });
+        box.setConverter(TextCells.converter(label));
         return box;
     }
 

@@ -2,6 +2,7 @@ package io.gpuforge.ui.connections;
 
 import io.gpuforge.domain.connections.ConnectionInfo;
 import io.gpuforge.domain.connections.HostLink;
+import io.gpuforge.ui.common.TextCells;
 import io.gpuforge.ui.common.UiContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,6 @@ import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.layout.VBox;
 import javafx.stage.Window;
-import javafx.util.StringConverter;
 
 /**
  * Links a Proxmox VE node or a libvirt host to the host where its host-level work happens (probe, passthrough
@@ -42,17 +42,7 @@ public final class HostLinkDialog {
         dialog.setTitle(ui.i18n().get("console.link.title", node));
         dialog.getDialogPane().setId("host-link-dialog");
         choice.setId("host-link-choice");
-        choice.setConverter(new StringConverter<>() {
-            @Override
-            public String toString(Choice ch) {
-                return ch == null ? "" : ch.label();
-            }
-
-            @Override
-            public Choice fromString(String s) {
-                throw new UnsupportedOperationException();
-            }
-        });
+        choice.setConverter(TextCells.converter(Choice::label));
         current.setId("host-link-current");
         current.setWrapText(true);
         Label text = new Label(ui.i18n().get("console.link.text", node, c.name()));

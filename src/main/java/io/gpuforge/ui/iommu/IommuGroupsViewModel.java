@@ -165,8 +165,8 @@ public final class IommuGroupsViewModel {
         return out;
     }
 
-    /** The text key of a verdict's badge. */
-    static String verdictKey(Verdict.Kind k) {
+    /** The text key of a verdict's badge (the IOMMU view's, the passthrough wizard's, Analyse a listing's). */
+    public static String verdictKey(Verdict.Kind k) {
         switch (k) {
             case READY:
                 return "iommu.verdict.ready";

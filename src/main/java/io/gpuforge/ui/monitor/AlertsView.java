@@ -6,13 +6,13 @@ import io.gpuforge.domain.telemetry.AlertRule;
 import io.gpuforge.domain.telemetry.FleetGpu;
 import io.gpuforge.domain.telemetry.GpuId;
 import io.gpuforge.ui.common.Disposable;
+import io.gpuforge.ui.common.TextCells;
 import io.gpuforge.ui.common.UiContext;
 import io.gpuforge.ui.common.ViewScope;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -32,7 +32,6 @@ import javafx.scene.control.cell.CheckBoxTableCell;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
-import javafx.util.StringConverter;
 
 /**
  * Alert rules (stored) and the alerts that fired: temperature ≥ X °C, power ≥ Y % of the limit, throttling, source
@@ -88,7 +87,7 @@ final class AlertsView extends VBox implements Disposable {
         kind.setId("alert-kind");
         kind.getItems().setAll(AlertRule.Kind.values());
         kind.setValue(AlertRule.Kind.TEMPERATURE);
-        kind.setConverter(converter(k -> MonitorText.ruleKind(ui.i18n(), k)));
+        kind.setConverter(TextCells.converter(k -> MonitorText.ruleKind(ui.i18n(), k)));
         threshold.setId("alert-threshold");
         threshold.setPrefColumnCount(5);
         threshold.disableProperty().bind(Bindings.createBooleanBinding(
@@ -97,7 +96,7 @@ final class AlertsView extends VBox implements Disposable {
         hold.setPrefColumnCount(4);
         scopeChoice.setId("alert-scope");
         scopeChoice.setMinWidth(140);
-        scopeChoice.setConverter(converter(g -> g.map(MonitorText::gpu).orElse(ui.i18n().get("monitor.alert.allGpus"))));
+        scopeChoice.setConverter(TextCells.converter(g -> g.map(MonitorText::gpu).orElse(ui.i18n().get("monitor.alert.allGpus"))));
         refreshScopes();
         Button add = new Button();
         add.setId("alert-add");
@@ -131,20 +130,6 @@ final class AlertsView extends VBox implements Disposable {
         Label l = new Label();
         scope.bind(l.textProperty(), ui.i18n().text(key));
         return l;
-    }
-
-    private static <T> StringConverter<T> converter(Function<T, String> f) {
-        return new StringConverter<>() {
-            @Override
-            public String toString(T t) {
-                return t == null ? "" : f.apply(t);
-            }
-
-            @Override
-            public T fromString(String s) {
-                return null;
-            }
-        };
     }
 
     private String gpuName(Optional<GpuId> id) {

@@ -9,6 +9,7 @@ import io.gpuforge.domain.passthrough.PassthroughOverrides;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.PastedText;
 import io.gpuforge.ui.common.UiContext;
+import io.gpuforge.ui.iommu.IommuGroupsViewModel;
 import io.gpuforge.ui.iommu.IommuTable;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -128,7 +129,7 @@ public final class AnalyseListing {
             result.getChildren().add(PassthroughWizardPages.message("wizard-message-info", i18n.get("listing.noGpu")));
         }
         for (GpuVerdict v : a.verdicts()) {
-            Label badge = new Label(i18n.get(PassthroughWizardPages.verdictKey(v)));
+            Label badge = new Label(i18n.get(IommuGroupsViewModel.verdictKey(v.verdict().kind())));
             badge.getStyleClass().addAll("badge", IommuTable.styleOf(v.verdict().kind()), "verdict-badge");
             badge.setMinWidth(Region.USE_PREF_SIZE);
             Label name = new Label(v.address() + "  " + v.name().orElse(""));

@@ -13,6 +13,7 @@ import io.gpuforge.ui.common.Wrapped;
 import io.gpuforge.ui.common.I18n;
 import io.gpuforge.ui.common.Icons;
 import io.gpuforge.ui.common.TextCells;
+import io.gpuforge.ui.iommu.IommuGroupsViewModel;
 import io.gpuforge.ui.iommu.IommuTable;
 import java.util.Optional;
 import java.util.function.Function;
@@ -34,7 +35,6 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
-import javafx.util.StringConverter;
 import org.kordamp.ikonli.feather.Feather;
 
 /** The content of each wizard page, built from the model; the frame around them is {@link PassthroughWizard}. */
@@ -67,7 +67,7 @@ final class PassthroughWizardPages {
                     setGraphic(null);
                     return;
                 }
-                Label badge = new Label(i18n.get(verdictKey(g)));
+                Label badge = new Label(i18n.get(IommuGroupsViewModel.verdictKey(g.verdict().kind())));
                 badge.getStyleClass().addAll("badge", IommuTable.styleOf(g.verdict().kind()), "verdict-badge");
                 badge.setMinWidth(Region.USE_PREF_SIZE);
                 Label name = new Label(g.address() + "  " + g.name().orElse(""));
@@ -83,17 +83,6 @@ final class PassthroughWizardPages {
         none.visibleProperty().bind(Bindings.isEmpty(m.gpus));
         none.managedProperty().bind(none.visibleProperty());
         return page("passthrough.gpu.intro", none, list);
-    }
-
-    static String verdictKey(GpuVerdict g) {
-        switch (g.verdict().kind()) {
-            case READY:
-                return "iommu.verdict.ready";
-            case NEEDS_HOST_SETUP:
-                return "iommu.verdict.needs-host-setup";
-            default:
-                return "iommu.verdict.blocked";
-        }
     }
 
     Node readiness(Runnable runAll, Runnable refresh) {
@@ -131,17 +120,7 @@ final class PassthroughWizardPages {
     private Node oneClick(Runnable runAll) {
         ComboBox<VmInfo> vm = new ComboBox<>(m.vms);
         vm.setId("pt-oneclick-vm");
-        vm.setConverter(new StringConverter<>() {
-            @Override
-            public String toString(VmInfo v) {
-                return v == null ? "" : v.ref().id() + "  " + v.name();
-            }
-
-            @Override
-            public VmInfo fromString(String s) {
-                return null;
-            }
-        });
+        vm.setConverter(TextCells.converter(v -> v.ref().id() + "  " + v.name()));
         vm.valueProperty().bindBidirectional(m.vm);
         Button go = new Button(i18n.get("passthrough.oneClick.run"), Icons.of(Feather.ZAP));
         go.setId("pt-run-all");

@@ -6,6 +6,7 @@ import io.gpuforge.app.settings.KnownHostsFile;
 import io.gpuforge.app.settings.ThemeChoice;
 import io.gpuforge.ui.common.DialogService;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.TextCells;
 import java.util.Locale;
 import java.util.function.Function;
 import javafx.beans.binding.Bindings;
@@ -26,7 +27,6 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.stage.Window;
-import javafx.util.StringConverter;
 
 /** The preferences window: appearance (theme, language) and where secrets are kept. */
 public final class PreferencesDialog {
@@ -203,17 +203,7 @@ public final class PreferencesDialog {
 
     private <T> ChoiceBox<T> choice(T[] values, Function<T, String> text) {
         ChoiceBox<T> box = new ChoiceBox<>(FXCollections.observableArrayList(values));
-        Runnable setConverter = () -> box.setConverter(new StringConverter<>() {
-            @Override
-            public String toString(T v) {
-                return v == null ? "" : text.apply(v);
-            }
-
-            @Override
-            public T fromString(String s) {
-                throw new UnsupportedOperationException();
-            }
-        });
+        Runnable setConverter = () -> box.setConverter(TextCells.converter(text));
         setConverter.run();
         i18n.localeProperty().addListener((o, a, b) -> setConverter.run());
         return box;

@@ -8,13 +8,13 @@ import io.gpuforge.domain.vm.NetworkInfo;
 import io.gpuforge.domain.vm.StorageInfo;
 import io.gpuforge.domain.vm.VmField;
 import io.gpuforge.ui.common.I18n;
+import io.gpuforge.ui.common.TextCells;
 import io.gpuforge.ui.common.UiContext;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.StringBinding;
 import javafx.beans.property.ObjectProperty;
@@ -32,7 +32,6 @@ import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
-import javafx.util.StringConverter;
 
 /**
  * The wizard's pages as nodes bound to the {@link CreateVmWizardModel}; each field has a message line under it
@@ -131,24 +130,10 @@ final class CreateVmWizardPages {
         return l;
     }
 
-    static <T> StringConverter<T> converter(Function<T, String> f) {
-        return new StringConverter<>() {
-            @Override
-            public String toString(T t) {
-                return t == null ? "" : f.apply(t);
-            }
-
-            @Override
-            public T fromString(String s) {
-                throw new UnsupportedOperationException();
-            }
-        };
-    }
-
     private Node target() {
         ChoiceBox<ConnectionInfo> connection = new ChoiceBox<>(wizard.connections);
         connection.setId("vmc-connection");
-        connection.setConverter(converter(c -> c.name() + " (" + c.address() + ")"));
+        connection.setConverter(TextCells.converter(c -> c.name() + " (" + c.address() + ")"));
         connection.valueProperty().bindBidirectional(model.connection);
         ChoiceBox<String> node = new ChoiceBox<>(wizard.nodes);
         node.setId("vmc-node");
@@ -254,7 +239,7 @@ final class CreateVmWizardPages {
         fill.run();
         ChoiceBox<String> storage = new ChoiceBox<>(storages);
         storage.setId("vmc-storage");
-        storage.setConverter(converter(n -> storageText.getOrDefault(n, n)));
+        storage.setConverter(TextCells.converter(n -> storageText.getOrDefault(n, n)));
         storage.valueProperty().bindBidirectional(model.storage);
         storage.disableProperty().bind(Bindings.createBooleanBinding(() -> model.cloneSource.get() != null
                 && model.linked.get(), model.cloneSource, model.linked));
